@@ -1,0 +1,223 @@
+"""The contract every rules engine implements, so tables, bots, replay and clients treat all
+games alike.
+
+A game is a :class:`Game` subclass with no I/O, no asyncio, no protobuf and no clock:
+given the same options, seat count, seed and actions it produces the same events and
+states, byte for byte. The base class does the checks every game needs (is the game over,
+may this seat act, is this action legal) so that each game writes only its rules:
+
+- ``_new_game(options, seats, rng)``: deal and set up;
+- ``_legal_actions(state, seat)``: every enumerable action the seat may take now;
+- ``_apply(state, seat, action)``: perform an action already known to be legal;
+- ``_view(state, seat)``, ``outcome(state)``, ``to_act(state)``, ``timers(state)``;
+- optionally ``_is_legal`` for actions that cannot be listed (a hand reorder) and
+  ``_explain`` for a precise refusal message.
+
+``apply`` never mutates the state it is given: it returns a new one. The engine service
+relies on that to retry an append after a concurrency conflict without reloading.
+
+Events are JSON-safe dicts with a ``"type"`` key. They are the full truth (they may name a
+card drawn face down), so they go to the event log and to auditors, never to a seat: a seat
+sees only ``view(state, seat)``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from tavolo.cardgames.actions import Action, ActionKind
+from tavolo.cardgames.errors import GameOver, InvalidOptions, NotYourTurn, RuleError
+from tavolo.cardgames.rng import SeededRandom
+
+JSON = Any
+Event = dict[str, JSON]
+S = TypeVar("S")
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """A table option: its default, the values allowed, and what it means."""
+
+    name: str
+    default: JSON
+    doc: str
+    choices: tuple[JSON, ...] | None = None
+    check: Callable[[JSON], str | None] | None = None
+
+    def validate(self, value: JSON) -> JSON:
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise InvalidOptions(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+        if self.check is not None:
+            problem = self.check(value)
+            if problem:
+                raise InvalidOptions(f"option {self.name!r}: {problem}")
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    """A deadline the rules want running now.
+
+    ``key`` is unique to this occurrence (an expiry with a stale key is refused), ``seat`` is
+    whose timer it is, ``kind`` is ``"turn"`` (duration set by the table) or a rule timer
+    such as ``"call"`` whose duration ``millis`` the rules give.
+    """
+
+    key: str
+    seat: int
+    kind: str
+    millis: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat may see: its own hand and the public table, nothing else.
+
+    ``seat`` is ``None`` for a spectator's view (no hand). ``public`` and ``private`` are
+    JSON-safe; ``private`` holds anything else only this seat may see.
+    """
+
+    seat: int | None
+    hand: tuple[str, ...]
+    public: Mapping[str, JSON]
+    private: Mapping[str, JSON] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, JSON]:
+        return {
+            "seat": self.seat,
+            "hand": list(self.hand),
+            "public": dict(self.public),
+            "private": dict(self.private),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result: ``places[s]`` is seat s's place (1 = first; ties share a place)."""
+
+    places: tuple[int, ...]
+    scores: tuple[int, ...]
+    detail: Mapping[str, JSON] = field(default_factory=dict)
+
+    def winners(self) -> tuple[int, ...]:
+        return tuple(s for s, p in enumerate(self.places) if p == 1)
+
+
+def places_from_measure(
+    measure: Sequence[float | int], *, lower_is_better: bool
+) -> tuple[int, ...]:
+    """Competition ranking (1, 2, 2, 4): equal measures share a place."""
+    ordered = sorted(measure, reverse=not lower_is_better)
+    return tuple(ordered.index(m) + 1 for m in measure)
+
+
+class Game(ABC, Generic[S]):
+    """Base of every rules engine; see the module docstring."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+
+    # -- set-up ---------------------------------------------------------------------
+
+    def options(self, given: Mapping[str, JSON] | None = None) -> dict[str, JSON]:
+        """Defaults merged with ``given``, every value validated."""
+        given = dict(given or {})
+        specs = {spec.name: spec for spec in self.option_specs}
+        unknown = set(given) - set(specs)
+        if unknown:
+            offered = ", ".join(sorted(specs)) or "none"
+            raise InvalidOptions(
+                f"{self.name} has no option {', '.join(sorted(unknown))}; options: {offered}"
+            )
+        return {
+            name: spec.validate(given[name]) if name in given else spec.default
+            for name, spec in specs.items()
+        }
+
+    def new_game(self, options: Mapping[str, JSON] | None, seats: int, seed: bytes) -> S:
+        """A fresh game, dealt from ``seed``; everything random comes from it."""
+        if not self.min_players <= seats <= self.max_players:
+            raise InvalidOptions(
+                f"{self.title} is for {self.min_players} to {self.max_players} players, not {seats}"
+            )
+        return self._new_game(self.options(options), seats, SeededRandom(bytes(seed)))
+
+    # -- play -----------------------------------------------------------------------
+
+    def legal_actions(self, state: S, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now, in a stable order (empty when none)."""
+        if self.outcome(state) is not None:
+            return []
+        return self._legal_actions(state, seat)
+
+    def apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]:
+        """Perform ``action`` for ``seat``; raise a :class:`RuleError` saying why if illegal."""
+        if self.outcome(state) is not None:
+            raise GameOver("the game is over")
+        if not 0 <= seat < self.seats(state):
+            raise NotYourTurn(f"there is no seat {seat} at this table")
+        if action.kind is ActionKind.EXPIRE:
+            if not any(t.key == action.timer and t.seat == seat for t in self.timers(state)):
+                raise RuleError(f"no timer {action.timer!r} is running for seat {seat}")
+        elif not self._is_legal(state, seat, action):
+            raise self._explain(state, seat, action)
+        return self._apply(state, seat, action)
+
+    def _is_legal(self, state: S, seat: int, action: Action) -> bool:
+        return action in self._legal_actions(state, seat)
+
+    def _explain(self, state: S, seat: int, action: Action) -> RuleError:
+        """The refusal for an illegal action; games override it with precise reasons."""
+        if seat not in self.to_act(state):
+            return NotYourTurn(f"it is not your turn (seat {seat})")
+        return RuleError(f"{action} is not allowed now")
+
+    # -- what games implement ---------------------------------------------------------
+
+    @abstractmethod
+    def _new_game(self, options: dict[str, JSON], seats: int, rng: SeededRandom) -> S: ...
+
+    @abstractmethod
+    def _legal_actions(self, state: S, seat: int) -> list[Action]: ...
+
+    @abstractmethod
+    def _apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]: ...
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> View:
+        """What ``seat`` sees (``None``: a spectator, who sees only public information)."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """Places and scores once the game is over, else ``None``."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> frozenset[int]:
+        """Seats whose move the game is waiting for (whose turn, who must answer)."""
+
+    @abstractmethod
+    def seats(self, state: S) -> int:
+        """How many seats the game has."""
+
+    def timers(self, state: S) -> tuple[Timer, ...]:
+        """Deadlines that should run now; by default a turn timer for each seat to act."""
+        return tuple(
+            Timer(key=f"turn:{s}", seat=s, kind="turn") for s in sorted(self.to_act(state))
+        )
+
+    @abstractmethod
+    def cards_in_play(self, state: S) -> list[str]:
+        """Every card of the game wherever it is (hands, piles, table, stock): the
+        conformance suite checks this multiset never changes."""
+
+    @abstractmethod
+    def hidden_cards(self, state: S, seat: int | None) -> list[str]:
+        """The cards ``seat`` must not see (others' hands, the stock, face-down cards);
+        the conformance suite checks that a view never reveals them."""

@@ -1,0 +1,26 @@
+"""Every game the platform offers, by its stable name (the name used in options and events)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tavolo.cardgames.contract import Game
+from tavolo.cardgames.errors import InvalidOptions
+
+
+def all_games() -> dict[str, Game[Any]]:
+    """Name → engine. Imported lazily so that loading one game does not load them all."""
+    from tavolo.cardgames.games.pika import Pika
+
+    games: list[Game[Any]] = [Pika()]
+    return {g.name: g for g in games}
+
+
+def get_game(name: str) -> Game[Any]:
+    games = all_games()
+    try:
+        return games[name]
+    except KeyError:
+        raise InvalidOptions(
+            f"unknown game {name!r}; games offered: {', '.join(sorted(games))}"
+        ) from None

@@ -1,0 +1,42 @@
+"""The ``tavolo`` command: one entry point, one module per sub-command.
+
+Each sub-command module exposes ``register(subparsers)``, which adds its parser and sets
+``handler`` to a function taking the parsed arguments and returning an exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# Sub-command modules under tavolo.cli; each one owns its arguments.
+COMMAND_MODULES = ("up", "play", "audit")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tavolo", description="Tavolo card-game platform")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"tavolo.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"tavolo.cli.{name}":
+                raise
+            continue
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.handler(args)
+    except KeyboardInterrupt:
+        return 130
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
