@@ -1,0 +1,64 @@
+"""The French 52-card deck (RULES §0.9) as short string codes, shared by the trick games.
+
+A card code is its rank followed by its suit letter, in upper case:
+
+- ranks ``2`` … ``10``, ``J``, ``Q``, ``K``, ``A`` (ace high: rank values 2 … 14);
+- suits ``S`` (spades ♠), ``H`` (hearts ♥), ``D`` (diamonds ♦), ``C`` (clubs ♣).
+
+So ``"AS"`` is the ace of spades, ``"10H"`` the ten of hearts, ``"QD"`` the queen of
+diamonds. Codes are what actions, events and views carry, so they stay readable in the
+event log and need no lookup table to audit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+SUITS: tuple[str, ...] = ("S", "H", "D", "C")
+RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUIT_NAMES: dict[str, str] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANK_VALUES: dict[str, int] = {rank: value for value, rank in enumerate(RANKS, start=2)}
+
+_CARD_INDEX: dict[str, int] = {
+    f"{rank}{suit}": i * 13 + j for i, suit in enumerate(SUITS) for j, rank in enumerate(RANKS)
+}
+# Card → (suit, rank value), filled once so the hot paths of engines and bots avoid parsing.
+_PARTS: dict[str, tuple[str, int]] = {
+    f"{rank}{suit}": (suit, RANK_VALUES[rank]) for suit in SUITS for rank in RANKS
+}
+
+
+def full_deck() -> list[str]:
+    """The 52 codes in a fixed order (suit by suit, 2 to ace): the order before a shuffle."""
+    return list(_CARD_INDEX)
+
+
+def is_card(code: str) -> bool:
+    return code in _PARTS
+
+
+def suit_of(card: str) -> str:
+    """The suit letter of a card code."""
+    return _PARTS[card][0]
+
+
+def rank_of(card: str) -> int:
+    """The rank value of a card code: 2 … 10, J=11, Q=12, K=13, A=14."""
+    return _PARTS[card][1]
+
+
+def card(rank: int, suit: str) -> str:
+    """The code of the card with rank value ``rank`` in ``suit``."""
+    return f"{RANKS[rank - 2]}{suit}"
+
+
+def sort_hand(cards: Iterable[str]) -> tuple[str, ...]:
+    """A hand in display order: spades, hearts, diamonds, clubs; high to low in each suit."""
+    return tuple(sorted(cards, key=lambda c: (_CARD_INDEX[c] // 13, -_PARTS[c][1])))
+
+
+def pretty(card_code: str) -> str:
+    """The card with its suit symbol, for people: ``"10♥"``."""
+    suit, _ = _PARTS[card_code]
+    return card_code[:-1] + SUIT_SYMBOLS[suit]

@@ -1,0 +1,415 @@
+"""Spades ("Piki", ``seeds/004``; RULES §3, SPADES-1…8): two partnerships bid, then play
+13 tricks a round with spades always trumps, until a team reaches the target.
+
+Seats 0+2 play against 1+3 (team 0 and team 1). Play is clockwise, so the turn passes
+from seat s to s-1 (RULES §0.3). Each round:
+
+1. *Deal.* A fresh shuffle from the table's generator; one card at a time from the top,
+   starting with the first bidder and going clockwise (RULES §0.5). The first bidder of
+   round 1 is the generator's first draw (``randbelow(4)``), before the first shuffle;
+   each later round's first bidder is the seat clockwise of the previous one.
+2. *Blind nil* (only with ``blind_nil = True``): each seat of a team trailing by 100 or
+   more, in bidding order, says ``BLIND_NIL`` or ``PASS`` before seeing its cards; its
+   view shows no hand until it has decided.
+3. *Bidding.* Clockwise from the first bidder, ``BID(amount=0…13)``; 0 is nil.
+4. *Play.* The first bidder leads; ``PLAY(cards=(card,))``; the rules are in
+   :mod:`~tavolo.cardgames.games.spades_tricks`, the scoring in
+   :mod:`~tavolo.cardgames.games.spades_scoring`.
+
+A turn timeout (``EXPIRE`` of the seat's ``turn`` timer) plays the lowest legal choice, as
+the house rule for every timeout: the bid 0 (nil), the lowest legal card (by rank, then
+clubs, diamonds, hearts, spades), and ``PASS`` on blind nil (see the cards). The expiry is
+recorded as ``timer_expired`` followed by the events of the action it stood for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from tavolo.cardgames.actions import Action, ActionKind
+from tavolo.cardgames.contract import (
+    JSON,
+    Event,
+    Game,
+    OptionSpec,
+    Outcome,
+    Timer,
+    View,
+    places_from_measure,
+)
+from tavolo.cardgames.errors import GameOver, NotYourTurn, RuleError
+from tavolo.cardgames.games.french_deck import full_deck, suit_of
+from tavolo.cardgames.games.spades_scoring import (
+    TRICKS_PER_ROUND,
+    Member,
+    score_team_round,
+    winner_at_target,
+    winner_of_tiebreak,
+)
+from tavolo.cardgames.games.spades_state import (
+    BID,
+    BLIND,
+    OVER,
+    PLAY,
+    SEATS,
+    TEAMS,
+    SpadesOptions,
+    SpadesState,
+    bidding_order,
+    start_round,
+    team_of,
+    trick_json,
+)
+from tavolo.cardgames.games.spades_tricks import (
+    SPADES,
+    legal_cards,
+    lowest_card,
+    play_refusal,
+    trick_winner,
+)
+from tavolo.cardgames.rng import SeededRandom
+
+MAX_BID = TRICKS_PER_ROUND
+
+_BIDS = tuple(Action(ActionKind.BID, amount=n) for n in range(MAX_BID + 1))
+_PLAYS = {c: Action(ActionKind.PLAY, cards=(c,)) for c in full_deck()}
+_BLIND_CHOICES = (Action(ActionKind.BLIND_NIL), Action(ActionKind.PASS))
+
+
+def _whole(low: int, high: int) -> Callable[[JSON], str | None]:
+    def check(value: JSON) -> str | None:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            return f"must be a whole number from {low} to {high}"
+        return None
+
+    return check
+
+
+class Spades(Game[SpadesState]):
+    """Partnership Spades with nil, bags and the seed's house rules."""
+
+    name = "spades"
+    title = "Spades (Piki)"
+    min_players = 4
+    max_players = 4
+    option_specs = (
+        OptionSpec("target", 500, "points a team needs to win", check=_whole(100, 1000)),
+        OptionSpec("bag_points", -1, "points per bag: -1 (seed) or +1 (standard)", (-1, 1)),
+        OptionSpec("boston_bonus", 0, "bonus for taking all 13 tricks", check=_whole(0, 500)),
+        OptionSpec("blind_nil", False, "allow blind nil (±200) when 100 behind", (False, True)),
+    )
+
+    def _new_game(self, options: dict[str, JSON], seats: int, rng: SeededRandom) -> SpadesState:
+        rng = rng.copy()
+        first = rng.randbelow(SEATS)
+        blank = SpadesState(
+            options=SpadesOptions(**options),
+            rng=rng,
+            round=0,
+            first_bidder=first,
+            phase=BID,
+            hands=((),) * SEATS,
+            bids=(None,) * SEATS,
+            blind=(False,) * SEATS,
+            undecided=(),
+            turn=first,
+            trick=(),
+            tricks_done=0,
+            tricks_won=(0,) * SEATS,
+            taken=(),
+            last_trick=(),
+            spades_broken=False,
+            scores=(0, 0),
+            bags=(0, 0),
+            history=(),
+            tiebreak_rounds=None,
+            winner=None,
+            end_reason=None,
+        )
+        return start_round(blank, 1, first)
+
+    # -- whose move, and which ------------------------------------------------------
+
+    def seats(self, state: SpadesState) -> int:
+        return SEATS
+
+    def to_act(self, state: SpadesState) -> frozenset[int]:
+        return frozenset() if state.phase == OVER else frozenset((state.turn,))
+
+    def timers(self, state: SpadesState) -> tuple[Timer, ...]:
+        """One turn timer, keyed by round, phase and trick so a late expiry is refused."""
+        if state.phase == OVER:
+            return ()
+        step = f"t{state.tricks_done + 1}" if state.phase == PLAY else state.phase
+        key = f"turn:r{state.round}:{step}:s{state.turn}"
+        return (Timer(key=key, seat=state.turn, kind="turn"),)
+
+    def _legal_actions(self, state: SpadesState, seat: int) -> list[Action]:
+        if seat != state.turn or state.phase == OVER:
+            return []
+        if state.phase == BLIND:
+            return list(_BLIND_CHOICES)
+        if state.phase == BID:
+            return list(_BIDS)
+        return [_PLAYS[c] for c in self._playable(state, seat)]
+
+    def _playable(self, state: SpadesState, seat: int) -> list[str]:
+        return legal_cards(
+            state.hands[seat],
+            state.trick,
+            first_trick=state.tricks_done == 0,
+            spades_broken=state.spades_broken,
+        )
+
+    def _explain(self, state: SpadesState, seat: int, action: Action) -> RuleError:
+        if state.phase == OVER:
+            return GameOver("the game is over")
+        if seat != state.turn:
+            doing = "play" if state.phase == PLAY else "bid"
+            return NotYourTurn(f"it is not your turn: seat {state.turn} is to {doing}")
+        kind = action.kind
+        if state.phase == BLIND:
+            return RuleError(
+                "first decide on blind nil: blind_nil to bid it unseen, or pass to see your cards"
+            )
+        if state.phase == BID:
+            if kind is ActionKind.BLIND_NIL:
+                if not state.options.blind_nil:
+                    return RuleError("blind nil is off at this table: bid 0 to 13 (0 is nil)")
+                return RuleError(
+                    "blind nil is bid before seeing your cards, by a team 100 or more behind"
+                )
+            if kind is not ActionKind.BID or action != Action(kind, amount=action.amount):
+                return RuleError("it is the bidding: bid 0 to 13 tricks (0 is nil)")
+            return RuleError("a bid is a whole number of tricks from 0 (nil) to 13")
+        if kind is not ActionKind.PLAY or action != Action(kind, cards=action.cards):
+            return RuleError("the bidding is over: play one card from your hand")
+        return play_refusal(
+            state.hands[seat],
+            state.trick,
+            action.cards,
+            first_trick=state.tricks_done == 0,
+            spades_broken=state.spades_broken,
+        )
+
+    # -- applying an action ---------------------------------------------------------
+
+    def _apply(
+        self, state: SpadesState, seat: int, action: Action
+    ) -> tuple[SpadesState, list[Event]]:
+        if action.kind is ActionKind.EXPIRE:
+            default = self.timeout_action(state, seat)
+            after, events = self._apply(state, seat, default)
+            expired: Event = {
+                "type": "timer_expired",
+                "seat": seat,
+                "timer": action.timer,
+                "default": default.to_dict(),
+            }
+            return after, [expired, *events]
+        if state.phase == BLIND:
+            return self._decide_blind(state, seat, action.kind is ActionKind.BLIND_NIL)
+        if state.phase == BID:
+            return self._bid(state, seat, int(action.amount or 0))
+        return self._play(state, seat, action.cards[0])
+
+    def timeout_action(self, state: SpadesState, seat: int) -> Action:
+        """What a turn timeout plays for ``seat``: the lowest legal choice."""
+        if state.phase == BLIND:
+            return _BLIND_CHOICES[1]
+        if state.phase == BID:
+            return _BIDS[0]
+        return _PLAYS[lowest_card(self._playable(state, seat))]
+
+    def _decide_blind(
+        self, state: SpadesState, seat: int, blind_nil: bool
+    ) -> tuple[SpadesState, list[Event]]:
+        bids, blind = list(state.bids), list(state.blind)
+        if blind_nil:
+            bids[seat], blind[seat] = 0, True
+        undecided = state.undecided[1:]
+        state = replace(state, bids=tuple(bids), blind=tuple(blind), undecided=undecided)
+        events: list[Event] = [{"type": "blind_nil", "seat": seat, "bid": blind_nil}]
+        if undecided:
+            return replace(state, turn=undecided[0]), events
+        return self._next_bidder(state, events)
+
+    def _bid(self, state: SpadesState, seat: int, amount: int) -> tuple[SpadesState, list[Event]]:
+        bids = list(state.bids)
+        bids[seat] = amount
+        state = replace(state, bids=tuple(bids))
+        return self._next_bidder(state, [{"type": "bid", "seat": seat, "amount": amount}])
+
+    def _next_bidder(
+        self, state: SpadesState, events: list[Event]
+    ) -> tuple[SpadesState, list[Event]]:
+        for s in bidding_order(state.first_bidder):
+            if state.bids[s] is None:
+                return replace(state, phase=BID, turn=s), events
+        events.append({"type": "play_started", "leader": state.first_bidder})
+        return replace(state, phase=PLAY, turn=state.first_bidder), events
+
+    def _play(self, state: SpadesState, seat: int, card: str) -> tuple[SpadesState, list[Event]]:
+        hands = list(state.hands)
+        hands[seat] = tuple(c for c in hands[seat] if c != card)
+        trick = (*state.trick, (seat, card))
+        events: list[Event] = [{"type": "card_played", "seat": seat, "card": card}]
+        broken = state.spades_broken or suit_of(card) == SPADES
+        if broken and not state.spades_broken:
+            events.append({"type": "spades_broken", "seat": seat})
+        state = replace(state, hands=tuple(hands), trick=trick, spades_broken=broken)
+        if len(trick) < SEATS:
+            return replace(state, turn=(seat - 1) % SEATS), events
+        winner = trick_winner(trick)
+        won = list(state.tricks_won)
+        won[winner] += 1
+        state = replace(
+            state,
+            trick=(),
+            tricks_done=state.tricks_done + 1,
+            tricks_won=tuple(won),
+            taken=state.taken + tuple(c for _, c in trick),
+            last_trick=trick,
+            turn=winner,
+        )
+        events.append(
+            {
+                "type": "trick_won",
+                "seat": winner,
+                "number": state.tricks_done,
+                "cards": [[s, c] for s, c in trick],
+            }
+        )
+        if state.tricks_done < TRICKS_PER_ROUND:
+            return state, events
+        return self._end_round(state, last_trick_team=team_of(winner), events=events)
+
+    def _end_round(
+        self, state: SpadesState, *, last_trick_team: int, events: list[Event]
+    ) -> tuple[SpadesState, list[Event]]:
+        opts = state.options
+        results = []
+        for t, (a, b) in enumerate(TEAMS):
+            members = tuple(
+                Member(int(state.bids[s] or 0), state.tricks_won[s], state.blind[s]) for s in (a, b)
+            )
+            results.append(
+                score_team_round(
+                    state.scores[t],
+                    state.bags[t],
+                    (members[0], members[1]),
+                    bag_points=opts.bag_points,
+                    boston_bonus=opts.boston_bonus,
+                )
+            )
+        scores = (results[0].score, results[1].score)
+        summary: dict[str, JSON] = {
+            "round": state.round,
+            "bids": list(state.bids),
+            "blind_nil": list(state.blind),
+            "tricks": list(state.tricks_won),
+            "teams": [r.to_dict() for r in results],
+        }
+        events.append({"type": "round_scored", **summary})
+        state = replace(
+            state,
+            scores=scores,
+            bags=(results[0].bags, results[1].bags),
+            history=(*state.history, summary),
+        )
+        tiebreaks = state.tiebreak_rounds
+        if tiebreaks is None:
+            winner, reason = winner_at_target(scores, opts.target), "target"
+            if winner is None and min(scores) >= opts.target:
+                tiebreaks = 0
+        else:
+            tiebreaks += 1
+            winner = winner_of_tiebreak(scores, tiebreaks, last_trick_team)
+            reason = "tie_break" if scores[0] != scores[1] else "last_trick"
+        if winner is not None:
+            state = replace(state, phase=OVER, winner=winner, end_reason=reason)
+            outcome = self.outcome(state)
+            assert outcome is not None
+            events.append(
+                {
+                    "type": "game_over",
+                    "winner_team": winner,
+                    "reason": reason,
+                    "scores": list(scores),
+                    "places": list(outcome.places),
+                }
+            )
+            return state, events
+        next_first = (state.first_bidder - 1) % SEATS
+        state = start_round(replace(state, tiebreak_rounds=tiebreaks), state.round + 1, next_first)
+        events.append(
+            {
+                "type": "round_dealt",
+                "round": state.round,
+                "first_bidder": next_first,
+                "hands": [list(h) for h in state.hands],
+                "blind_nil_offered": list(state.undecided),
+            }
+        )
+        return state, events
+
+    # -- what is seen ---------------------------------------------------------------
+
+    def view(self, state: SpadesState, seat: int | None) -> View:
+        public: dict[str, JSON] = {
+            "phase": state.phase,
+            "round": state.round,
+            "first_bidder": state.first_bidder,
+            "dealer": (state.first_bidder + 1) % SEATS,
+            "turn": None if state.phase == OVER else state.turn,
+            "teams": [list(t) for t in TEAMS],
+            "bids": list(state.bids),
+            "blind_nil": list(state.blind),
+            "deciding_blind_nil": list(state.undecided),
+            "tricks_won": list(state.tricks_won),
+            "trick_number": min(state.tricks_done + 1, TRICKS_PER_ROUND),
+            "trick": [{"seat": s, "card": c} for s, c in state.trick],
+            "last_trick": trick_json(state.last_trick, state.tricks_done),
+            "spades_broken": state.spades_broken,
+            "hand_sizes": [len(h) for h in state.hands],
+            "scores": list(state.scores),
+            "bags": list(state.bags),
+            "target": state.options.target,
+            "bag_points": state.options.bag_points,
+            "rounds": [dict(r) for r in state.history],
+            "winner_team": state.winner,
+        }
+        if seat is None or seat in state.undecided:
+            return View(seat=seat, hand=(), public=public)
+        return View(seat=seat, hand=state.hands[seat], public=public)
+
+    def outcome(self, state: SpadesState) -> Outcome | None:
+        if state.winner is None:
+            return None
+        won = [1 if team_of(s) == state.winner else 0 for s in range(SEATS)]
+        return Outcome(
+            places=places_from_measure(won, lower_is_better=False),
+            scores=tuple(state.scores[team_of(s)] for s in range(SEATS)),
+            detail={
+                "winner_team": state.winner,
+                "reason": state.end_reason,
+                "team_scores": list(state.scores),
+                "bags": list(state.bags),
+                "rounds": state.round,
+                "bostons": [
+                    sum(1 for r in state.history if r["teams"][t]["boston"]) for t in (0, 1)
+                ],
+            },
+        )
+
+    def cards_in_play(self, state: SpadesState) -> list[str]:
+        return [c for h in state.hands for c in h] + [c for _, c in state.trick] + [*state.taken]
+
+    def hidden_cards(self, state: SpadesState, seat: int | None) -> list[str]:
+        return [
+            c
+            for s, hand in enumerate(state.hands)
+            if s != seat or s in state.undecided
+            for c in hand
+        ]

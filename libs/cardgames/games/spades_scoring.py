@@ -1,0 +1,145 @@
+"""Spades scoring (RULES §3.5-3.9, §3.11 and §0.13) as pure functions over plain numbers.
+
+Kept apart from the engine so that every fixture of RULES can be checked by hand, and so
+that an auditor can recompute a round's score from its bids and tricks alone.
+
+A team's round, in the seed's words (``seeds/004``) and RULES:
+
+- the *contract* is the sum of both bids (nil counts 0), and the team's *tricks* are both
+  members' tricks, because a failed nil's tricks count for the partner (house rule);
+- contract made: +10 x contract, and every extra trick is a *bag* worth ``bag_points``
+  (-1 by the seed, +1 in the standard game); bags accumulate, and each time the count
+  reaches 10 the team loses 100 and 10 come off the count, the excess carrying over;
+- contract missed: -10 x contract, and no bags are counted;
+- each nil adds +100 if its bidder took no trick, else -100 (blind nil ±200), on top;
+- all 13 tricks to one team is a *Boston*: recorded, and worth ``boston_bonus``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+TRICKS_PER_ROUND = 13
+NIL_POINTS = 100
+BLIND_NIL_POINTS = 200
+BAG_LIMIT = 10
+BAG_LIMIT_PENALTY = 100
+MAX_TIEBREAK_ROUNDS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One player's part in a round: the bid (0 = nil), tricks taken, and a blind nil."""
+
+    bid: int
+    tricks: int
+    blind: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TeamRound:
+    """How a team's score and bag count moved in one round, item by item."""
+
+    contract: int
+    tricks: int
+    made: bool
+    contract_points: int
+    bags_taken: int
+    bag_points: int
+    bag_penalty: int
+    nil_points: int
+    boston: bool
+    boston_points: int
+    score_before: int
+    score: int
+    bags: int
+
+    @property
+    def delta(self) -> int:
+        return self.score - self.score_before
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["delta"] = self.delta
+        return out
+
+
+def nil_points(member: Member) -> int:
+    """The bonus or penalty of a nil bid (0 for an ordinary bid)."""
+    if member.bid != 0:
+        return 0
+    value = BLIND_NIL_POINTS if member.blind else NIL_POINTS
+    return value if member.tricks == 0 else -value
+
+
+def score_team_round(
+    score: int,
+    bags: int,
+    members: tuple[Member, Member],
+    *,
+    bag_points: int = -1,
+    boston_bonus: int = 0,
+) -> TeamRound:
+    """The team's new score and bag count after a round (RULES §3.5-3.9)."""
+    contract = sum(m.bid for m in members)
+    tricks = sum(m.tricks for m in members)
+    made = tricks >= contract
+    bags_taken = tricks - contract if made else 0
+    bag_count = bags + bags_taken
+    cycles = bag_count // BAG_LIMIT
+    boston = tricks == TRICKS_PER_ROUND
+    contract_points = 10 * contract if made else -10 * contract
+    parts = (
+        contract_points,
+        bags_taken * bag_points,
+        -BAG_LIMIT_PENALTY * cycles,
+        sum(nil_points(m) for m in members),
+        boston_bonus if boston else 0,
+    )
+    return TeamRound(
+        contract=contract,
+        tricks=tricks,
+        made=made,
+        contract_points=parts[0],
+        bags_taken=bags_taken,
+        bag_points=parts[1],
+        bag_penalty=parts[2],
+        nil_points=parts[3],
+        boston=boston,
+        boston_points=parts[4],
+        score_before=score,
+        score=score + sum(parts),
+        bags=bag_count - BAG_LIMIT * cycles,
+    )
+
+
+def winner_at_target(scores: tuple[int, int], target: int) -> int | None:
+    """The winning team once a round is scored, or ``None`` to play on (RULES §3.11).
+
+    A team at ``target`` or more wins; if both are there the higher score wins. Equal
+    scores at the target also give ``None``: the caller starts a tie-break round.
+    """
+    reached = [t for t in (0, 1) if scores[t] >= target]
+    if not reached:
+        return None
+    if len(reached) == 1:
+        return reached[0]
+    if scores[0] == scores[1]:
+        return None
+    return 0 if scores[0] > scores[1] else 1
+
+
+def winner_of_tiebreak(
+    scores: tuple[int, int], tiebreak_rounds: int, last_trick_team: int
+) -> int | None:
+    """After a tie-break round (RULES §0.13-14), the winner, or ``None`` for another one.
+
+    The teams were level, so whoever scored more in the round has the higher total. After
+    the third level tie-break round the team that took its last trick loses.
+    """
+    if scores[0] != scores[1]:
+        return 0 if scores[0] > scores[1] else 1
+    if tiebreak_rounds >= MAX_TIEBREAK_ROUNDS:
+        return 1 - last_trick_team
+    return None
