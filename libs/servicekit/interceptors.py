@@ -1,0 +1,159 @@
+"""The one server interceptor: authenticate, bind log context, map errors to status codes.
+
+Every service installs it, so error handling is identical everywhere: a domain error
+becomes its status with the human message; anything unexpected becomes ``INTERNAL``
+with an error id that is logged with the traceback (and nothing else leaks to the caller).
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from typing import Any
+
+import grpc
+import structlog
+from tavolo.servicekit.auth import TokenSigner, current_principal
+from tavolo.servicekit.errors import DomainError, Unauthenticated
+from tavolo.servicekit.metrics import RPC_SECONDS, RPC_TOTAL
+
+log = structlog.get_logger("tavolo.rpc")
+
+Handler = grpc.RpcMethodHandler[Any, Any]
+Context = grpc.aio.ServicerContext[Any, Any]
+ErrorMap = Mapping[type[BaseException], grpc.StatusCode]
+
+
+def status_for(exc: BaseException, extra: ErrorMap) -> grpc.StatusCode | None:
+    """The status for an error a caller caused, or None for a bug."""
+    if isinstance(exc, DomainError):
+        return exc.status
+    for kind in type(exc).__mro__:
+        if kind in extra:
+            return extra[kind]
+    return None
+
+
+class ServiceInterceptor(grpc.aio.ServerInterceptor):
+    """Authentication, logging context, metrics and error mapping for one service."""
+
+    def __init__(
+        self,
+        service: str,
+        signer: TokenSigner,
+        *,
+        public_methods: frozenset[str] = frozenset(),
+        extra_errors: ErrorMap | None = None,
+    ) -> None:
+        self._service = service
+        self._signer = signer
+        self._public = public_methods
+        self._extra = dict(extra_errors or {})
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler | None]],
+        details: grpc.HandlerCallDetails,
+    ) -> Handler | None:
+        handler = await continuation(details)
+        method: str = details.method
+        if handler is None or method.startswith("/grpc."):
+            return handler  # health and reflection are open to all
+        metadata = {k: v for k, v in (details.invocation_metadata or ())}
+        public = method.rsplit("/", 1)[-1] in self._public
+        if handler.unary_unary:
+            return grpc.unary_unary_rpc_method_handler(
+                self._wrap_unary(handler.unary_unary, method, metadata, public),
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        if handler.unary_stream:
+            return grpc.unary_stream_rpc_method_handler(
+                self._wrap_stream(handler.unary_stream, method, metadata, public),
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        return handler
+
+    def _authenticate(self, metadata: Mapping[str, Any], public: bool) -> None:
+        header = metadata.get("authorization", "")
+        if not header:
+            if public:
+                return
+            raise Unauthenticated("this call needs a session token: log in first")
+        scheme, _, token = str(header).partition(" ")
+        if scheme.lower() != "bearer" or not token:
+            raise Unauthenticated("the authorization header must be 'Bearer <token>'")
+        principal = self._signer.verify(token)
+        current_principal.set(principal)
+        structlog.contextvars.bind_contextvars(player_id=principal.player_id)
+
+    def _begin(self, method: str, metadata: Mapping[str, Any]) -> None:
+        structlog.contextvars.clear_contextvars()
+        current_principal.set(None)
+        structlog.contextvars.bind_contextvars(
+            service=self._service,
+            method=method,
+            request_id=str(metadata.get("x-request-id") or uuid.uuid4().hex[:16]),
+        )
+
+    async def _fail(self, exc: BaseException, context: Context) -> None:
+        status = status_for(exc, self._extra)
+        if status is None:
+            error_id = uuid.uuid4().hex[:12]
+            log.exception("unexpected error", error_id=error_id)
+            await context.abort(
+                grpc.StatusCode.INTERNAL, f"internal error (id {error_id}); nothing was changed"
+            )
+        else:
+            log.info("request refused", code=status.name, reason=str(exc))
+            await context.abort(status, str(exc))
+
+    def _record(self, method: str, started: float, code: str) -> None:
+        name = method.rsplit("/", 1)[-1]
+        RPC_TOTAL.labels(self._service, name, code).inc()
+        RPC_SECONDS.labels(self._service, name).observe(time.perf_counter() - started)
+
+    def _wrap_unary(
+        self, behaviour: Any, method: str, metadata: Mapping[str, Any], public: bool
+    ) -> Callable[[Any, Context], Awaitable[Any]]:
+        async def handle(request: Any, context: Context) -> Any:
+            started = time.perf_counter()
+            self._begin(method, metadata)
+            code = "OK"
+            try:
+                self._authenticate(metadata, public)
+                return await behaviour(request, context)
+            except grpc.aio.AbortError:
+                code = "ABORTED_BY_HANDLER"
+                raise
+            except Exception as exc:
+                code = (status_for(exc, self._extra) or grpc.StatusCode.INTERNAL).name
+                await self._fail(exc, context)
+            finally:
+                self._record(method, started, code)
+
+        return handle
+
+    def _wrap_stream(
+        self, behaviour: Any, method: str, metadata: Mapping[str, Any], public: bool
+    ) -> Callable[[Any, Context], AsyncIterator[Any]]:
+        async def handle(request: Any, context: Context) -> AsyncIterator[Any]:
+            started = time.perf_counter()
+            self._begin(method, metadata)
+            code = "OK"
+            try:
+                self._authenticate(metadata, public)
+                async for item in behaviour(request, context):
+                    yield item
+            except grpc.aio.AbortError:
+                code = "ABORTED_BY_HANDLER"
+                raise
+            except Exception as exc:
+                code = (status_for(exc, self._extra) or grpc.StatusCode.INTERNAL).name
+                await self._fail(exc, context)
+            finally:
+                self._record(method, started, code)
+
+        return handle

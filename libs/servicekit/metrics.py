@@ -1,0 +1,26 @@
+"""Prometheus metrics shared by every service, labelled by service name.
+
+Collectors are created once per process (prometheus_client's registry is process-wide);
+each service exposes them on its own metrics port.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Histogram, start_http_server
+
+RPC_TOTAL = Counter("tavolo_rpc_total", "gRPC calls handled", ["service", "method", "code"])
+RPC_SECONDS = Histogram(
+    "tavolo_rpc_seconds",
+    "gRPC handling time",
+    ["service", "method"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
+)
+EVENTS_HANDLED = Counter(
+    "tavolo_events_handled_total", "NATS events handled", ["service", "consumer", "outcome"]
+)
+
+
+def serve_metrics(port: int, host: str = "127.0.0.1") -> None:
+    """Expose /metrics on ``port`` (0 disables it, as tests do)."""
+    if port:
+        start_http_server(port, addr=host)

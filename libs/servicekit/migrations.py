@@ -1,0 +1,64 @@
+"""Apply a service's SQL migrations in order, once, even with several replicas starting.
+
+Each service owns one PostgreSQL schema (DESIGN: no service reads another's tables) and a
+``migrations/`` folder of files named ``NNN_description.sql``. Files are applied in name
+order inside one transaction each; an advisory lock serialises replicas starting together.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import asyncpg
+from tavolo.servicekit.errors import DomainError
+
+
+class MigrationError(DomainError):
+    """An applied migration file was changed afterwards, or a file failed to apply."""
+
+
+async def apply_migrations(pool: asyncpg.Pool, schema: str, directory: Path) -> list[str]:
+    """Apply the files of ``directory`` not yet applied to ``schema``; return their names."""
+    # Read before touching the database: a handful of small files at start-up.
+    scripts = [(p.name, p.read_text()) for p in sorted(directory.glob("*.sql"))]  # noqa: ASYNC240
+    applied_now: list[str] = []
+    lock_key = int.from_bytes(
+        hashlib.sha256(f"migrate:{schema}".encode()).digest()[:8], "big", signed=True
+    )
+    async with pool.acquire() as conn:
+        await conn.execute("SELECT pg_advisory_lock($1)", lock_key)
+        try:
+            await conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+            await conn.execute(
+                f'CREATE TABLE IF NOT EXISTS "{schema}".schema_migrations ('
+                " name text PRIMARY KEY, checksum text NOT NULL,"
+                " applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            done = {
+                r["name"]: r["checksum"]
+                for r in await conn.fetch(
+                    f'SELECT name, checksum FROM "{schema}".schema_migrations'
+                )
+            }
+            for name, sql in scripts:
+                checksum = hashlib.sha256(sql.encode()).hexdigest()
+                if name in done:
+                    if done[name] != checksum:
+                        raise MigrationError(
+                            f"migration {name} of schema {schema} changed after it was applied"
+                        )
+                    continue
+                async with conn.transaction():
+                    await conn.execute(f'SET LOCAL search_path TO "{schema}", public')
+                    await conn.execute(sql)
+                    await conn.execute(
+                        f'INSERT INTO "{schema}".schema_migrations (name, checksum)'
+                        " VALUES ($1, $2)",
+                        name,
+                        checksum,
+                    )
+                applied_now.append(name)
+        finally:
+            await conn.execute("SELECT pg_advisory_unlock($1)", lock_key)
+    return applied_now

