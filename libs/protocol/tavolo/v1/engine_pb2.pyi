@@ -63,6 +63,9 @@ class OpenTableRequest(_message.Message):
     MODE_FIELD_NUMBER: _builtins.int
     TURN_SECONDS_FIELD_NUMBER: _builtins.int
     BOT_THINK_MILLIS_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    STAKE_FIELD_NUMBER: _builtins.int
+    BOT_FILLED_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game name, e.g. "pika"."""
     mode: _common_pb2.Mode.ValueType
@@ -71,6 +74,12 @@ class OpenTableRequest(_message.Message):
     """Turn time limit in seconds; 0 = no turn timer."""
     bot_think_millis: _builtins.int
     """Delay before a bot acts, in milliseconds (0 = at once)."""
+    table_id: _builtins.str
+    """Caller-chosen table id (a retry with the same id returns the same table); empty = new."""
+    stake: _builtins.int
+    """Stake per player in coins (stake tables only)."""
+    bot_filled: _builtins.bool
+    """True when bots completed the table after a matchmaking timeout."""
     @_builtins.property
     def options(self) -> _struct_pb2.Struct:
         """Game options; omitted ones take their defaults."""
@@ -88,10 +97,13 @@ class OpenTableRequest(_message.Message):
         mode: _common_pb2.Mode.ValueType = ...,
         turn_seconds: _builtins.int = ...,
         bot_think_millis: _builtins.int = ...,
+        table_id: _builtins.str = ...,
+        stake: _builtins.int = ...,
+        bot_filled: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["options", b"options"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_think_millis", b"bot_think_millis", "game", b"game", "mode", b"mode", "options", b"options", "seats", b"seats", "turn_seconds", b"turn_seconds"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_filled", b"bot_filled", "bot_think_millis", b"bot_think_millis", "game", b"game", "mode", b"mode", "options", b"options", "seats", b"seats", "stake", b"stake", "table_id", b"table_id", "turn_seconds", b"turn_seconds"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

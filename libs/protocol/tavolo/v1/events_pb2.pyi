@@ -201,6 +201,56 @@ class MatchCancelled(_message.Message):
 Global___MatchCancelled: _TypeAlias = MatchCancelled  # noqa: Y015
 
 @_typing.final
+class TableStarted(_message.Message):
+    """The engine opened a table and dealt: players can watch it now (the lobby tells them)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HEADER_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    MODE_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    STAKE_FIELD_NUMBER: _builtins.int
+    SEED_COMMITMENT_FIELD_NUMBER: _builtins.int
+    table_id: _builtins.str
+    """The table id (equal to the match id when the lobby formed it)."""
+    game: _builtins.str
+    """Game name."""
+    mode: _common_pb2.Mode.ValueType
+    """How it was formed."""
+    stake: _builtins.int
+    """Stake per player in coins (0 when not a stake table)."""
+    seed_commitment: _builtins.str
+    """sha256 of the table's seed, hex: revealed in TableFinished (AUDIT-2)."""
+    @_builtins.property
+    def header(self) -> Global___EventHeader:
+        """Event identity."""
+
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.Seat]:
+        """Every seat, bots included."""
+
+    def __init__(
+        self,
+        *,
+        header: Global___EventHeader | None = ...,
+        table_id: _builtins.str = ...,
+        game: _builtins.str = ...,
+        mode: _common_pb2.Mode.ValueType = ...,
+        seats: _abc.Iterable[_common_pb2.Seat] | None = ...,
+        stake: _builtins.int = ...,
+        seed_commitment: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["header", b"header"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "header", b"header", "mode", b"mode", "seats", b"seats", "seed_commitment", b"seed_commitment", "stake", b"stake", "table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TableStarted: _TypeAlias = TableStarted  # noqa: Y015
+
+@_typing.final
 class TableFinished(_message.Message):
     """A table ended normally."""
 
