@@ -48,10 +48,24 @@ class SeededRandom:
                 return x % n
 
     def shuffle(self, items: list[T]) -> None:
-        """Shuffle ``items`` in place by Fisher-Yates from the end."""
+        """Shuffle ``items`` in place by Fisher-Yates from the end.
+
+        Exactly ``randbelow(i + 1)`` for each ``i``, inlined: dealing is on every game's
+        path and this is most of its cost.
+        """
+        seed, counter = self.seed, self.counter
+        sha256, from_bytes = hashlib.sha256, int.from_bytes
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            n = i + 1
+            limit = _SPACE - (_SPACE % n)
+            while True:
+                x = from_bytes(sha256(seed + counter.to_bytes(8, "big")).digest()[:8], "big")
+                counter += 1
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        self.counter = counter
 
     def copy(self) -> SeededRandom:
         return SeededRandom(self.seed, self.counter)

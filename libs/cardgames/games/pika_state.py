@@ -1,0 +1,246 @@
+"""Pika's state and the mechanics every rule shares: dealing, drawing, passing the turn.
+
+The state is a slots dataclass of tuples. ``apply`` copies it (:meth:`PikaState.copy`, a
+shallow copy: every field is immutable except the generator, which is copied before use)
+and changes only the copy, so a state handed out is never modified afterwards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tavolo.cardgames.contract import Event, Outcome, places_from_measure
+from tavolo.cardgames.games.uno_deck import COLOUR_NAMES, DECK, points
+from tavolo.cardgames.rng import SeededRandom
+
+HAND_SIZE = 7
+CLOCKWISE = -1
+"""Pika is played clockwise (RULES §0.3): the turn passes from seat s to s-1."""
+RECENT_MOVES = 16
+"""How many public moves a view lists, enough to cover a full table round."""
+
+
+@dataclass(frozen=True, slots=True)
+class PikaRules:
+    """The table options, parsed once at the start."""
+
+    window_ms: int
+    match: str
+    hands_limit: int | None = None
+    points_target: int | None = None
+
+
+def parse_match_length(value: object) -> tuple[int | None, int | None]:
+    """``"single"`` → (None, None); ``"hands:N"`` → (N, None); ``"points:T"`` → (None, T)."""
+    if value == "single":
+        return None, None
+    if isinstance(value, str) and ":" in value:
+        kind, _, number = value.partition(":")
+        if number.isdigit() and int(number) >= 1:
+            if kind == "hands":
+                return int(number), None
+            if kind == "points":
+                return None, int(number)
+    raise ValueError(f"match_length must be 'single', 'hands:N' or 'points:T', not {value!r}")
+
+
+@dataclass(slots=True)
+class PikaState:
+    """One moment of a Pika match. Treat it as immutable: ``apply`` returns a new one."""
+
+    rules: PikaRules
+    seats: int
+    hands: tuple[tuple[str, ...], ...]
+    stock: tuple[str, ...]
+    """Face-down pile; index 0 is the top."""
+    discard: tuple[str, ...]
+    """Face-up pile; the last card is the top."""
+    colour: str
+    """Colour in play, as a letter (``"R"``)."""
+    turn: int
+    direction: int
+    stack: int
+    """Cards pending from chained +2/+4; 0 when no stack is pending."""
+    drawn: str | None
+    """The playable card just drawn by the seat to act, which it may play or keep."""
+    windows: tuple[tuple[int, int], ...]
+    """Open Pika windows as (seat, step at which it opened)."""
+    idle: int
+    """Consecutive idle turns (RULES §1.10)."""
+    step: int
+    """Actions applied so far; makes every timer key unique."""
+    turn_started: int
+    """The step at which the current turn began: the turn timer's key."""
+    dealer: int
+    round: int
+    totals: tuple[int, ...]
+    recent: tuple[tuple[int, int, str, str, str, int], ...]
+    """Last public moves: (number, seat, move, card, colour letter, count)."""
+    rng: SeededRandom
+    outcome: Outcome | None = None
+
+    def copy(self) -> PikaState:
+        return PikaState(
+            self.rules,
+            self.seats,
+            self.hands,
+            self.stock,
+            self.discard,
+            self.colour,
+            self.turn,
+            self.direction,
+            self.stack,
+            self.drawn,
+            self.windows,
+            self.idle,
+            self.step,
+            self.turn_started,
+            self.dealer,
+            self.round,
+            self.totals,
+            self.recent,
+            self.rng,
+            self.outcome,
+        )
+
+    @property
+    def top(self) -> str:
+        return self.discard[-1]
+
+    def dry(self) -> bool:
+        """Nothing left to draw: empty stock and only the top card on the discard pile."""
+        return not self.stock and len(self.discard) == 1
+
+    def record(self, seat: int, move: str, card: str = "", count: int = 0) -> None:
+        number = self.recent[-1][0] + 1 if self.recent else 1
+        entry = (number, seat, move, card, self.colour, count)
+        self.recent = (*self.recent[1 - RECENT_MOVES :], entry)
+
+    def set_hand(self, seat: int, hand: tuple[str, ...]) -> None:
+        hands = list(self.hands)
+        hands[seat] = hand
+        self.hands = tuple(hands)
+
+
+def matches(card: str, top: str, colour: str) -> bool:
+    """PIKA-1: same colour in play, same number or symbol, or a black card."""
+    first = card[0]
+    return first == "W" or first == colour or (top[0] != "W" and card[1:] == top[1:])
+
+
+def deal(
+    rules: PikaRules,
+    seats: int,
+    dealer: int,
+    round_no: int,
+    totals: tuple[int, ...],
+    rng: SeededRandom,
+    step: int,
+) -> tuple[PikaState, list[Event]]:
+    """Shuffle the whole deck and deal a round (RULES §1.1, §0.5). ``rng`` is consumed."""
+    deck = list(DECK)
+    rng.shuffle(deck)
+    first = (dealer + CLOCKWISE) % seats
+    hands: list[list[str]] = [[] for _ in range(seats)]
+    position = 0
+    for _ in range(HAND_SIZE):
+        for k in range(seats):
+            hands[(first + CLOCKWISE * k) % seats].append(deck[position])
+            position += 1
+    stock = deck[position:]
+    returned: list[str] = []
+    while stock[0][0] == "W":
+        # A black card turned up goes back and the stock is reshuffled (RULES §1.1).
+        returned.append(stock[0])
+        rng.shuffle(stock)
+    top = stock.pop(0)
+    direction, turn, stack = CLOCKWISE, first, 0
+    value = top[1:]
+    # Any other action card acts as if the dealer had played it.
+    if value == "skip" or (value == "rev" and seats == 2):
+        turn = (first + CLOCKWISE) % seats
+    elif value == "rev":
+        direction, turn = -CLOCKWISE, dealer
+    elif value == "+2":
+        stack = 2
+    state = PikaState(
+        rules=rules,
+        seats=seats,
+        hands=tuple(tuple(h) for h in hands),
+        stock=tuple(stock),
+        discard=(top,),
+        colour=top[0],
+        turn=turn,
+        direction=direction,
+        stack=stack,
+        drawn=None,
+        windows=(),
+        idle=0,
+        step=step,
+        turn_started=step,
+        dealer=dealer,
+        round=round_no,
+        totals=totals,
+        recent=(),
+        rng=rng,
+    )
+    event: Event = {
+        "type": "deal",
+        "round": round_no,
+        "dealer": dealer,
+        "hands": [list(h) for h in state.hands],
+        "top": top,
+        "returned": returned,
+        "colour": COLOUR_NAMES[top[0]],
+        "first": turn,
+        "stack": stack,
+    }
+    return state, [event]
+
+
+def draw_cards(st: PikaState, seat: int, count: int, events: list[Event]) -> tuple[str, ...]:
+    """Move up to ``count`` cards from the stock to ``seat``'s hand, rebuilding the stock
+    from the discards (minus the top card) when it runs out (PIKA-3). Cards that cannot be
+    drawn even then lapse (RULES §1.6). Mutates ``st``, which must be a fresh copy."""
+    taken: tuple[str, ...] = ()
+    while len(taken) < count:
+        if not st.stock:
+            if len(st.discard) == 1:
+                break
+            pile = list(st.discard[:-1])
+            st.rng = st.rng.copy()
+            st.rng.shuffle(pile)
+            st.stock = tuple(pile)
+            st.discard = st.discard[-1:]
+            events.append({"type": "reshuffle", "cards": len(pile)})
+        need = count - len(taken)
+        taken += st.stock[:need]
+        st.stock = st.stock[need:]
+    if taken:
+        st.set_hand(seat, st.hands[seat] + taken)
+    return taken
+
+
+def end_turn(st: PikaState, played: bool, skip: bool = False) -> bool:
+    """Pass the turn and count idle turns; True when the stall rule closes the round."""
+    if played:
+        st.idle = 0
+    elif not st.stock and len(st.discard) == 1:
+        st.idle += 1
+    else:
+        st.idle = 0
+    st.drawn = None
+    st.turn = (st.turn + st.direction * (2 if skip else 1)) % st.seats
+    st.turn_started = st.step
+    return st.idle >= st.seats
+
+
+def round_result(st: PikaState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Places by cards left, fewest first, ties sharing (PIKA-10); and the round's points:
+    each seat in first place scores the card points of all other hands (RULES §1.12)."""
+    sizes = [len(h) for h in st.hands]
+    places = places_from_measure(sizes, lower_is_better=True)
+    hand_points = [sum(points(c) for c in h) for h in st.hands]
+    total = sum(hand_points)
+    scores = tuple(total - hand_points[s] if places[s] == 1 else 0 for s in range(st.seats))
+    return places, scores
