@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 import jwt
+
 from tavolo.servicekit.errors import PermissionDenied, Unauthenticated
 
 ACCESS_TTL_SECONDS = 15 * 60
@@ -64,8 +65,8 @@ class TokenSigner:
     """Issues and verifies access and refresh tokens with one shared secret."""
 
     def __init__(self, secret: str) -> None:
-        if len(secret) < 16:
-            raise ValueError("the token secret must be at least 16 characters")
+        if len(secret.encode()) < 32:  # RFC 7518 3.2: an HS256 key of at least 256 bits
+            raise ValueError("the token secret must be at least 32 bytes long")
         self._secret = secret
 
     def issue(

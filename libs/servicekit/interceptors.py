@@ -10,18 +10,20 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
 import structlog
+
 from tavolo.servicekit.auth import TokenSigner, current_principal
 from tavolo.servicekit.errors import DomainError, Unauthenticated
 from tavolo.servicekit.metrics import RPC_SECONDS, RPC_TOTAL
 
 log = structlog.get_logger("tavolo.rpc")
 
-Handler = grpc.RpcMethodHandler[Any, Any]
-Context = grpc.aio.ServicerContext[Any, Any]
+if TYPE_CHECKING:  # the stubs are generic, the runtime classes are not
+    Handler = grpc.RpcMethodHandler[Any, Any]
+    Context = grpc.aio.ServicerContext[Any, Any]
 ErrorMap = Mapping[type[BaseException], grpc.StatusCode]
 
 

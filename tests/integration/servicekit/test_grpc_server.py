@@ -1,0 +1,151 @@
+"""The service kit's gRPC server over a real port: health, reflection, authentication and
+the single error mapping (DESIGN guarantees 8 and 9)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from tavolo.servicekit.auth import Role, TokenSigner, caller
+from tavolo.servicekit.errors import FailedPrecondition, NotFound
+from tavolo.servicekit.grpc_server import GrpcService, RunningServer, start_grpc_server
+from tavolo.v1 import leaderboard_pb2, leaderboard_pb2_grpc
+
+SIGNER = TokenSigner("test-secret-for-the-grpc-server-kit")
+
+
+class ProbeLeaderboard(leaderboard_pb2_grpc.LeaderboardServicer):
+    """A servicer whose answers exercise each path of the interceptor."""
+
+    async def GetPlayerStats(self, request: Any, context: Any) -> leaderboard_pb2.PlayerStats:
+        if request.player_id == "missing":
+            raise NotFound("no player 'missing'")
+        if request.player_id == "busy":
+            raise FailedPrecondition("the player is at a table")
+        if request.player_id == "bug":
+            raise RuntimeError("secret internal detail")
+        if request.player_id == "role":
+            caller().require(Role.OPERATOR)
+        return leaderboard_pb2.PlayerStats(player_id=caller().player_id, xp=7)
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[RunningServer]:
+    running = await start_grpc_server(
+        "probe",
+        [
+            GrpcService(
+                "tavolo.v1.Leaderboard",
+                lambda s: leaderboard_pb2_grpc.add_LeaderboardServicer_to_server(
+                    ProbeLeaderboard(), s
+                ),
+            )
+        ],
+        SIGNER,
+    )
+    yield running
+    await running.stop(0)
+
+
+def _auth(player: str = "p1", roles: tuple[Role, ...] = (Role.PLAYER,)) -> list[tuple[str, str]]:
+    token, _ = SIGNER.issue(player, roles)
+    return [("authorization", f"Bearer {token}")]
+
+
+async def _stats(server: RunningServer, player_id: str, metadata: Any) -> Any:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        stub = leaderboard_pb2_grpc.LeaderboardStub(channel)
+        return await stub.GetPlayerStats(
+            leaderboard_pb2.GetPlayerStatsRequest(player_id=player_id), metadata=metadata
+        )
+
+
+async def test_health_reports_serving_for_the_service(server: RunningServer) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        for name in ("", "tavolo.v1.Leaderboard"):
+            reply = await stub.Check(health_pb2.HealthCheckRequest(service=name))
+            assert reply.status == health_pb2.HealthCheckResponse.SERVING
+
+
+async def test_reflection_lists_the_service(server: RunningServer) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+
+        async def requests() -> AsyncIterator[reflection_pb2.ServerReflectionRequest]:
+            yield reflection_pb2.ServerReflectionRequest(list_services="")
+
+        async for reply in stub.ServerReflectionInfo(requests()):
+            names = {s.name for s in reply.list_services_response.service}
+            assert "tavolo.v1.Leaderboard" in names
+            break
+
+
+async def test_an_authenticated_call_sees_its_caller(server: RunningServer) -> None:
+    reply = await _stats(server, "p1", _auth("p1"))
+    assert (reply.player_id, reply.xp) == ("p1", 7)
+
+
+@pytest.mark.parametrize(
+    ("metadata", "needle"),
+    [
+        ([], "needs a session token"),
+        ([("authorization", "Basic abc")], "Bearer <token>"),
+        ([("authorization", "Bearer not-a-jwt")], "not valid"),
+        (
+            [("authorization", "Bearer " + TokenSigner("x" * 40).issue("p1", [Role.OPERATOR])[0])],
+            "not valid",
+        ),
+    ],
+)
+async def test_missing_or_forged_tokens_are_unauthenticated(
+    server: RunningServer, metadata: Any, needle: str
+) -> None:
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await _stats(server, "p1", metadata)
+    assert info.value.code() is grpc.StatusCode.UNAUTHENTICATED
+    assert needle in (info.value.details() or "")
+
+
+@pytest.mark.parametrize(
+    ("player", "code", "needle"),
+    [
+        ("missing", grpc.StatusCode.NOT_FOUND, "no player 'missing'"),
+        ("busy", grpc.StatusCode.FAILED_PRECONDITION, "the player is at a table"),
+        ("role", grpc.StatusCode.PERMISSION_DENIED, "this needs the operator role"),
+    ],
+)
+async def test_domain_errors_become_their_status_with_the_message(
+    server: RunningServer, player: str, code: grpc.StatusCode, needle: str
+) -> None:
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await _stats(server, player, _auth())
+    assert info.value.code() is code
+    assert info.value.details() == needle
+
+
+async def test_an_unexpected_error_is_internal_with_an_id_and_no_detail(
+    server: RunningServer,
+) -> None:
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await _stats(server, "bug", _auth())
+    assert info.value.code() is grpc.StatusCode.INTERNAL
+    details = info.value.details() or ""
+    assert "internal error (id " in details
+    assert "secret internal detail" not in details
+
+
+async def test_stopping_reports_not_serving_first(server: RunningServer) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        await server.health.set("", health_pb2.HealthCheckResponse.SERVING)
+        await server.stop(grace=1.0)
+        with pytest.raises(grpc.aio.AioRpcError):
+            await stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=1)
+    status = await server.health.Check(health_pb2.HealthCheckRequest(service=""), None)
+    assert status.status == health_pb2.HealthCheckResponse.NOT_SERVING

@@ -1,0 +1,40 @@
+"""Settings: bad values stop a service at start with a message naming the variable."""
+
+from __future__ import annotations
+
+import pytest
+
+from tavolo.servicekit.settings import Settings, SettingsError
+
+GOOD = {
+    "TAVOLO_DATABASE_URL": "postgresql://postgres@127.0.0.1:5432/tavolo",
+    "TAVOLO_NATS_URL": "nats://127.0.0.1:4222",
+}
+
+
+def test_defaults_follow_the_design_ports() -> None:
+    settings = Settings.from_env(GOOD)
+    assert [settings.grpc_ports[s] for s in ("lobby", "engine", "wallet", "leaderboard")] == [
+        50051,
+        50052,
+        50053,
+        50054,
+    ]
+    assert settings.namespace == "tavolo"
+
+
+@pytest.mark.parametrize(
+    ("env", "needle"),
+    [
+        ({"TAVOLO_NATS_URL": "nats://x:1"}, "TAVOLO_DATABASE_URL is not set"),
+        ({**GOOD, "TAVOLO_DATABASE_URL": "mysql://x/y"}, "not a postgres:// or postgresql:// URL"),
+        ({**GOOD, "TAVOLO_NATS_URL": "http://x"}, "TAVOLO_NATS_URL"),
+        ({**GOOD, "TAVOLO_ENGINE_PORT": "eighty"}, "TAVOLO_ENGINE_PORT must be a port number"),
+        ({**GOOD, "TAVOLO_WALLET_PORT": "70000"}, "between 0 and 65535"),
+        ({**GOOD, "TAVOLO_LOG_FORMAT": "xml"}, "TAVOLO_LOG_FORMAT"),
+        ({**GOOD, "TAVOLO_NAMESPACE": "a.b"}, "TAVOLO_NAMESPACE"),
+    ],
+)
+def test_bad_settings_are_named(env: dict[str, str], needle: str) -> None:
+    with pytest.raises(SettingsError, match=needle):
+        Settings.from_env(env)
