@@ -27,7 +27,8 @@ def test_there_is_one_proto_per_service_plus_events_and_common() -> None:
 
 
 _DECLARATION = re.compile(
-    r"^\s*(message|enum|service|rpc|oneof)\s+\w+|^\s*(repeated |optional )?[\w.<>, ]+\s+\w+\s*=\s*\d+;"
+    r"^\s*(message|enum|service|rpc|oneof)\s+\w+"
+    r"|^\s*(repeated |optional )?[\w.<>, ]+\s+\w+\s*=\s*\d+;"
 )
 
 
