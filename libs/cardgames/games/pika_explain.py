@@ -87,6 +87,8 @@ def _explain_play(
     if len(action.cards) != 1:
         return RuleError("play exactly one card")
     card = action.cards[0]
+    if state.stack and not hand:
+        return RuleError(stack_rule(state))
     if card not in hand:
         return RuleError(f"you do not hold {card}; your hand: {_cards(hand)}")
     if state.stack and not any(a.cards == (card,) for a in legal):
