@@ -37,9 +37,14 @@ class Settings:
     log_level: str = "info"
     token_secret: str = DEV_TOKEN_SECRET
     shutdown_grace_seconds: float = 5.0
+    addresses: Mapping[str, str] = field(default_factory=dict)
 
     def grpc_address(self, service: str) -> str:
-        return f"{self.grpc_host}:{self.grpc_ports[service]}"
+        """Where to reach ``service``: TAVOLO_<SERVICE>_ADDRESS, else its port on this host."""
+        if service in self.addresses:
+            return self.addresses[service]
+        host = "127.0.0.1" if self.grpc_host in ("0.0.0.0", "[::]", "::") else self.grpc_host
+        return f"{host}:{self.grpc_ports[service]}"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -56,6 +61,11 @@ class Settings:
         log_format = env.get("TAVOLO_LOG_FORMAT", "console")
         if log_format not in ("console", "json"):
             raise SettingsError("TAVOLO_LOG_FORMAT must be 'console' or 'json'")
+        addresses = {
+            service: env[f"TAVOLO_{service.upper()}_ADDRESS"]
+            for service in SERVICES
+            if env.get(f"TAVOLO_{service.upper()}_ADDRESS")
+        }
         namespace = env.get("TAVOLO_NAMESPACE", "tavolo")
         if not namespace.replace("_", "").isalnum():
             raise SettingsError("TAVOLO_NAMESPACE may hold only letters, digits and '_'")
@@ -70,6 +80,7 @@ class Settings:
             log_level=env.get("TAVOLO_LOG_LEVEL", "info").lower(),
             token_secret=env.get("TAVOLO_TOKEN_SECRET", DEV_TOKEN_SECRET),
             shutdown_grace_seconds=float(env.get("TAVOLO_SHUTDOWN_GRACE", "5")),
+            addresses=addresses,
         )
 
 

@@ -38,3 +38,11 @@ def test_defaults_follow_the_design_ports() -> None:
 def test_bad_settings_are_named(env: dict[str, str], needle: str) -> None:
     with pytest.raises(SettingsError, match=needle):
         Settings.from_env(env)
+
+
+def test_other_services_are_reached_at_their_configured_address() -> None:
+    settings = Settings.from_env(
+        {**GOOD, "TAVOLO_ENGINE_ADDRESS": "engine:50052", "TAVOLO_GRPC_HOST": "0.0.0.0"}
+    )
+    assert settings.grpc_address("engine") == "engine:50052"
+    assert settings.grpc_address("wallet") == "127.0.0.1:50053"
