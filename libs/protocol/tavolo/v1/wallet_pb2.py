@@ -27,15 +27,15 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from tavolo.v1 import common_pb2 as tavolo_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16tavolo/v1/wallet.proto\x12\ttavolo.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x16tavolo/v1/common.proto\"&\n\x11GetBalanceRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\"d\n\x07\x42\x61lance\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x11\n\tavailable\x18\x02 \x01(\x03\x12\x0c\n\x04held\x18\x03 \x01(\x03\x12\x0e\n\x06\x66rozen\x18\x04 \x01(\x08\x12\x15\n\rfrozen_reason\x18\x05 \x01(\t\"O\n\x14ListTransfersRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12$\n\x04page\x18\x02 \x01(\x0b\x32\x16.tavolo.v1.PageRequest\"\xc6\x01\n\x08Transfer\x12\x13\n\x0btransfer_id\x18\x01 \x01(\t\x12\x15\n\rdebit_account\x18\x02 \x01(\t\x12\x16\n\x0e\x63redit_account\x18\x03 \x01(\t\x12\x0e\n\x06\x61mount\x18\x04 \x01(\x03\x12\'\n\x05state\x18\x05 \x01(\x0e\x32\x18.tavolo.v1.TransferState\x12\r\n\x05\x63\x61use\x18\x06 \x01(\t\x12.\n\ncreated_at\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"b\n\x15ListTransfersResponse\x12&\n\ttransfers\x18\x01 \x03(\x0b\x32\x13.tavolo.v1.Transfer\x12!\n\x04page\x18\x02 \x01(\x0b\x32\x13.tavolo.v1.PageInfo\"q\n\x10HoldStakeRequest\x12\x0f\n\x07hold_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0e\n\x06\x61mount\x18\x03 \x01(\x03\x12\r\n\x05\x63\x61use\x18\x04 \x01(\t\x12\x1a\n\x12\x65xpires_in_seconds\x18\x05 \x01(\x05\"c\n\x04Hold\x12\x0f\n\x07hold_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0e\n\x06\x61mount\x18\x03 \x01(\x03\x12\'\n\x05state\x18\x04 \x01(\x0e\x32\x18.tavolo.v1.TransferState\"%\n\x12ReleaseHoldRequest\x12\x0f\n\x07hold_id\x18\x01 \x01(\t\"V\n\x0cGrantRequest\x12\x13\n\x0btransfer_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0e\n\x06\x61mount\x18\x03 \x01(\x03\x12\x0e\n\x06reason\x18\x04 \x01(\t\"2\n\rFreezeRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"$\n\x0fUnfreezeRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t*\x81\x01\n\rTransferState\x12\x1e\n\x1aTRANSFER_STATE_UNSPECIFIED\x10\x00\x12\x1a\n\x16TRANSFER_STATE_PENDING\x10\x01\x12\x19\n\x15TRANSFER_STATE_POSTED\x10\x02\x12\x19\n\x15TRANSFER_STATE_VOIDED\x10\x03\x32\xc1\x03\n\x06Wallet\x12>\n\nGetBalance\x12\x1c.tavolo.v1.GetBalanceRequest\x1a\x12.tavolo.v1.Balance\x12R\n\rListTransfers\x12\x1f.tavolo.v1.ListTransfersRequest\x1a .tavolo.v1.ListTransfersResponse\x12\x39\n\tHoldStake\x12\x1b.tavolo.v1.HoldStakeRequest\x1a\x0f.tavolo.v1.Hold\x12=\n\x0bReleaseHold\x12\x1d.tavolo.v1.ReleaseHoldRequest\x1a\x0f.tavolo.v1.Hold\x12\x35\n\x05Grant\x12\x17.tavolo.v1.GrantRequest\x1a\x13.tavolo.v1.Transfer\x12\x36\n\x06\x46reeze\x12\x18.tavolo.v1.FreezeRequest\x1a\x12.tavolo.v1.Balance\x12:\n\x08Unfreeze\x12\x1a.tavolo.v1.UnfreezeRequest\x1a\x12.tavolo.v1.Balanceb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16tavolo/v1/wallet.proto\x12\ttavolo.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x16tavolo/v1/common.proto\"&\n\x11GetBalanceRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\"d\n\x07\x42\x61lance\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x11\n\tavailable\x18\x02 \x01(\x03\x12\x0c\n\x04held\x18\x03 \x01(\x03\x12\x0e\n\x06\x66rozen\x18\x04 \x01(\x08\x12\x15\n\rfrozen_reason\x18\x05 \x01(\t\"O\n\x14ListTransfersRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12$\n\x04page\x18\x02 \x01(\x0b\x32\x16.tavolo.v1.PageRequest\"\xec\x01\n\x08Transfer\x12\x13\n\x0btransfer_id\x18\x01 \x01(\t\x12\x15\n\rdebit_account\x18\x02 \x01(\t\x12\x16\n\x0e\x63redit_account\x18\x03 \x01(\t\x12\x0e\n\x06\x61mount\x18\x04 \x01(\x03\x12\'\n\x05state\x18\x05 \x01(\x0e\x32\x18.tavolo.v1.TransferState\x12\r\n\x05\x63\x61use\x18\x06 \x01(\t\x12.\n\ncreated_at\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\npending_id\x18\x08 \x01(\t\x12\x10\n\x08\x65vent_id\x18\t \x01(\t\"b\n\x15ListTransfersResponse\x12&\n\ttransfers\x18\x01 \x03(\x0b\x32\x13.tavolo.v1.Transfer\x12!\n\x04page\x18\x02 \x01(\x0b\x32\x13.tavolo.v1.PageInfo\"q\n\x10HoldStakeRequest\x12\x0f\n\x07hold_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0e\n\x06\x61mount\x18\x03 \x01(\x03\x12\r\n\x05\x63\x61use\x18\x04 \x01(\t\x12\x1a\n\x12\x65xpires_in_seconds\x18\x05 \x01(\x05\"\x93\x01\n\x04Hold\x12\x0f\n\x07hold_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0e\n\x06\x61mount\x18\x03 \x01(\x03\x12\'\n\x05state\x18\x04 \x01(\x0e\x32\x18.tavolo.v1.TransferState\x12.\n\nexpires_at\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"%\n\x12ReleaseHoldRequest\x12\x0f\n\x07hold_id\x18\x01 \x01(\t\"V\n\x0cGrantRequest\x12\x13\n\x0btransfer_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0e\n\x06\x61mount\x18\x03 \x01(\x03\x12\x0e\n\x06reason\x18\x04 \x01(\t\"2\n\rFreezeRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"$\n\x0fUnfreezeRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t*\x81\x01\n\rTransferState\x12\x1e\n\x1aTRANSFER_STATE_UNSPECIFIED\x10\x00\x12\x1a\n\x16TRANSFER_STATE_PENDING\x10\x01\x12\x19\n\x15TRANSFER_STATE_POSTED\x10\x02\x12\x19\n\x15TRANSFER_STATE_VOIDED\x10\x03\x32\xc1\x03\n\x06Wallet\x12>\n\nGetBalance\x12\x1c.tavolo.v1.GetBalanceRequest\x1a\x12.tavolo.v1.Balance\x12R\n\rListTransfers\x12\x1f.tavolo.v1.ListTransfersRequest\x1a .tavolo.v1.ListTransfersResponse\x12\x39\n\tHoldStake\x12\x1b.tavolo.v1.HoldStakeRequest\x1a\x0f.tavolo.v1.Hold\x12=\n\x0bReleaseHold\x12\x1d.tavolo.v1.ReleaseHoldRequest\x1a\x0f.tavolo.v1.Hold\x12\x35\n\x05Grant\x12\x17.tavolo.v1.GrantRequest\x1a\x13.tavolo.v1.Transfer\x12\x36\n\x06\x46reeze\x12\x18.tavolo.v1.FreezeRequest\x1a\x12.tavolo.v1.Balance\x12:\n\x08Unfreeze\x12\x1a.tavolo.v1.UnfreezeRequest\x1a\x12.tavolo.v1.Balanceb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'tavolo.v1.wallet_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_TRANSFERSTATE']._serialized_start=1052
-  _globals['_TRANSFERSTATE']._serialized_end=1181
+  _globals['_TRANSFERSTATE']._serialized_start=1139
+  _globals['_TRANSFERSTATE']._serialized_end=1268
   _globals['_GETBALANCEREQUEST']._serialized_start=94
   _globals['_GETBALANCEREQUEST']._serialized_end=132
   _globals['_BALANCE']._serialized_start=134
@@ -43,21 +43,21 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LISTTRANSFERSREQUEST']._serialized_start=236
   _globals['_LISTTRANSFERSREQUEST']._serialized_end=315
   _globals['_TRANSFER']._serialized_start=318
-  _globals['_TRANSFER']._serialized_end=516
-  _globals['_LISTTRANSFERSRESPONSE']._serialized_start=518
-  _globals['_LISTTRANSFERSRESPONSE']._serialized_end=616
-  _globals['_HOLDSTAKEREQUEST']._serialized_start=618
-  _globals['_HOLDSTAKEREQUEST']._serialized_end=731
-  _globals['_HOLD']._serialized_start=733
-  _globals['_HOLD']._serialized_end=832
-  _globals['_RELEASEHOLDREQUEST']._serialized_start=834
-  _globals['_RELEASEHOLDREQUEST']._serialized_end=871
-  _globals['_GRANTREQUEST']._serialized_start=873
-  _globals['_GRANTREQUEST']._serialized_end=959
-  _globals['_FREEZEREQUEST']._serialized_start=961
-  _globals['_FREEZEREQUEST']._serialized_end=1011
-  _globals['_UNFREEZEREQUEST']._serialized_start=1013
-  _globals['_UNFREEZEREQUEST']._serialized_end=1049
-  _globals['_WALLET']._serialized_start=1184
-  _globals['_WALLET']._serialized_end=1633
+  _globals['_TRANSFER']._serialized_end=554
+  _globals['_LISTTRANSFERSRESPONSE']._serialized_start=556
+  _globals['_LISTTRANSFERSRESPONSE']._serialized_end=654
+  _globals['_HOLDSTAKEREQUEST']._serialized_start=656
+  _globals['_HOLDSTAKEREQUEST']._serialized_end=769
+  _globals['_HOLD']._serialized_start=772
+  _globals['_HOLD']._serialized_end=919
+  _globals['_RELEASEHOLDREQUEST']._serialized_start=921
+  _globals['_RELEASEHOLDREQUEST']._serialized_end=958
+  _globals['_GRANTREQUEST']._serialized_start=960
+  _globals['_GRANTREQUEST']._serialized_end=1046
+  _globals['_FREEZEREQUEST']._serialized_start=1048
+  _globals['_FREEZEREQUEST']._serialized_end=1098
+  _globals['_UNFREEZEREQUEST']._serialized_start=1100
+  _globals['_UNFREEZEREQUEST']._serialized_end=1136
+  _globals['_WALLET']._serialized_start=1271
+  _globals['_WALLET']._serialized_end=1720
 # @@protoc_insertion_point(module_scope)

@@ -151,6 +151,8 @@ class Transfer(_message.Message):
     STATE_FIELD_NUMBER: _builtins.int
     CAUSE_FIELD_NUMBER: _builtins.int
     CREATED_AT_FIELD_NUMBER: _builtins.int
+    PENDING_ID_FIELD_NUMBER: _builtins.int
+    EVENT_ID_FIELD_NUMBER: _builtins.int
     transfer_id: _builtins.str
     """Caller-chosen id (the idempotency key)."""
     debit_account: _builtins.str
@@ -163,6 +165,10 @@ class Transfer(_message.Message):
     """Where it stands."""
     cause: _builtins.str
     """What caused it: "stake:<table>", "payout:<table>:<seat>", "reward:<table>:<seat>", "grant:..."."""
+    pending_id: _builtins.str
+    """For a post or a void: the hold (pending transfer) it resolves; else empty."""
+    event_id: _builtins.str
+    """The NATS event that caused it (AUDIT-5), e.g. the TableFinished id; empty for an RPC."""
     @_builtins.property
     def created_at(self) -> _timestamp_pb2.Timestamp:
         """When it was recorded."""
@@ -177,10 +183,12 @@ class Transfer(_message.Message):
         state: Global___TransferState.ValueType = ...,
         cause: _builtins.str = ...,
         created_at: _timestamp_pb2.Timestamp | None = ...,
+        pending_id: _builtins.str = ...,
+        event_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "cause", b"cause", "created_at", b"created_at", "credit_account", b"credit_account", "debit_account", b"debit_account", "state", b"state", "transfer_id", b"transfer_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "cause", b"cause", "created_at", b"created_at", "credit_account", b"credit_account", "debit_account", b"debit_account", "event_id", b"event_id", "pending_id", b"pending_id", "state", b"state", "transfer_id", b"transfer_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -264,6 +272,7 @@ class Hold(_message.Message):
     PLAYER_ID_FIELD_NUMBER: _builtins.int
     AMOUNT_FIELD_NUMBER: _builtins.int
     STATE_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_FIELD_NUMBER: _builtins.int
     hold_id: _builtins.str
     """Its id."""
     player_id: _builtins.str
@@ -272,6 +281,10 @@ class Hold(_message.Message):
     """Coins."""
     state: Global___TransferState.ValueType
     """Where it stands."""
+    @_builtins.property
+    def expires_at(self) -> _timestamp_pb2.Timestamp:
+        """When it is voided automatically if still pending; unset = never."""
+
     def __init__(
         self,
         *,
@@ -279,10 +292,11 @@ class Hold(_message.Message):
         player_id: _builtins.str = ...,
         amount: _builtins.int = ...,
         state: Global___TransferState.ValueType = ...,
+        expires_at: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "hold_id", b"hold_id", "player_id", b"player_id", "state", b"state"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "expires_at", b"expires_at", "hold_id", b"hold_id", "player_id", b"player_id", "state", b"state"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
