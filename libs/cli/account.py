@@ -1,0 +1,186 @@
+"""``tavolo account``, ``tavolo room``, ``tavolo coins``: the platform from a terminal.
+
+Enough to do what a client app does: register and log in, invite a friend to a room,
+start the table, and read the wallet. Play itself is ``tavolo play GAME --server``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import grpc
+from google.protobuf import json_format, struct_pb2
+
+from tavolo.cli import session as sessions
+from tavolo.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, wallet_pb2, wallet_pb2_grpc
+
+LEVELS = {
+    "easy": common_pb2.BOT_LEVEL_EASY,
+    "medium": common_pb2.BOT_LEVEL_MEDIUM,
+    "hard": common_pb2.BOT_LEVEL_HARD,
+}
+
+
+def register(subparsers: Any) -> None:
+    account = subparsers.add_parser("account", help="register, log in, show who you are")
+    acts = account.add_subparsers(dest="action", required=True)
+    for name, helptext in (("register", "create an account"), ("login", "log in")):
+        p = acts.add_parser(name, help=helptext)
+        p.add_argument("nickname")
+        p.add_argument("--password", required=True)
+        p.set_defaults(handler=_login, create=name == "register")
+    who = acts.add_parser("whoami", help="the saved login in use")
+    who.add_argument("--as", dest="as_nick")
+    who.set_defaults(handler=_whoami)
+
+    room = subparsers.add_parser("room", help="play with friends (MODE-2)")
+    ra = room.add_subparsers(dest="action", required=True)
+    create = ra.add_parser("create", help="create a room")
+    create.add_argument("game")
+    create.add_argument("--players", type=int, default=2)
+    create.set_defaults(handler=_room_create)
+    invite = ra.add_parser("invite", help="invite a player by nickname")
+    invite.add_argument("room_id")
+    invite.add_argument("nickname")
+    invite.set_defaults(handler=_room_invite)
+    for name, accept in (("accept", True), ("decline", False)):
+        p = ra.add_parser(name, help=f"{name} an invitation")
+        p.add_argument("room_id")
+        p.set_defaults(handler=_room_answer, accept=accept)
+    start = ra.add_parser("start", help="start the room's table (host only)")
+    start.add_argument("room_id")
+    start.add_argument("--bots", choices=sorted(LEVELS), help="fill empty seats with bots")
+    start.set_defaults(handler=_room_start)
+
+    coins = subparsers.add_parser("coins", help="your wallet")
+    ca = coins.add_subparsers(dest="action", required=True)
+    ca.add_parser("balance", help="available and held coins").set_defaults(handler=_balance)
+    ca.add_parser("history", help="your transfers").set_defaults(handler=_history)
+
+    for parser in (*acts.choices.values(), *ra.choices.values(), *ca.choices.values()):
+        if "as_nick" not in {a.dest for a in parser._actions}:
+            parser.add_argument("--as", dest="as_nick", help="which saved login to use")
+
+
+def _call(fn: Any) -> int:
+    try:
+        fn()
+    except sessions.NoSession as exc:
+        print(exc)
+        return 2
+    except grpc.RpcError as exc:
+        print(sessions.rpc_error_text(exc))
+        return 1
+    return 0
+
+
+def _lobby() -> lobby_pb2_grpc.LobbyStub:
+    return lobby_pb2_grpc.LobbyStub(sessions.channel("lobby"))
+
+
+def _login(args: argparse.Namespace) -> int:
+    def run() -> None:
+        stub = _lobby()
+        call = stub.Register if args.create else stub.Login
+        reply = call(
+            lobby_pb2.RegisterRequest(nickname=args.nickname, password=args.password)
+            if args.create
+            else lobby_pb2.LoginRequest(nickname=args.nickname, password=args.password)
+        )
+        sessions.save(
+            sessions.SavedSession(
+                reply.player_id, reply.nickname, reply.access_token, reply.refresh_token
+            )
+        )
+        print(f"logged in as {reply.nickname} ({reply.player_id})")
+
+    return _call(run)
+
+
+def _whoami(args: argparse.Namespace) -> int:
+    def run() -> None:
+        saved = sessions.load(args.as_nick)
+        print(f"{saved.nickname} ({saved.player_id})")
+
+    return _call(run)
+
+
+def _room_create(args: argparse.Namespace) -> int:
+    def run() -> None:
+        saved = sessions.load(args.as_nick)
+        room = _lobby().CreateRoom(
+            lobby_pb2.CreateRoomRequest(
+                game=args.game, players=args.players, options=struct_pb2.Struct()
+            ),
+            metadata=saved.metadata(),
+        )
+        print(f"room {room.room_id}: {room.game} for {room.players}")
+
+    return _call(run)
+
+
+def _room_invite(args: argparse.Namespace) -> int:
+    def run() -> None:
+        saved = sessions.load(args.as_nick)
+        _lobby().Invite(
+            lobby_pb2.InviteRequest(room_id=args.room_id, nickname=args.nickname),
+            metadata=saved.metadata(),
+        )
+        print(f"invited {args.nickname}")
+
+    return _call(run)
+
+
+def _room_answer(args: argparse.Namespace) -> int:
+    def run() -> None:
+        saved = sessions.load(args.as_nick)
+        _lobby().RespondToInvitation(
+            lobby_pb2.RespondToInvitationRequest(room_id=args.room_id, accept=args.accept),
+            metadata=saved.metadata(),
+        )
+        print("accepted" if args.accept else "declined")
+
+    return _call(run)
+
+
+def _room_start(args: argparse.Namespace) -> int:
+    def run() -> None:
+        saved = sessions.load(args.as_nick)
+        seat = _lobby().StartRoom(
+            lobby_pb2.StartRoomRequest(
+                room_id=args.room_id,
+                fill_with_bots=args.bots is not None,
+                bot_level=LEVELS.get(args.bots or "", common_pb2.BOT_LEVEL_UNSPECIFIED),
+            ),
+            metadata=saved.metadata(),
+        )
+        print(
+            f"table {seat.table_id}: you are seat {seat.seat}; play it with "
+            f"`tavolo play {seat.game} --server --table {seat.table_id}`"
+        )
+
+    return _call(run)
+
+
+def _balance(args: argparse.Namespace) -> int:
+    def run() -> None:
+        saved = sessions.load(args.as_nick)
+        stub = wallet_pb2_grpc.WalletStub(sessions.channel("wallet"))
+        balance = stub.GetBalance(wallet_pb2.GetBalanceRequest(), metadata=saved.metadata())
+        frozen = f"  FROZEN: {balance.frozen_reason}" if balance.frozen else ""
+        print(f"{saved.nickname}: {balance.available} coins available, {balance.held} held{frozen}")
+
+    return _call(run)
+
+
+def _history(args: argparse.Namespace) -> int:
+    def run() -> None:
+        saved = sessions.load(args.as_nick)
+        stub = wallet_pb2_grpc.WalletStub(sessions.channel("wallet"))
+        reply = stub.ListTransfers(wallet_pb2.ListTransfersRequest(), metadata=saved.metadata())
+        for transfer in reply.transfers:
+            row = json_format.MessageToDict(transfer, preserving_proto_field_name=True)
+            print(f"{row.get('created_at', ''):<28} {transfer.amount:>7}  {transfer.cause}")
+
+    return _call(run)
