@@ -366,7 +366,7 @@ class PlayVersusComputerRequest(_message.Message):
     players: _builtins.int
     """Number of seats (the caller takes seat 0)."""
     level: _common_pb2.BotLevel.ValueType
-    """The bots' level."""
+    """The bots' level; unspecified = medium."""
     @_builtins.property
     def options(self) -> _struct_pb2.Struct:
         """Game options."""
@@ -611,7 +611,7 @@ class StartRoomRequest(_message.Message):
     fill_with_bots: _builtins.bool
     """Fill empty seats with bots (otherwise every seat must be taken)."""
     bot_level: _common_pb2.BotLevel.ValueType
-    """The bots' level."""
+    """The bots' level; unspecified = medium."""
     def __init__(
         self,
         *,
@@ -1061,3 +1061,31 @@ class LiftSanctionRequest(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___LiftSanctionRequest: _TypeAlias = LiftSanctionRequest  # noqa: Y015
+
+@_typing.final
+class SetRolesRequest(_message.Message):
+    """Set a player's roles."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    ROLES_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    """The player."""
+    @_builtins.property
+    def roles(self) -> _containers.RepeatedScalarFieldContainer[Global___Role.ValueType]:
+        """Every role the player will hold; ROLE_PLAYER is always kept."""
+
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        roles: _abc.Iterable[Global___Role.ValueType] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["player_id", b"player_id", "roles", b"roles"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SetRolesRequest: _TypeAlias = SetRolesRequest  # noqa: Y015

@@ -117,6 +117,11 @@ class LobbyStub:
                 request_serializer=tavolo_dot_v1_dot_lobby__pb2.LiftSanctionRequest.SerializeToString,
                 response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Sanction.FromString,
                 _registered_method=True)
+        self.SetRoles = channel.unary_unary(
+                '/tavolo.v1.Lobby/SetRoles',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.SetRolesRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Profile.FromString,
+                _registered_method=True)
 
 
 class LobbyServicer:
@@ -125,7 +130,9 @@ class LobbyServicer:
     """
 
     def Register(self, request, context):
-        """Create an account with a unique nickname (PCG-1) and log in.
+        """Create an account with a unique nickname (PCG-1) and log in. Called with the session
+        token of an existing account, the new account belongs to the same person (a sanction
+        on all of a person's accounts, PCG-4, reaches it too).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -236,6 +243,13 @@ class LobbyServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SetRoles(self, request, context):
+        """Operators: set a player's roles (they take effect at the player's next login or refresh).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LobbyServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -318,6 +332,11 @@ def add_LobbyServicer_to_server(servicer, server):
                     servicer.LiftSanction,
                     request_deserializer=tavolo_dot_v1_dot_lobby__pb2.LiftSanctionRequest.FromString,
                     response_serializer=tavolo_dot_v1_dot_lobby__pb2.Sanction.SerializeToString,
+            ),
+            'SetRoles': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetRoles,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.SetRolesRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.Profile.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -754,6 +773,33 @@ class Lobby:
             '/tavolo.v1.Lobby/LiftSanction',
             tavolo_dot_v1_dot_lobby__pb2.LiftSanctionRequest.SerializeToString,
             tavolo_dot_v1_dot_lobby__pb2.Sanction.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetRoles(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/SetRoles',
+            tavolo_dot_v1_dot_lobby__pb2.SetRolesRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.Profile.FromString,
             options,
             channel_credentials,
             insecure,

@@ -37,7 +37,10 @@ class LobbyStub:
     @_typing.overload
     def __new__(cls, channel: _aio.Channel) -> LobbyAsyncStub: ...
     Register: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.RegisterRequest, _lobby_pb2.Session]
-    """Create an account with a unique nickname (PCG-1) and log in."""
+    """Create an account with a unique nickname (PCG-1) and log in. Called with the session
+    token of an existing account, the new account belongs to the same person (a sanction
+    on all of a person's accounts, PCG-4, reaches it too).
+    """
     Login: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.LoginRequest, _lobby_pb2.Session]
     """Log in with nickname and password."""
     Refresh: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.RefreshRequest, _lobby_pb2.Session]
@@ -68,6 +71,8 @@ class LobbyStub:
     """Moderators: apply a sanction (PCG-4)."""
     LiftSanction: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.LiftSanctionRequest, _lobby_pb2.Sanction]
     """Moderators: lift a sanction."""
+    SetRoles: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.SetRolesRequest, _lobby_pb2.Profile]
+    """Operators: set a player's roles (they take effect at the player's next login or refresh)."""
 
 @_typing.type_check_only
 class LobbyAsyncStub(LobbyStub):
@@ -77,7 +82,10 @@ class LobbyAsyncStub(LobbyStub):
 
     def __init__(self, channel: _aio.Channel) -> None: ...
     Register: _aio.UnaryUnaryMultiCallable[_lobby_pb2.RegisterRequest, _lobby_pb2.Session]  # type: ignore[assignment]
-    """Create an account with a unique nickname (PCG-1) and log in."""
+    """Create an account with a unique nickname (PCG-1) and log in. Called with the session
+    token of an existing account, the new account belongs to the same person (a sanction
+    on all of a person's accounts, PCG-4, reaches it too).
+    """
     Login: _aio.UnaryUnaryMultiCallable[_lobby_pb2.LoginRequest, _lobby_pb2.Session]  # type: ignore[assignment]
     """Log in with nickname and password."""
     Refresh: _aio.UnaryUnaryMultiCallable[_lobby_pb2.RefreshRequest, _lobby_pb2.Session]  # type: ignore[assignment]
@@ -108,6 +116,8 @@ class LobbyAsyncStub(LobbyStub):
     """Moderators: apply a sanction (PCG-4)."""
     LiftSanction: _aio.UnaryUnaryMultiCallable[_lobby_pb2.LiftSanctionRequest, _lobby_pb2.Sanction]  # type: ignore[assignment]
     """Moderators: lift a sanction."""
+    SetRoles: _aio.UnaryUnaryMultiCallable[_lobby_pb2.SetRolesRequest, _lobby_pb2.Profile]  # type: ignore[assignment]
+    """Operators: set a player's roles (they take effect at the player's next login or refresh)."""
 
 class LobbyServicer(metaclass=_abc_1.ABCMeta):
     """Everything before and around a table. Register, Login and Refresh need no token;
@@ -120,7 +130,10 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         request: _lobby_pb2.RegisterRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.Session, _abc.Awaitable[_lobby_pb2.Session]]:
-        """Create an account with a unique nickname (PCG-1) and log in."""
+        """Create an account with a unique nickname (PCG-1) and log in. Called with the session
+        token of an existing account, the new account belongs to the same person (a sanction
+        on all of a person's accounts, PCG-4, reaches it too).
+        """
 
     @_abc_1.abstractmethod
     def Login(
@@ -241,5 +254,13 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.Sanction, _abc.Awaitable[_lobby_pb2.Sanction]]:
         """Moderators: lift a sanction."""
+
+    @_abc_1.abstractmethod
+    def SetRoles(
+        self,
+        request: _lobby_pb2.SetRolesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.Profile, _abc.Awaitable[_lobby_pb2.Profile]]:
+        """Operators: set a player's roles (they take effect at the player's next login or refresh)."""
 
 def add_LobbyServicer_to_server(servicer: LobbyServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
