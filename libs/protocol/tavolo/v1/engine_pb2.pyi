@@ -285,12 +285,15 @@ class ActRequest(_message.Message):
     ACTION_FIELD_NUMBER: _builtins.int
     EXPECTED_VERSION_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     """The table."""
     expected_version: _builtins.int
     """The version the caller saw; a stale one gets ABORTED (0 = don't check)."""
     request_id: _builtins.str
     """Caller-chosen id; a retry with the same id returns the first answer."""
+    seat: _builtins.int
+    """The seat the caller acts for; omitted = their own. Another seat gets PERMISSION_DENIED."""
     @_builtins.property
     def action(self) -> _common_pb2.Action:
         """What to do."""
@@ -302,12 +305,15 @@ class ActRequest(_message.Message):
         action: _common_pb2.Action | None = ...,
         expected_version: _builtins.int = ...,
         request_id: _builtins.str = ...,
+        seat: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "action", b"action", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "expected_version", b"expected_version", "request_id", b"request_id", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "action", b"action", "expected_version", b"expected_version", "request_id", b"request_id", "seat", b"seat", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
+    _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
 
 Global___ActRequest: _TypeAlias = ActRequest  # noqa: Y015
 
@@ -446,6 +452,8 @@ class LoggedEvent(_message.Message):
     HASH_FIELD_NUMBER: _builtins.int
     RECORDED_AT_FIELD_NUMBER: _builtins.int
     EVENT_ID_FIELD_NUMBER: _builtins.int
+    METADATA_FIELD_NUMBER: _builtins.int
+    STREAM_ID_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     """1-based version in the table's stream."""
     type: _builtins.str
@@ -456,6 +464,8 @@ class LoggedEvent(_message.Message):
     """sha256(prev_hash || canonical bytes), hex."""
     event_id: _builtins.str
     """Unique event id."""
+    stream_id: _builtins.str
+    """The table's stream id, e.g. "table-<id>"; covered by the hash."""
     @_builtins.property
     def data(self) -> _struct_pb2.Struct:
         """The event's data as stored."""
@@ -463,6 +473,10 @@ class LoggedEvent(_message.Message):
     @_builtins.property
     def recorded_at(self) -> _timestamp_pb2.Timestamp:
         """When it was recorded."""
+
+    @_builtins.property
+    def metadata(self) -> _struct_pb2.Struct:
+        """The event's metadata as stored (running timers, who asked); covered by the hash."""
 
     def __init__(
         self,
@@ -474,10 +488,12 @@ class LoggedEvent(_message.Message):
         hash: _builtins.str = ...,
         recorded_at: _timestamp_pb2.Timestamp | None = ...,
         event_id: _builtins.str = ...,
+        metadata: _struct_pb2.Struct | None = ...,
+        stream_id: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["data", b"data", "recorded_at", b"recorded_at"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["data", b"data", "metadata", b"metadata", "recorded_at", b"recorded_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["data", b"data", "event_id", b"event_id", "hash", b"hash", "prev_hash", b"prev_hash", "recorded_at", b"recorded_at", "type", b"type", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["data", b"data", "event_id", b"event_id", "hash", b"hash", "metadata", b"metadata", "prev_hash", b"prev_hash", "recorded_at", b"recorded_at", "stream_id", b"stream_id", "type", b"type", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
