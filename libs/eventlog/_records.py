@@ -1,0 +1,101 @@
+"""What every store does before and after it touches storage: validate, chain, recognise retries.
+
+Kept apart from the stores so the PostgreSQL store and its in-memory twin cannot drift.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from tavolo.eventlog.canonical import check_json_safe, encode_json
+from tavolo.eventlog.model import NewEvent, RecordedEvent
+from tavolo.eventlog.verification import event_hash
+
+MAX_STREAM_ID_LENGTH = 200
+
+
+def validate_append(stream_id: str, expected_version: int, events: Sequence[NewEvent]) -> None:
+    """Refuse malformed input before any storage is touched (a programming error, not a race)."""
+    if not isinstance(stream_id, str) or not stream_id or len(stream_id) > MAX_STREAM_ID_LENGTH:
+        raise ValueError(f"stream id must be 1 to {MAX_STREAM_ID_LENGTH} characters: {stream_id!r}")
+    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+        raise TypeError(f"expected_version must be an int, not {expected_version!r}")
+    if expected_version < 0:
+        raise ValueError(f"expected_version must be 0 or more, not {expected_version}")
+    seen: set[uuid.UUID] = set()
+    for index, event in enumerate(events):
+        where = f"event {index} ({event.type!r})"
+        if not isinstance(event.type, str) or not event.type:
+            raise ValueError(f"event {index} needs a non-empty type")
+        if not isinstance(event.data, dict):
+            raise TypeError(f"{where}: data must be a dict")
+        if not isinstance(event.metadata, dict):
+            raise TypeError(f"{where}: metadata must be a dict")
+        check_json_safe(event.data, f"{where} data")
+        check_json_safe(event.metadata, f"{where} metadata")
+        if event.event_id is not None:
+            if event.event_id in seen:
+                raise ValueError(f"{where}: event id {event.event_id} appears twice in one append")
+            seen.add(event.event_id)
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy through the canonical encoding, so later changes by the caller never leak in."""
+    return json.loads(encode_json(value))
+
+
+def build_records(
+    stream_id: str,
+    expected_version: int,
+    head_hash: bytes,
+    events: Sequence[NewEvent],
+    recorded_at: datetime,
+    new_id: Callable[[], uuid.UUID],
+) -> list[RecordedEvent]:
+    """The events as they will be stored, chained onto ``head_hash``; positions still 0."""
+    records: list[RecordedEvent] = []
+    prev_hash = head_hash
+    for offset, event in enumerate(events, start=1):
+        draft = RecordedEvent(
+            stream_id=stream_id,
+            version=expected_version + offset,
+            position=0,
+            event_id=event.event_id if event.event_id is not None else new_id(),
+            type=event.type,
+            data=copy_json(event.data),
+            metadata=copy_json(event.metadata),
+            recorded_at=recorded_at,
+            prev_hash=prev_hash,
+            hash=b"",
+        )
+        digest = event_hash(draft, prev_hash)
+        records.append(replace(draft, hash=digest))
+        prev_hash = digest
+    return records
+
+
+def with_positions(records: Sequence[RecordedEvent], first_position: int) -> list[RecordedEvent]:
+    return [replace(record, position=first_position + i) for i, record in enumerate(records)]
+
+
+def is_retry_of(events: Sequence[NewEvent], recorded: Sequence[RecordedEvent]) -> bool:
+    """True when ``recorded`` (the versions this append wanted) already holds exactly ``events``.
+
+    That is a retry whose first attempt committed (its answer lost on the way back); it
+    succeeds with what was recorded instead of failing as a stale writer.
+    """
+    if len(recorded) != len(events) or not events:
+        return False
+    for event, record in zip(events, recorded, strict=True):
+        if event.event_id is None or event.event_id != record.event_id:
+            return False
+        if event.type != record.type:
+            return False
+        if copy_json(event.data) != record.data or copy_json(event.metadata) != record.metadata:
+            return False
+    return True

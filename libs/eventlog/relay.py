@@ -1,0 +1,202 @@
+"""The outbox relay: every committed event leaves PostgreSQL for JetStream, once and in order.
+
+PostgreSQL is the system of record (guarantee 6); the relay only copies. It tails the
+global position, asks the service's encoder whether and how each event crosses NATS,
+publishes it with ``Nats-Msg-Id`` = event id, waits for JetStream's ack, and after each
+batch stores the last acknowledged position in ``<schema>.relay_checkpoints``.
+
+Order: events are published one at a time in position order, each only after the one
+before was acknowledged, so JetStream stores a stream's events in version order (a
+retry republishes from the first unacknowledged event, never skipping ahead).
+
+The resume gap: a crash loses at most the acknowledgements of one batch, so after a
+restart the relay publishes again up to ``batch_size`` events that JetStream may already
+hold. JetStream drops them by ``Nats-Msg-Id`` as long as its duplicate window (see
+``tavolo.messaging.topology.DEFAULT_DUPLICATE_WINDOW``, 15 minutes) is longer than the
+time from the first publish to the republish: one batch plus the time the relay was
+down. An outage longer than the window lets duplicates through to the stream; nothing
+is lost, and consumers still apply each event once because they record the event id they
+handled in the same transaction as the effect (``tavolo.messaging.idempotency``).
+
+One relay per schema and name publishes at a time: it holds a PostgreSQL advisory lock
+on its own pooled connection, and other replicas stand by until that connection goes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import structlog
+
+from tavolo.eventlog.model import RecordedEvent
+from tavolo.eventlog.postgres import PostgresEventStore
+from tavolo.eventlog.schema import quoted_schema
+from tavolo.messaging.publish import publish_with_id
+
+#: What the encoder returns for an event that crosses NATS: subject, payload, headers.
+Encoded = tuple[str, bytes, Mapping[str, str]]
+#: Decides per event: None keeps it inside the service.
+Encoder = Callable[[RecordedEvent], Encoded | None]
+
+log = structlog.get_logger("tavolo.eventlog.relay")
+
+
+@dataclass
+class RelayStats:
+    """Counts since the relay object was made; ``duplicates`` are JetStream's verdicts."""
+
+    published: int = 0
+    duplicates: int = 0
+    skipped: int = 0
+
+
+class OutboxRelay:
+    """Publishes a store's events to JetStream; `run` until cancelled or `stop`."""
+
+    def __init__(
+        self,
+        store: PostgresEventStore,
+        js: Any,
+        encoder: Encoder,
+        *,
+        name: str = "jetstream",
+        batch_size: int = 100,
+        poll_interval: float = 0.2,
+        retry_delay: float = 1.0,
+        publish_timeout: float = 5.0,
+    ) -> None:
+        if batch_size < 1:
+            raise ValueError("batch_size must be 1 or more")
+        s = quoted_schema(store.schema)
+        self.store = store
+        self.name = name
+        self.stats = RelayStats()
+        self._js = js
+        self._encoder = encoder
+        self._batch_size = batch_size
+        self._poll_interval = poll_interval
+        self._retry_delay = retry_delay
+        self._publish_timeout = publish_timeout
+        self._wake = asyncio.Event()
+        self._stopping = False
+        self._lock_key = f"tavolo.eventlog.relay/{store.schema}/{name}"
+        self._sql_lock = "SELECT pg_try_advisory_lock(hashtext($1))"
+        self._sql_unlock = "SELECT pg_advisory_unlock(hashtext($1))"
+        self._sql_load = f"SELECT position FROM {s}.relay_checkpoints WHERE relay = $1"
+        self._sql_save = (
+            f"INSERT INTO {s}.relay_checkpoints (relay, position) VALUES ($1, $2)"
+            " ON CONFLICT (relay) DO UPDATE SET position ="
+            f" greatest({s}.relay_checkpoints.position, excluded.position), updated_at = now()"
+        )
+
+    def wake(self) -> None:
+        """Look for new events now instead of at the next poll (after a local append)."""
+        self._wake.set()
+
+    def stop(self) -> None:
+        """Finish the current batch, store the checkpoint and return from `run`."""
+        self._stopping = True
+        self._wake.set()
+
+    async def checkpoint(self) -> int:
+        """The last position confirmed by JetStream, as stored."""
+        async with self.store.pool.acquire() as conn:
+            position = await conn.fetchval(self._sql_load, self.name)
+        return int(position) if position is not None else 0
+
+    async def run(self) -> None:
+        """Take the relay lock, then publish until stopped; failures are retried, never skipped.
+
+        Cancelling the task is a crash as far as the log is concerned: nothing more is
+        written, the lock goes with the connection, and the next relay resumes from the
+        stored checkpoint.
+        """
+        while not self._stopping:
+            try:
+                async with self.store.pool.acquire() as conn:
+                    if not await conn.fetchval(self._sql_lock, self._lock_key):
+                        log.info("relay.standby", relay=self._lock_key)
+                        await self._sleep(self._poll_interval * 5)
+                        continue
+                    try:
+                        await self._publish_loop(conn)
+                    finally:
+                        if not conn.is_closed():
+                            with contextlib.suppress(Exception):
+                                await conn.fetchval(self._sql_unlock, self._lock_key)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.error("relay.failed", relay=self._lock_key, error=repr(exc))
+                await self._sleep(self._retry_delay)
+
+    async def publish_pending(self) -> int:
+        """Publish everything committed so far, then return how many events were handled.
+
+        For tools and tests; a service runs `run`. Takes no lock: do not mix with a running
+        relay of the same name.
+        """
+        async with self.store.pool.acquire() as conn:
+            position = await self._load(conn)
+            handled = 0
+            while True:
+                batch = await self.store.read_all(position, self._batch_size, conn=conn)
+                if not batch:
+                    return handled
+                position = await self._publish_batch(conn, batch)
+                handled += len(batch)
+
+    async def _publish_loop(self, conn: Any) -> None:
+        position = await self._load(conn)
+        log.info("relay.started", relay=self._lock_key, checkpoint=position)
+        while not self._stopping:
+            self._wake.clear()
+            batch = await self.store.read_all(position, self._batch_size, conn=conn)
+            if batch:
+                position = await self._publish_batch(conn, batch)
+            if len(batch) < self._batch_size:
+                await self._sleep(self._poll_interval)
+
+    async def _publish_batch(self, conn: Any, batch: list[RecordedEvent]) -> int:
+        confirmed = 0
+        try:
+            for event in batch:
+                await self._publish(event)
+                confirmed = event.position
+        except Exception:
+            # Keep what JetStream did confirm, so the retry starts at the failed event.
+            if confirmed:
+                await conn.execute(self._sql_save, self.name, confirmed)
+            raise
+        await conn.execute(self._sql_save, self.name, confirmed)
+        return confirmed
+
+    async def _publish(self, event: RecordedEvent) -> None:
+        encoded = self._encoder(event)
+        if encoded is None:
+            self.stats.skipped += 1
+            return
+        subject, payload, headers = encoded
+        ack = await publish_with_id(
+            self._js,
+            subject,
+            payload,
+            msg_id=str(event.event_id),
+            headers=headers,
+            ack_timeout=self._publish_timeout,
+        )
+        self.stats.published += 1
+        if ack.duplicate:
+            self.stats.duplicates += 1
+
+    async def _load(self, conn: Any) -> int:
+        position = await conn.fetchval(self._sql_load, self.name)
+        return int(position) if position is not None else 0
+
+    async def _sleep(self, seconds: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), seconds)
