@@ -379,3 +379,42 @@ class GetAllTimeRankingResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetAllTimeRankingResponse: _TypeAlias = GetAllTimeRankingResponse  # noqa: Y015
+
+@_typing.final
+class RebuildProjectionRequest(_message.Message):
+    """Ask for a rebuild of the projections."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RebuildProjectionRequest: _TypeAlias = RebuildProjectionRequest  # noqa: Y015
+
+@_typing.final
+class RebuildProjectionResponse(_message.Message):
+    """A finished rebuild."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    EVENTS_REPLAYED_FIELD_NUMBER: _builtins.int
+    events_replayed: _builtins.int
+    """TableFinished events replayed from the history."""
+    def __init__(
+        self,
+        *,
+        events_replayed: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events_replayed", b"events_replayed"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RebuildProjectionResponse: _TypeAlias = RebuildProjectionResponse  # noqa: Y015

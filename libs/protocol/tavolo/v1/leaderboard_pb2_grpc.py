@@ -56,6 +56,11 @@ class LeaderboardStub:
                 request_serializer=tavolo_dot_v1_dot_leaderboard__pb2.GetAllTimeRankingRequest.SerializeToString,
                 response_deserializer=tavolo_dot_v1_dot_leaderboard__pb2.GetAllTimeRankingResponse.FromString,
                 _registered_method=True)
+        self.RebuildProjection = channel.unary_unary(
+                '/tavolo.v1.Leaderboard/RebuildProjection',
+                request_serializer=tavolo_dot_v1_dot_leaderboard__pb2.RebuildProjectionRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_leaderboard__pb2.RebuildProjectionResponse.FromString,
+                _registered_method=True)
 
 
 class LeaderboardServicer:
@@ -90,6 +95,14 @@ class LeaderboardServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RebuildProjection(self, request, context):
+        """Operators only: empty the projections and rebuild them from the recorded history of
+        TableFinished events (after a rules change, or to prove the standings).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LeaderboardServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -112,6 +125,11 @@ def add_LeaderboardServicer_to_server(servicer, server):
                     servicer.GetAllTimeRanking,
                     request_deserializer=tavolo_dot_v1_dot_leaderboard__pb2.GetAllTimeRankingRequest.FromString,
                     response_serializer=tavolo_dot_v1_dot_leaderboard__pb2.GetAllTimeRankingResponse.SerializeToString,
+            ),
+            'RebuildProjection': grpc.unary_unary_rpc_method_handler(
+                    servicer.RebuildProjection,
+                    request_deserializer=tavolo_dot_v1_dot_leaderboard__pb2.RebuildProjectionRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_leaderboard__pb2.RebuildProjectionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -223,6 +241,33 @@ class Leaderboard:
             '/tavolo.v1.Leaderboard/GetAllTimeRanking',
             tavolo_dot_v1_dot_leaderboard__pb2.GetAllTimeRankingRequest.SerializeToString,
             tavolo_dot_v1_dot_leaderboard__pb2.GetAllTimeRankingResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RebuildProjection(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Leaderboard/RebuildProjection',
+            tavolo_dot_v1_dot_leaderboard__pb2.RebuildProjectionRequest.SerializeToString,
+            tavolo_dot_v1_dot_leaderboard__pb2.RebuildProjectionResponse.FromString,
             options,
             channel_credentials,
             insecure,

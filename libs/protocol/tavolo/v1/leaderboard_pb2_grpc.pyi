@@ -42,6 +42,10 @@ class LeaderboardStub:
     """A player's XP, level and per-game statistics."""
     GetAllTimeRanking: _grpc.UnaryUnaryMultiCallable[_leaderboard_pb2.GetAllTimeRankingRequest, _leaderboard_pb2.GetAllTimeRankingResponse]
     """All-time ranking of a game by wins."""
+    RebuildProjection: _grpc.UnaryUnaryMultiCallable[_leaderboard_pb2.RebuildProjectionRequest, _leaderboard_pb2.RebuildProjectionResponse]
+    """Operators only: empty the projections and rebuild them from the recorded history of
+    TableFinished events (after a rules change, or to prove the standings).
+    """
 
 @_typing.type_check_only
 class LeaderboardAsyncStub(LeaderboardStub):
@@ -56,6 +60,10 @@ class LeaderboardAsyncStub(LeaderboardStub):
     """A player's XP, level and per-game statistics."""
     GetAllTimeRanking: _aio.UnaryUnaryMultiCallable[_leaderboard_pb2.GetAllTimeRankingRequest, _leaderboard_pb2.GetAllTimeRankingResponse]  # type: ignore[assignment]
     """All-time ranking of a game by wins."""
+    RebuildProjection: _aio.UnaryUnaryMultiCallable[_leaderboard_pb2.RebuildProjectionRequest, _leaderboard_pb2.RebuildProjectionResponse]  # type: ignore[assignment]
+    """Operators only: empty the projections and rebuild them from the recorded history of
+    TableFinished events (after a rules change, or to prove the standings).
+    """
 
 class LeaderboardServicer(metaclass=_abc_1.ABCMeta):
     """Rankings built from TableFinished events. Every call needs a session token."""
@@ -91,5 +99,15 @@ class LeaderboardServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_leaderboard_pb2.GetAllTimeRankingResponse, _abc.Awaitable[_leaderboard_pb2.GetAllTimeRankingResponse]]:
         """All-time ranking of a game by wins."""
+
+    @_abc_1.abstractmethod
+    def RebuildProjection(
+        self,
+        request: _leaderboard_pb2.RebuildProjectionRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_leaderboard_pb2.RebuildProjectionResponse, _abc.Awaitable[_leaderboard_pb2.RebuildProjectionResponse]]:
+        """Operators only: empty the projections and rebuild them from the recorded history of
+        TableFinished events (after a rules change, or to prove the standings).
+        """
 
 def add_LeaderboardServicer_to_server(servicer: LeaderboardServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -1,0 +1,44 @@
+"""Composition root: builds the leaderboard from the infrastructure at start-up.
+
+Migrations, the processed-messages table and the events stream are ensured here, once,
+before the gRPC server says SERVING; importing any module of the service does nothing.
+"""
+
+from __future__ import annotations
+
+from tavolo.cardgames.registry import all_games
+from tavolo.leaderboard import store
+from tavolo.leaderboard.app import Clock, Leaderboard, utc_now
+from tavolo.leaderboard.config import LeaderboardConfig
+from tavolo.leaderboard.consumers import table_finished_consumer
+from tavolo.leaderboard.grpc_api import leaderboard_service
+from tavolo.messaging import Topology, ensure_streams, install_processed_messages
+from tavolo.servicekit.runtime import Assemble, Infrastructure, ServiceApp
+
+
+def make_assemble(
+    config: LeaderboardConfig | None = None,
+    clock: Clock = utc_now,
+    games: frozenset[str] | None = None,
+) -> Assemble:
+    """An ``assemble`` with the given config (default: from the environment) and clock."""
+
+    async def assemble(infra: Infrastructure) -> ServiceApp:
+        settings = config if config is not None else LeaderboardConfig.from_env()
+        await store.migrate(infra.pool)
+        async with infra.pool.acquire() as conn:
+            await install_processed_messages(conn, store.SCHEMA)
+        topology = Topology(infra.settings.namespace)
+        await ensure_streams(infra.js, topology)
+        known = games if games is not None else frozenset(all_games())
+        leaderboard = Leaderboard(infra.pool, settings, known, clock)
+        consumer = table_finished_consumer(infra.js, infra.pool, topology, leaderboard)
+        return ServiceApp(
+            grpc_services=[leaderboard_service(leaderboard)],
+            background=[consumer.run],
+        )
+
+    return assemble
+
+
+assemble = make_assemble()

@@ -1,0 +1,48 @@
+"""The NATS events the leaderboard reacts to: ``TableFinished``, through the idempotent
+consumer, so the handled message id and the projection change commit together.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import structlog
+from nats.aio.msg import Msg
+
+from tavolo.leaderboard.app import Leaderboard
+from tavolo.leaderboard.store import SCHEMA
+from tavolo.leaderboard.wire import MalformedEvent
+from tavolo.messaging import Consumer, Effect, IdempotentHandler, Topology
+
+log = structlog.get_logger("tavolo.leaderboard")
+
+SERVICE = "leaderboard"
+
+
+def table_finished_effect(leaderboard: Leaderboard) -> Effect:
+    """Project one TableFinished on the handler's connection and transaction."""
+
+    async def effect(conn: Any, msg: Msg) -> None:
+        try:
+            await leaderboard.project_table_finished(conn, msg.data)
+        except MalformedEvent as exc:
+            # Retrying cannot help an event that can never be read: record it as handled,
+            # say so loudly, and let the rest of the stream through.
+            log.error("TableFinished dropped: malformed", reason=str(exc), subject=msg.subject)
+
+    return effect
+
+
+def table_finished_consumer(
+    js: Any, pool: Any, topology: Topology, leaderboard: Leaderboard
+) -> Consumer:
+    """The durable consumer every leaderboard replica shares (work is spread between them)."""
+    durable = topology.consumer_name(SERVICE, "table_finished")
+    handler = IdempotentHandler(pool, SCHEMA, durable, table_finished_effect(leaderboard))
+    return Consumer(
+        js,
+        stream=topology.events_stream,
+        durable=durable,
+        subjects=[topology.table_finished],
+        handler=handler,
+    )
