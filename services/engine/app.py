@@ -1,0 +1,263 @@
+"""The engine's use cases: the only place that decides who may do what at a table.
+
+Open a table, show a seat its view, apply a seat's action, let a player leave to a bot,
+serve the log to auditors, stream a seat's views, and fire timers and bot moves. Every
+state change goes through `TableRepository.run` (one transaction, optimistic
+concurrency), so players, bots and timers share one command path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import AsyncIterator, Callable
+from datetime import datetime
+
+from tavolo.cardgames import Action, ActionKind, RuleError
+from tavolo.cardgames.bots.base import RandomBot, SeatedBot, seed_bytes
+from tavolo.cardgames.bots.registry import make_bot
+from tavolo.cardgames.errors import InvalidOptions
+from tavolo.cardgames.rng import SeededRandom
+from tavolo.engine.live import LiveTable
+from tavolo.engine.repository import BOT_TIMER, Request, TableRepository
+from tavolo.engine.setup import TableSetup
+from tavolo.engine.store import DeadlineRow
+from tavolo.engine.table import (
+    BY_BOT,
+    BY_PLAYER,
+    BY_TIMER,
+    Decision,
+    Table,
+    decide_action,
+    decide_leave,
+    open_table,
+)
+from tavolo.engine.views import SeatView, seat_view
+from tavolo.eventlog import RecordedEvent
+from tavolo.servicekit.auth import Principal, Role
+from tavolo.servicekit.errors import (
+    Conflict,
+    FailedPrecondition,
+    InvalidArgument,
+    PermissionDenied,
+)
+
+LEAVER_BOT_LEVEL = "medium"
+WATCH_POLL_SECONDS = 2.0
+"""A watcher re-reads the stored head this often even without a notification."""
+PRIVILEGED = (Role.OPERATOR, Role.SERVICE)
+OBSERVERS = (Role.AUDITOR, Role.OPERATOR)
+
+
+class EngineApp:
+    """Use cases over a :class:`TableRepository`."""
+
+    def __init__(
+        self, repo: TableRepository, *, new_seed: Callable[[], bytes] = lambda: os.urandom(32)
+    ) -> None:
+        self.repo = repo
+        self._new_seed = new_seed
+
+    # -- opening ----------------------------------------------------------------------
+
+    async def open_table(self, principal: Principal, setup: TableSetup) -> Table:
+        """Deal a new table (or return the same table for a retried open)."""
+        if not principal.roles.intersection(PRIVILEGED):
+            mine = [s for s in setup.seats if s.player_id == principal.player_id and not s.bot]
+            if setup.mode != "versus_computer":
+                raise PermissionDenied(
+                    "players open only versus-computer tables; other tables form in the lobby"
+                )
+            if len(mine) != 1 or any(not s.bot for s in setup.seats if s not in mine):
+                raise PermissionDenied(
+                    "a versus-computer table has you in one seat and bots in all the others"
+                )
+        return await self.open_setup(setup)
+
+    async def open_setup(self, setup: TableSetup) -> Table:
+        """Open ``setup`` with a fresh seed; also the path of a MatchFormed event."""
+        seed = self._new_seed()
+        try:
+            decision = open_table(setup, seed, self.repo.clock())
+        except InvalidOptions as exc:
+            raise InvalidArgument(str(exc)) from None
+        table, _ = await self.repo.create(setup, seed, decision)
+        return table
+
+    # -- reading ----------------------------------------------------------------------
+
+    async def get_view(self, principal: Principal, table_id: str) -> SeatView:
+        live = await self.repo.live(table_id)
+        table = await self.repo.refresh(live)
+        return seat_view(table, self._viewer_seat(table, principal))
+
+    async def table_log(self, principal: Principal, table_id: str) -> list[RecordedEvent]:
+        """The whole hash-chained log, for auditors and operators only (AUDIT-4)."""
+        principal.require(*OBSERVERS)
+        await self.repo.live(table_id)  # NOT_FOUND for an unknown table
+        return await self.repo.store.read_events(table_id)
+
+    async def watch(
+        self, principal: Principal, table_id: str, after_version: int
+    ) -> AsyncIterator[SeatView]:
+        """The caller's view after every event past ``after_version`` (0: the current view
+        first), then live, until the table closes. Resuming never skips a version."""
+        live = await self.repo.live(table_id)
+        seat = self._viewer_seat(live.table, principal)
+        if after_version < 0:
+            raise InvalidArgument("after_version is 0 or a version you have seen")
+        wake = asyncio.Event()
+        live.watchers.add(wake)
+        try:
+            table = await self.repo.refresh(live)
+            if after_version > table.version:
+                raise InvalidArgument(
+                    f"table {table_id} is at version {table.version}; it has no version"
+                    f" {after_version} yet"
+                )
+            last = after_version
+            if after_version == 0:
+                yield seat_view(table, seat)
+                last = table.version
+            while True:
+                wake.clear()
+                table = await self.repo.refresh(live)
+                for version in range(last + 1, table.version + 1):
+                    yield seat_view(await self.repo.table_at(live, version), seat)
+                    last = version
+                if not table.playing:
+                    return
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wake.wait(), WATCH_POLL_SECONDS)
+        finally:
+            live.watchers.discard(wake)
+
+    # -- acting -----------------------------------------------------------------------
+
+    async def act(
+        self,
+        principal: Principal,
+        table_id: str,
+        action: Action,
+        *,
+        expected_version: int = 0,
+        request_id: str = "",
+        seat: int | None = None,
+    ) -> SeatView:
+        """Apply ``action`` for the caller's seat and return the caller's view after it."""
+        if action.kind is ActionKind.EXPIRE:
+            raise PermissionDenied("timers are run by the engine: a client cannot expire one")
+        if expected_version < 0:
+            raise InvalidArgument("expected_version is 0 (no check) or the version you saw")
+        live = await self.repo.live(table_id)
+        own = self._acting_seat(live.table, principal, seat)
+
+        def decide(table: Table, table_seed: bytes, now: datetime) -> Decision:
+            if expected_version and expected_version != table.version:
+                raise Conflict(
+                    f"the table moved on to version {table.version} (you saw {expected_version}):"
+                    " look at the new view and choose again"
+                )
+            if not table.playing:
+                raise FailedPrecondition(f"the table has {table.status}: no more actions")
+            if table.seats[own].bot:
+                raise PermissionDenied(f"you left table {table_id}: a bot plays seat {own} now")
+            return decide_action(
+                table,
+                own,
+                action,
+                by=BY_PLAYER,
+                seed=table_seed,
+                now=now,
+                metadata={"player_id": principal.player_id, "request_id": request_id}
+                if request_id
+                else {"player_id": principal.player_id},
+            )
+
+        request = Request(principal.player_id, request_id) if request_id else None
+        applied = await self.repo.run(table_id, decide, request=request)
+        assert applied is not None
+        return seat_view(applied.table, own)
+
+    async def leave(self, principal: Principal, table_id: str) -> str:
+        """The caller leaves; a bot plays their seat from now on (returns its level)."""
+        live = await self.repo.live(table_id)
+        own = self._acting_seat(live.table, principal, None)
+
+        def decide(table: Table, table_seed: bytes, now: datetime) -> Decision:
+            if not table.playing:
+                raise FailedPrecondition(f"the table has {table.status}: there is nothing to leave")
+            if table.seats[own].bot:
+                raise FailedPrecondition(f"you have already left table {table_id}")
+            return decide_leave(table, own, LEAVER_BOT_LEVEL, seed=table_seed)
+
+        await self.repo.run(table_id, decide)
+        return LEAVER_BOT_LEVEL
+
+    # -- timers and bots --------------------------------------------------------------
+
+    async def fire(self, row: DeadlineRow) -> bool:
+        """Fire one due deadline through the command path; False if it was not ours."""
+        if row.kind == BOT_TIMER:
+            live = await self.repo.live(row.table_id)
+
+            def decide(table: Table, table_seed: bytes, now: datetime) -> Decision | None:
+                info = table.seats[row.seat]
+                legal = table.game.legal_actions(table.state, row.seat) if table.playing else []
+                if not info.bot or not legal:
+                    return None
+                view = table.game.view(table.state, row.seat)
+                choice = self._bot(live, table, row.seat).choose(view, legal)
+                return decide_action(table, row.seat, choice, by=BY_BOT, seed=table_seed, now=now)
+
+        else:
+
+            def decide(table: Table, table_seed: bytes, now: datetime) -> Decision | None:
+                expire = Action(ActionKind.EXPIRE, timer=row.key)
+                try:
+                    return decide_action(
+                        table, row.seat, expire, by=BY_TIMER, seed=table_seed, now=now
+                    )
+                except RuleError:
+                    return None  # the timer stopped meanwhile: drop its row
+
+        applied = await self.repo.run(row.table_id, decide, fired=row)
+        return applied is not None
+
+    def _bot(self, live: LiveTable, table: Table, seat: int) -> SeatedBot:
+        """The seat's bot, kept with the cached table so a bot with memory keeps it."""
+        bot = live.bots.get(seat)
+        if bot is None:
+            level = table.seats[seat].bot_level or "easy"
+            seed = f"{table.table_id}:{seat}"
+            try:
+                bot = make_bot(table.setup.game, level, seed)
+            except InvalidOptions:  # a game without bots of that level: random legal moves
+                bot = SeatedBot(
+                    table.setup.game, level, RandomBot(), SeededRandom(seed_bytes(seed))
+                )
+            live.bots[seat] = bot
+        return bot
+
+    # -- who is asking ----------------------------------------------------------------
+
+    def _viewer_seat(self, table: Table, principal: Principal) -> int | None:
+        seat = table.setup.seat_of(principal.player_id)
+        if seat is not None:
+            return seat
+        if principal.roles.intersection(OBSERVERS):
+            return None
+        raise PermissionDenied(f"you have no seat at table {table.table_id}")
+
+    def _acting_seat(self, table: Table, principal: Principal, requested: int | None) -> int:
+        seat = table.setup.seat_of(principal.player_id)
+        if seat is None:
+            raise PermissionDenied(
+                f"you have no seat at table {table.table_id}: only its players can act"
+            )
+        if requested is not None and requested != seat:
+            raise PermissionDenied(f"you sit at seat {seat}: you cannot act for seat {requested}")
+        if table.seats[seat].bot:
+            raise PermissionDenied(f"you left table {table.table_id}: a bot plays seat {seat} now")
+        return seat

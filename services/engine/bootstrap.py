@@ -1,0 +1,114 @@
+"""The engine's composition root: build everything from the infrastructure, at start-up.
+
+`build_engine` wires the parts that need only PostgreSQL (tests use it to drive the
+use cases directly); `assemble` adds NATS: the outbox relay publishing TableStarted,
+TableFinished and TableAborted, and the MatchFormed consumer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+import asyncpg
+import grpc
+
+from tavolo.cardgames import InvalidOptions, MalformedAction, RuleError
+from tavolo.engine.app import EngineApp
+from tavolo.engine.consumers import MatchFormedHandler
+from tavolo.engine.grpc_api import engine_service
+from tavolo.engine.live import LiveTable
+from tavolo.engine.notifications import TableNotifications
+from tavolo.engine.outbox import EngineEncoder
+from tavolo.engine.repository import TableRepository, utc_now
+from tavolo.engine.scheduler import TimerLoop
+from tavolo.engine.store import TableStore
+from tavolo.engine.table import ABORTED, FINISHED, OPENED, Decision
+from tavolo.eventlog.relay import OutboxRelay
+from tavolo.messaging import (
+    IdempotentHandler,
+    Topology,
+    ensure_streams,
+    install_processed_messages,
+    run_consumer,
+)
+from tavolo.servicekit.interceptors import ErrorMap
+from tavolo.servicekit.runtime import Infrastructure, ServiceApp
+
+SCHEMA = "engine"
+PUBLISHED = frozenset({OPENED, FINISHED, ABORTED})
+
+# The rules' refusals, as status codes (NotYourTurn and GameOver are RuleErrors).
+RULE_ERRORS: ErrorMap = {
+    RuleError: grpc.StatusCode.FAILED_PRECONDITION,
+    MalformedAction: grpc.StatusCode.INVALID_ARGUMENT,
+    InvalidOptions: grpc.StatusCode.INVALID_ARGUMENT,
+}
+
+
+@dataclass
+class Engine:
+    """The engine's parts, wired."""
+
+    store: TableStore
+    repo: TableRepository
+    app: EngineApp
+    timers: TimerLoop
+    notifications: TableNotifications
+    relay: OutboxRelay | None = None
+
+
+async def build_engine(
+    pool: asyncpg.Pool,
+    *,
+    schema: str = SCHEMA,
+    clock: Callable[[], datetime] = utc_now,
+    timer_poll_seconds: float = 0.25,
+) -> Engine:
+    """Install the schema and wire the use cases, the timer loop and notifications."""
+    store = TableStore(pool, schema)
+    await store.install()
+    engine: Engine
+
+    def on_commit(_live: LiveTable, decision: Decision) -> None:
+        engine.timers.poke()
+        if engine.relay is not None and any(e.type in PUBLISHED for e in decision.events):
+            engine.relay.wake()
+
+    repo = TableRepository(store, clock=clock, on_commit=on_commit)
+    app = EngineApp(repo)
+    timers = TimerLoop(store, app, clock, poll_seconds=timer_poll_seconds)
+    engine = Engine(store, repo, app, timers, TableNotifications(pool, store.channel, repo.cache))
+    return engine
+
+
+async def assemble(infra: Infrastructure) -> ServiceApp:
+    engine = await build_engine(infra.pool)
+    topology = Topology(infra.settings.namespace)
+    await ensure_streams(infra.js, topology)
+    async with infra.pool.acquire() as conn:
+        await install_processed_messages(conn, SCHEMA)
+    relay = OutboxRelay(engine.store.events, infra.js, EngineEncoder(topology), name="engine")
+    engine.relay = relay
+    durable = topology.consumer_name("engine", "match_formed")
+    handler = IdempotentHandler(infra.pool, SCHEMA, durable, MatchFormedHandler(engine.app))
+
+    async def consume_matches() -> None:
+        await run_consumer(
+            infra.nats,
+            stream=topology.events_stream,
+            durable=durable,
+            subjects=[topology.match_formed],
+            handler=handler,
+        )
+
+    async def stop_relay() -> None:
+        relay.stop()
+
+    return ServiceApp(
+        grpc_services=[engine_service(engine.app)],
+        background=[relay.run, engine.timers.run, engine.notifications.run, consume_matches],
+        extra_errors=RULE_ERRORS,
+        on_stop=[stop_relay],
+    )

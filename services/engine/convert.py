@@ -1,0 +1,217 @@
+"""Protobuf <-> engine domain, in one place: actions, seats, modes, views, logged events.
+
+Nothing here decides anything. Numbers inside ``google.protobuf.Struct`` travel as
+doubles; events hold integers only, so whole doubles are read back as ints.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from datetime import UTC
+from typing import Any
+
+from google.protobuf import json_format, struct_pb2, timestamp_pb2
+
+from tavolo.cardgames import Action, ActionKind, Outcome
+from tavolo.cardgames.errors import MalformedAction
+from tavolo.engine.setup import SeatInfo, normalise_json
+from tavolo.engine.table import DONE, PLAYING, STOPPED, Deadline
+from tavolo.engine.views import SeatView
+from tavolo.eventlog import RecordedEvent
+from tavolo.servicekit.errors import InvalidArgument
+from tavolo.v1 import common_pb2, engine_pb2
+
+MODE_NAMES: dict[int, str] = {
+    common_pb2.MODE_VERSUS_COMPUTER: "versus_computer",
+    common_pb2.MODE_VERSUS_FRIENDS: "versus_friends",
+    common_pb2.MODE_ONLINE: "online",
+    common_pb2.MODE_STAKE: "stake",
+}
+MODE_VALUES = {name: value for value, name in MODE_NAMES.items()}
+LEVEL_NAMES: dict[int, str] = {
+    common_pb2.BOT_LEVEL_EASY: "easy",
+    common_pb2.BOT_LEVEL_MEDIUM: "medium",
+    common_pb2.BOT_LEVEL_HARD: "hard",
+}
+LEVEL_VALUES = {name: value for value, name in LEVEL_NAMES.items()}
+STATUS_VALUES = {
+    PLAYING: engine_pb2.TABLE_STATUS_PLAYING,
+    DONE: engine_pb2.TABLE_STATUS_FINISHED,
+    STOPPED: engine_pb2.TABLE_STATUS_ABORTED,
+}
+_KIND_PREFIX = "ACTION_KIND_"
+_OPTIONAL_STR = ("colour", "source", "target", "call", "timer")
+_OPTIONAL_INT = ("amount", "meld", "count")
+
+
+# -- JSON-shaped values ----------------------------------------------------------------
+
+
+def struct_to_dict(message: struct_pb2.Struct, where: str) -> dict[str, Any]:
+    """A Struct as JSON with whole numbers as ints; INVALID_ARGUMENT for fractions."""
+    value = normalise_json(json_format.MessageToDict(message), where)
+    assert isinstance(value, dict)
+    return value
+
+
+def dict_to_struct(data: Mapping[str, Any]) -> struct_pb2.Struct:
+    message = struct_pb2.Struct()
+    message.update(dict(data))
+    return message
+
+
+def mode_name(value: int) -> str:
+    if value not in MODE_NAMES:
+        raise InvalidArgument("mode is required: versus computer, friends, online or stake")
+    return MODE_NAMES[value]
+
+
+# -- actions ---------------------------------------------------------------------------
+
+
+def action_from_proto(message: common_pb2.Action) -> Action:
+    """The domain action; INVALID_ARGUMENT for a missing or unknown kind."""
+    if message.kind == common_pb2.ACTION_KIND_UNSPECIFIED:
+        raise InvalidArgument("the action needs a kind (play, draw, take, call, ...)")
+    try:
+        enum_name = common_pb2.ActionKind.Name(message.kind)
+    except ValueError:
+        raise InvalidArgument(f"unknown action kind {message.kind}") from None
+    data: dict[str, Any] = {"kind": enum_name.removeprefix(_KIND_PREFIX).lower()}
+    if message.cards:
+        data["cards"] = list(message.cards)
+    if message.capture:
+        data["capture"] = list(message.capture)
+    for name in (*_OPTIONAL_STR, *_OPTIONAL_INT):
+        if message.HasField(name):  # type: ignore[arg-type]
+            data[name] = getattr(message, name)
+    try:
+        return Action.from_dict(data)
+    except MalformedAction as exc:
+        raise InvalidArgument(str(exc)) from None
+
+
+def action_to_proto(action: Action) -> common_pb2.Action:
+    message = common_pb2.Action(
+        kind=common_pb2.ActionKind.Value(_KIND_PREFIX + action.kind.value.upper()),
+        cards=list(action.cards),
+        capture=list(action.capture),
+    )
+    for name in (*_OPTIONAL_STR, *_OPTIONAL_INT):
+        value = getattr(action, name)
+        if value is not None:
+            setattr(message, name, value)
+    return message
+
+
+def kind_of(name: str) -> ActionKind:
+    return ActionKind(name)
+
+
+# -- seats -----------------------------------------------------------------------------
+
+
+def seat_from_proto(message: common_pb2.Seat) -> SeatInfo:
+    level = LEVEL_NAMES.get(message.bot_level, "")
+    if message.bot and not level:
+        level = "easy"
+    return SeatInfo(
+        seat=message.seat,
+        player_id=message.player_id,
+        nickname=message.nickname,
+        bot=message.bot,
+        bot_level=level if message.bot else "",
+        booster=message.booster,
+        vip=message.vip,
+    )
+
+
+def seat_to_proto(info: SeatInfo) -> common_pb2.Seat:
+    return common_pb2.Seat(
+        seat=info.seat,
+        player_id=info.player_id,
+        nickname=info.nickname,
+        bot=info.bot,
+        bot_level=LEVEL_VALUES.get(info.bot_level, common_pb2.BOT_LEVEL_UNSPECIFIED),
+        booster=info.booster,
+        vip=info.vip,
+    )
+
+
+def seats_from_dicts(seats: Any) -> list[common_pb2.Seat]:
+    return [seat_to_proto(SeatInfo.from_dict(s)) for s in seats]
+
+
+# -- views -----------------------------------------------------------------------------
+
+
+def outcome_to_proto(outcome: Outcome) -> common_pb2.Outcome:
+    return common_pb2.Outcome(
+        places=list(outcome.places),
+        scores=list(outcome.scores),
+        detail=dict_to_struct(outcome.detail),
+    )
+
+
+def deadline_to_proto(deadline: Deadline) -> common_pb2.Deadline:
+    at = timestamp_pb2.Timestamp()
+    at.FromDatetime(deadline.due.astimezone(UTC))
+    return common_pb2.Deadline(key=deadline.key, seat=deadline.seat, kind=deadline.kind, at=at)
+
+
+def view_to_proto(view: SeatView) -> engine_pb2.TableView:
+    message = engine_pb2.TableView(
+        table_id=view.table_id,
+        game=view.game,
+        version=view.version,
+        status=STATUS_VALUES[view.status],
+        hand=list(view.hand),
+        public=dict_to_struct(view.public),
+        private=dict_to_struct(view.private),
+        to_act=list(view.to_act),
+        legal_actions=[action_to_proto(a) for a in view.legal_actions],
+        deadlines=[deadline_to_proto(d) for d in view.deadlines],
+        seats=[seat_to_proto(s) for s in view.seats],
+        last_event=view.last_event,
+    )
+    if view.seat is not None:
+        message.seat = view.seat
+    if view.outcome is not None:
+        message.outcome.CopyFrom(outcome_to_proto(view.outcome))
+    return message
+
+
+# -- the log ---------------------------------------------------------------------------
+
+
+def logged_event_to_proto(event: RecordedEvent) -> engine_pb2.LoggedEvent:
+    at = timestamp_pb2.Timestamp()
+    at.FromDatetime(event.recorded_at.astimezone(UTC))
+    return engine_pb2.LoggedEvent(
+        version=event.version,
+        type=event.type,
+        data=dict_to_struct(event.data),
+        metadata=dict_to_struct(event.metadata),
+        prev_hash=event.prev_hash.hex(),
+        hash=event.hash.hex(),
+        recorded_at=at,
+        event_id=str(event.event_id),
+        stream_id=event.stream_id,
+    )
+
+
+def recorded_from_proto(message: engine_pb2.LoggedEvent) -> RecordedEvent:
+    """A logged event as the event log held it, to verify its hash independently."""
+    return RecordedEvent(
+        stream_id=message.stream_id,
+        version=message.version,
+        position=0,
+        event_id=uuid.UUID(message.event_id),
+        type=message.type,
+        data=struct_to_dict(message.data, "data"),
+        metadata=struct_to_dict(message.metadata, "metadata"),
+        recorded_at=message.recorded_at.ToDatetime(tzinfo=UTC),
+        prev_hash=bytes.fromhex(message.prev_hash),
+        hash=bytes.fromhex(message.hash),
+    )

@@ -1,0 +1,121 @@
+"""The ``tavolo.v1.Engine`` servicer: protobuf in, use case, protobuf out.
+
+Nothing is decided here; errors raised by the use cases are mapped to status codes by the
+shared interceptor (and the rules' errors by the table in ``bootstrap``).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+
+from tavolo.cardgames import Action, ActionKind
+from tavolo.engine.app import EngineApp
+from tavolo.engine.convert import (
+    LEVEL_VALUES,
+    action_from_proto,
+    logged_event_to_proto,
+    mode_name,
+    seat_from_proto,
+    struct_to_dict,
+    view_to_proto,
+)
+from tavolo.engine.setup import build_setup
+from tavolo.servicekit.auth import caller
+from tavolo.servicekit.errors import InvalidArgument
+from tavolo.servicekit.grpc_server import GrpcService
+from tavolo.v1 import engine_pb2, engine_pb2_grpc
+
+Context = grpc.aio.ServicerContext[Any, Any]
+
+
+def _table_id(value: str) -> str:
+    if not value:
+        raise InvalidArgument("table_id is required")
+    return value
+
+
+class EngineServicer(engine_pb2_grpc.EngineServicer):
+    """Thin translation over :class:`EngineApp`."""
+
+    def __init__(self, app: EngineApp) -> None:
+        self._app = app
+
+    async def OpenTable(
+        self, request: engine_pb2.OpenTableRequest, context: Context
+    ) -> engine_pb2.OpenTableResponse:
+        setup = build_setup(
+            table_id=request.table_id or uuid.uuid4().hex,
+            game=request.game,
+            options=struct_to_dict(request.options, "options"),
+            seats=[seat_from_proto(s) for s in request.seats],
+            mode=mode_name(request.mode),
+            stake=request.stake,
+            bot_filled=request.bot_filled,
+            turn_seconds=request.turn_seconds,
+            bot_think_millis=request.bot_think_millis,
+        )
+        table = await self._app.open_table(caller(), setup)
+        return engine_pb2.OpenTableResponse(
+            table_id=table.table_id, seed_commitment=table.commitment
+        )
+
+    async def GetTable(
+        self, request: engine_pb2.GetTableRequest, context: Context
+    ) -> engine_pb2.TableView:
+        view = await self._app.get_view(caller(), _table_id(request.table_id))
+        return view_to_proto(view)
+
+    async def WatchTable(
+        self, request: engine_pb2.WatchTableRequest, context: Context
+    ) -> AsyncIterator[engine_pb2.TableView]:
+        views = self._app.watch(caller(), _table_id(request.table_id), request.after_version)
+        async for view in views:
+            yield view_to_proto(view)
+
+    async def Act(self, request: engine_pb2.ActRequest, context: Context) -> engine_pb2.ActResponse:
+        if not request.HasField("action"):
+            raise InvalidArgument("an action is required")
+        view = await self._app.act(
+            caller(),
+            _table_id(request.table_id),
+            action_from_proto(request.action),
+            expected_version=request.expected_version,
+            request_id=request.request_id,
+            seat=request.seat if request.HasField("seat") else None,
+        )
+        return engine_pb2.ActResponse(view=view_to_proto(view))
+
+    async def ReorderHand(
+        self, request: engine_pb2.ReorderHandRequest, context: Context
+    ) -> engine_pb2.ActResponse:
+        view = await self._app.act(
+            caller(),
+            _table_id(request.table_id),
+            Action(ActionKind.REORDER, cards=tuple(request.cards)),
+            request_id=request.request_id,
+        )
+        return engine_pb2.ActResponse(view=view_to_proto(view))
+
+    async def LeaveTable(
+        self, request: engine_pb2.LeaveTableRequest, context: Context
+    ) -> engine_pb2.LeaveTableResponse:
+        level = await self._app.leave(caller(), _table_id(request.table_id))
+        return engine_pb2.LeaveTableResponse(replaced_by=LEVEL_VALUES[level])
+
+    async def GetTableLog(
+        self, request: engine_pb2.GetTableLogRequest, context: Context
+    ) -> engine_pb2.GetTableLogResponse:
+        events = await self._app.table_log(caller(), _table_id(request.table_id))
+        return engine_pb2.GetTableLogResponse(events=[logged_event_to_proto(e) for e in events])
+
+
+def engine_service(app: EngineApp) -> GrpcService:
+    servicer = EngineServicer(app)
+    return GrpcService(
+        full_name=engine_pb2.DESCRIPTOR.services_by_name["Engine"].full_name,
+        add_to_server=lambda server: engine_pb2_grpc.add_EngineServicer_to_server(servicer, server),
+    )

@@ -1,0 +1,98 @@
+"""The in-memory cache of live tables a replica serves.
+
+A cached table is only a copy: the event log is the truth, and every command checks the
+stored head under the table's lock before deciding (a stale copy catches up first, and a
+stale append is refused by the log anyway). The cache keeps each table's last few
+versions, so a watcher a few events behind is served without touching the database;
+older versions are rebuilt by replay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict, deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from tavolo.engine.table import Table
+
+HISTORY = 48
+"""Versions kept per table: enough for a watcher's short disconnect."""
+
+
+@dataclass
+class LiveTable:
+    """One table's latest version, its recent history, its seed and its bots."""
+
+    table: Table
+    seed: bytes
+    history: deque[Table] = field(default_factory=lambda: deque(maxlen=HISTORY))
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bots: dict[int, Any] = field(default_factory=dict)
+    watchers: set[asyncio.Event] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        if not self.history:
+            self.history.append(self.table)
+
+    def advance(self, table: Table) -> None:
+        """Move on to ``table`` (one version or more ahead), keeping it in the history."""
+        if table.version <= self.table.version:
+            return
+        self.table = table
+        self.history.append(table)
+
+    def at(self, version: int) -> Table | None:
+        """The table at ``version`` if still in the history."""
+        for table in reversed(self.history):
+            if table.version == version:
+                return table
+            if table.version < version:
+                return None
+        return None
+
+    def wake_watchers(self) -> None:
+        for event in self.watchers:
+            event.set()
+
+
+class LiveTables:
+    """An LRU map of table id to :class:`LiveTable`; tables being watched stay in."""
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        self.capacity = capacity
+        self._tables: OrderedDict[str, LiveTable] = OrderedDict()
+
+    def get(self, table_id: str) -> LiveTable | None:
+        live = self._tables.get(table_id)
+        if live is not None:
+            self._tables.move_to_end(table_id)
+        return live
+
+    def put(self, live: LiveTable) -> LiveTable:
+        """Cache ``live`` unless another copy got in first; return the one cached."""
+        existing = self._tables.get(live.table.table_id)
+        if existing is not None:
+            return existing
+        self._tables[live.table.table_id] = live
+        self._evict()
+        return live
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def __iter__(self) -> Iterator[LiveTable]:
+        return iter(list(self._tables.values()))
+
+    def _evict(self) -> None:
+        excess = len(self._tables) - self.capacity
+        if excess <= 0:
+            return
+        for table_id, live in list(self._tables.items()):
+            if excess <= 0:
+                break
+            if live.watchers or live.lock.locked():
+                continue
+            del self._tables[table_id]
+            excess -= 1

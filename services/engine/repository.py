@@ -1,0 +1,260 @@
+"""Load tables, keep them cached, and run commands on them in one transaction each.
+
+A command is a pure ``decide(table, seed, now) -> Decision | None``. `TableRepository.run`
+gives it the table at the stored head and commits what it decided:
+
+1. lock the table's row (waiting, or skipping it for the timer loop);
+2. catch the cached copy up if another replica moved the stream on (reload);
+3. answer a retried request id with the version it produced;
+4. decide; write the deadlines it starts and stops, the request id, the new head; and
+   append the events last, at the version decided on (optimistic concurrency: a stale
+   append raises ConcurrencyError, the transaction rolls back, the table is reloaded and
+   the command decided again);
+5. only after commit, advance the cache and tell watchers, the timer loop and the relay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+import structlog
+
+from tavolo.engine.live import HISTORY, LiveTable, LiveTables
+from tavolo.engine.replay import tables_by_version
+from tavolo.engine.setup import TableSetup
+from tavolo.engine.store import DeadlineRow, LockedTable, TableStore, stream_id
+from tavolo.engine.table import Decision, Table, evolve
+from tavolo.eventlog import ConcurrencyError
+from tavolo.servicekit.errors import AlreadyExists, Conflict, NotFound
+
+log = structlog.get_logger("tavolo.engine")
+
+Decide = Callable[[Table, bytes, datetime], Decision | None]
+OnCommit = Callable[[LiveTable, Decision], Awaitable[None] | None]
+BOT_TIMER = "bot"
+MAX_ATTEMPTS = 5
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def bot_key(seat: int) -> str:
+    return f"bot:{seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A caller's request id, scoped to the caller: a retry gets the first answer."""
+
+    player_id: str
+    request_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What a command did: the table after it, and whether this was a retried request."""
+
+    table: Table
+    retried: bool = False
+    applied: bool = True
+
+
+class TableRepository:
+    """The engine's tables: cache, loading, and the command transaction."""
+
+    def __init__(
+        self,
+        store: TableStore,
+        *,
+        clock: Callable[[], datetime] = utc_now,
+        on_commit: OnCommit | None = None,
+        cache: LiveTables | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.cache = cache or LiveTables()
+        self._on_commit = on_commit
+
+    # -- reading ----------------------------------------------------------------------
+
+    async def live(self, table_id: str) -> LiveTable:
+        """The cached table, loaded from the log on a miss; NOT_FOUND if there is none."""
+        live = self.cache.get(table_id)
+        if live is not None:
+            return live
+        seed = await self.store.seed(table_id)
+        events = await self.store.read_events(table_id) if seed is not None else []
+        if seed is None or not events:
+            raise NotFound(f"there is no table {table_id!r}: check the id you were given")
+        loaded: LiveTable | None = None
+        for table in tables_by_version(events, seed):
+            if loaded is None:
+                loaded = LiveTable(table, seed)
+            else:
+                loaded.advance(table)
+        assert loaded is not None
+        return self.cache.put(loaded)
+
+    async def refresh(self, live: LiveTable) -> Table:
+        """Catch the cached copy up with the stored head (another replica may have moved it)."""
+        head = await self.store.version(live.table.table_id)
+        if head is not None and head > live.table.version:
+            async with live.lock:
+                await self._catch_up(live, None)
+        return live.table
+
+    async def table_at(self, live: LiveTable, version: int) -> Table:
+        """The table right after event ``version``: from the history, or replayed."""
+        found = live.at(version)
+        if found is not None:
+            return found
+        events = await self.store.read_events(live.table.table_id)
+        for table in tables_by_version(events[:version], live.seed):
+            if table.version == version:
+                return table
+        raise NotFound(f"table {live.table.table_id} has no version {version}")
+
+    async def _catch_up(self, live: LiveTable, conn: object) -> None:
+        events = await self.store.read_events(live.table.table_id, live.table.version + 1, conn)
+        table = live.table
+        for event in events:
+            table = evolve(table, event.version, event.type, event.data, event.metadata)
+            live.advance(table)
+        if events:
+            live.wake_watchers()
+
+    # -- writing ----------------------------------------------------------------------
+
+    async def create(
+        self, setup: TableSetup, seed: bytes, decision: Decision
+    ) -> tuple[Table, bool]:
+        """Store a newly dealt table; an existing table with the same setup is returned
+        (a retried open), one with another setup is ALREADY_EXISTS."""
+        table = decision.table
+        async with self.store.pool.acquire() as conn, conn.transaction():
+            created = await self.store.create_table(
+                conn, setup.table_id, setup.game, setup.mode, seed, table.commitment
+            )
+            if created:
+                await self._write(conn, table, {}, None, decision)
+        if not created:
+            live = await self.live(setup.table_id)
+            first = (await self.table_at(live, 1)).setup
+            if first != setup:
+                raise AlreadyExists(
+                    f"table {setup.table_id} exists with another setup: choose another id"
+                )
+            return live.table, False
+        live = self.cache.put(LiveTable(table, seed))
+        await self._committed(live, decision)
+        return table, True
+
+    async def run(
+        self,
+        table_id: str,
+        decide: Decide,
+        *,
+        request: Request | None = None,
+        fired: DeadlineRow | None = None,
+    ) -> Applied | None:
+        """Decide and commit one command; None when a fired timer was not ours to fire
+        (another replica holds the table, or the timer is gone)."""
+        live = await self.live(table_id)
+        async with live.lock:
+            for attempt in range(1, MAX_ATTEMPTS + 1):
+                try:
+                    return await self._attempt(live, decide, request, fired)
+                except ConcurrencyError as exc:
+                    log.info(
+                        "stale table copy; reloading",
+                        table_id=table_id,
+                        attempt=attempt,
+                        reason=str(exc),
+                    )
+                    await self._catch_up(live, None)
+        raise Conflict(f"table {table_id} is very busy right now: try again")
+
+    async def _attempt(
+        self, live: LiveTable, decide: Decide, request: Request | None, fired: DeadlineRow | None
+    ) -> Applied | None:
+        table_id = live.table.table_id
+        async with self.store.pool.acquire() as conn, conn.transaction():
+            locked = await self.store.lock_table(conn, table_id, skip_locked=fired is not None)
+            if locked is None:
+                if fired is not None:
+                    return None
+                raise NotFound(f"there is no table {table_id!r}")
+            if fired is not None and fired.key not in locked.deadlines:
+                return None
+            if locked.version != live.table.version:
+                await self._catch_up(live, conn)
+            if request is not None:
+                prior = await self.store.find_request(
+                    conn, table_id, request.player_id, request.request_id
+                )
+                if prior is not None:
+                    return Applied(await self.table_at(live, prior), retried=True)
+            decision = decide(live.table, live.seed, self.clock())
+            if decision is None:
+                if fired is not None:
+                    await self.store.replace_deadlines(conn, table_id, [fired.key], [])
+                return Applied(live.table, applied=False)
+            if request is not None:
+                await self.store.save_request(
+                    conn, table_id, request.player_id, request.request_id, decision.table.version
+                )
+            await self._write(conn, decision.table, locked.deadlines, fired, decision)
+        await self._committed(live, decision)
+        return Applied(decision.table)
+
+    async def _write(
+        self,
+        conn: object,
+        table: Table,
+        stored: dict[str, DeadlineRow],
+        fired: DeadlineRow | None,
+        decision: Decision,
+    ) -> None:
+        """Deadlines, head and notification, then the events last (see eventlog.postgres)."""
+        wanted = self.wanted_deadlines(table, stored, fired)
+        keys = {d.key for d in wanted}
+        fired_key = fired.key if fired is not None else None
+        remove = [k for k in stored if k not in keys or k == fired_key]
+        add = [d for d in wanted if d.key not in stored or d.key == fired_key]
+        await self.store.replace_deadlines(conn, table.table_id, remove, add)
+        await self.store.set_head(conn, table.table_id, table.version, table.status)
+        await self.store.events.append_events(
+            stream_id(table.table_id), decision.expected_version, decision.events, conn=conn
+        )
+
+    def wanted_deadlines(
+        self, table: Table, stored: dict[str, DeadlineRow], fired: DeadlineRow | None
+    ) -> list[DeadlineRow]:
+        """The rule timers running at ``table`` and a move for each bot with one to make;
+        a bot already waiting keeps its due time, one that just moved waits its think time."""
+        tid = table.table_id
+        rows = [DeadlineRow(tid, d.key, d.seat, d.kind, d.due) for d in table.deadlines]
+        think = timedelta(milliseconds=table.setup.bot_think_millis)
+        now = self.clock()
+        for seat in table.bot_seats_to_move():
+            key = bot_key(seat)
+            old = stored.get(key)
+            if old is not None and (fired is None or fired.key != key):
+                rows.append(old)
+            else:
+                rows.append(DeadlineRow(tid, key, seat, BOT_TIMER, now + think))
+        return rows
+
+    async def _committed(self, live: LiveTable, decision: Decision) -> None:
+        live.advance(decision.table)
+        live.wake_watchers()
+        if self._on_commit is not None:
+            result = self._on_commit(live, decision)
+            if result is not None:
+                await result
+
+
+__all__ = ["HISTORY", "Applied", "LockedTable", "Request", "TableRepository", "bot_key"]

@@ -1,0 +1,97 @@
+"""The timer loop: fires due turn timers, call windows and bot moves, each exactly once.
+
+Deadlines are rows written in the same transaction as the event that started them. The
+loop reads the due ones and fires each through the ordinary command path, which locks the
+table's row with SKIP LOCKED and re-checks that the deadline still exists: if another
+replica is firing it (or a player's action is being committed) this replica moves on,
+and whoever commits first deletes the row in the same transaction as its event. So a
+timer fires once across replicas, and after a restart the rows are simply still there.
+An expiry is recorded as an ``EXPIRE`` action, so replay needs no clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import defaultdict
+from collections.abc import Callable
+from datetime import datetime
+
+import structlog
+
+from tavolo.engine.app import EngineApp
+from tavolo.engine.store import DeadlineRow, TableStore
+from tavolo.servicekit.errors import DomainError
+
+log = structlog.get_logger("tavolo.engine.timers")
+
+
+class TimerLoop:
+    """Polls for due deadlines (and wakes early when this replica starts one)."""
+
+    def __init__(
+        self,
+        store: TableStore,
+        app: EngineApp,
+        clock: Callable[[], datetime],
+        *,
+        poll_seconds: float = 0.25,
+        batch: int = 200,
+        concurrency: int = 6,
+    ) -> None:
+        self._store = store
+        self._app = app
+        self._clock = clock
+        self._poll = poll_seconds
+        self._batch = batch
+        self._slots = asyncio.Semaphore(concurrency)
+        self._wake = asyncio.Event()
+
+    def poke(self) -> None:
+        """A deadline may be due now (a bot with no think time): look at once."""
+        self._wake.set()
+
+    async def run(self) -> None:
+        while True:
+            self._wake.clear()
+            fired = await self.fire_due()
+            if fired >= self._batch:
+                continue
+            await self._sleep(fired)
+
+    async def fire_due(self) -> int:
+        """Fire what is due now; tables in parallel, each table's deadlines in order."""
+        rows = await self._store.due(self._clock(), self._batch)
+        by_table: dict[str, list[DeadlineRow]] = defaultdict(list)
+        for row in rows:
+            by_table[row.table_id].append(row)
+        counts = await asyncio.gather(*(self._fire_table(r) for r in by_table.values()))
+        return sum(counts)
+
+    async def _fire_table(self, rows: list[DeadlineRow]) -> int:
+        fired = 0
+        async with self._slots:
+            for row in rows:
+                try:
+                    if await self._app.fire(row):
+                        fired += 1
+                except DomainError as exc:  # the table is gone or busy: try again later
+                    log.info(
+                        "timer not fired", table_id=row.table_id, timer=row.key, reason=str(exc)
+                    )
+                except Exception:
+                    log.exception("timer failed", table_id=row.table_id, timer=row.key)
+        return fired
+
+    async def _sleep(self, fired: int) -> None:
+        delay = self._poll
+        if not fired:
+            due = await self._store.next_due()
+            if due is not None:
+                delay = min(delay, max((due - self._clock()).total_seconds(), 0.02))
+        else:
+            delay = 0.0
+        if delay <= 0:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), delay)

@@ -1,0 +1,199 @@
+"""The engine's tables beside its event log: seeds, stream heads, deadlines, request ids.
+
+Every command on a table runs in one transaction that first locks the table's row
+(`lock_table`), so the deadlines, the request ids and the stream move together, and the
+locks are always taken in the same order (table row, deadline rows, then the event log's
+position counter, last) — no deadlocks between commands and the timer loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from tavolo.eventlog import PostgresEventStore, RecordedEvent
+from tavolo.eventlog.schema import quoted_schema
+from tavolo.servicekit.migrations import apply_migrations
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def stream_id(table_id: str) -> str:
+    """A table's stream in the engine's event log."""
+    return f"table-{table_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineRow:
+    """A stored timer: a rule timer (turn, call) or a bot's next move (kind ``bot``)."""
+
+    table_id: str
+    key: str
+    seat: int
+    kind: str
+    due: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class LockedTable:
+    """A table's row as read under its lock, with its stored deadlines."""
+
+    version: int
+    status: str
+    deadlines: dict[str, DeadlineRow]
+
+
+class TableStore:
+    """SQL for the engine's own tables in schema ``schema`` (default ``engine``)."""
+
+    def __init__(self, pool: asyncpg.Pool, schema: str = "engine") -> None:
+        s = quoted_schema(schema)
+        self.pool = pool
+        self.schema = schema
+        self.events = PostgresEventStore(pool, schema)
+        self.channel = f"{schema}_tables"
+        self._lock = f"SELECT version, status FROM {s}.tables WHERE table_id = $1 FOR UPDATE"
+        self._lock_skip = self._lock + " SKIP LOCKED"
+        self._deadlines = (
+            f"SELECT table_id, timer_key, seat, kind, due_at FROM {s}.deadlines WHERE table_id = $1"
+        )
+        self._seed = f"SELECT seed FROM {s}.tables WHERE table_id = $1"
+        self._version = f"SELECT version FROM {s}.tables WHERE table_id = $1"
+        self._insert_table = (
+            f"INSERT INTO {s}.tables (table_id, game, mode, seed, seed_commitment, version)"
+            " VALUES ($1, $2, $3, $4, $5, 0) ON CONFLICT (table_id) DO NOTHING RETURNING table_id"
+        )
+        self._update_table = (
+            f"UPDATE {s}.tables SET version = $2, status = $3,"
+            " closed_at = CASE WHEN $3 = 'playing' THEN NULL ELSE now() END WHERE table_id = $1"
+        )
+        self._delete_deadlines = (
+            f"DELETE FROM {s}.deadlines WHERE table_id = $1 AND timer_key = ANY($2::text[])"
+        )
+        self._insert_deadlines = (
+            f"INSERT INTO {s}.deadlines (table_id, timer_key, seat, kind, due_at)"
+            " SELECT $1, k, st, kd, d FROM unnest($2::text[], $3::int[], $4::text[],"
+            " $5::timestamptz[]) AS x(k, st, kd, d)"
+        )
+        self._due = (
+            f"SELECT table_id, timer_key, seat, kind, due_at FROM {s}.deadlines"
+            " WHERE due_at <= $1 ORDER BY due_at LIMIT $2"
+        )
+        self._next_due = f"SELECT min(due_at) FROM {s}.deadlines"
+        self._find_request = (
+            f"SELECT version FROM {s}.requests"
+            " WHERE table_id = $1 AND player_id = $2 AND request_id = $3"
+        )
+        self._save_request = (
+            f"INSERT INTO {s}.requests (table_id, player_id, request_id, version)"
+            " VALUES ($1, $2, $3, $4)"
+        )
+
+    async def install(self) -> None:
+        """The event log's tables, then the engine's migrations (idempotent)."""
+        await self.events.install()
+        await apply_migrations(self.pool, self.schema, MIGRATIONS)
+
+    # -- inside a command's transaction -------------------------------------------------
+
+    async def lock_table(
+        self, conn: Any, table_id: str, *, skip_locked: bool = False
+    ) -> LockedTable | None:
+        """Lock the table's row (or skip it if another transaction holds it)."""
+        row = await conn.fetchrow(self._lock_skip if skip_locked else self._lock, table_id)
+        if row is None:
+            return None
+        rows = await conn.fetch(self._deadlines, table_id)
+        deadlines = {r["timer_key"]: _deadline(r) for r in rows}
+        return LockedTable(row["version"], row["status"], deadlines)
+
+    async def create_table(
+        self, conn: Any, table_id: str, game: str, mode: str, seed: bytes, commitment: str
+    ) -> bool:
+        """Insert the table's row; False when a table with this id exists already."""
+        return (
+            await conn.fetchval(self._insert_table, table_id, game, mode, seed, commitment)
+            is not None
+        )
+
+    async def set_head(self, conn: Any, table_id: str, version: int, status: str) -> None:
+        await conn.execute(self._update_table, table_id, version, status)
+        await conn.execute("SELECT pg_notify($1, $2)", self.channel, f"{table_id} {version}")
+
+    async def replace_deadlines(
+        self, conn: Any, table_id: str, remove: Sequence[str], add: Sequence[DeadlineRow]
+    ) -> None:
+        if remove:
+            await conn.execute(self._delete_deadlines, table_id, list(remove))
+        if add:
+            await conn.execute(
+                self._insert_deadlines,
+                table_id,
+                [d.key for d in add],
+                [d.seat for d in add],
+                [d.kind for d in add],
+                [d.due for d in add],
+            )
+
+    async def find_request(
+        self, conn: Any, table_id: str, player_id: str, request_id: str
+    ) -> int | None:
+        version = await conn.fetchval(self._find_request, table_id, player_id, request_id)
+        return int(version) if version is not None else None
+
+    async def save_request(
+        self, conn: Any, table_id: str, player_id: str, request_id: str, version: int
+    ) -> None:
+        await conn.execute(self._save_request, table_id, player_id, request_id, version)
+
+    # -- reads ------------------------------------------------------------------------
+
+    async def seed(self, table_id: str, conn: Any = None) -> bytes | None:
+        async with self._connection(conn) as c:
+            seed = await c.fetchval(self._seed, table_id)
+        return bytes(seed) if seed is not None else None
+
+    async def version(self, table_id: str) -> int | None:
+        async with self.pool.acquire() as conn:
+            version = await conn.fetchval(self._version, table_id)
+        return int(version) if version is not None else None
+
+    async def read_events(
+        self, table_id: str, from_version: int = 1, conn: Any = None
+    ) -> list[RecordedEvent]:
+        return await self.events.read_stream(stream_id(table_id), from_version, conn=conn)
+
+    async def due(self, now: datetime, limit: int) -> list[DeadlineRow]:
+        async with self.pool.acquire() as conn:
+            rows = await conn.fetch(self._due, now, limit)
+        return [_deadline(r) for r in rows]
+
+    async def next_due(self) -> datetime | None:
+        async with self.pool.acquire() as conn:
+            due: datetime | None = await conn.fetchval(self._next_due)
+        return due
+
+    def _connection(self, conn: Any) -> Any:
+        return _Borrowed(conn) if conn is not None else self.pool.acquire()
+
+
+class _Borrowed:
+    """An async context manager that hands back a connection the caller already holds."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    async def __aenter__(self) -> Any:
+        return self._conn
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+def _deadline(row: Any) -> DeadlineRow:
+    return DeadlineRow(row["table_id"], row["timer_key"], row["seat"], row["kind"], row["due_at"])

@@ -1,0 +1,113 @@
+"""Shared by the engine's integration and end-to-end tests: tokens, stubs, a started engine."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import asyncpg
+import grpc
+from google.protobuf import struct_pb2
+
+from tavolo.engine.bootstrap import Engine, assemble, build_engine
+from tavolo.servicekit.auth import Role, TokenSigner
+from tavolo.servicekit.runtime import RunningService, start_service
+from tavolo.servicekit.settings import DEV_TOKEN_SECRET, Settings
+from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
+
+SIGNER = TokenSigner(DEV_TOKEN_SECRET)
+
+
+def token(player_id: str, *roles: Role) -> str:
+    signed, _ = SIGNER.issue(player_id, roles or (Role.PLAYER,), nickname=player_id)
+    return signed
+
+
+def auth(player_id: str, *roles: Role) -> tuple[tuple[str, str], ...]:
+    return (("authorization", f"Bearer {token(player_id, *roles)}"),)
+
+
+def settings(database_url: str, nats_url: str, namespace: str) -> Settings:
+    return Settings(database_url=database_url, nats_url=nats_url, namespace=namespace)
+
+
+@contextlib.asynccontextmanager
+async def running_engine(cfg: Settings) -> AsyncIterator[RunningService]:
+    service = await start_service("engine", assemble, cfg, port=0)
+    try:
+        yield service
+    finally:
+        await service.stop(grace=0.5)
+
+
+@contextlib.asynccontextmanager
+async def channel(port: int) -> AsyncIterator[engine_pb2_grpc.EngineStub]:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as chan:
+        yield engine_pb2_grpc.EngineStub(chan)
+
+
+def human(seat: int, player_id: str) -> common_pb2.Seat:
+    return common_pb2.Seat(seat=seat, player_id=player_id, nickname=player_id)
+
+
+def bot(seat: int, level: int = common_pb2.BOT_LEVEL_EASY) -> common_pb2.Seat:
+    return common_pb2.Seat(seat=seat, bot=True, bot_level=level)  # type: ignore[arg-type]
+
+
+def open_request(
+    seats: Sequence[common_pb2.Seat],
+    *,
+    mode: int = common_pb2.MODE_VERSUS_FRIENDS,
+    table_id: str = "",
+    options: dict[str, Any] | None = None,
+    turn_seconds: int = 0,
+    bot_think_millis: int = 0,
+) -> engine_pb2.OpenTableRequest:
+    opts = struct_pb2.Struct()
+    opts.update(options or {})
+    return engine_pb2.OpenTableRequest(
+        game="pika",
+        options=opts,
+        seats=list(seats),
+        mode=mode,  # type: ignore[arg-type]
+        table_id=table_id,
+        turn_seconds=turn_seconds,
+        bot_think_millis=bot_think_millis,
+    )
+
+
+@dataclass
+class EngineParts:
+    """The engine's use cases on a real database, without gRPC, with its loops running."""
+
+    engine: Engine
+    pool: asyncpg.Pool
+    tasks: list[asyncio.Task[None]]
+
+
+@contextlib.asynccontextmanager
+async def engine_parts(
+    database_url: str, *, loops: bool = True, pool_size: int = 10
+) -> AsyncIterator[EngineParts]:
+    pool = await asyncpg.create_pool(database_url, min_size=1, max_size=pool_size)
+    try:
+        engine = await build_engine(pool, timer_poll_seconds=0.05)
+        tasks = []
+        if loops:
+            tasks = [
+                asyncio.create_task(engine.timers.run()),
+                asyncio.create_task(engine.notifications.run()),
+            ]
+        try:
+            yield EngineParts(engine, pool, tasks)
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+    finally:
+        await pool.close()
