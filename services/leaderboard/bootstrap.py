@@ -32,7 +32,7 @@ def make_assemble(
         await ensure_streams(infra.js, topology)
         known = games if games is not None else frozenset(all_games())
         leaderboard = Leaderboard(infra.pool, settings, known, clock)
-        consumer = table_finished_consumer(infra.js, infra.pool, topology, leaderboard)
+        consumer = table_finished_consumer(infra.nats, infra.pool, topology, leaderboard)
         return ServiceApp(
             grpc_services=[leaderboard_service(leaderboard)],
             background=[consumer.run],

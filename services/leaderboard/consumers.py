@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import asyncpg
 import structlog
+from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 
 from tavolo.leaderboard.app import Leaderboard
@@ -34,13 +36,13 @@ def table_finished_effect(leaderboard: Leaderboard) -> Effect:
 
 
 def table_finished_consumer(
-    js: Any, pool: Any, topology: Topology, leaderboard: Leaderboard
+    nc: NATS, pool: asyncpg.Pool, topology: Topology, leaderboard: Leaderboard
 ) -> Consumer:
     """The durable consumer every leaderboard replica shares (work is spread between them)."""
     durable = topology.consumer_name(SERVICE, "table_finished")
     handler = IdempotentHandler(pool, SCHEMA, durable, table_finished_effect(leaderboard))
     return Consumer(
-        js,
+        nc,
         stream=topology.events_stream,
         durable=durable,
         subjects=[topology.table_finished],
