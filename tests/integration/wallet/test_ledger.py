@@ -3,6 +3,9 @@ itself refuses (guarantee 7, AUDIT-5, PCG-4)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
 import asyncpg
 import grpc
 import pytest
@@ -196,7 +199,9 @@ async def test_item7_roles_players_read_only_their_own_account(wallet: WalletApp
         (LOBBY, lambda w, p: w.unfreeze(p, "bob")),
     ],
 )
-async def test_item7_each_protected_call_needs_its_role(wallet: WalletApp, who, call) -> None:  # type: ignore[no-untyped-def]
+async def test_item7_each_protected_call_needs_its_role(
+    wallet: WalletApp, who: Principal, call: Callable[..., Awaitable[Any]]
+) -> None:
     with pytest.raises(PermissionDenied, match="needs the"):
         await call(wallet, who)
 
@@ -216,7 +221,7 @@ async def test_item7_each_protected_call_needs_its_role(wallet: WalletApp, who, 
     ],
 )
 async def test_guarantee8_bad_input_gets_invalid_argument_and_changes_nothing(
-    wallet: WalletApp, pool: asyncpg.Pool, call, says: str  # type: ignore[no-untyped-def]
+    wallet: WalletApp, pool: asyncpg.Pool, call: Callable[..., Awaitable[Any]], says: str
 ) -> None:
     with pytest.raises(InvalidArgument, match=says) as refused:
         await call(wallet)
