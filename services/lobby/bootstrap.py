@@ -1,0 +1,192 @@
+"""The lobby's composition root: builds everything from settings at start-up, never at import.
+
+``assemble`` is what ``python -m tavolo.lobby`` runs; ``make_assemble`` lets tests and
+tools choose the tunables, the password hasher or the engine and wallet clients.
+
+Lobby-only settings (read once here; each names the variable in its error):
+
+- ``TAVOLO_LOBBY_BOT_FILL_SECONDS`` (30): an online ticket waits this long before bots
+  complete its table (MODE-3);
+- ``TAVOLO_LOBBY_STAKE_TIMEOUT_SECONDS`` (120): a stake ticket waits this long before
+  its table is cancelled and the stake refunded (MODE-4);
+- ``TAVOLO_LOBBY_MATCHMAKER_INTERVAL`` (0.5): seconds between matchmaking rounds;
+- ``TAVOLO_LOBBY_BOT_LEVEL`` (medium): the level of bots that fill online tables;
+- ``TAVOLO_LOBBY_OPERATOR`` (unset): ``nickname:password`` of an operator account to
+  create (or promote) at start, the deployment's first staff member.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+import grpc
+
+from tavolo.eventlog import PostgresEventStore
+from tavolo.eventlog.relay import OutboxRelay
+from tavolo.lobby import convert, events
+from tavolo.lobby.app import LobbyApp, LobbyConfig, LobbyContext, utc_now
+from tavolo.lobby.clients import EnginePort, GrpcEngine, GrpcWallet, ServiceToken, WalletPort
+from tavolo.lobby.consumers import TableEvents
+from tavolo.lobby.grpc_api import lobby_grpc_service
+from tavolo.lobby.matchmaking import MatchPolicy
+from tavolo.lobby.passwords import Passwords
+from tavolo.lobby.store import SCHEMA, Database
+from tavolo.lobby.tables import BotLevel
+from tavolo.lobby.updates import LobbyUpdates, Update
+from tavolo.messaging import Topology, ensure_streams, install_processed_messages
+from tavolo.servicekit.runtime import Assemble, Infrastructure, ServiceApp
+from tavolo.servicekit.settings import SettingsError
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number of seconds, not {raw!r}") from None
+    if value <= 0:
+        raise SettingsError(f"{name} must be more than 0 seconds, not {raw}")
+    return value
+
+
+def config_from_env(environ: Mapping[str, str] | None = None) -> LobbyConfig:
+    env = os.environ if environ is None else environ
+    level_name = env.get("TAVOLO_LOBBY_BOT_LEVEL", BotLevel.MEDIUM.value)
+    try:
+        level = BotLevel(level_name)
+    except ValueError:
+        raise SettingsError(
+            f"TAVOLO_LOBBY_BOT_LEVEL must be easy, medium or hard, not {level_name!r}"
+        ) from None
+    policy = MatchPolicy(
+        bot_fill_after=timedelta(seconds=_seconds(env, "TAVOLO_LOBBY_BOT_FILL_SECONDS", 30)),
+        stake_timeout=timedelta(seconds=_seconds(env, "TAVOLO_LOBBY_STAKE_TIMEOUT_SECONDS", 120)),
+        bot_level=level,
+    )
+    return LobbyConfig(
+        policy=policy,
+        matchmaker_interval=_seconds(env, "TAVOLO_LOBBY_MATCHMAKER_INTERVAL", 0.5),
+    )
+
+
+def operator_from_env(environ: Mapping[str, str] | None = None) -> tuple[str, str] | None:
+    env = os.environ if environ is None else environ
+    raw = env.get("TAVOLO_LOBBY_OPERATOR", "")
+    if not raw:
+        return None
+    nickname, sep, password = raw.partition(":")
+    if not sep or not nickname or not password:
+        raise SettingsError("TAVOLO_LOBBY_OPERATOR must be 'nickname:password'")
+    return nickname, password
+
+
+@dataclass(frozen=True)
+class LobbyOverrides:
+    """What tests and tools may swap; None keeps the production choice."""
+
+    config: LobbyConfig | None = None
+    passwords: Passwords | None = None
+    wallet: Callable[[Infrastructure], WalletPort] | None = None
+    engine: Callable[[Infrastructure], EnginePort] | None = None
+    operator: tuple[str, str] | None = None
+    run_matchmaker: bool = True
+    clock: Callable[[], datetime] | None = None
+
+
+@dataclass
+class Assembled:
+    """The lobby as built, for tests that want to reach inside an in-process service."""
+
+    app: LobbyApp
+    relay: OutboxRelay
+    topology: Topology
+
+
+def make_assemble(
+    overrides: LobbyOverrides | None = None,
+    *,
+    built: Callable[[Assembled], None] | None = None,
+) -> Assemble:
+    chosen = overrides or LobbyOverrides()
+
+    async def assemble(infra: Infrastructure) -> ServiceApp:
+        settings = infra.settings
+        config = chosen.config or config_from_env()
+        db = Database(infra.pool)
+        await db.migrate()
+        store = PostgresEventStore(infra.pool, SCHEMA)
+        await store.install()
+        async with infra.pool.acquire() as conn:
+            await install_processed_messages(conn, SCHEMA)
+        topology = Topology(settings.namespace)
+        await ensure_streams(infra.js, topology)
+        relay = OutboxRelay(store, infra.js, events.encoder(topology))
+
+        channels: list[grpc.aio.Channel] = []
+        token = ServiceToken(infra.signer)
+
+        def channel(service: str) -> grpc.aio.Channel:
+            opened = grpc.aio.insecure_channel(settings.grpc_address(service))
+            channels.append(opened)
+            return opened
+
+        wallet = chosen.wallet(infra) if chosen.wallet else GrpcWallet(channel("wallet"), token)
+        engine = chosen.engine(infra) if chosen.engine else GrpcEngine(channel("engine"), token)
+        updates = LobbyUpdates(infra.nats, settings.namespace)
+
+        async def notify(player_id: str, update: Update) -> None:
+            await updates.publish(player_id, convert.lobby_update(update).SerializeToString())
+
+        ctx = LobbyContext(
+            db=db,
+            events=store,
+            wallet=wallet,
+            engine=engine,
+            notify=notify,
+            signer=infra.signer,
+            passwords=chosen.passwords or Passwords(),
+            config=config,
+            clock=chosen.clock or utc_now,
+            on_append=relay.wake,
+        )
+        app = LobbyApp(ctx)
+        operator = chosen.operator or operator_from_env()
+        if operator is not None:
+            await app.accounts.ensure_operator(*operator)
+        table_events = TableEvents(app, topology, infra.js)
+        if built is not None:
+            built(Assembled(app, relay, topology))
+
+        async def close_channels() -> None:
+            for opened in channels:
+                await opened.close()
+
+        background: list[Callable[[], Awaitable[None]]] = [
+            relay.run,
+            table_events.run,
+            app.queue.run_hold_releases,
+        ]
+        if chosen.run_matchmaker:
+            background.append(app.matchmaker.run)
+        return ServiceApp(
+            grpc_services=[lobby_grpc_service(app, updates)],
+            background=background,  # type: ignore[arg-type]
+            on_stop=[close_channels],
+        )
+
+    return assemble
+
+
+async def assemble(infra: Infrastructure) -> ServiceApp:
+    """The production lobby."""
+    return await make_assemble()(infra)
+
+
+def with_policy(config: LobbyConfig, **changes: object) -> LobbyConfig:
+    """A copy of ``config`` with policy fields changed (tests: short waits)."""
+    return replace(config, policy=replace(config.policy, **changes))  # type: ignore[arg-type]

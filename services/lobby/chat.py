@@ -1,0 +1,102 @@
+"""Table and room chat (PCG-2): every message recorded with its sender and time.
+
+Who may read: the players seated at the table, or the room's host and accepted friends;
+moderators and auditors read any channel (to judge a complaint, PCG-3). Who may write:
+the same players, while the table is live, unless their chat is suspended (PCG-4).
+"""
+
+from __future__ import annotations
+
+from tavolo.lobby import chat_store, rooms_store, tables_store
+from tavolo.lobby.app import LobbyContext
+from tavolo.lobby.chat_store import Channel, ChannelKind, ChatMessage
+from tavolo.lobby.sanctions import ensure_may_chat
+from tavolo.lobby.store import Connection
+from tavolo.servicekit.auth import Principal, Role
+from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument, NotFound
+
+MAX_TEXT = 500
+DEFAULT_PAGE = 50
+MAX_PAGE = 500
+
+
+def _check_text(text: str) -> str:
+    cleaned = text.strip()
+    if not cleaned:
+        raise InvalidArgument("write something: an empty message is not sent")
+    if len(cleaned) > MAX_TEXT:
+        raise InvalidArgument(
+            f"a chat message has at most {MAX_TEXT} characters, not {len(cleaned)}"
+        )
+    if any(not ch.isprintable() and ch not in "\n\t" for ch in cleaned):
+        raise InvalidArgument("a chat message may not hold control characters")
+    return cleaned
+
+
+def _page_size(size: int) -> int:
+    if size < 0:
+        raise InvalidArgument("page_size cannot be negative")
+    return min(size or DEFAULT_PAGE, MAX_PAGE)
+
+
+def _after(token: str) -> int:
+    if not token:
+        return 0
+    try:
+        value = int(token)
+    except ValueError:
+        raise InvalidArgument("page_token is not one this service gave out") from None
+    if value < 0:
+        raise InvalidArgument("page_token is not one this service gave out")
+    return value
+
+
+class Chat:
+    def __init__(self, ctx: LobbyContext) -> None:
+        self.ctx = ctx
+
+    async def send(self, caller: Principal, channel: Channel, text: str) -> ChatMessage:
+        cleaned = _check_text(text)
+        async with self.ctx.db.transaction() as conn:
+            account = await self.ctx.account(conn, caller)
+            ensure_may_chat(await self.ctx.sanctions(conn, account.player_id), self.ctx.clock())
+            await self._member(conn, caller, channel, writing=True)
+            message = ChatMessage(
+                self.ctx.new_id(),
+                channel,
+                account.player_id,
+                account.nickname,
+                cleaned,
+                self.ctx.clock(),
+            )
+            await chat_store.insert_message(conn, message)
+        return message
+
+    async def list(
+        self, caller: Principal, channel: Channel, page_size: int, page_token: str
+    ) -> tuple[list[ChatMessage], str]:
+        limit = _page_size(page_size)
+        after = _after(page_token)
+        async with self.ctx.db.connection() as conn:
+            staff = caller.has(Role.MODERATOR) or caller.has(Role.AUDITOR)
+            if not staff:
+                await self._member(conn, caller, channel, writing=False)
+            messages, next_seq = await chat_store.page(conn, channel, after, limit)
+        return messages, ("" if next_seq is None else str(next_seq))
+
+    async def _member(
+        self, conn: Connection, caller: Principal, channel: Channel, *, writing: bool
+    ) -> None:
+        if not channel.channel_id:
+            raise InvalidArgument("say which table or room: the channel is empty")
+        if channel.kind is ChannelKind.TABLE:
+            if not await tables_store.is_seated(conn, channel.channel_id, caller.player_id):
+                raise NotFound(f"you are not seated at table {channel.channel_id!r}")
+            if writing:
+                record = await tables_store.table(conn, channel.channel_id)
+                if record is not None and record.ended_at is not None:
+                    raise FailedPrecondition("this table has ended; its chat is closed")
+            return
+        room = await rooms_store.room(conn, channel.channel_id)
+        if room is None or not room.is_member(caller.player_id):
+            raise NotFound(f"you are not in room {channel.channel_id!r}")

@@ -1,0 +1,80 @@
+"""The NATS events the lobby reacts to: TableStarted, TableFinished, TableAborted.
+
+One durable pull consumer; each message is applied through ``IdempotentHandler``, which
+records its id in the same transaction as the effect, so a redelivery changes nothing
+(guarantee 6). Players are told after the transaction commits.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nats.aio.msg import Msg
+
+from tavolo.lobby.app import LobbyApp
+from tavolo.lobby.events import MODE_FROM_PROTO
+from tavolo.lobby.store import SCHEMA
+from tavolo.lobby.tables import Mode
+from tavolo.lobby.updates import Update
+from tavolo.messaging import IdempotentHandler, Topology, run_consumer
+from tavolo.v1 import events_pb2
+
+TABLE_STARTED = "TableStarted"
+TABLE_FINISHED = "TableFinished"
+TABLE_ABORTED = "TableAborted"
+
+
+class TableEvents:
+    """Applies the engine's table facts to the lobby's state."""
+
+    def __init__(self, app: LobbyApp, topology: Topology, js: Any) -> None:
+        self.app = app
+        self.topology = topology
+        self._js = js
+        self._started = topology.subject_for(TABLE_STARTED)
+        self._finished = topology.subject_for(TABLE_FINISHED)
+        self._aborted = topology.subject_for(TABLE_ABORTED)
+
+    @property
+    def subjects(self) -> list[str]:
+        return [self._started, self._finished, self._aborted]
+
+    @property
+    def durable(self) -> str:
+        return self.topology.consumer_name("lobby", "table_events")
+
+    async def apply(self, conn: Any, msg: Msg) -> list[tuple[str, Update]]:
+        """Inside the handler's transaction: change the state; the notices for after commit."""
+        watch = self.app.watch
+        if msg.subject == self._started:
+            started = events_pb2.TableStarted.FromString(msg.data)
+            mode = MODE_FROM_PROTO.get(started.mode, Mode.ONLINE)
+            seated = [(s.seat, s.player_id) for s in started.seats if s.player_id and not s.bot]
+            return await watch.table_started(conn, started.table_id, started.game, mode, seated)
+        if msg.subject == self._finished:
+            finished = events_pb2.TableFinished.FromString(msg.data)
+            await watch.table_ended(conn, finished.table_id, "finished")
+        elif msg.subject == self._aborted:
+            aborted = events_pb2.TableAborted.FromString(msg.data)
+            await watch.table_ended(conn, aborted.table_id, f"aborted: {aborted.reason}")
+        return []
+
+    async def handle(self, msg: Msg) -> None:
+        """Apply once per message id (a redelivery finds its id recorded), then notify."""
+        notices: list[tuple[str, Update]] = []
+
+        async def effect(conn: Any, message: Msg) -> None:
+            notices.extend(await self.apply(conn, message))
+
+        handler = IdempotentHandler(self.app.ctx.db.pool, SCHEMA, self.durable, effect)
+        if await handler.handle(msg):
+            await self.app.ctx.publish(notices)
+
+    async def run(self) -> None:
+        await run_consumer(
+            self._js,
+            stream=self.topology.events_stream,
+            durable=self.durable,
+            subjects=self.subjects,
+            handler=self.handle,
+        )

@@ -1,0 +1,196 @@
+"""The facts the lobby records and publishes, and how they cross NATS.
+
+Each fact is written to the lobby's event log (``tavolo.eventlog``) in the same
+transaction as the change it reports; the outbox relay then publishes it with
+``encode`` (subject from ``Topology``, payload the ``events.proto`` message). Event ids
+are derived from what they report, so a retried write is recognised, not doubled.
+
+Streams: ``player-<id>`` (PlayerRegistered), ``match-<id>`` (MatchFormed or
+MatchCancelled), ``sanction-<id>`` (AccountFrozen, then AccountUnfrozen when lifted).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from google.protobuf import struct_pb2, timestamp_pb2
+from google.protobuf.message import Message
+
+from tavolo.eventlog import NewEvent, RecordedEvent
+from tavolo.eventlog.relay import Encoded
+from tavolo.lobby.tables import BotLevel, Mode, Seat, TableSpec
+from tavolo.messaging import Topology
+from tavolo.v1 import common_pb2, events_pb2
+
+PLAYER_REGISTERED = "PlayerRegistered"
+MATCH_FORMED = "MatchFormed"
+MATCH_CANCELLED = "MatchCancelled"
+ACCOUNT_FROZEN = "AccountFrozen"
+ACCOUNT_UNFROZEN = "AccountUnfrozen"
+
+_NAMESPACE = uuid.UUID("6f0b2b9e-4a51-4d0c-9a57-2d5b1f7c3e10")
+
+MODE_TO_PROTO = {
+    Mode.VERSUS_COMPUTER: common_pb2.MODE_VERSUS_COMPUTER,
+    Mode.VERSUS_FRIENDS: common_pb2.MODE_VERSUS_FRIENDS,
+    Mode.ONLINE: common_pb2.MODE_ONLINE,
+    Mode.STAKE: common_pb2.MODE_STAKE,
+}
+MODE_FROM_PROTO = {v: k for k, v in MODE_TO_PROTO.items()}
+LEVEL_TO_PROTO = {
+    BotLevel.EASY: common_pb2.BOT_LEVEL_EASY,
+    BotLevel.MEDIUM: common_pb2.BOT_LEVEL_MEDIUM,
+    BotLevel.HARD: common_pb2.BOT_LEVEL_HARD,
+}
+LEVEL_FROM_PROTO = {v: k for k, v in LEVEL_TO_PROTO.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """An event to append: the stream, the version it follows, the event."""
+
+    stream_id: str
+    expected_version: int
+    event: NewEvent
+
+
+def _event_id(kind: str, key: str) -> uuid.UUID:
+    return uuid.uuid5(_NAMESPACE, f"{kind}:{key}")
+
+
+def _seat_data(seat: Seat) -> dict[str, object]:
+    return {
+        "seat": seat.seat,
+        "player_id": seat.player_id or "",
+        "nickname": seat.nickname,
+        "bot": seat.bot,
+        "bot_level": seat.bot_level.value if seat.bot_level else "",
+    }
+
+
+def player_registered(player_id: str, nickname: str) -> Pending:
+    data = {"player_id": player_id, "nickname": nickname}
+    event = NewEvent(PLAYER_REGISTERED, data, _event_id(PLAYER_REGISTERED, player_id))
+    return Pending(f"player-{player_id}", 0, event)
+
+
+def match_formed(
+    match_id: str,
+    spec: TableSpec,
+    mode: Mode,
+    seats: Sequence[Seat],
+    *,
+    stake: int = 0,
+    bot_filled: bool = False,
+    hold_ids: Mapping[int, str] | None = None,
+) -> Pending:
+    data = {
+        "match_id": match_id,
+        "game": spec.game,
+        "mode": mode.value,
+        # Options travel as JSON text: the log holds integers only, options may not.
+        "options_json": spec.options_json,
+        "seats": [_seat_data(s) for s in seats],
+        "stake": stake,
+        "bot_filled": bot_filled,
+        "hold_ids": {str(seat): hold for seat, hold in (hold_ids or {}).items()},
+    }
+    event = NewEvent(MATCH_FORMED, data, _event_id(MATCH_FORMED, match_id))
+    return Pending(f"match-{match_id}", 0, event)
+
+
+def match_cancelled(match_id: str, reason: str, hold_ids: Mapping[str, str]) -> Pending:
+    data = {"match_id": match_id, "reason": reason, "hold_ids": dict(hold_ids)}
+    event = NewEvent(MATCH_CANCELLED, data, _event_id(MATCH_CANCELLED, match_id))
+    return Pending(f"match-{match_id}", 0, event)
+
+
+def account_frozen(sanction_id: str, player_id: str, reason: str, by: str) -> Pending:
+    data = {"sanction_id": sanction_id, "player_id": player_id, "reason": reason, "by": by}
+    event = NewEvent(ACCOUNT_FROZEN, data, _event_id(ACCOUNT_FROZEN, sanction_id))
+    return Pending(f"sanction-{sanction_id}", 0, event)
+
+
+def account_unfrozen(sanction_id: str, player_id: str, by: str) -> Pending:
+    data = {"sanction_id": sanction_id, "player_id": player_id, "by": by}
+    event = NewEvent(ACCOUNT_UNFROZEN, data, _event_id(ACCOUNT_UNFROZEN, sanction_id))
+    return Pending(f"sanction-{sanction_id}", 1, event)
+
+
+# -- crossing NATS ---------------------------------------------------------------------
+
+
+def header(event: RecordedEvent) -> events_pb2.EventHeader:
+    occurred = timestamp_pb2.Timestamp()
+    occurred.FromDatetime(event.recorded_at)
+    return events_pb2.EventHeader(
+        event_id=str(event.event_id),
+        stream_id=event.stream_id,
+        version=event.version,
+        occurred_at=occurred,
+    )
+
+
+def _struct(options_json: str) -> struct_pb2.Struct:
+    options = struct_pb2.Struct()
+    options.update(json.loads(options_json))
+    return options
+
+
+def _seat_proto(data: Mapping[str, object]) -> common_pb2.Seat:
+    level = str(data.get("bot_level") or "")
+    return common_pb2.Seat(
+        seat=int(str(data["seat"])),
+        player_id=str(data.get("player_id") or ""),
+        nickname=str(data.get("nickname") or ""),
+        bot=bool(data.get("bot")),
+        bot_level=LEVEL_TO_PROTO[BotLevel(level)] if level else common_pb2.BOT_LEVEL_UNSPECIFIED,
+    )
+
+
+def to_proto(event: RecordedEvent) -> Message | None:
+    """The events.proto message for a recorded lobby event (None: stays in the lobby)."""
+    d = event.data
+    h = header(event)
+    if event.type == PLAYER_REGISTERED:
+        return events_pb2.PlayerRegistered(
+            header=h, player_id=d["player_id"], nickname=d["nickname"]
+        )
+    if event.type == MATCH_FORMED:
+        return events_pb2.MatchFormed(
+            header=h,
+            match_id=d["match_id"],
+            game=d["game"],
+            mode=MODE_TO_PROTO[Mode(d["mode"])],
+            options=_struct(d["options_json"]),
+            seats=[_seat_proto(s) for s in d["seats"]],
+            stake=d["stake"],
+            bot_filled=d["bot_filled"],
+            hold_ids={int(k): v for k, v in d["hold_ids"].items()},
+        )
+    if event.type == MATCH_CANCELLED:
+        return events_pb2.MatchCancelled(
+            header=h, match_id=d["match_id"], reason=d["reason"], hold_ids=d["hold_ids"]
+        )
+    if event.type == ACCOUNT_FROZEN:
+        return events_pb2.AccountFrozen(
+            header=h, player_id=d["player_id"], reason=d["reason"], by=d["by"]
+        )
+    if event.type == ACCOUNT_UNFROZEN:
+        return events_pb2.AccountUnfrozen(header=h, player_id=d["player_id"], by=d["by"])
+    return None
+
+
+def encoder(topology: Topology) -> Callable[[RecordedEvent], Encoded | None]:
+    """The outbox relay's encoder: subject from the topology, payload the proto bytes."""
+
+    def encode(event: RecordedEvent) -> Encoded | None:
+        message = to_proto(event)
+        if message is None:
+            return None
+        return topology.subject_for(event.type), message.SerializeToString(), {}
+
+    return encode

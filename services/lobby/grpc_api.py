@@ -1,0 +1,179 @@
+"""The Lobby gRPC servicer: protobuf in, a use case, protobuf out. Nothing decided here.
+
+Authentication happens before any method runs (the service kit's interceptor); only
+Register, Login and Refresh are public. Domain errors raised by the use cases become
+their status codes in the same interceptor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+
+from tavolo.lobby import convert
+from tavolo.lobby.app import LobbyApp
+from tavolo.lobby.updates import LobbyUpdates
+from tavolo.servicekit.auth import caller, current_principal
+from tavolo.servicekit.grpc_server import GrpcService
+from tavolo.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
+
+PUBLIC_METHODS = frozenset({"Register", "Login", "Refresh"})
+
+Context = grpc.aio.ServicerContext[Any, Any]
+
+
+class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
+    def __init__(self, app: LobbyApp, updates: LobbyUpdates) -> None:
+        self.app = app
+        self.updates = updates
+
+    # -- accounts ---------------------------------------------------------------------
+
+    async def Register(
+        self, request: lobby_pb2.RegisterRequest, context: Context
+    ) -> lobby_pb2.Session:
+        linked = current_principal.get()  # set when a token came with the call
+        tokens = await self.app.accounts.register(request.nickname, request.password, linked)
+        return convert.session(tokens)
+
+    async def Login(self, request: lobby_pb2.LoginRequest, context: Context) -> lobby_pb2.Session:
+        return convert.session(await self.app.accounts.login(request.nickname, request.password))
+
+    async def Refresh(
+        self, request: lobby_pb2.RefreshRequest, context: Context
+    ) -> lobby_pb2.Session:
+        return convert.session(await self.app.accounts.refresh(request.refresh_token))
+
+    async def GetProfile(
+        self, request: lobby_pb2.GetProfileRequest, context: Context
+    ) -> lobby_pb2.Profile:
+        return convert.profile(await self.app.accounts.profile(caller(), request.player_id))
+
+    async def SetRoles(
+        self, request: lobby_pb2.SetRolesRequest, context: Context
+    ) -> lobby_pb2.Profile:
+        roles = convert.roles_in(request.roles)
+        view = await self.app.accounts.set_roles(caller(), request.player_id, roles)
+        return convert.profile(view)
+
+    # -- tables and rooms -------------------------------------------------------------
+
+    async def PlayVersusComputer(
+        self, request: lobby_pb2.PlayVersusComputerRequest, context: Context
+    ) -> lobby_pb2.TableAssignment:
+        found = await self.app.play.versus_computer(
+            caller(),
+            request.game,
+            convert.options_in(request),
+            request.players,
+            convert.bot_level_in(request.level),
+        )
+        return convert.assignment(found)
+
+    async def CreateRoom(
+        self, request: lobby_pb2.CreateRoomRequest, context: Context
+    ) -> lobby_pb2.Room:
+        room = await self.app.play.create_room(
+            caller(), request.game, convert.options_in(request), request.players
+        )
+        return convert.room(room)
+
+    async def Invite(self, request: lobby_pb2.InviteRequest, context: Context) -> lobby_pb2.Room:
+        return convert.room(await self.app.play.invite(caller(), request.room_id, request.nickname))
+
+    async def RespondToInvitation(
+        self, request: lobby_pb2.RespondToInvitationRequest, context: Context
+    ) -> lobby_pb2.Room:
+        room = await self.app.play.respond(caller(), request.room_id, request.accept)
+        return convert.room(room)
+
+    async def StartRoom(
+        self, request: lobby_pb2.StartRoomRequest, context: Context
+    ) -> lobby_pb2.TableAssignment:
+        found = await self.app.play.start_room(
+            caller(),
+            request.room_id,
+            request.fill_with_bots,
+            convert.bot_level_in(request.bot_level),
+        )
+        return convert.assignment(found)
+
+    # -- queues -----------------------------------------------------------------------
+
+    async def JoinQueue(
+        self, request: lobby_pb2.JoinQueueRequest, context: Context
+    ) -> lobby_pb2.Ticket:
+        ticket = await self.app.queue.join(
+            caller(), request.game, request.players, convert.options_in(request), request.stake
+        )
+        return convert.ticket(ticket)
+
+    async def LeaveQueue(
+        self, request: lobby_pb2.LeaveQueueRequest, context: Context
+    ) -> lobby_pb2.Ticket:
+        return convert.ticket(await self.app.queue.leave(caller(), request.ticket_id))
+
+    async def WatchLobby(
+        self, request: lobby_pb2.WatchLobbyRequest, context: Context
+    ) -> AsyncIterator[lobby_pb2.LobbyUpdate]:
+        who = caller()
+        async with self.updates.follow(who.player_id) as live:
+            for update in await self.app.watch.snapshot(who):
+                yield convert.lobby_update(update)
+            while True:
+                payload = await live.get()
+                yield lobby_pb2.LobbyUpdate.FromString(payload)
+                await asyncio.sleep(0)
+
+    # -- chat and sanctions -----------------------------------------------------------
+
+    async def SendChat(
+        self, request: lobby_pb2.SendChatRequest, context: Context
+    ) -> lobby_pb2.ChatMessage:
+        message = await self.app.chat.send(
+            caller(), convert.channel_in(request.channel), request.text
+        )
+        return convert.chat_message(message)
+
+    async def ListChat(
+        self, request: lobby_pb2.ListChatRequest, context: Context
+    ) -> lobby_pb2.ListChatResponse:
+        messages, next_token = await self.app.chat.list(
+            caller(),
+            convert.channel_in(request.channel),
+            request.page.page_size,
+            request.page.page_token,
+        )
+        return lobby_pb2.ListChatResponse(
+            messages=[convert.chat_message(m) for m in messages],
+            page=common_pb2.PageInfo(next_page_token=next_token),
+        )
+
+    async def ApplySanction(
+        self, request: lobby_pb2.ApplySanctionRequest, context: Context
+    ) -> lobby_pb2.Sanction:
+        found = await self.app.moderation.apply(
+            caller(),
+            request.player_id,
+            convert.KIND_FROM_PROTO.get(request.kind),
+            convert.DURATION_FROM_PROTO.get(request.duration),
+            request.reason,
+        )
+        return convert.sanction(found)
+
+    async def LiftSanction(
+        self, request: lobby_pb2.LiftSanctionRequest, context: Context
+    ) -> lobby_pb2.Sanction:
+        return convert.sanction(await self.app.moderation.lift(caller(), request.sanction_id))
+
+
+def lobby_grpc_service(app: LobbyApp, updates: LobbyUpdates) -> GrpcService:
+    servicer = LobbyServicer(app, updates)
+    return GrpcService(
+        full_name=lobby_pb2.DESCRIPTOR.services_by_name["Lobby"].full_name,
+        add_to_server=lambda server: lobby_pb2_grpc.add_LobbyServicer_to_server(servicer, server),
+        public_methods=PUBLIC_METHODS,
+    )

@@ -1,0 +1,198 @@
+"""The matchmaker loop: forms tables from the durable queues, on every replica at once.
+
+Each round looks at the pools with waiting tickets and works those that are due (enough
+tickets for a table, or an oldest ticket past its wait). One pool batch is one
+transaction:
+
+1. ``pg_try_advisory_xact_lock`` on the pool: one replica works a pool at a time (the
+   others skip it this round instead of splitting its tickets into incomplete tables);
+2. ``SELECT ... FOR UPDATE SKIP LOCKED`` of the pool's oldest tickets: a ticket being
+   left right now is passed by, never waited for, never seated;
+3. ``matchmaking.plan_pool`` decides; tables, seats, ticket states and the busy claims
+   are written with one statement each, and the MatchFormed / MatchCancelled events are
+   appended last, in the same transaction.
+
+So a player is seated once or not at all, whatever crashes where; a restart resumes from
+the tickets in PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import structlog
+
+from tavolo.lobby import events, queue_store, tables_store
+from tavolo.lobby.app import LobbyContext
+from tavolo.lobby.matchmaking import CancelTable, FormTable, next_deadline, plan_pool
+from tavolo.lobby.queue_store import PoolSummary
+from tavolo.lobby.store import Connection
+from tavolo.lobby.tables import Mode, Seat, TableSpec, bot_seats
+from tavolo.lobby.tables_store import TableRecord
+from tavolo.lobby.updates import TicketChanged
+
+log = structlog.get_logger("tavolo.lobby.matchmaker")
+
+CANCEL_REASON = "the stake table did not fill with real players in time; your stake is refunded"
+
+
+@dataclass
+class RoundResult:
+    """What one round did (for logs, tests and the benchmark)."""
+
+    tables_formed: int = 0
+    bot_filled: int = 0
+    cancelled: int = 0
+    tickets_seated: int = 0
+    match_ids: list[str] = field(default_factory=list)
+
+
+class Matchmaker:
+    def __init__(self, ctx: LobbyContext) -> None:
+        self.ctx = ctx
+
+    async def run(self) -> None:
+        """Background loop: a round every ``matchmaker_interval`` seconds."""
+        while True:
+            result = await self.run_round()
+            if result.tables_formed or result.cancelled:
+                log.info(
+                    "matchmaking round",
+                    tables=result.tables_formed,
+                    bot_filled=result.bot_filled,
+                    cancelled=result.cancelled,
+                )
+            await asyncio.sleep(self.ctx.config.matchmaker_interval)
+
+    async def run_round(self) -> RoundResult:
+        now = self.ctx.clock()
+        policy = self.ctx.config.policy
+        result = RoundResult()
+        async with self.ctx.db.connection() as conn:
+            summaries = await queue_store.pools(conn)
+        for summary in summaries:
+            due = summary.waiting >= summary.players or now >= next_deadline(
+                summary.oldest, stake=summary.stake, policy=policy
+            )
+            if due:
+                await self._work_pool(summary, now, result)
+        return result
+
+    async def _work_pool(self, summary: PoolSummary, now: datetime, result: RoundResult) -> None:
+        batch = self.ctx.config.matchmaker_batch
+        while True:
+            notices: list[str] = []
+            async with self.ctx.db.transaction() as conn:
+                mine = await conn.fetchval(
+                    "SELECT pg_try_advisory_xact_lock(hashtext('tavolo.lobby.pool'), hashtext($1))",
+                    summary.pool,
+                )
+                if not mine:
+                    return
+                tickets = await queue_store.lock_pool(conn, summary.pool, batch)
+                complete = len(tickets) < batch
+                decisions = plan_pool(
+                    tickets,
+                    players=summary.players,
+                    stake=summary.stake,
+                    now=now,
+                    policy=self.ctx.config.policy,
+                    complete=complete,
+                )
+                if not decisions:
+                    return
+                forms = [d for d in decisions if isinstance(d, FormTable)]
+                cancels = [d for d in decisions if isinstance(d, CancelTable)]
+                spec = await _pool_spec(conn, tickets[0].ticket_id)
+                pending = await self._form(conn, forms, spec, summary.stake, now, result)
+                pending += await self._cancel(conn, cancels, now, result)
+                await self.ctx.append(conn, pending)
+                notices = [t.ticket_id for d in decisions for t in d.tickets]
+            await self._tell(notices)
+            if complete:
+                return
+
+    async def _form(
+        self,
+        conn: Connection,
+        forms: Sequence[FormTable],
+        spec: TableSpec,
+        stake: int,
+        now: datetime,
+        result: RoundResult,
+    ) -> list[events.Pending]:
+        if not forms:
+            return []
+        mode = Mode.STAKE if stake else Mode.ONLINE
+        level = self.ctx.config.policy.bot_level
+        records: list[TableRecord] = []
+        all_seats: list[list[Seat]] = []
+        pending: list[events.Pending] = []
+        ticket_ids: list[str] = []
+        table_ids: list[str] = []
+        seat_numbers: list[int] = []
+        for form in forms:
+            table_id = self.ctx.new_id()
+            seats = [Seat(i, t.player_id, t.nickname) for i, t in enumerate(form.tickets)]
+            seats += bot_seats(len(seats), form.bots, level)
+            records.append(TableRecord(table_id, spec, mode, now, stake, form.bot_filled))
+            all_seats.append(seats)
+            holds = {i: t.hold_id for i, t in enumerate(form.tickets) if t.hold_id}
+            pending.append(
+                events.match_formed(
+                    table_id,
+                    spec,
+                    mode,
+                    seats,
+                    stake=stake,
+                    bot_filled=form.bot_filled,
+                    hold_ids=holds,
+                )
+            )
+            for i, ticket in enumerate(form.tickets):
+                ticket_ids.append(ticket.ticket_id)
+                table_ids.append(table_id)
+                seat_numbers.append(i)
+            result.tables_formed += 1
+            result.bot_filled += int(form.bot_filled)
+            result.tickets_seated += len(form.tickets)
+            result.match_ids.append(table_id)
+        await tables_store.insert_tables(conn, records, all_seats)
+        await queue_store.seat_tickets(conn, ticket_ids, table_ids, seat_numbers, now)
+        await tables_store.move_claims_to_tables(conn, ticket_ids, table_ids)
+        return pending
+
+    async def _cancel(
+        self,
+        conn: Connection,
+        cancels: Sequence[CancelTable],
+        now: datetime,
+        result: RoundResult,
+    ) -> list[events.Pending]:
+        pending: list[events.Pending] = []
+        for cancel in cancels:
+            match_id = self.ctx.new_id()
+            ids = [t.ticket_id for t in cancel.tickets]
+            await queue_store.cancel_tickets(conn, ids, now)
+            await tables_store.release_ticket_claims(conn, ids)
+            holds = {t.player_id: t.hold_id for t in cancel.tickets if t.hold_id}
+            pending.append(events.match_cancelled(match_id, CANCEL_REASON, holds))
+            result.cancelled += 1
+            result.match_ids.append(match_id)
+        return pending
+
+    async def _tell(self, ticket_ids: Sequence[str]) -> None:
+        if not ticket_ids:
+            return
+        async with self.ctx.db.connection() as conn:
+            tickets = await queue_store.tickets_by_id(conn, ticket_ids)
+        await self.ctx.publish([(t.player_id, TicketChanged(t)) for t in tickets])
+
+
+async def _pool_spec(conn: Connection, ticket_id: str) -> TableSpec:
+    """The table every ticket of the pool wants (the pool key is made of it)."""
+    found = await queue_store.tickets_by_id(conn, [ticket_id])
+    return found[0].spec

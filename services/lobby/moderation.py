@@ -1,0 +1,89 @@
+"""Sanctions (PCG-4): moderators apply and lift them; every one records who, why, until when.
+
+A balance freeze is also a fact for the wallet: AccountFrozen is written to the event
+log in the same transaction as the sanction, and AccountUnfrozen when the last freeze on
+the player is lifted (two freezes, one lifted: the balance stays frozen).
+"""
+
+from __future__ import annotations
+
+from tavolo.lobby import accounts_store, events
+from tavolo.lobby.app import LobbyContext
+from tavolo.lobby.sanctions import (
+    Sanction,
+    SanctionDuration,
+    SanctionKind,
+    check_reason,
+    sanction_until,
+)
+from tavolo.servicekit.auth import Principal, Role
+from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument, NotFound
+
+
+class Moderation:
+    def __init__(self, ctx: LobbyContext) -> None:
+        self.ctx = ctx
+
+    async def apply(
+        self,
+        caller: Principal,
+        player_id: str,
+        kind: SanctionKind | None,
+        duration: SanctionDuration | None,
+        reason: str,
+    ) -> Sanction:
+        caller.require(Role.MODERATOR, Role.OPERATOR)
+        if kind is None:
+            raise InvalidArgument("say what to suspend: chat, lobby, all accounts or a freeze")
+        if duration is None:
+            raise InvalidArgument("say how long: one month or permanent")
+        why = check_reason(reason)
+        now = self.ctx.clock()
+        until = sanction_until(kind, duration, now)
+        if player_id == caller.player_id:
+            raise FailedPrecondition("you cannot sanction yourself; ask another moderator")
+        sanction = Sanction(
+            sanction_id=self.ctx.new_id(),
+            player_id=player_id,
+            kind=kind,
+            applied_by=caller.player_id,
+            reason=why,
+            applied_at=now,
+            until=until,
+        )
+        async with self.ctx.db.transaction() as conn:
+            if player_id == "" or await accounts_store.account_by_id(conn, player_id) is None:
+                raise NotFound(f"no player has the id {player_id!r}")
+            await accounts_store.lock_account(conn, player_id)
+            await accounts_store.insert_sanction(conn, sanction)
+            if kind is SanctionKind.FREEZE:
+                await self.ctx.append(
+                    conn,
+                    [events.account_frozen(sanction.sanction_id, player_id, why, caller.player_id)],
+                )
+        self.ctx.on_append()
+        return sanction
+
+    async def lift(self, caller: Principal, sanction_id: str) -> Sanction:
+        caller.require(Role.MODERATOR, Role.OPERATOR)
+        async with self.ctx.db.transaction() as conn:
+            found = (
+                await accounts_store.sanction_for_update(conn, sanction_id) if sanction_id else None
+            )
+            if found is None:
+                raise NotFound(f"no sanction has the id {sanction_id!r}")
+            if found.lifted_at is not None:
+                raise FailedPrecondition("this sanction was already lifted")
+            await accounts_store.lock_account(conn, found.player_id)
+            lifted = await accounts_store.lift_sanction(
+                conn, sanction_id, caller.player_id, self.ctx.clock()
+            )
+            if found.kind is SanctionKind.FREEZE and not await accounts_store.active_freezes(
+                conn, found.player_id
+            ):
+                await self.ctx.append(
+                    conn,
+                    [events.account_unfrozen(sanction_id, found.player_id, caller.player_id)],
+                )
+        self.ctx.on_append()
+        return lifted

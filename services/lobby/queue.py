@@ -1,0 +1,140 @@
+"""Joining and leaving the matchmaking queues (MODE-3, MODE-4).
+
+A stake is held by the wallet before the ticket exists (``hold_id`` = ticket id, so a
+retry holds once): a player short of coins or frozen is refused with the wallet's own
+message and nothing is queued. Leaving voids the hold: the release is recorded in the
+same transaction as the ticket's end and sent to the wallet at once; if the wallet
+cannot be reached, the background loop retries until it answers, so no stake stays
+held for a ticket that has ended.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+import structlog
+
+from tavolo.lobby import queue_store, tables_store
+from tavolo.lobby.app import LobbyContext, busy_message
+from tavolo.lobby.queue_store import Ticket, TicketState
+from tavolo.lobby.tables import check_stake, table_spec
+from tavolo.lobby.updates import TicketChanged
+from tavolo.servicekit.auth import Principal
+from tavolo.servicekit.errors import DomainError, FailedPrecondition, NotFound, Unavailable
+
+log = structlog.get_logger("tavolo.lobby.queue")
+
+
+class Queue:
+    def __init__(self, ctx: LobbyContext) -> None:
+        self.ctx = ctx
+
+    async def join(
+        self,
+        caller: Principal,
+        game: str,
+        players: int,
+        options: Mapping[str, Any] | None,
+        stake: int,
+    ) -> Ticket:
+        spec = table_spec(game, players, options)
+        check_stake(stake)
+        ticket_id = self.ctx.new_id()
+        async with self.ctx.db.connection() as conn:
+            account = await self.ctx.lobby_account(conn, caller)
+            await self.ctx.ensure_free(conn, account.player_id, account.nickname, you=True)
+        hold_id = ticket_id if stake else None
+        if hold_id is not None:
+            try:
+                await self.ctx.wallet.hold_stake(
+                    hold_id, account.player_id, stake, f"ticket:{ticket_id}"
+                )
+            except Unavailable:
+                # The hold may have been made with its answer lost: void it to be sure.
+                await self._release_later(hold_id, account.player_id)
+                raise
+        now = self.ctx.clock()
+        ticket = Ticket(
+            ticket_id,
+            account.player_id,
+            account.nickname,
+            spec,
+            stake,
+            TicketState.WAITING,
+            now,
+            hold_id=hold_id,
+        )
+        try:
+            async with self.ctx.db.transaction() as conn:
+                busy = await tables_store.claim(conn, [account.player_id], now, ticket_id=ticket_id)
+                if busy:
+                    # Busy since the check above (another call won the race).
+                    raise FailedPrecondition(busy_message(busy[0], account.nickname, you=True))
+                await queue_store.insert_ticket(conn, ticket)
+        except BaseException:
+            if hold_id is not None:
+                await self._release_later(hold_id, account.player_id)
+            raise
+        await self.ctx.publish([(account.player_id, TicketChanged(ticket))])
+        return ticket
+
+    async def leave(self, caller: Principal, ticket_id: str) -> Ticket:
+        """Leave the queue; a held stake is released. Leaving twice is refused politely."""
+        now = self.ctx.clock()
+        async with self.ctx.db.transaction() as conn:
+            ticket = await queue_store.ticket_for_update(conn, ticket_id) if ticket_id else None
+            if ticket is None or ticket.player_id != caller.player_id:
+                raise NotFound(f"you have no ticket {ticket_id!r}")
+            if ticket.state is TicketState.SEATED:
+                raise FailedPrecondition(
+                    f"this ticket is already seated at table {ticket.table_id}: leave the"
+                    " table in the game instead"
+                )
+            if ticket.state is not TicketState.WAITING:
+                raise FailedPrecondition(f"this ticket has already {ticket.state.value}")
+            left = await queue_store.close_ticket(conn, ticket_id, TicketState.LEFT, now)
+            await tables_store.release_ticket_claim(conn, ticket.player_id, ticket_id)
+            if ticket.hold_id is not None:
+                await queue_store.request_hold_release(conn, ticket.hold_id, ticket.player_id, now)
+        if ticket.hold_id is not None:
+            await self._release_now(ticket.hold_id)
+        await self.ctx.publish([(caller.player_id, TicketChanged(left))])
+        return left
+
+    async def release_pending_holds(self) -> int:
+        """Send every recorded release the wallet has not confirmed; how many succeeded."""
+        async with self.ctx.db.connection() as conn:
+            pending = await queue_store.pending_hold_releases(conn)
+        done = 0
+        for hold_id in pending:
+            done += await self._release_now(hold_id)
+        return done
+
+    async def run_hold_releases(self) -> None:
+        """Background loop: retry releases the wallet did not confirm."""
+        while True:
+            await self.release_pending_holds()
+            await asyncio.sleep(self.ctx.config.hold_release_interval)
+
+    async def _release_later(self, hold_id: str, player_id: str) -> None:
+        async with self.ctx.db.transaction() as conn:
+            await queue_store.request_hold_release(conn, hold_id, player_id, self.ctx.clock())
+        await self._release_now(hold_id)
+
+    async def _release_now(self, hold_id: str) -> int:
+        try:
+            await self.ctx.wallet.release_hold(hold_id)
+        except Unavailable as exc:
+            log.warning("hold release failed; will retry", hold_id=hold_id, error=str(exc))
+            async with self.ctx.db.transaction() as conn:
+                await queue_store.hold_release_failed(conn, hold_id, str(exc))
+            return 0
+        except DomainError as exc:
+            # The wallet knows this hold's fate (never made, already voided or posted):
+            # nothing is left to release.
+            log.info("hold needs no release", hold_id=hold_id, reason=str(exc))
+        async with self.ctx.db.transaction() as conn:
+            await queue_store.hold_release_done(conn, hold_id, self.ctx.clock())
+        return 1

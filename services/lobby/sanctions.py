@@ -1,0 +1,142 @@
+"""Sanctions (PCG-4): what each one suspends, how long it lasts, and the refusal it causes.
+
+Pure rules over plain data; the store keeps the records and the use cases ask here
+whether a player may chat, use the lobby or log in at all.
+
+- ``chat``: no chat messages, for one month or for ever.
+- ``lobby``: no queues, rooms, invitations or tables, for one month or for ever.
+- ``all_accounts``: every account of the same person is suspended: no login, no
+  refresh, nothing in the lobby. A person's accounts are the ones registered while
+  logged in to one of them (they share an owner id).
+- ``freeze``: the wallet freezes the balance (it acts on the AccountFrozen event). A
+  freeze lasts until a moderator lifts it: PCG-4 freezes balances "pending the
+  authority's decision", so a one-month freeze is refused rather than guessed at.
+
+One month is a calendar month (15 March → 15 April; 31 January → 28 or 29 February).
+"""
+
+from __future__ import annotations
+
+import calendar
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from tavolo.servicekit.errors import InvalidArgument, PermissionDenied
+
+MAX_REASON_LENGTH = 1000
+
+
+class SanctionKind(StrEnum):
+    CHAT = "chat"
+    LOBBY = "lobby"
+    ALL_ACCOUNTS = "all_accounts"
+    FREEZE = "freeze"
+
+
+class SanctionDuration(StrEnum):
+    ONE_MONTH = "one_month"
+    PERMANENT = "permanent"
+
+
+@dataclass(frozen=True, slots=True)
+class Sanction:
+    """A recorded sanction: who applied it, why and until when (None = for ever)."""
+
+    sanction_id: str
+    player_id: str
+    kind: SanctionKind
+    applied_by: str
+    reason: str
+    applied_at: datetime
+    until: datetime | None
+    lifted_at: datetime | None = None
+    lifted_by: str | None = None
+
+    def active_at(self, now: datetime) -> bool:
+        if self.lifted_at is not None:
+            return False
+        return self.until is None or now < self.until
+
+
+def add_one_month(moment: datetime) -> datetime:
+    """The same day and time next month, clamped to the month's last day."""
+    year = moment.year + (1 if moment.month == 12 else 0)
+    month = 1 if moment.month == 12 else moment.month + 1
+    day = min(moment.day, calendar.monthrange(year, month)[1])
+    return moment.replace(year=year, month=month, day=day)
+
+
+def sanction_until(
+    kind: SanctionKind, duration: SanctionDuration, applied_at: datetime
+) -> datetime | None:
+    """When a new sanction ends (None = permanent); refuses a timed freeze."""
+    if kind is SanctionKind.FREEZE and duration is SanctionDuration.ONE_MONTH:
+        raise InvalidArgument(
+            "a balance freeze lasts until a moderator lifts it (PCG-4: pending the"
+            " authority's decision); apply it as permanent and lift it when decided"
+        )
+    if duration is SanctionDuration.PERMANENT:
+        return None
+    return add_one_month(applied_at)
+
+
+def check_reason(reason: str) -> str:
+    """Every sanction records why; an empty reason is refused."""
+    text = reason.strip()
+    if not text:
+        raise InvalidArgument("say why: a sanction needs a reason, which is recorded with it")
+    if len(text) > MAX_REASON_LENGTH:
+        raise InvalidArgument(f"the reason is at most {MAX_REASON_LENGTH} characters")
+    return text
+
+
+def _describe_until(sanction: Sanction) -> str:
+    if sanction.until is None:
+        return "permanently"
+    return f"until {sanction.until.strftime('%Y-%m-%d %H:%M UTC')}"
+
+
+def _longest(found: list[Sanction]) -> Sanction:
+    """The sanction that lasts longest (a permanent one beats any date)."""
+    permanent = [s for s in found if s.until is None]
+    if permanent:
+        return permanent[0]
+    return max(found, key=lambda s: s.until or s.applied_at)
+
+
+def _active(
+    sanctions: Iterable[Sanction], kinds: set[SanctionKind], now: datetime
+) -> Sanction | None:
+    found = [s for s in sanctions if s.kind in kinds and s.active_at(now)]
+    return _longest(found) if found else None
+
+
+def ensure_account_active(sanctions: Iterable[Sanction], now: datetime) -> None:
+    """Refuse everything to an account suspended with all of the person's accounts."""
+    hit = _active(sanctions, {SanctionKind.ALL_ACCOUNTS}, now)
+    if hit is not None:
+        raise PermissionDenied(
+            f"all of your accounts are suspended {_describe_until(hit)}: {hit.reason}"
+        )
+
+
+def ensure_may_use_lobby(sanctions: Iterable[Sanction], now: datetime) -> None:
+    """Queues, rooms, invitations and tables need no lobby suspension (PCG-4)."""
+    materialised = list(sanctions)
+    ensure_account_active(materialised, now)
+    hit = _active(materialised, {SanctionKind.LOBBY}, now)
+    if hit is not None:
+        raise PermissionDenied(
+            f"your lobby access is suspended {_describe_until(hit)}: {hit.reason}"
+        )
+
+
+def ensure_may_chat(sanctions: Iterable[Sanction], now: datetime) -> None:
+    """Chat needs no chat suspension (PCG-4)."""
+    materialised = list(sanctions)
+    ensure_account_active(materialised, now)
+    hit = _active(materialised, {SanctionKind.CHAT}, now)
+    if hit is not None:
+        raise PermissionDenied(f"your chat is suspended {_describe_until(hit)}: {hit.reason}")

@@ -1,0 +1,114 @@
+"""Accounts over real gRPC (PCG-1, guarantee 9): unique nicknames, sessions, profiles, roles."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+
+from tavolo.v1 import lobby_pb2
+
+from .harness import PASSWORD, Lobby, bearer
+
+
+async def test_pcg_1_register_logs_in_and_the_token_works(lobby: Lobby) -> None:
+    ada = await lobby.register("Ada")
+    assert ada.nickname == "Ada"
+    assert list(ada.session.roles) == [lobby_pb2.ROLE_PLAYER]
+    profile = await lobby.stub.GetProfile(lobby_pb2.GetProfileRequest(), metadata=ada.metadata)
+    assert (profile.player_id, profile.nickname) == (ada.id, "Ada")
+
+
+@pytest.mark.parametrize(
+    "attempt", ["ADA_Lovelace", "ada_lovelace", "\u0410da_Lovelace", "Ada_L0velace"]
+)
+async def test_pcg_1_a_taken_nickname_is_refused_regardless_of_case_and_look_alikes(
+    lobby: Lobby, attempt: str
+) -> None:
+    await lobby.register("Ada_Lovelace")
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await lobby.register(attempt)
+    assert refused.value.code() == grpc.StatusCode.ALREADY_EXISTS
+    assert "is taken" in (refused.value.details() or "")
+    assert "choose another" in (refused.value.details() or "")
+
+
+async def test_pcg_1_a_bad_nickname_or_password_is_invalid_argument(lobby: Lobby) -> None:
+    for nickname, password in (("a b", PASSWORD), ("Ada", "short")):
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await lobby.stub.Register(
+                lobby_pb2.RegisterRequest(nickname=nickname, password=password)
+            )
+        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+async def test_login_and_refresh(lobby: Lobby) -> None:
+    ada = await lobby.register("Ada")
+    session = await lobby.stub.Login(lobby_pb2.LoginRequest(nickname="ADA", password=PASSWORD))
+    assert session.player_id == ada.id
+    renewed = await lobby.stub.Refresh(
+        lobby_pb2.RefreshRequest(refresh_token=session.refresh_token)
+    )
+    assert renewed.player_id == ada.id
+    await lobby.stub.GetProfile(
+        lobby_pb2.GetProfileRequest(), metadata=bearer(renewed.access_token)
+    )
+
+
+async def test_a_wrong_password_and_an_unknown_nickname_read_alike(lobby: Lobby) -> None:
+    await lobby.register("Ada")
+    messages = set()
+    for nickname, password in (("Ada", "not the password"), ("Nobody", PASSWORD)):
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await lobby.stub.Login(lobby_pb2.LoginRequest(nickname=nickname, password=password))
+        assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        messages.add(refused.value.details())
+    assert len(messages) == 1
+
+
+async def test_a_refresh_token_is_no_access_token_and_back(lobby: Lobby) -> None:
+    ada = await lobby.register("Ada")
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await lobby.stub.GetProfile(
+            lobby_pb2.GetProfileRequest(), metadata=bearer(ada.session.refresh_token)
+        )
+    assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await lobby.stub.Refresh(lobby_pb2.RefreshRequest(refresh_token=ada.session.access_token))
+    assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+async def test_roles_are_set_by_operators_only_and_reach_the_next_session(
+    database_url: str, nats_url: str, namespace: str
+) -> None:
+    from .harness import running_lobby
+
+    async with running_lobby(
+        database_url, nats_url, namespace, operator=("Boss", PASSWORD)
+    ) as lobby:
+        ada = await lobby.register("Ada")
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await lobby.stub.SetRoles(
+                lobby_pb2.SetRolesRequest(player_id=ada.id, roles=[lobby_pb2.ROLE_OPERATOR]),
+                metadata=ada.metadata,
+            )
+        assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        boss = await lobby.stub.Login(lobby_pb2.LoginRequest(nickname="Boss", password=PASSWORD))
+        assert lobby_pb2.ROLE_OPERATOR in boss.roles
+        profile = await lobby.stub.SetRoles(
+            lobby_pb2.SetRolesRequest(player_id=ada.id, roles=[lobby_pb2.ROLE_MODERATOR]),
+            metadata=bearer(boss.access_token),
+        )
+        assert set(profile.roles) == {lobby_pb2.ROLE_PLAYER, lobby_pb2.ROLE_MODERATOR}
+        renewed = await lobby.stub.Refresh(
+            lobby_pb2.RefreshRequest(refresh_token=ada.session.refresh_token)
+        )
+        assert lobby_pb2.ROLE_MODERATOR in renewed.roles
+
+
+async def test_an_unknown_profile_is_not_found(lobby: Lobby) -> None:
+    ada = await lobby.register("Ada")
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await lobby.stub.GetProfile(
+            lobby_pb2.GetProfileRequest(player_id="no-such-player"), metadata=ada.metadata
+        )
+    assert refused.value.code() == grpc.StatusCode.NOT_FOUND
