@@ -28,7 +28,6 @@ from tavolo.leaderboard.ranking import (
     encode_token,
     next_cursor,
     page_size,
-    rank_by_counts,
     rank_page,
 )
 from tavolo.leaderboard.rules import TableEffects, effects_of
@@ -201,18 +200,11 @@ class Leaderboard:
         the_week = self._week(week)
         the_game = self._game(game, required=False)
         span = around_size(around)
-        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
-            row = await queries.league_row(conn, the_week.key, the_game, the_player)
-            if row is None:
-                return Standing(the_week, None, [])
-            above = await queries.league_before(conn, the_week.key, the_game, row, span)
-            below = await queries.league_page(conn, the_week.key, the_game, row, span)
-            window = [*above, row, *below]
-            counts = await queries.players_above(
-                conn, the_week.key, the_game, [r.points_x2 for r in window]
-            )
-        ranked = rank_by_counts(window, counts)
-        return Standing(the_week, ranked[len(above)], ranked)
+        async with self._pool.acquire() as conn:
+            window = await queries.standing_window(conn, the_week.key, the_game, the_player, span)
+        ranked = [RankedRow(rank, r.player_id, r.points_x2, r.games) for r, rank in window]
+        mine = next((r for r in ranked if r.player_id == the_player), None)
+        return Standing(the_week, mine, ranked if mine is not None else [])
 
     async def player_stats(self, principal: Principal, player_id: str) -> PlayerStats:
         """XP, level and per-game statistics; zeros for a player with no finished table."""

@@ -1,7 +1,8 @@
 """Reads of the leaderboard's projections: league pages, ranks, neighbours, statistics.
 
 Every league query walks the ``(week, game, -points_x2, player_id)`` index, and a rank is
-a sum over the points histogram, so neither costs more with a million players in a week.
+a sum over the points histogram (a few hundred rows at most), so neither costs more with a
+million players in a week.
 """
 
 from __future__ import annotations
@@ -40,20 +41,36 @@ SELECT player_id, points_x2, games FROM {SCHEMA}.league_scores
 WHERE week = $1 AND game = $2 AND (-points_x2, player_id) > (-$3::bigint, $4::text)
 ORDER BY -points_x2, player_id LIMIT $5
 """
-_LEAGUE_BEFORE = f"""
-SELECT player_id, points_x2, games FROM {SCHEMA}.league_scores
-WHERE week = $1 AND game = $2 AND (-points_x2, player_id) < (-$3::bigint, $4::text)
-ORDER BY -points_x2 DESC, player_id DESC LIMIT $5
-"""
-_LEAGUE_ROW = f"""
-SELECT player_id, points_x2, games FROM {SCHEMA}.league_scores
-WHERE week = $1 AND game = $2 AND player_id = $3
-"""
-_PLAYERS_ABOVE = f"""
-SELECT v.points_x2, coalesce(
-    (SELECT sum(h.players) FROM {SCHEMA}.league_points_histogram h
-     WHERE h.week = $1 AND h.game = $2 AND h.points_x2 > v.points_x2), 0)::bigint
-FROM unnest($3::bigint[]) AS v(points_x2)
+# A player's row, the rows just above and below (LATERAL makes each an index range scan
+# starting at the player), and each distinct points value's rank from the histogram: one
+# statement, so one round trip and one consistent snapshot.
+_STANDING = f"""
+WITH me AS (
+    SELECT player_id, points_x2, games FROM {SCHEMA}.league_scores
+    WHERE week = $1 AND game = $2 AND player_id = $3
+), around AS (
+    SELECT above.* FROM me, LATERAL (
+        SELECT s.player_id, s.points_x2, s.games FROM {SCHEMA}.league_scores s
+        WHERE s.week = $1 AND s.game = $2
+          AND (-s.points_x2, s.player_id) < (-me.points_x2, me.player_id)
+        ORDER BY -s.points_x2 DESC, s.player_id DESC LIMIT $4
+    ) AS above
+    UNION ALL SELECT * FROM me
+    UNION ALL SELECT below.* FROM me, LATERAL (
+        SELECT s.player_id, s.points_x2, s.games FROM {SCHEMA}.league_scores s
+        WHERE s.week = $1 AND s.game = $2
+          AND (-s.points_x2, s.player_id) > (-me.points_x2, me.player_id)
+        ORDER BY -s.points_x2, s.player_id LIMIT $4
+    ) AS below
+), ranks AS (
+    SELECT v.points_x2, 1 + coalesce((
+        SELECT sum(h.players) FROM {SCHEMA}.league_points_histogram h
+        WHERE h.week = $1 AND h.game = $2 AND h.points_x2 > v.points_x2), 0)::bigint AS rank
+    FROM (SELECT DISTINCT points_x2 FROM around) AS v
+)
+SELECT a.player_id, a.points_x2, a.games, r.rank
+FROM around a JOIN ranks r USING (points_x2)
+ORDER BY -a.points_x2, a.player_id
 """
 _XP = f"SELECT xp FROM {SCHEMA}.player_xp WHERE player_id = $1"
 _PLACES = f"""
@@ -86,27 +103,13 @@ async def league_page(
     )
 
 
-async def league_before(
-    conn: asyncpg.Connection, week: int, game: str, row: ScoreRow, limit: int
-) -> list[ScoreRow]:
-    """Up to ``limit`` rows just above ``row`` in league order, in league order."""
-    records = await conn.fetch(_LEAGUE_BEFORE, week, game, row.points_x2, row.player_id, limit)
-    return list(reversed(_rows(records)))
-
-
-async def league_row(
-    conn: asyncpg.Connection, week: int, game: str, player_id: str
-) -> ScoreRow | None:
-    record = await conn.fetchrow(_LEAGUE_ROW, week, game, player_id)
-    return None if record is None else ScoreRow(record[0], record[1], record[2])
-
-
-async def players_above(
-    conn: asyncpg.Connection, week: int, game: str, points: Sequence[int]
-) -> dict[int, int]:
-    """For each points value, how many players of the league have more (histogram sums)."""
-    records = await conn.fetch(_PLAYERS_ABOVE, week, game, sorted(set(points)))
-    return {r[0]: r[1] for r in records}
+async def standing_window(
+    conn: asyncpg.Connection, week: int, game: str, player_id: str, around: int
+) -> list[tuple[ScoreRow, int]]:
+    """The player's row with up to ``around`` rows on each side, in league order, with ranks;
+    empty when the player has no row that week."""
+    records = await conn.fetch(_STANDING, week, game, player_id, around)
+    return [(ScoreRow(r[0], r[1], r[2]), r[3]) for r in records]
 
 
 async def player_xp(conn: asyncpg.Connection, player_id: str) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tavolo.leaderboard.queries import ScoreRow
@@ -82,11 +82,6 @@ def rank_page(rows: Sequence[ScoreRow], after: Cursor | None) -> list[RankedRow]
         ranked.append(RankedRow(rank, row.player_id, row.points_x2, row.games))
         previous = (row.points_x2, rank)
     return ranked
-
-
-def rank_by_counts(rows: Sequence[ScoreRow], above: Mapping[int, int]) -> list[RankedRow]:
-    """Ranks from ``above[points]`` = how many players have more points."""
-    return [RankedRow(above[r.points_x2] + 1, r.player_id, r.points_x2, r.games) for r in rows]
 
 
 def next_cursor(scope: str, page: Sequence[RankedRow], after: Cursor | None) -> Cursor:

@@ -12,7 +12,6 @@ from tavolo.leaderboard.ranking import (
     encode_token,
     next_cursor,
     page_size,
-    rank_by_counts,
     rank_page,
 )
 from tavolo.servicekit.errors import InvalidArgument
@@ -33,11 +32,6 @@ def test_ties_keep_their_shared_rank_across_page_boundaries(size: int) -> None:
         ranks += [r.rank for r in page]
         after = decode_token(encode_token(next_cursor("s", page, after)), "s")
     assert ranks == [1, 2, 2, 4, 4, 4, 7]
-
-
-def test_ranks_from_counts_of_players_above() -> None:
-    ranked = rank_by_counts(ROWS[2:5], {7: 1, 5: 3})
-    assert [(r.player_id, r.rank) for r in ranked] == [("p2", 2), ("p3", 4), ("p4", 4)]
 
 
 def test_an_empty_token_starts_at_the_top() -> None:
