@@ -98,7 +98,7 @@ class Memory:
             lacks = self.lacks.setdefault(seat, set())
             if kind == "draw":
                 lacks.add(move["colour"])  # drew instead of playing: no card of that colour
-            elif kind == "play":
+            elif kind == "play" and move["card"]:  # a reshuffled card is no longer named
                 card = move["card"]
                 if card[0] == "W":
                     self.named[seat] = move["colour"]

@@ -212,6 +212,10 @@ def draw_cards(st: PikaState, seat: int, count: int, events: list[Event]) -> tup
             st.rng.shuffle(pile)
             st.stock = tuple(pile)
             st.discard = st.discard[-1:]
+            # Played cards are now face down in the stock: the moves list stops naming them.
+            st.recent = tuple(
+                (no, who, move, "", colour, n) for no, who, move, _, colour, n in st.recent
+            )
             events.append({"type": "reshuffle", "cards": len(pile)})
         need = count - len(taken)
         taken += st.stock[:need]

@@ -1,0 +1,332 @@
+"""What every rules engine must honour, checked on random games (STYLE habit 6).
+
+:func:`play_random_game` drives a game with bots or uniformly random choices, fires timers,
+tries hand reorders, and after every action checks:
+
+- cards are conserved (the multiset of ``cards_in_play`` never changes);
+- every action ``legal_actions`` offers is accepted (all of them when ``deep``);
+- illegal actions (mutated legal ones, other seats acting, stale timers, other kinds) are
+  refused with :class:`RuleError`, leaving the state exactly as it was;
+- ``apply`` never changes the state it is given;
+- no view shows a card it should not: the hand is the seat's own cards, and no other
+  field names a card that is hidden from that seat unless a copy of it is on view;
+- events and views are JSON-safe, events carry a ``"type"``;
+- the game ends within ``max_actions`` and its places are a competition ranking.
+
+:func:`replay` re-runs the recorded actions from the seed; the same events and final
+state must come out.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import re
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import islice
+from typing import Any
+
+from tavolo.cardgames.actions import Action, ActionKind
+from tavolo.cardgames.bots.base import SeatedBot
+from tavolo.cardgames.bots.registry import bot_levels, make_bot
+from tavolo.cardgames.contract import Event, Game, Outcome
+from tavolo.cardgames.errors import RuleError
+from tavolo.cardgames.rng import SeededRandom
+
+EXTRA_OPTIONS: dict[str, list[dict[str, Any]]] = {
+    "pika": [
+        {"match_length": "hands:2"},
+        {"match_length": "points:150"},
+        {"pika_window": 1},
+    ],
+}
+"""Option sets worth playing beyond the defaults and each option's listed choices."""
+
+MAX_ACTIONS = 5000
+NOT_LISTED = frozenset({ActionKind.REORDER, ActionKind.EXPIRE})
+"""Kinds that legal_actions cannot list: reorders (any permutation) and timer expiries."""
+
+
+def option_sets(game: Game[Any]) -> list[dict[str, Any]]:
+    """Defaults, each listed choice of each option (but ``players``), and EXTRA_OPTIONS."""
+    sets: list[dict[str, Any]] = [{}]
+    for spec in game.option_specs:
+        if spec.name != "players" and spec.choices:
+            sets.extend({spec.name: choice} for choice in spec.choices)
+    sets.extend(EXTRA_OPTIONS.get(game.name, []))
+    return sets
+
+
+def snapshot(state: object) -> bytes:
+    """The state's exact content, to show it did not change."""
+    return pickle.dumps(state)
+
+
+_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def check_views(
+    game: Game[Any], state: Any, seats: Sequence[int | None] | None = None
+) -> dict[int, tuple[str, ...]]:
+    """Secrecy: each seat's hand is its own cards and nothing else names a hidden card.
+    Checks ``seats`` (default: every seat and a spectator); returns their hands."""
+    in_play = Counter(game.cards_in_play(state))
+    codes = frozenset(in_play)
+    all_hidden = game.hidden_cards(state, None)
+    on_view = in_play - Counter(all_hidden)  # face up for everyone
+    all_hidden.sort()
+    scanned: list[tuple[Any, set[str]]] = []  # views often share their public part
+    hands: dict[int, tuple[str, ...]] = {}
+    for seat in [None, *range(game.seats(state))] if seats is None else seats:
+        view = game.view(state, seat)
+        assert view.seat == seat
+        hidden = game.hidden_cards(state, seat)
+        # The seat's own cards are exactly those hidden from everyone but not from it.
+        assert sorted([*view.hand, *hidden]) == all_hidden, f"seat {seat}'s hand is not its own"
+        own = set(view.hand)
+        if seat is not None:
+            hands[seat] = tuple(view.hand)
+        for part in (view.public, view.private):
+            named = next((found for seen, found in scanned if seen == part), None)
+            if named is None:
+                text = json.dumps(part)
+                named = {c for c in _JSON_STRING.findall(text) if c in codes}
+                scanned.append((part, named))
+            for code in named:
+                assert code in on_view or code in own, (
+                    f"the view of seat {seat} names {code}, which it cannot see"
+                )
+    return hands
+
+
+def check_outcome(outcome: Outcome, seats: int) -> None:
+    """Places are 1-based competition ranking (1, 2, 2, 4), one per seat."""
+    places = outcome.places
+    assert len(places) == seats and len(outcome.scores) == seats
+    for place in places:
+        assert place == 1 + sum(1 for other in places if other < place), places
+    json.dumps({"places": list(places), "scores": list(outcome.scores), **outcome.detail})
+
+
+def check_events(events: Sequence[Event]) -> None:
+    json.dumps(events)
+    for event in events:
+        assert isinstance(event.get("type"), str), event
+
+
+def apply_checked(
+    game: Game[Any], state: Any, seat: int, action: Action, deck: Counter[str], before: bytes
+) -> tuple[Any, list[Event]]:
+    """Apply an action that must be accepted; the input (whose ``snapshot`` is ``before``)
+    must not change, and neither may the cards."""
+    new, events = game.apply(state, seat, action)
+    assert snapshot(state) == before, f"apply changed its input state ({action})"
+    assert Counter(game.cards_in_play(new)) == deck, f"cards not conserved after {action}"
+    check_events(events)
+    return new, events
+
+
+def assert_refused(game: Game[Any], state: Any, seat: int, action: Action, before: bytes) -> None:
+    """``action`` must be refused with a reason, the state left as ``before``."""
+    try:
+        game.apply(state, seat, action)
+    except RuleError as exc:
+        assert str(exc), "a refusal must say why"
+    else:
+        raise AssertionError(f"seat {seat} was allowed {action}, which is not legal")
+    assert snapshot(state) == before, f"a refused {action} changed the state"
+
+
+def mutations(
+    legal: Mapping[int, Sequence[Action]],
+    hands: Mapping[int, Sequence[str]],
+    codes: Sequence[str],
+    rng: SeededRandom,
+) -> Iterator[tuple[int, Action]]:
+    """Endless random actions close to legal ones: one of the seat's other cards, any
+    card, other colours, calls and fields, another seat acting, another kind."""
+    seats = len(legal)
+    offered = [(seat, a) for seat, actions in legal.items() for a in actions]
+    kinds = list(ActionKind)
+    listed = [kind for kind in kinds if kind not in NOT_LISTED]
+    while True:
+        pick = rng.randbelow(11)
+        if pick == 0 or not offered:
+            yield rng.randbelow(seats), Action(listed[rng.randbelow(len(listed))])
+            continue
+        seat, action = offered[rng.randbelow(len(offered))]
+        card = codes[rng.randbelow(len(codes))]
+        hand = hands.get(seat, ())
+        if pick == 1:
+            yield (seat + 1 + rng.randbelow(seats - 1)) % seats, action
+        elif pick in (2, 3) and hand:
+            yield seat, replace(action, cards=(hand[rng.randbelow(len(hand))],))
+        elif pick == 4:
+            yield seat, replace(action, cards=(card,))
+        elif pick == 5:
+            yield seat, replace(action, cards=(*action.cards, card))
+        elif pick == 6:
+            yield seat, replace(action, cards=())
+        elif pick == 7:
+            yield seat, replace(action, colour=("red", "blue", "purple", None)[rng.randbelow(4)])
+        elif pick == 8:
+            yield seat, replace(action, call=("pika", "uno", None)[rng.randbelow(3)])
+        elif pick == 9:
+            yield seat, replace(action, amount=rng.randbelow(15) - 1, capture=(card,))
+        else:
+            yield seat, replace(action, kind=kinds[rng.randbelow(len(kinds))])
+
+
+def check_replay(game: Game[Any], record: Record) -> None:
+    """Replaying the record's moves from its seed gives the same events and final state."""
+    try:
+        events, final = replay(game, record)
+    except RuleError as exc:
+        raise AssertionError(f"replay refused a recorded move: {exc}") from exc
+    assert events == record.events, "replay gave different events"
+    assert snapshot(final) == snapshot(record.final), "replay gave a different final state"
+
+
+@dataclass
+class Record:
+    """A played game: enough to replay it and to report on it."""
+
+    seats: int
+    options: dict[str, Any]
+    seed: bytes
+    moves: list[tuple[int, Action]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    final: Any = None
+
+
+def play_random_game(
+    game: Game[Any],
+    seats: int,
+    options: Mapping[str, Any],
+    seed: bytes,
+    chooser_seed: bytes,
+    levels: Sequence[str | None],
+    *,
+    deep: bool,
+    max_actions: int = MAX_ACTIONS,
+) -> Record:
+    """Play one game to its end, checking the contract after every action.
+
+    ``levels[s]`` is seat s's bot level, or ``None`` for uniformly random choices. With
+    ``deep``, every legal action of every seat is applied at every step and more illegal
+    variants are tried.
+    """
+    assert len(levels) == seats, "one level (or None) per seat"
+    rng = SeededRandom(chooser_seed)
+    state = game.new_game(options, seats, seed)
+    deck = Counter(game.cards_in_play(state))
+    codes = sorted(deck)
+    bots: list[SeatedBot | None] = [
+        make_bot(game.name, level, chooser_seed + bytes([s])) if level else None
+        for s, level in enumerate(levels)
+    ]
+    record = Record(seats, dict(options), seed)
+    old_timers: set[str] = set()
+    for _ in range(max_actions):
+        if game.outcome(state) is not None:
+            break
+        legal = {s: game.legal_actions(state, s) for s in range(seats)}
+        to_act = game.to_act(state)
+        # Deep: every view at every step. Otherwise the seats to act and one other.
+        looked = None if deep else [None, *sorted(to_act), rng.randbelow(seats)]
+        hands = check_views(game, state, looked)
+        before = snapshot(state)
+        assert to_act, "an unfinished game must wait for someone"
+        for s in to_act:
+            assert legal[s], f"seat {s} must act but has no legal action"
+        timers = game.timers(state)
+        keys = {t.key for t in timers}
+        assert len(keys) == len(timers), "timer keys must be unique"
+        assert all(0 <= t.seat < seats for t in timers)
+        for key in sorted(old_timers - keys):
+            stale = Action(ActionKind.EXPIRE, timer=key)
+            assert_refused(game, state, rng.randbelow(seats), stale, before)
+        old_timers = keys
+        budget = 40 if deep else 5
+        tries = mutations(legal, hands, codes, rng)
+        for seat, action in islice(tries, 3 * budget):
+            if action in legal[seat] or action.kind in NOT_LISTED:
+                continue
+            assert_refused(game, state, seat, action, before)
+            budget -= 1
+            if budget <= 0:
+                break
+        if deep:
+            for s, actions in legal.items():
+                for action in actions:
+                    apply_checked(game, state, s, action, deck, before)
+        seat, action = _next_move(game, state, legal, to_act, timers, bots, rng)
+        if action.kind is ActionKind.REORDER:
+            try:
+                game.apply(state, seat, action)
+            except RuleError:
+                assert_refused(game, state, seat, action, before)  # games without reordering
+                continue
+        state, events = apply_checked(game, state, seat, action, deck, before)
+        if action.kind is ActionKind.REORDER:
+            assert game.view(state, seat).hand == action.cards, "a reorder must be kept"
+        record.moves.append((seat, action))
+        record.events.extend(events)
+    outcome = game.outcome(state)
+    assert outcome is not None, f"no end after {max_actions} actions"
+    check_outcome(outcome, seats)
+    check_views(game, state)
+    assert all(game.legal_actions(state, s) == [] for s in range(seats))
+    assert game.to_act(state) == frozenset() and game.timers(state) == ()
+    record.final = state
+    return record
+
+
+def _next_move(
+    game: Game[Any],
+    state: Any,
+    legal: Mapping[int, Sequence[Action]],
+    to_act: frozenset[int],
+    timers: Sequence[Any],
+    bots: Sequence[SeatedBot | None],
+    rng: SeededRandom,
+) -> tuple[int, Action]:
+    roll = rng.randbelow(100)
+    if roll < 4 and timers:
+        timer = timers[rng.randbelow(len(timers))]
+        return timer.seat, Action(ActionKind.EXPIRE, timer=timer.key)
+    if roll < 7:
+        seat = rng.randbelow(len(bots))
+        hand = list(game.view(state, seat).hand)
+        rng.shuffle(hand)
+        return seat, Action(ActionKind.REORDER, cards=tuple(hand))
+    others = sorted(s for s in legal if legal[s] and s not in to_act)
+    if others and roll < 20:
+        seat = others[rng.randbelow(len(others))]
+    else:
+        ordered = sorted(to_act)
+        seat = ordered[rng.randbelow(len(ordered))]
+    bot = bots[seat]
+    if bot is None:
+        return seat, legal[seat][rng.randbelow(len(legal[seat]))]
+    choice = bot.choose(game.view(state, seat), legal[seat])
+    assert choice in legal[seat], f"a {bot.level} bot chose {choice}, which is not legal"
+    return seat, choice
+
+
+def replay(game: Game[Any], record: Record) -> tuple[list[Event], Any]:
+    """Re-run a record's moves from its seed: the events and final state it gives."""
+    state = game.new_game(record.options, record.seats, record.seed)
+    events: list[Event] = []
+    for seat, action in record.moves:
+        state, produced = game.apply(state, seat, action)
+        events.extend(produced)
+    return events, state
+
+
+def levels_for(game: Game[Any], rng: SeededRandom, seats: int) -> list[str | None]:
+    """A random bot level (or none, for uniform choices) per seat."""
+    offered: list[str | None] = [None, *bot_levels(game.name)]
+    return [offered[rng.randbelow(len(offered))] for _ in range(seats)]
