@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,11 @@ class EmbeddedPostgres:
 
         self.data_dir.mkdir(parents=True, exist_ok=True)
         try:
-            self._server = get_server(self.data_dir, cleanup_mode="stop")
+            with warnings.catch_warnings():
+                # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); pgserver
+                # then falls back to /tmp, which is what we want.
+                warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+                self._server = get_server(self.data_dir, cleanup_mode="stop")
         except Exception as exc:  # pgserver raises plain subprocess errors
             log = self.data_dir / "log"
             raise EmbeddedServerError(
