@@ -19,7 +19,9 @@ Defaults (each can be changed in the rules file, see ``tavolo.leaderboard.config
 - **Levels**: level 1 at 0 XP; going from level ``L`` to ``L + 1`` costs
   ``100 + 100 * (L - 1)`` XP (100, 200, 300...), so level 4 starts at 600 XP.
 
-Ties share a place (RULES common 12), so tied players earn the same as each other.
+Ties share a place (RULES common 12), so tied players earn the same as each other. Bot
+seats earn nothing, and neither does a player whose seat a bot finished after they left
+the table **[decision]**: the engine reports that seat as a bot.
 """
 
 from __future__ import annotations

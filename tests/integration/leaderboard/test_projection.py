@@ -43,6 +43,28 @@ async def test_mode3_online_table_shows_in_the_league_with_placement_points(
     assert await league(leaderboard, game="spades") == []
 
 
+async def test_the_all_games_league_sums_every_game_and_a_game_league_only_its_own(
+    leaderboard: Leaderboard,
+) -> None:
+    await leaderboard.project_now(payload(finished([seat("ann", 1), seat("bob", 2)])))
+    await leaderboard.project_now(
+        payload(finished([seat("bob", 1), seat("ann", 2)], game="spades"))
+    )
+    await leaderboard.project_now(
+        payload(finished([seat("bob", 1), seat("cyd", 2)], game="spades"))
+    )
+    assert await league(leaderboard) == [(1, "bob", 14), (2, "ann", 8), (3, "cyd", 2)]
+    assert await league(leaderboard, game="pika") == [(1, "ann", 6), (2, "bob", 2)]
+    assert await league(leaderboard, game="spades") == [
+        (1, "bob", 12),
+        (2, "ann", 2),
+        (2, "cyd", 2),
+    ]
+    standing = await leaderboard.standing(PLAYER, "", None, "spades", 0)
+    assert standing.player is not None
+    assert (standing.player.rank, standing.player.games) == (2, 1)
+
+
 async def test_handling_an_event_twice_changes_nothing(
     leaderboard: Leaderboard, pool: asyncpg.Pool
 ) -> None:
