@@ -7,7 +7,7 @@ live event or a thousand during a rebuild; deciding them here keeps the SQL free
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from tavolo.leaderboard.rules import TableEffects
@@ -53,34 +53,3 @@ def aggregate(batch: Iterable[TableEffects]) -> ProjectionDelta:
                 totals[0] += int(player.won)
                 totals[1] += 1
     return delta
-
-
-@dataclass(frozen=True, slots=True)
-class LeagueTotal:
-    """A league row after the delta was added, as the upsert returned it."""
-
-    week: int
-    game: str
-    player_id: str
-    points_x2: int
-    games: int
-
-
-def histogram_changes(
-    league: Mapping[tuple[int, str, str], list[int]], totals: Iterable[LeagueTotal]
-) -> dict[tuple[int, str, int], int]:
-    """Players to add to (or, negative, remove from) each (week, game, points) bucket.
-
-    A row whose games equal the batch's games is new: it only enters its bucket. Any other
-    row leaves the bucket of its old points (new minus the batch's points) for the new one.
-    """
-    changes: dict[tuple[int, str, int], int] = defaultdict(int)
-    for total in totals:
-        added_points, added_games = league[(total.week, total.game, total.player_id)]
-        if total.games > added_games:
-            old_points = total.points_x2 - added_points
-            if old_points == total.points_x2:
-                continue
-            changes[(total.week, total.game, old_points)] -= 1
-        changes[(total.week, total.game, total.points_x2)] += 1
-    return {key: n for key, n in changes.items() if n}
