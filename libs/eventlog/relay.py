@@ -115,13 +115,17 @@ class OutboxRelay:
         written, the lock goes with the connection, and the next relay resumes from the
         stored checkpoint.
         """
+        standing_by = False
         while not self._stopping:
             try:
                 async with self.store.pool.acquire() as conn:
                     if not await conn.fetchval(self._sql_lock, self._lock_key):
-                        log.info("relay.standby", relay=self._lock_key)
+                        if not standing_by:
+                            log.info("relay standing by: another one publishes", relay=self.name)
+                            standing_by = True
                         await self._sleep(self._poll_interval * 5)
                         continue
+                    standing_by = False
                     try:
                         await self._publish_loop(conn)
                     finally:
@@ -131,7 +135,13 @@ class OutboxRelay:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.error("relay.failed", relay=self._lock_key, error=repr(exc))
+                log.error(
+                    "relay failed; retrying from its checkpoint",
+                    relay=self.name,
+                    schema=self.store.schema,
+                    error=repr(exc),
+                    retry_in=self._retry_delay,
+                )
                 await self._sleep(self._retry_delay)
 
     async def publish_pending(self) -> int:
@@ -152,7 +162,7 @@ class OutboxRelay:
 
     async def _publish_loop(self, conn: Any) -> None:
         position = await self._load(conn)
-        log.info("relay.started", relay=self._lock_key, checkpoint=position)
+        log.info("relay publishing", relay=self.name, schema=self.store.schema, after=position)
         while not self._stopping:
             self._wake.clear()
             batch = await self.store.read_all(position, self._batch_size, conn=conn)

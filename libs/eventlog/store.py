@@ -15,6 +15,10 @@ from tavolo.eventlog.model import NewEvent, RecordedEvent, VerificationResult
 class EventStore(Protocol):
     """An append-only log of streams, each a hash chain, with one global order."""
 
+    async def install(self, conn: Any = None) -> None:
+        """Create what the store needs (tables, triggers) if missing; safe to repeat."""
+        ...
+
     async def append_events(
         self,
         stream_id: str,
