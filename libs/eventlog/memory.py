@@ -1,4 +1,4 @@
-"""The in-memory twin of the PostgreSQL event store, for unit tests and local tools.
+"""The in-memory twin of the PostgreSQL event store, for unit tests and local runs.
 
 Each method runs without awaiting anything in between its reads and writes, so on one
 event loop every append is atomic, exactly like a committed PostgreSQL transaction.

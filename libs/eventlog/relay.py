@@ -147,8 +147,8 @@ class OutboxRelay:
     async def publish_pending(self) -> int:
         """Publish everything committed so far, then return how many events were handled.
 
-        For tools and tests; a service runs `run`. Takes no lock: do not mix with a running
-        relay of the same name.
+        For the command line and tests; a service runs `run`. Takes no lock: do not mix
+        with a running relay of the same name.
         """
         async with self.store.pool.acquire() as conn:
             position = await self._load(conn)

@@ -19,7 +19,7 @@ hand with a record of why, the table owner can lift them for one transaction::
     COMMIT;
 
 (a superuser may instead ``SET session_replication_role = replica``, which skips
-ordinary triggers for that session). Either way `verify_stream` then names the event.
+ordinary triggers on that connection). Either way `verify_stream` then names the event.
 Triggers stop mistakes and casual edits; the hash chain is what makes a deliberate edit
 visible afterwards.
 """
@@ -32,7 +32,7 @@ from typing import Any
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 # Serialises concurrent installs (several replicas starting at once): CREATE ... IF NOT
-# EXISTS alone can still collide on the catalog when two sessions run it together.
+# EXISTS alone can still collide on the catalog when two connections run it together.
 _INSTALL_LOCK = "SELECT pg_advisory_xact_lock(hashtext('tavolo.eventlog.install'), hashtext($1))"
 
 _DDL = """
