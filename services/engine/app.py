@@ -9,7 +9,6 @@ concurrency), so players, bots and timers share one command path.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 from collections.abc import AsyncIterator, Callable
 from datetime import datetime
@@ -120,16 +119,22 @@ class EngineApp:
             if after_version == 0:
                 yield seat_view(table, seat)
                 last = table.version
+            stale = False
             while True:
                 wake.clear()
-                table = await self.repo.refresh(live)
+                # Local commits advance the cached copy; the database is read only when
+                # another replica announced a newer version or no news came for a while.
+                table = await self.repo.refresh(live, read_head=stale)
                 for version in range(last + 1, table.version + 1):
                     yield seat_view(await self.repo.table_at(live, version), seat)
                     last = version
                 if not table.playing:
                     return
-                with contextlib.suppress(TimeoutError):
+                try:
                     await asyncio.wait_for(wake.wait(), WATCH_POLL_SECONDS)
+                    stale = False
+                except TimeoutError:
+                    stale = True
         finally:
             live.watchers.discard(wake)
 

@@ -16,12 +16,12 @@ from tavolo.cardgames import Action, ActionKind
 from tavolo.engine.app import EngineApp
 from tavolo.engine.convert import (
     LEVEL_VALUES,
+    ViewEncoder,
     action_from_proto,
     logged_event_to_proto,
     mode_name,
     seat_from_proto,
     struct_to_dict,
-    view_to_proto,
 )
 from tavolo.engine.setup import build_setup
 from tavolo.servicekit.auth import caller
@@ -43,6 +43,7 @@ class EngineServicer(engine_pb2_grpc.EngineServicer):
 
     def __init__(self, app: EngineApp) -> None:
         self._app = app
+        self._views = ViewEncoder()
 
     async def OpenTable(
         self, request: engine_pb2.OpenTableRequest, context: Context
@@ -67,14 +68,14 @@ class EngineServicer(engine_pb2_grpc.EngineServicer):
         self, request: engine_pb2.GetTableRequest, context: Context
     ) -> engine_pb2.TableView:
         view = await self._app.get_view(caller(), _table_id(request.table_id))
-        return view_to_proto(view)
+        return self._views.encode(view)
 
     async def WatchTable(
         self, request: engine_pb2.WatchTableRequest, context: Context
     ) -> AsyncIterator[engine_pb2.TableView]:
         views = self._app.watch(caller(), _table_id(request.table_id), request.after_version)
         async for view in views:
-            yield view_to_proto(view)
+            yield self._views.encode(view)
 
     async def Act(self, request: engine_pb2.ActRequest, context: Context) -> engine_pb2.ActResponse:
         if not request.HasField("action"):
@@ -87,7 +88,7 @@ class EngineServicer(engine_pb2_grpc.EngineServicer):
             request_id=request.request_id,
             seat=request.seat if request.HasField("seat") else None,
         )
-        return engine_pb2.ActResponse(view=view_to_proto(view))
+        return engine_pb2.ActResponse(view=self._views.encode(view))
 
     async def ReorderHand(
         self, request: engine_pb2.ReorderHandRequest, context: Context
@@ -98,7 +99,7 @@ class EngineServicer(engine_pb2_grpc.EngineServicer):
             Action(ActionKind.REORDER, cards=tuple(request.cards)),
             request_id=request.request_id,
         )
-        return engine_pb2.ActResponse(view=view_to_proto(view))
+        return engine_pb2.ActResponse(view=self._views.encode(view))
 
     async def LeaveTable(
         self, request: engine_pb2.LeaveTableRequest, context: Context

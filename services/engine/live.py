@@ -31,6 +31,9 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bots: dict[int, Any] = field(default_factory=dict)
     watchers: set[asyncio.Event] = field(default_factory=set)
+    known_head: int = 0
+    """The highest version another replica announced; above ``table.version`` the copy
+    is known to be behind and the next reader catches up."""
 
     def __post_init__(self) -> None:
         if not self.history:
@@ -51,6 +54,17 @@ class LiveTable:
             if table.version < version:
                 return None
         return None
+
+    @property
+    def behind(self) -> bool:
+        return self.known_head > self.table.version
+
+    def announce(self, version: int) -> None:
+        """Another replica committed ``version``: wake the watchers so they catch up."""
+        if version > self.known_head:
+            self.known_head = version
+        if self.behind:
+            self.wake_watchers()
 
     def wake_watchers(self) -> None:
         for event in self.watchers:

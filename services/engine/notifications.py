@@ -27,10 +27,10 @@ class TableNotifications:
         self._cache = cache
 
     def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        table_id, _, _version = payload.partition(" ")
+        table_id, _, version = payload.partition(" ")
         live = self._cache.get(table_id)
-        if live is not None:
-            live.wake_watchers()
+        if live is not None and version.isdigit():
+            live.announce(int(version))
 
     async def run(self) -> None:
         while True:

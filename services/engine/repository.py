@@ -98,12 +98,19 @@ class TableRepository:
         assert loaded is not None
         return self.cache.put(loaded)
 
-    async def refresh(self, live: LiveTable) -> Table:
-        """Catch the cached copy up with the stored head (another replica may have moved it)."""
-        head = await self.store.version(live.table.table_id)
-        if head is not None and head > live.table.version:
+    async def refresh(self, live: LiveTable, *, read_head: bool = True) -> Table:
+        """Catch the cached copy up with the stored head (another replica may have moved
+        it). Without ``read_head`` only a version another replica announced is awaited."""
+        if live.lock.locked():  # a local command is committing: wait for its result
             async with live.lock:
-                await self._catch_up(live, None)
+                pass
+        if read_head:
+            head = await self.store.version(live.table.table_id)
+            live.known_head = max(live.known_head, head or 0)
+        if live.behind:
+            async with live.lock:
+                if live.behind:
+                    await self._catch_up(live, None)
         return live.table
 
     async def table_at(self, live: LiveTable, version: int) -> Table:
@@ -200,7 +207,7 @@ class TableRepository:
             decision = decide(live.table, live.seed, self.clock())
             if decision is None:
                 if fired is not None:
-                    await self.store.replace_deadlines(conn, table_id, [fired.key], [])
+                    await self.store.drop_deadline(conn, table_id, fired.key)
                 return Applied(live.table, applied=False)
             if request is not None:
                 await self.store.save_request(
@@ -222,10 +229,11 @@ class TableRepository:
         wanted = self.wanted_deadlines(table, stored, fired)
         keys = {d.key for d in wanted}
         fired_key = fired.key if fired is not None else None
-        remove = [k for k in stored if k not in keys or k == fired_key]
-        add = [d for d in wanted if d.key not in stored or d.key == fired_key]
-        await self.store.replace_deadlines(conn, table.table_id, remove, add)
-        await self.store.set_head(conn, table.table_id, table.version, table.status)
+        stop = [k for k in stored if k not in keys]
+        start = [d for d in wanted if d.key not in stored or d.key == fired_key]
+        await self.store.write_head(
+            conn, table.table_id, table.version, table.status, stop=stop, start=start
+        )
         await self.store.events.append_events(
             stream_id(table.table_id), decision.expected_version, decision.events, conn=conn
         )

@@ -57,29 +57,38 @@ class TableStore:
         self.schema = schema
         self.events = PostgresEventStore(pool, schema)
         self.channel = f"{schema}_tables"
-        self._lock = f"SELECT version, status FROM {s}.tables WHERE table_id = $1 FOR UPDATE"
-        self._lock_skip = self._lock + " SKIP LOCKED"
-        self._deadlines = (
-            f"SELECT table_id, timer_key, seat, kind, due_at FROM {s}.deadlines WHERE table_id = $1"
+        # One round trip: lock the table's row and read its deadlines.
+        self._lock = (
+            "SELECT t.version, t.status, d.timer_key, d.seat, d.kind, d.due_at"
+            f" FROM {s}.tables t LEFT JOIN {s}.deadlines d ON d.table_id = t.table_id"
+            " WHERE t.table_id = $1 FOR UPDATE OF t"
         )
+        self._lock_skip = self._lock + " SKIP LOCKED"
         self._seed = f"SELECT seed FROM {s}.tables WHERE table_id = $1"
         self._version = f"SELECT version FROM {s}.tables WHERE table_id = $1"
         self._insert_table = (
             f"INSERT INTO {s}.tables (table_id, game, mode, seed, seed_commitment, version)"
             " VALUES ($1, $2, $3, $4, $5, 0) ON CONFLICT (table_id) DO NOTHING RETURNING table_id"
         )
-        self._update_table = (
-            f"UPDATE {s}.tables SET version = $2, status = $3,"
-            " closed_at = CASE WHEN $3 = 'playing' THEN NULL ELSE now() END WHERE table_id = $1"
-        )
-        self._delete_deadlines = (
-            f"DELETE FROM {s}.deadlines WHERE table_id = $1 AND timer_key = ANY($2::text[])"
-        )
-        self._insert_deadlines = (
-            f"INSERT INTO {s}.deadlines (table_id, timer_key, seat, kind, due_at)"
-            " SELECT $1, k, st, kd, d FROM unnest($2::text[], $3::int[], $4::text[],"
-            " $5::timestamptz[]) AS x(k, st, kd, d)"
-        )
+        # One round trip: stop timers, start (or restart) timers, move the head, notify.
+        # No row is both deleted and upserted: the caller keeps the two key sets apart.
+        self._write_head = f"""
+            WITH stopped AS (
+                DELETE FROM {s}.deadlines WHERE table_id = $1 AND timer_key = ANY($2::text[])
+            ), started AS (
+                INSERT INTO {s}.deadlines (table_id, timer_key, seat, kind, due_at)
+                SELECT $1, k, st, kd, d FROM unnest($3::text[], $4::int[], $5::text[],
+                                                    $6::timestamptz[]) AS x(k, st, kd, d)
+                ON CONFLICT (table_id, timer_key) DO UPDATE
+                    SET seat = excluded.seat, kind = excluded.kind, due_at = excluded.due_at
+            ), head AS (
+                UPDATE {s}.tables SET version = $7, status = $8,
+                    closed_at = CASE WHEN $8 = 'playing' THEN NULL ELSE now() END
+                WHERE table_id = $1
+            )
+            SELECT pg_notify($9, $10)
+        """
+        self._delete_deadline = f"DELETE FROM {s}.deadlines WHERE table_id = $1 AND timer_key = $2"
         self._due = (
             f"SELECT table_id, timer_key, seat, kind, due_at FROM {s}.deadlines"
             " WHERE due_at <= $1 ORDER BY due_at LIMIT $2"
@@ -105,40 +114,51 @@ class TableStore:
         self, conn: Any, table_id: str, *, skip_locked: bool = False
     ) -> LockedTable | None:
         """Lock the table's row (or skip it if another transaction holds it)."""
-        row = await conn.fetchrow(self._lock_skip if skip_locked else self._lock, table_id)
-        if row is None:
+        rows = await conn.fetch(self._lock_skip if skip_locked else self._lock, table_id)
+        if not rows:
             return None
-        rows = await conn.fetch(self._deadlines, table_id)
-        deadlines = {r["timer_key"]: _deadline(r) for r in rows}
-        return LockedTable(row["version"], row["status"], deadlines)
+        deadlines = {
+            r["timer_key"]: DeadlineRow(table_id, r["timer_key"], r["seat"], r["kind"], r["due_at"])
+            for r in rows
+            if r["timer_key"] is not None
+        }
+        return LockedTable(rows[0]["version"], rows[0]["status"], deadlines)
 
     async def create_table(
         self, conn: Any, table_id: str, game: str, mode: str, seed: bytes, commitment: str
     ) -> bool:
         """Insert the table's row; False when a table with this id exists already."""
-        return (
-            await conn.fetchval(self._insert_table, table_id, game, mode, seed, commitment)
-            is not None
+        inserted = await conn.fetchval(self._insert_table, table_id, game, mode, seed, commitment)
+        return inserted is not None
+
+    async def write_head(
+        self,
+        conn: Any,
+        table_id: str,
+        version: int,
+        status: str,
+        *,
+        stop: Sequence[str],
+        start: Sequence[DeadlineRow],
+    ) -> None:
+        """Stop the timers ``stop``, start (or restart) ``start``, move the head to
+        ``version`` and notify listening replicas when the transaction commits."""
+        await conn.execute(
+            self._write_head,
+            table_id,
+            list(stop),
+            [d.key for d in start],
+            [d.seat for d in start],
+            [d.kind for d in start],
+            [d.due for d in start],
+            version,
+            status,
+            self.channel,
+            f"{table_id} {version}",
         )
 
-    async def set_head(self, conn: Any, table_id: str, version: int, status: str) -> None:
-        await conn.execute(self._update_table, table_id, version, status)
-        await conn.execute("SELECT pg_notify($1, $2)", self.channel, f"{table_id} {version}")
-
-    async def replace_deadlines(
-        self, conn: Any, table_id: str, remove: Sequence[str], add: Sequence[DeadlineRow]
-    ) -> None:
-        if remove:
-            await conn.execute(self._delete_deadlines, table_id, list(remove))
-        if add:
-            await conn.execute(
-                self._insert_deadlines,
-                table_id,
-                [d.key for d in add],
-                [d.seat for d in add],
-                [d.kind for d in add],
-                [d.due for d in add],
-            )
+    async def drop_deadline(self, conn: Any, table_id: str, key: str) -> None:
+        await conn.execute(self._delete_deadline, table_id, key)
 
     async def find_request(
         self, conn: Any, table_id: str, player_id: str, request_id: str

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
+import uuid
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -92,7 +94,9 @@ class EngineParts:
 async def engine_parts(
     database_url: str, *, loops: bool = True, pool_size: int = 10
 ) -> AsyncIterator[EngineParts]:
-    pool = await asyncpg.create_pool(database_url, min_size=1, max_size=pool_size)
+    pool = await asyncpg.create_pool(
+        database_url, min_size=1, max_size=pool_size, server_settings={"synchronous_commit": "off"}
+    )
     try:
         engine = await build_engine(pool, timer_poll_seconds=0.05)
         tasks = []
@@ -111,3 +115,43 @@ async def engine_parts(
                     await task
     finally:
         await pool.close()
+
+
+async def play_seat(
+    stub: engine_pb2_grpc.EngineStub,
+    table_id: str,
+    player_id: str,
+    rng: random.Random,
+    received: list[engine_pb2.TableView] | None = None,
+) -> engine_pb2.TableView:
+    """A client for one seat: watch the table, answer every view that offers this seat
+    something with a random legal action, until the table closes; the last view."""
+    who = auth(player_id)
+    acted = 0
+    last = engine_pb2.TableView()
+    request = engine_pb2.WatchTableRequest(table_id=table_id)
+    async for view in stub.WatchTable(request, metadata=who):
+        last = view
+        if received is not None:
+            received.append(view)
+        if view.status != engine_pb2.TABLE_STATUS_PLAYING:
+            return view
+        if view.version < acted or not view.legal_actions:
+            continue
+        act = engine_pb2.ActRequest(
+            table_id=table_id,
+            action=rng.choice(view.legal_actions),
+            expected_version=view.version,
+            request_id=uuid.uuid4().hex,
+        )
+        try:
+            reply = await stub.Act(act, metadata=who)
+        except grpc.aio.AioRpcError as exc:
+            # Another seat moved first (a call, a stack): a newer view is on its way.
+            if exc.code() not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
+                raise
+            continue
+        if received is not None:
+            received.append(reply.view)
+        acted = reply.view.version
+    return last
