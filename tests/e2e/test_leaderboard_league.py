@@ -155,60 +155,74 @@ async def test_a_redelivered_or_malformed_event_neither_counts_twice_nor_blocks(
     assert rows(seen) == [(1, "ann", 6), (1, "cyd", 6), (3, "bob", 2), (3, "dan", 2)]
 
 
-@pytest.mark.parametrize(
-    ("call", "request_", "code", "message"),
-    [
-        (
-            "GetLeague",
-            pb.GetLeagueRequest(week=pb.IsoWeek(year=2025, week=53)),
-            grpc.StatusCode.INVALID_ARGUMENT,
-            "weeks 1 to 52",
-        ),
-        (
-            "GetLeague",
-            pb.GetLeagueRequest(game="chess"),
-            grpc.StatusCode.INVALID_ARGUMENT,
-            "unknown game",
-        ),
-        (
-            "GetLeague",
-            pb.GetLeagueRequest(page=common_pb2.PageRequest(page_size=501)),
-            grpc.StatusCode.INVALID_ARGUMENT,
-            "page_size",
-        ),
-        (
-            "GetLeague",
-            pb.GetLeagueRequest(page=common_pb2.PageRequest(page_token="x")),
-            grpc.StatusCode.INVALID_ARGUMENT,
-            "page_token",
-        ),
-        (
-            "GetStanding",
-            pb.GetStandingRequest(around=99),
-            grpc.StatusCode.INVALID_ARGUMENT,
-            "around",
-        ),
-        (
-            "GetAllTimeRanking",
-            pb.GetAllTimeRankingRequest(),
-            grpc.StatusCode.INVALID_ARGUMENT,
-            "name a game",
-        ),
-        (
-            "RebuildProjection",
-            pb.RebuildProjectionRequest(),
-            grpc.StatusCode.PERMISSION_DENIED,
-            "operator",
-        ),
-    ],
-)
-async def test_bad_requests_get_clear_statuses(
-    platform: Platform, call: str, request_: object, code: grpc.StatusCode, message: str
-) -> None:
-    with pytest.raises(grpc.aio.AioRpcError) as caught:
-        await getattr(platform.stub, call)(request_, metadata=platform.auth("ann"))
-    assert caught.value.code() == code
-    assert message in (caught.value.details() or "")
+BAD_REQUESTS = [
+    (
+        "GetLeague",
+        pb.GetLeagueRequest(week=pb.IsoWeek(year=2025, week=53)),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "weeks 1 to 52",
+    ),
+    (
+        "GetLeague",
+        pb.GetLeagueRequest(game="chess"),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "unknown game",
+    ),
+    (
+        "GetLeague",
+        pb.GetLeagueRequest(page=common_pb2.PageRequest(page_size=501)),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "page_size",
+    ),
+    (
+        "GetLeague",
+        pb.GetLeagueRequest(page=common_pb2.PageRequest(page_token="x")),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "page_token",
+    ),
+    (
+        "GetStanding",
+        pb.GetStandingRequest(around=99),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "around",
+    ),
+    (
+        "GetAllTimeRanking",
+        pb.GetAllTimeRankingRequest(),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "name a game",
+    ),
+    (
+        "GetPlayerStats",
+        pb.GetPlayerStatsRequest(player_id="x" * 201),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "longer than 200",
+    ),
+    (
+        "RebuildProjection",
+        pb.RebuildProjectionRequest(),
+        grpc.StatusCode.PERMISSION_DENIED,
+        "operator",
+    ),
+]
+
+
+async def test_bad_requests_get_clear_statuses_and_change_nothing(platform: Platform) -> None:
+    """Guarantee 8: each refusal has its status and a message that says what to do."""
+    table = finished([seat("ann", 1), seat("bob", 2)])
+    await platform.publish(payload(table), table.event_id)
+    ann = platform.auth("ann")
+
+    async def league() -> pb.GetLeagueResponse:
+        return await platform.stub.GetLeague(pb.GetLeagueRequest(), metadata=ann)
+
+    before = await eventually(league, lambda r: len(r.entries) == 2)
+    for call, request, code, message in BAD_REQUESTS:
+        with pytest.raises(grpc.aio.AioRpcError) as caught:
+            await getattr(platform.stub, call)(request, metadata=ann)
+        assert (call, caught.value.code()) == (call, code)
+        assert message in (caught.value.details() or ""), (call, caught.value.details())
+    assert await league() == before
 
 
 async def test_every_call_needs_a_session_token(platform: Platform) -> None:
