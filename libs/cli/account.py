@@ -82,12 +82,14 @@ def _lobby() -> lobby_pb2_grpc.LobbyStub:
 def _login(args: argparse.Namespace) -> int:
     def run() -> None:
         stub = _lobby()
-        call = stub.Register if args.create else stub.Login
-        reply = call(
-            lobby_pb2.RegisterRequest(nickname=args.nickname, password=args.password)
-            if args.create
-            else lobby_pb2.LoginRequest(nickname=args.nickname, password=args.password)
-        )
+        if args.create:
+            reply = stub.Register(
+                lobby_pb2.RegisterRequest(nickname=args.nickname, password=args.password)
+            )
+        else:
+            reply = stub.Login(
+                lobby_pb2.LoginRequest(nickname=args.nickname, password=args.password)
+            )
         sessions.save(
             sessions.SavedSession(
                 reply.player_id, reply.nickname, reply.access_token, reply.refresh_token
