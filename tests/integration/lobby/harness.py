@@ -235,3 +235,18 @@ async def event_tap(nats_url: str, topology: Topology) -> AsyncIterator[EventTap
 async def next_update(stream: Any, within: float = 10.0) -> lobby_pb2.LobbyUpdate:
     update: lobby_pb2.LobbyUpdate = await asyncio.wait_for(stream.read(), within)
     return update
+
+
+async def update_where(
+    stream: Any, predicate: Callable[[lobby_pb2.LobbyUpdate], bool], within: float = 10.0
+) -> lobby_pb2.LobbyUpdate:
+    """The first update that matches; a snapshot may repeat what a live update also says."""
+    async with asyncio.timeout(within):
+        while True:
+            update: lobby_pb2.LobbyUpdate = await stream.read()
+            if predicate(update):
+                return update
+
+
+def ticket_in(state: int) -> Callable[[lobby_pb2.LobbyUpdate], bool]:
+    return lambda u: u.WhichOneof("update") == "ticket" and u.ticket.state == state

@@ -18,18 +18,16 @@ async def test_pcg_1_register_logs_in_and_the_token_works(lobby: Lobby) -> None:
     assert (profile.player_id, profile.nickname) == (ada.id, "Ada")
 
 
-@pytest.mark.parametrize(
-    "attempt", ["ADA_Lovelace", "ada_lovelace", "\u0410da_Lovelace", "Ada_L0velace"]
-)
 async def test_pcg_1_a_taken_nickname_is_refused_regardless_of_case_and_look_alikes(
-    lobby: Lobby, attempt: str
+    lobby: Lobby,
 ) -> None:
     await lobby.register("Ada_Lovelace")
-    with pytest.raises(grpc.aio.AioRpcError) as refused:
-        await lobby.register(attempt)
-    assert refused.value.code() == grpc.StatusCode.ALREADY_EXISTS
-    assert "is taken" in (refused.value.details() or "")
-    assert "choose another" in (refused.value.details() or "")
+    for attempt in ("ADA_Lovelace", "ada_lovelace", "\u0410da_Lovelace", "Ada_L0velace"):
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await lobby.register(attempt)
+        assert refused.value.code() == grpc.StatusCode.ALREADY_EXISTS, attempt
+        assert "is taken" in (refused.value.details() or "")
+        assert "choose another" in (refused.value.details() or "")
 
 
 async def test_pcg_1_a_bad_nickname_or_password_is_invalid_argument(lobby: Lobby) -> None:
