@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -61,3 +64,20 @@ def test_a_bad_rules_file_names_the_variable(tmp_path: Path, content: str, messa
 def test_a_missing_rules_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SettingsError, match="cannot read"):
         LeaderboardConfig.from_env({"TAVOLO_LEADERBOARD_RULES": str(tmp_path / "absent.json")})
+
+
+def test_the_service_refuses_to_start_with_a_bad_setting_in_one_line() -> None:
+    env = dict(os.environ, TAVOLO_LEADERBOARD_TIME_ZONE="Mars/Olympus")
+    result = subprocess.run(
+        [sys.executable, "-m", "tavolo.leaderboard"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "tavolo leaderboard: bad settings: TAVOLO_LEADERBOARD_TIME_ZONE='Mars/Olympus' is not a"
+        " known time zone; use an IANA name such as 'UTC' or 'Europe/Rome'"
+    ]
