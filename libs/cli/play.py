@@ -1,0 +1,246 @@
+"""``tavolo play GAME``: a whole game in the terminal against bots, with no server (MODE-1).
+
+The loop is the same for every game: the human (seat 0) sees only their view and picks a
+numbered choice from the legal actions; bots choose from their own views. What a table
+and a choice look like is the game's *renderer*: a module ``tavolo.cli.render_<game>``
+exposing ``RENDERER``, registered in :data:`RENDERERS` with one line.
+
+Timers run on the terminal's clock here, outside the rules: a Pika left unsaid for
+longer than the window is answered with the ``EXPIRE`` the rules expect.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TextIO
+
+from tavolo.cardgames.actions import Action, ActionKind
+from tavolo.cardgames.bots.base import LEVELS, SeatedBot
+from tavolo.cardgames.bots.registry import make_bot
+from tavolo.cardgames.contract import Game, Outcome, View
+from tavolo.cardgames.errors import RuleError
+from tavolo.cardgames.registry import get_game
+
+RENDERERS: dict[str, str] = {
+    "pika": "tavolo.cli.render_pika",
+}
+"""Game name → module with its ``RENDERER``. One line per game."""
+
+HUMAN = 0
+
+
+class Renderer(Protocol):
+    """How one game looks in the terminal; everything comes from the human's view."""
+
+    def table(self, view: View, names: Sequence[str]) -> str:
+        """The table as the seat sees it: its hand numbered, the public state."""
+
+    def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
+        """What happened between two views of the same seat, in sentences."""
+
+    def choice(self, action: Action, view: View) -> str:
+        """A menu line for one legal action."""
+
+    def call_prompt(self, view: View) -> str | None:
+        """The question when a timed call is open for the seat (``None``: no question)."""
+
+    def reorder(self, view: View, command: str) -> tuple[str, ...] | None:
+        """The new hand order for a reorder command typed at the prompt, if it is one."""
+
+    def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
+        """The final places."""
+
+
+def renderer_for(game_name: str) -> Renderer:
+    module = importlib.import_module(RENDERERS[game_name])
+    renderer: Renderer = module.RENDERER
+    return renderer
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play a game in the terminal against bots (no server)",
+        description="Play a whole game against bots, offline. You are seat 0.",
+    )
+    parser.add_argument("game", choices=sorted(RENDERERS), help="which game")
+    parser.add_argument("--players", type=int, default=4, help="seats at the table")
+    parser.add_argument("--level", choices=LEVELS, default="medium", help="bot level")
+    parser.add_argument("--seed", default=None, help="deal seed, to replay a game")
+    parser.add_argument(
+        "--server",
+        nargs="?",
+        const="127.0.0.1:50052",
+        default=None,
+        metavar="ADDRESS",
+        help="play at the engine over gRPC instead (default address 127.0.0.1:50052)",
+    )
+    parser.set_defaults(handler=_handle)
+
+
+def _handle(args: argparse.Namespace) -> int:
+    if args.server:  # the networked mode lives in tavolo.cli.play_remote
+        from tavolo.cli.play_remote import play_remote
+
+        return play_remote(args, _read_line)
+    seed = args.seed if args.seed is not None else os.urandom(6).hex()
+    return play(args.game, args.players, args.level, seed, input_line=_read_line)
+
+
+def _read_line(prompt: str) -> str | None:
+    try:
+        return input(prompt)
+    except EOFError:
+        return None
+
+
+class Quit(Exception):
+    """The player left the game."""
+
+
+def play(
+    game_name: str,
+    players: int,
+    level: str,
+    seed: str,
+    *,
+    input_line: Callable[[str], str | None],
+    out: TextIO = sys.stdout,
+    clock: Callable[[], float] = time.monotonic,
+) -> int:
+    """Play one game to its end; returns the exit code (0 done, 1 quit, 2 bad set-up)."""
+    try:
+        game = get_game(game_name)
+        state = game.new_game({}, players, seed.encode())
+    except ValueError as exc:
+        print(f"cannot start: {exc}", file=out)
+        return 2
+    renderer = renderer_for(game_name)
+    bots = {s: make_bot(game_name, level, f"{seed}:{s}") for s in range(1, players)}
+    names = ["You", *(f"Bot {s} ({level})" for s in range(1, players))]
+    print(f"{game.title}: you against {players - 1} {level} bots. Seed: {seed}", file=out)
+    table = _Table(game, state, renderer, bots, names, input_line, out, clock)
+    try:
+        outcome = table.run()
+    except Quit:
+        print("You left the table.", file=out)
+        return 1
+    print(renderer.outcome(outcome, game.view(table.state, HUMAN), names), file=out)
+    return 0
+
+
+class _Table:
+    """One offline table: applies every move, narrates what the human may know."""
+
+    def __init__(
+        self,
+        game: Game[Any],
+        state: Any,
+        renderer: Renderer,
+        bots: dict[int, SeatedBot],
+        names: list[str],
+        input_line: Callable[[str], str | None],
+        out: TextIO,
+        clock: Callable[[], float],
+    ) -> None:
+        self.game, self.state, self.renderer = game, state, renderer
+        self.bots, self.names = bots, names
+        self.input_line, self.out, self.clock = input_line, out, clock
+        self.seen: View | None = None
+
+    def run(self) -> Outcome:
+        game = self.game
+        while (outcome := game.outcome(self.state)) is None:
+            self._bots_answer_calls()
+            if game.outcome(self.state) is not None:
+                continue
+            seat = min(game.to_act(self.state))
+            if seat == HUMAN:
+                self._human_turn()
+            else:
+                bot = self.bots[seat]
+                legal = game.legal_actions(self.state, seat)
+                self._apply(seat, bot.choose(game.view(self.state, seat), legal))
+        self._narrate()
+        return outcome
+
+    def _apply(self, seat: int, action: Action) -> None:
+        self.state, _ = self.game.apply(self.state, seat, action)
+        if seat == HUMAN:
+            self._timed_call()
+
+    def _bots_answer_calls(self) -> None:
+        """Bots with something to say out of turn (a Pika call) say it at once."""
+        for seat, bot in self.bots.items():
+            if seat in self.game.to_act(self.state):
+                continue
+            legal = self.game.legal_actions(self.state, seat)
+            if legal:
+                self._apply(seat, bot.choose(self.game.view(self.state, seat), legal))
+
+    def _narrate(self) -> None:
+        view = self.game.view(self.state, HUMAN)
+        for line in self.renderer.news(self.seen, view, self.names):
+            print(line, file=self.out)
+        self.seen = view
+
+    def _human_turn(self) -> None:
+        self._narrate()
+        view = self.game.view(self.state, HUMAN)
+        legal = self.game.legal_actions(self.state, HUMAN)
+        print(self.renderer.table(view, self.names), file=self.out)
+        for n, action in enumerate(legal, 1):
+            print(f"  {n}) {self.renderer.choice(action, view)}", file=self.out)
+        while True:
+            line = self.input_line("Your choice (number; 'sort', 'move I J', 'quit'): ")
+            if line is None or line.strip().lower() in ("q", "quit"):
+                raise Quit
+            text = line.strip()
+            if text.isdigit() and 1 <= int(text) <= len(legal):
+                self._apply(HUMAN, legal[int(text) - 1])
+                return
+            order = self.renderer.reorder(view, text)
+            if order is not None:
+                try:
+                    self.state, _ = self.game.apply(
+                        self.state, HUMAN, Action(ActionKind.REORDER, cards=order)
+                    )
+                except RuleError as exc:
+                    print(f"  {exc}", file=self.out)
+                    continue
+                self._human_turn()
+                return
+            print(
+                f"  '{text}' is not a choice: type a number from 1 to {len(legal)}, "
+                "'sort', 'move I J' (card I to place J) or 'quit'",
+                file=self.out,
+            )
+
+    def _timed_call(self) -> None:
+        """A timed call opened for the human: ask at once, expire it if the answer is late."""
+        view = self.game.view(self.state, HUMAN)
+        question = self.renderer.call_prompt(view)
+        if question is None:
+            return
+        timer = next(
+            t for t in self.game.timers(self.state) if t.seat == HUMAN and t.kind == "call"
+        )
+        started = self.clock()
+        answer = self.input_line(question)
+        if answer is None:
+            raise Quit
+        late = timer.millis is not None and (self.clock() - started) * 1000 > timer.millis
+        if answer.strip() == "1" and not late:
+            call = next(
+                a for a in self.game.legal_actions(self.state, HUMAN) if a.kind is ActionKind.CALL
+            )
+            self.state, _ = self.game.apply(self.state, HUMAN, call)
+        else:
+            print("  Too late!" if late else "  You kept quiet.", file=self.out)
+            expire = Action(ActionKind.EXPIRE, timer=timer.key)
+            self.state, _ = self.game.apply(self.state, HUMAN, expire)

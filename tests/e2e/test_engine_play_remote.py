@@ -1,0 +1,54 @@
+"""`tavolo play pika --server`: a person plays Pika against bots at the engine over gRPC,
+then checks the game with `tavolo audit verify` (the engine's "done when")."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+
+import pytest
+
+from tavolo.cli.main import main as tavolo
+from tavolo.cli.play_remote import credentials, play_at_server
+from tests.integration.engine.helpers import running_engine, settings
+
+pytestmark = pytest.mark.e2e
+
+
+async def test_a_terminal_player_finishes_a_game_at_the_engine_and_verifies_it(
+    database_url: str,
+    nats_url: str,
+    namespace: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: object,
+) -> None:
+    monkeypatch.setenv("TAVOLO_CLIENT_DIR", str(tmp_path))  # no saved login: a dev token
+    answers: list[str] = []
+
+    def always_first(prompt: str) -> str:
+        answers.append(prompt)
+        return "1"
+
+    async with running_engine(settings(database_url, nats_url, namespace)) as engine:
+        server = f"127.0.0.1:{engine.port}"
+        player, token = credentials()
+        out = io.StringIO()
+        code = await asyncio.wait_for(
+            play_at_server(
+                server, token, player, "pika", 3, "medium", always_first, out, bot_think_millis=0
+            ),
+            timeout=120,
+        )
+        text = out.getvalue()
+        assert code == 0, text
+        assert answers, "the player was never asked to choose"
+        match = re.search(r"tavolo audit verify (\S+)", text)
+        assert match is not None, text
+        capsys.readouterr()
+        verdict = await asyncio.to_thread(
+            tavolo, ["audit", "verify", match.group(1), "--server", server]
+        )
+        assert verdict == 0
+        assert "verdict: OK" in capsys.readouterr().out
