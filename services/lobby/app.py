@@ -13,7 +13,7 @@ each use case decides before it writes, so a refused request changes nothing.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -52,6 +52,9 @@ class LobbyConfig:
     hold_release_interval: float = 2.0
     access_ttl_seconds: int | None = None  # None: the service kit's default
     refresh_ttl_seconds: int | None = None
+    # The engine's own table options sent with every MatchFormed (turn_seconds,
+    # bot_think_millis); empty: the engine's defaults.
+    engine_options: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass

@@ -11,6 +11,9 @@ Lobby-only settings (read once here; each names the variable in its error):
   its table is cancelled and the stake refunded (MODE-4);
 - ``TAVOLO_LOBBY_MATCHMAKER_INTERVAL`` (0.5): seconds between matchmaking rounds;
 - ``TAVOLO_LOBBY_BOT_LEVEL`` (medium): the level of bots that fill online tables;
+- ``TAVOLO_LOBBY_TURN_SECONDS`` / ``TAVOLO_LOBBY_BOT_THINK_MILLIS`` (unset): the turn
+  limit and bot delay sent to the engine with every formed table (unset: the engine's
+  defaults);
 - ``TAVOLO_LOBBY_OPERATOR`` (unset): ``nickname:password`` of an operator account to
   create (or promote) at start, the deployment's first staff member.
 """
@@ -68,10 +71,30 @@ def config_from_env(environ: Mapping[str, str] | None = None) -> LobbyConfig:
         stake_timeout=timedelta(seconds=_seconds(env, "TAVOLO_LOBBY_STAKE_TIMEOUT_SECONDS", 120)),
         bot_level=level,
     )
+    engine_options = {
+        option: _whole(env, name)
+        for option, name in (
+            ("turn_seconds", "TAVOLO_LOBBY_TURN_SECONDS"),
+            ("bot_think_millis", "TAVOLO_LOBBY_BOT_THINK_MILLIS"),
+        )
+        if env.get(name)
+    }
     return LobbyConfig(
         policy=policy,
         matchmaker_interval=_seconds(env, "TAVOLO_LOBBY_MATCHMAKER_INTERVAL", 0.5),
+        engine_options=engine_options,
     )
+
+
+def _whole(env: Mapping[str, str], name: str) -> int:
+    raw = env[name]
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a whole number, not {raw!r}") from None
+    if value < 0:
+        raise SettingsError(f"{name} cannot be negative, not {value}")
+    return value
 
 
 def operator_from_env(environ: Mapping[str, str] | None = None) -> tuple[str, str] | None:

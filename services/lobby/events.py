@@ -86,13 +86,17 @@ def match_formed(
     stake: int = 0,
     bot_filled: bool = False,
     hold_ids: Mapping[int, str] | None = None,
+    engine_options: Mapping[str, int] | None = None,
 ) -> Pending:
+    """A formed table; ``engine_options`` (turn_seconds, bot_think_millis) ride along with
+    the game's options, where the engine looks for them."""
+    options = {**spec.options, **(engine_options or {})}
     data = {
         "match_id": match_id,
         "game": spec.game,
         "mode": mode.value,
         # Options travel as JSON text: the log holds integers only, options may not.
-        "options_json": spec.options_json,
+        "options_json": json.dumps(options, sort_keys=True, separators=(",", ":")),
         "seats": [_seat_data(s) for s in seats],
         "stake": stake,
         "bot_filled": bot_filled,

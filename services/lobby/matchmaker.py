@@ -150,6 +150,7 @@ class Matchmaker:
                     stake=stake,
                     bot_filled=form.bot_filled,
                     hold_ids=holds,
+                    engine_options=self.ctx.config.engine_options,
                 )
             )
             for i, ticket in enumerate(form.tickets):

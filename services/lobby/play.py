@@ -144,7 +144,15 @@ class Play:
             await rooms_store.set_table(conn, room.room_id, table_id)
             await self.ctx.append(
                 conn,
-                [events.match_formed(table_id, room.spec, Mode.VERSUS_FRIENDS, seats)],
+                [
+                    events.match_formed(
+                        table_id,
+                        room.spec,
+                        Mode.VERSUS_FRIENDS,
+                        seats,
+                        engine_options=self.ctx.config.engine_options,
+                    )
+                ],
             )
         self.ctx.on_append()
         return Assignment(table_id, 0, room.spec.game, Mode.VERSUS_FRIENDS, started=False)
