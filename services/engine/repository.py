@@ -101,13 +101,12 @@ class TableRepository:
     async def refresh(self, live: LiveTable, *, read_head: bool = True) -> Table:
         """Catch the cached copy up with the stored head (another replica may have moved
         it). Without ``read_head`` only a version another replica announced is awaited."""
-        if live.lock.locked():  # a local command is committing: wait for its result
-            async with live.lock:
-                pass
         if read_head:
             head = await self.store.version(live.table.table_id)
             live.known_head = max(live.known_head, head or 0)
         if live.behind:
+            # Behind, or a local command is committing the announced version right now:
+            # under the lock, either it has landed meanwhile or the log is read.
             async with live.lock:
                 if live.behind:
                     await self._catch_up(live, None)

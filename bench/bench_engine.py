@@ -1,0 +1,322 @@
+"""Engine figures, each beside references measured in the same run.
+
+    .venv/bin/python bench/bench_engine.py [--tables 1,50,200] [--seconds 8] [--games 100]
+
+Uses TAVOLO_DATABASE_URL / TAVOLO_NATS_URL when set (a fresh database is created on that
+server and dropped afterwards), else starts embedded PostgreSQL and NATS with durable
+defaults. The engine runs in this process on a free port and is driven over real gRPC.
+
+- **action round trip**: a client's ``Act`` until its ``WatchTable`` stream shows the
+  result, at 1, 50 and 200 concurrent tables (one client seat and three bots with no think
+  time each, so the engine is busy with bot moves between the client's actions);
+- references: a bare gRPC round trip to the same server (the health check) and a bare
+  PostgreSQL one-row INSERT in its own transaction;
+- **tables per second** played to the end by bots alone;
+- **memory per live table**: Python heap held by the engine's cache per open table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import os
+import random
+import resource
+import tempfile
+import time
+import tracemalloc
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from tavolo.engine.bootstrap import assemble, build_engine
+from tavolo.engine.setup import SeatInfo, build_setup
+from tavolo.servicekit.auth import Role, TokenSigner
+from tavolo.servicekit.embedded import EmbeddedNats, EmbeddedPostgres
+from tavolo.servicekit.runtime import start_service
+from tavolo.servicekit.settings import DEV_TOKEN_SECRET, Settings
+from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
+
+SIGNER = TokenSigner(DEV_TOKEN_SECRET)
+
+
+def meta(player: str, *roles: Role) -> tuple[tuple[str, str], ...]:
+    token, _ = SIGNER.issue(player, roles or (Role.PLAYER,), ttl_seconds=3600)
+    return (("authorization", f"Bearer {token}"),)
+
+
+def pct(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+def figures(label: str, samples: list[float]) -> str:
+    return (
+        f"{label:<44} p50 {pct(samples, 0.5):7.2f} ms   p99 {pct(samples, 0.99):7.2f} ms"
+        f"   ({len(samples)} samples)"
+    )
+
+
+# -- references ---------------------------------------------------------------------------
+
+
+async def grpc_echo(port: int, calls: int) -> list[float]:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        samples = []
+        for _ in range(calls):
+            started = time.perf_counter()
+            await stub.Check(health_pb2.HealthCheckRequest())
+            samples.append(time.perf_counter() - started)
+    return samples
+
+
+async def pg_insert(url: str, calls: int) -> list[float]:
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("CREATE TABLE IF NOT EXISTS bench_plain (id uuid PRIMARY KEY, n int)")
+        samples = []
+        for n in range(calls):
+            started = time.perf_counter()
+            await conn.execute("INSERT INTO bench_plain VALUES ($1, $2)", uuid.uuid4(), n)
+            samples.append(time.perf_counter() - started)
+    finally:
+        await conn.close()
+    return samples
+
+
+# -- the engine ---------------------------------------------------------------------------
+
+
+def bot_seats(first: int, count: int) -> list[common_pb2.Seat]:
+    return [
+        common_pb2.Seat(seat=s, bot=True, bot_level=common_pb2.BOT_LEVEL_MEDIUM)
+        for s in range(first, first + count)
+    ]
+
+
+async def one_client(
+    stub: engine_pb2_grpc.EngineAsyncStub, samples: list[float], stop_at: float
+) -> None:
+    """Open a table (me and three bots), act whenever asked, time Act → stream, repeat."""
+    rng = random.Random()
+    while time.perf_counter() < stop_at:
+        player = f"bench-{uuid.uuid4().hex[:10]}"
+        who = meta(player)
+        opened = await stub.OpenTable(
+            engine_pb2.OpenTableRequest(
+                game="pika",
+                seats=[common_pb2.Seat(seat=0, player_id=player), *bot_seats(1, 3)],
+                mode=common_pb2.MODE_VERSUS_COMPUTER,
+            ),
+            metadata=who,
+        )
+        arrived: dict[int, float] = {}
+        waiting: dict[int, asyncio.Event] = {}
+        views: asyncio.Queue[engine_pb2.TableView] = asyncio.Queue()
+        watcher = asyncio.create_task(_watch(stub, opened.table_id, who, arrived, waiting, views))
+        acted = 0
+        while True:
+            view = await views.get()
+            if view.status != engine_pb2.TABLE_STATUS_PLAYING:
+                break
+            if view.version < acted or not view.legal_actions:
+                continue
+            started = time.perf_counter()
+            try:
+                reply = await stub.Act(
+                    engine_pb2.ActRequest(
+                        table_id=opened.table_id,
+                        action=rng.choice(view.legal_actions),
+                        expected_version=view.version,
+                    ),
+                    metadata=who,
+                )
+            except grpc.aio.AioRpcError:
+                continue
+            version = acted = reply.view.version
+            if version not in arrived:
+                waiting[version] = asyncio.Event()
+                await waiting[version].wait()
+            samples.append(arrived[version] - started)
+            if time.perf_counter() >= stop_at:
+                break
+        watcher.cancel()
+
+
+async def _watch(
+    stub: engine_pb2_grpc.EngineAsyncStub,
+    table_id: str,
+    who: tuple[tuple[str, str], ...],
+    arrived: dict[int, float],
+    waiting: dict[int, asyncio.Event],
+    views: asyncio.Queue[engine_pb2.TableView],
+) -> None:
+    """Note when each version reaches the client, and pass the views on."""
+    request = engine_pb2.WatchTableRequest(table_id=table_id)
+    async for view in stub.WatchTable(request, metadata=who):
+        arrived[view.version] = time.perf_counter()
+        if view.version in waiting:
+            waiting[view.version].set()
+        await views.put(view)
+        if view.status != engine_pb2.TABLE_STATUS_PLAYING:
+            return
+
+
+async def round_trips(port: int, tables: int, seconds: float) -> list[float]:
+    samples: list[float] = []
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+        stub = engine_pb2_grpc.EngineStub(channel)
+        stop_at = time.perf_counter() + seconds
+        await asyncio.gather(*(one_client(stub, samples, stop_at) for _ in range(tables)))
+    return samples
+
+
+async def bot_games(port: int, games: int, concurrent: int) -> tuple[float, int]:
+    """Seconds to play ``games`` four-bot tables to the end, and the actions taken."""
+    operator = meta("bench-operator", Role.OPERATOR)
+    slots = asyncio.Semaphore(concurrent)
+    actions = 0
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+        stub = engine_pb2_grpc.EngineStub(channel)
+
+        async def one() -> None:
+            nonlocal actions
+            async with slots:
+                opened = await stub.OpenTable(
+                    engine_pb2.OpenTableRequest(
+                        game="pika",
+                        seats=bot_seats(0, 4),
+                        mode=common_pb2.MODE_ONLINE,
+                        bot_filled=True,
+                    ),
+                    metadata=operator,
+                )
+                request = engine_pb2.WatchTableRequest(table_id=opened.table_id)
+                async for view in stub.WatchTable(request, metadata=meta("aud", Role.AUDITOR)):
+                    if view.status != engine_pb2.TABLE_STATUS_PLAYING:
+                        actions += view.version - 2
+                        return
+
+        started = time.perf_counter()
+        await asyncio.gather(*(one() for _ in range(games)))
+    return time.perf_counter() - started, actions
+
+
+async def memory_per_table(url: str, tables: int) -> float:
+    """Bytes of Python heap the engine keeps per live table (opened, cached, waiting)."""
+    pool = await asyncpg.create_pool(url, min_size=1, max_size=4)
+    try:
+        engine = await build_engine(pool, schema="engine_memory")
+        setups = [
+            build_setup(
+                table_id=f"m{n}",
+                game="pika",
+                options={},
+                seats=[SeatInfo(s, f"m{n}-p{s}") for s in range(4)],
+                mode="versus_friends",
+                turn_seconds=30,
+            )
+            for n in range(tables)
+        ]
+        await engine.app.open_setup(setups[0])  # warm imports and caches
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        for setup in setups[1:]:
+            await engine.app.open_setup(setup)
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        assert len(engine.repo.cache) == tables
+        return (after - before) / (tables - 1)
+    finally:
+        await pool.close()
+
+
+# -- running ------------------------------------------------------------------------------
+
+
+def start_servers(scratch: Path) -> tuple[str, str, Callable[[], None]]:
+    stops: list[Callable[[], None]] = []
+    pg_url = os.environ.get("TAVOLO_DATABASE_URL")
+    if not pg_url:
+        postgres = EmbeddedPostgres(scratch / "pg")
+        pg_url = postgres.start()
+        stops.append(postgres.stop)
+    nats_url = os.environ.get("TAVOLO_NATS_URL")
+    if not nats_url:
+        server = EmbeddedNats(scratch / "nats")
+        nats_url = server.start()
+        stops.append(server.stop)
+
+    def stop() -> None:
+        for fn in reversed(stops):
+            fn()
+
+    return pg_url, nats_url, stop
+
+
+async def run(server_url: str, nats_url: str, args: argparse.Namespace) -> None:
+    name = f"bench_engine_{uuid.uuid4().hex[:8]}"
+    admin = await asyncpg.connect(server_url)
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    url = urlunsplit(urlsplit(server_url)._replace(path="/" + name))
+    try:
+        settings = Settings(database_url=url, nats_url=nats_url, namespace=name)
+        service = await start_service("engine", assemble, settings, port=0)
+        try:
+            print(
+                figures(
+                    "reference: bare gRPC round trip (health)", await grpc_echo(service.port, 2000)
+                )
+            )
+            print(figures("reference: bare PostgreSQL INSERT", await pg_insert(url, 2000)))
+            for tables in args.tables:
+                samples = await round_trips(service.port, tables, args.seconds)
+                print(figures(f"Act -> stream shows it, {tables:>3} concurrent tables", samples))
+            seconds, actions = await bot_games(service.port, args.games, 50)
+            print(
+                f"{'bot tables played to the end (4 bots, 50 at once)':<44}"
+                f" {args.games / seconds:7.1f} tables/s   {actions / seconds:7.0f} actions/s"
+                f"   ({args.games} tables, {actions} actions, {seconds:.1f} s)"
+            )
+        finally:
+            await service.stop(grace=1)
+        per_table = await memory_per_table(url, args.memory_tables)
+        print(
+            f"{'memory per live table (cached, 4 seats)':<44} {per_table / 1024:7.1f} KiB"
+            f"   ({args.memory_tables} tables)"
+        )
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"{'peak resident memory of this process':<44} {peak:7.1f} MiB")
+    finally:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--tables", default="1,50,200", type=lambda s: [int(x) for x in s.split(",")]
+    )
+    parser.add_argument("--seconds", type=float, default=8.0, help="per round-trip level")
+    parser.add_argument("--games", type=int, default=100, help="bot tables to play to the end")
+    parser.add_argument("--memory-tables", type=int, default=300)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="tavolo-bench-") as scratch:
+        server_url, nats_url, stop = start_servers(Path(scratch))
+        try:
+            asyncio.run(run(server_url, nats_url, args))
+        finally:
+            stop()
+
+
+if __name__ == "__main__":
+    main()
