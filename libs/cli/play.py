@@ -110,10 +110,11 @@ def play(
     seed: str,
     *,
     input_line: Callable[[str], str | None],
-    out: TextIO = sys.stdout,
+    out: TextIO | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> int:
     """Play one game to its end; returns the exit code (0 done, 1 quit, 2 bad set-up)."""
+    out = out if out is not None else sys.stdout
     try:
         game = get_game(game_name)
         state = game.new_game({}, players, seed.encode())
