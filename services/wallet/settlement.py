@@ -90,8 +90,16 @@ class Settlement:
                 log.error("stake hold of another player", table=fact.table_id, seat=seat)
                 continue
             account = accounts[hold.debit_account]
-            if settled is not None or account.frozen:
-                why = f"table {settled}" if settled else f"frozen: {account.frozen_reason}"
+            staked = await store.find_transfer(conn, stake_transfer_id(fact.table_id, seat))
+            other_hold = staked is not None and staked.pending_id != hold_id
+            if settled is not None or account.frozen or other_hold:
+                why = (
+                    f"table {settled}"
+                    if settled
+                    else f"frozen: {account.frozen_reason}"
+                    if account.frozen
+                    else f"seat {seat} of {fact.table_id} already staked"
+                )
                 await ledger.resolve(conn, hold_id, now=now, cause=why, event_id=fact.event_id)
                 log.warning("stake not taken", table=fact.table_id, seat=seat, why=why)
                 continue
