@@ -19,12 +19,15 @@ and replay needs nothing else. No clock, no process-wide random state.
 from __future__ import annotations
 
 import hashlib
+import struct
 from dataclasses import dataclass
 from typing import TypeVar
 
 T = TypeVar("T")
 
 _SPACE = 1 << 64
+_U64 = struct.Struct(">Q")
+"""An unsigned 64-bit big-endian integer: the counter's encoding and the draw's reading."""
 
 
 @dataclass(slots=True)
@@ -41,9 +44,9 @@ class SeededRandom:
         limit = _SPACE - (_SPACE % n)
         seed = self.seed
         while True:
-            digest = hashlib.sha256(seed + self.counter.to_bytes(8, "big")).digest()
+            digest = hashlib.sha256(seed + _U64.pack(self.counter)).digest()
             self.counter += 1
-            x = int.from_bytes(digest[:8], "big")
+            (x,) = _U64.unpack_from(digest)
             if x < limit:
                 return x % n
 
@@ -54,12 +57,12 @@ class SeededRandom:
         path and this is most of its cost.
         """
         seed, counter = self.seed, self.counter
-        sha256, from_bytes = hashlib.sha256, int.from_bytes
+        sha256, pack, unpack = hashlib.sha256, _U64.pack, _U64.unpack_from
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
             limit = _SPACE - (_SPACE % n)
             while True:
-                x = from_bytes(sha256(seed + counter.to_bytes(8, "big")).digest()[:8], "big")
+                (x,) = unpack(sha256(seed + pack(counter)).digest())
                 counter += 1
                 if x < limit:
                     break

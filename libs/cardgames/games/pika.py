@@ -48,7 +48,7 @@ from tavolo.cardgames.games.pika_state import (
     parse_match_length,
     round_result,
 )
-from tavolo.cardgames.games.uno_deck import COLOUR_LETTERS, COLOUR_NAMES, COLOURS
+from tavolo.cardgames.games.uno_deck import CODES, COLOUR_LETTERS, COLOUR_NAMES, COLOURS
 from tavolo.cardgames.rng import SeededRandom
 
 PIKA = "pika"
@@ -72,17 +72,13 @@ def _play_options(card: str, call: bool) -> tuple[Action, ...]:
 
 
 # Legal-action lists are built from these prebuilt actions: enumeration is the hot path.
-_PLAYS: dict[str, tuple[Action, ...]] = {}
-_PLAYS_CALLING: dict[str, tuple[Action, ...]] = {}
+_PLAYS: dict[str, tuple[Action, ...]] = {card: _play_options(card, False) for card in CODES}
+_PLAYS_CALLING: dict[str, tuple[Action, ...]] = {card: _play_options(card, True) for card in CODES}
 
 
 def plays_of(card: str, calling: bool) -> tuple[Action, ...]:
     """Every PLAY of ``card`` (one per colour for black cards; with and without a call)."""
-    table = _PLAYS_CALLING if calling else _PLAYS
-    found = table.get(card)
-    if found is None:
-        found = table[card] = _play_options(card, calling)
-    return found
+    return (_PLAYS_CALLING if calling else _PLAYS)[card]
 
 
 def _check_window(value: JSON) -> str | None:
@@ -237,21 +233,24 @@ class Pika(Game[PikaState]):
         actions: list[Action] = []
         if seat == state.turn:
             hand = state.hands[seat]
-            calling = len(hand) == 2
+            plays = _PLAYS_CALLING if len(hand) == 2 else _PLAYS
             drawn = state.drawn
             if drawn is not None:
-                actions.extend(plays_of(drawn, calling))
+                actions.extend(plays[drawn])
                 actions.append(KEEP)
             elif state.stack:
                 for card in dict.fromkeys(hand):
                     if chains(card, state):
-                        actions.extend(plays_of(card, calling))
+                        actions.extend(plays[card])
                 actions.append(TAKE)
             else:
+                # PIKA-1, as in pika_state.matches, inlined: this loop is the hot path.
                 top, colour = state.discard[-1], state.colour
+                value = None if top[0] == "W" else top[1:]
                 for card in dict.fromkeys(hand):
-                    if matches(card, top, colour):
-                        actions.extend(plays_of(card, calling))
+                    first = card[0]
+                    if first == "W" or first == colour or card[1:] == value:
+                        actions.extend(plays[card])
                 if not actions:
                     actions.append(DRAW)
         for s, _ in state.windows:
@@ -261,12 +260,26 @@ class Pika(Game[PikaState]):
         return actions
 
     def _is_legal(self, state: PikaState, seat: int, action: Action) -> bool:
+        """The same answer as ``action in legal_actions`` (plus reorders), checked directly."""
         kind = action.kind
         if kind is ActionKind.PLAY:
             return _is_legal_play(state, seat, action)
         if kind is ActionKind.REORDER:
             return _is_reorder(state, seat, action)
-        return action in self._legal_actions(state, seat)
+        if kind is ActionKind.CALL:
+            return any(s == seat for s, _ in state.windows) and (action is CALL or action == CALL)
+        if seat != state.turn:
+            return False
+        if kind is ActionKind.KEEP:
+            return state.drawn is not None and (action is KEEP or action == KEEP)
+        if kind is ActionKind.TAKE:
+            return state.drawn is None and state.stack > 0 and (action is TAKE or action == TAKE)
+        if kind is ActionKind.DRAW:
+            if state.drawn is not None or state.stack or not (action is DRAW or action == DRAW):
+                return False
+            top, colour = state.discard[-1], state.colour
+            return not any(matches(card, top, colour) for card in state.hands[seat])
+        return False
 
     def _explain(self, state: PikaState, seat: int, action: Action) -> RuleError:
         return explain(state, seat, action, self._legal_actions(state, seat))
