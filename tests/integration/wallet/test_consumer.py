@@ -1,0 +1,154 @@
+"""The wallet settling tables from events on a real NATS JetStream (guarantee 6, MODE-4,
+PCG-4): early, repeated and malformed events change nothing they should not."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import asyncpg
+import nats
+import pytest
+
+from tavolo.messaging import Topology, publish_with_id
+from tavolo.servicekit.runtime import RunningService, start_service
+from tavolo.servicekit.settings import Settings
+from tavolo.v1 import common_pb2
+from tavolo.wallet import store
+from tavolo.wallet.app import WalletApp
+from tavolo.wallet.bootstrap import make_assemble
+from tavolo.wallet.config import WalletConfig
+
+from . import wire
+from .conftest import LOBBY, OPERATOR
+from .ledger_audit import audit_pool, balance
+
+pytestmark = pytest.mark.integration
+
+
+@dataclass
+class Running:
+    service: RunningService
+    pool: asyncpg.Pool
+    wallet: WalletApp
+    js: Any
+    topology: Topology
+
+    async def handled(self, *message_ids: str) -> None:
+        """Wait until the wallet's consumer has recorded every id as handled."""
+        async with self.pool.acquire() as conn:
+            await eventually(
+                lambda: conn.fetchval(
+                    "SELECT count(*) = $1 FROM wallet.processed_messages"
+                    " WHERE message_id = ANY($2::text[])",
+                    len(message_ids),
+                    list(message_ids),
+                )
+            )
+
+
+async def eventually(check: Callable[[], Awaitable[object]], within: float = 30.0) -> None:
+    """Poll ``check`` until it holds: events cross NATS in the background."""
+    async with asyncio.timeout(within):
+        while True:
+            if await check():
+                return
+            await asyncio.sleep(0.05)
+
+
+@pytest.fixture
+async def running(database_url: str, nats_url: str, namespace: str) -> AsyncIterator[Running]:
+    settings = Settings(database_url=database_url, nats_url=nats_url, namespace=namespace)
+    config = WalletConfig(ack_wait=2.0, sweep_seconds=0.2)
+    service = await start_service("wallet", make_assemble(config), settings, port=0)
+    pool = await asyncpg.create_pool(database_url, min_size=1, max_size=4)
+    nc = await nats.connect(nats_url)
+    try:
+        await store.migrate(pool)
+        yield Running(service, pool, WalletApp(pool, config), nc.jetstream(), Topology(namespace))
+    finally:
+        await nc.close()
+        await pool.close()
+        await service.stop(0.5)
+
+
+async def fund_and_hold(
+    running: Running, table: str, players: list[str], stake: int
+) -> dict[int, str]:
+    holds = {}
+    for seat, player in enumerate(players):
+        await running.wallet.grant(OPERATOR, f"g-{table}-{player}", player, 1000, "welcome")
+        hold_id = f"h-{table}-{seat}"
+        await running.wallet.hold_stake(LOBBY, hold_id, player, stake, "queue", 0)
+        holds[seat] = hold_id
+    return holds
+
+
+async def test_guarantee6_an_early_finish_waits_and_replays_pay_nothing_twice(
+    running: Running,
+) -> None:
+    players = ["ann", "bob", "cy"]
+    holds = await fund_and_hold(running, "t1", players, 500)
+    finished = wire.table_finished("t1", players, [2, 1, 3], stake=500)
+    formed = wire.match_formed("t1", players, 500, holds)
+    # The end arrives before the formation: the wallet hands it back until it can pay.
+    await wire.publish(running.js, running.topology, finished)
+    durable = running.topology.consumer_name("wallet", "events")
+
+    async def handed_back() -> bool:
+        info = await running.js.consumer_info(running.topology.events_stream, durable)
+        return bool(info.num_redelivered)
+
+    await eventually(handed_back)
+    assert await balance(running.pool, "player:bob") == 1000
+    await wire.publish(running.js, running.topology, formed)
+    await running.handled(finished.header.event_id, formed.header.event_id)
+    assert [await balance(running.pool, f"player:{p}") for p in players] == [500, 2000, 500]
+
+    # JetStream drops the same id; a new id, or an abort, reaches the wallet and changes nothing.
+    again = await wire.publish(running.js, running.topology, finished)
+    assert again.duplicate
+    await wire.publish(running.js, running.topology, finished, msg_id="replayed-finish")
+    aborted = wire.table_aborted("t1", 500)
+    await wire.publish(running.js, running.topology, aborted)
+    await running.handled("replayed-finish", aborted.header.event_id)
+    assert [await balance(running.pool, f"player:{p}") for p in players] == [500, 2000, 500]
+    assert await balance(running.pool, "escrow:t1") == 0
+    assert (await audit_pool(running.pool)).problems == []
+
+
+async def test_mode4_pcg4_cancellations_freezes_and_a_malformed_event(running: Running) -> None:
+    holds = await fund_and_hold(running, "t2", ["ann"], 250)
+    garbage = "garbage-1"
+    await publish_with_id(
+        running.js, running.topology.table_finished, b"\xff\x00not protobuf", msg_id=garbage
+    )
+    cancelled = wire.match_cancelled("t2", {"ann": holds[0]})
+    frozen = wire.account_frozen("bob", "s1")
+    await wire.publish(running.js, running.topology, cancelled)
+    await wire.publish(running.js, running.topology, frozen)
+    await running.handled(garbage, cancelled.header.event_id, frozen.header.event_id)
+    ann = await running.wallet.get_balance(OPERATOR, "ann")
+    assert (ann.available, ann.held) == (1000, 0)
+    bob = await running.wallet.get_balance(OPERATOR, "bob")
+    assert bob.frozen and bob.frozen_reason == "dispute"
+
+    lifted = wire.account_unfrozen("bob", "s1")
+    await wire.publish(running.js, running.topology, lifted)
+    await running.handled(lifted.header.event_id)
+    assert not (await running.wallet.get_balance(OPERATOR, "bob")).frozen
+
+
+async def test_mode3_online_rewards_arrive_through_nats_once(running: Running) -> None:
+    players = ["ann", "bob"]
+    finished = wire.table_finished("t3", players, [2, 1], mode=common_pb2.MODE_ONLINE, booster=True)
+    await wire.publish(running.js, running.topology, finished)
+    await wire.publish(running.js, running.topology, finished, msg_id="again")
+    await running.handled(finished.header.event_id, "again")
+    # 100 and 50 for first and second, x2 booster x1.5 VIP
+    assert (
+        await balance(running.pool, "player:bob"),
+        await balance(running.pool, "player:ann"),
+    ) == (300, 150)
