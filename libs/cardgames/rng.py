@@ -46,7 +46,7 @@ class SeededRandom:
         while True:
             digest = hashlib.sha256(seed + _U64.pack(self.counter)).digest()
             self.counter += 1
-            (x,) = _U64.unpack_from(digest)
+            x: int = _U64.unpack_from(digest)[0]
             if x < limit:
                 return x % n
 
@@ -62,7 +62,7 @@ class SeededRandom:
             n = i + 1
             limit = _SPACE - (_SPACE % n)
             while True:
-                (x,) = unpack(sha256(seed + pack(counter)).digest())
+                x: int = unpack(sha256(seed + pack(counter)).digest())[0]
                 counter += 1
                 if x < limit:
                     break

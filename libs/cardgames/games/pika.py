@@ -37,6 +37,15 @@ from tavolo.cardgames.contract import (
 )
 from tavolo.cardgames.errors import InvalidOptions, RuleError
 from tavolo.cardgames.games.pika_explain import explain
+from tavolo.cardgames.games.pika_legal import (
+    CALL,
+    DRAW,
+    KEEP,
+    PIKA,
+    TAKE,
+    is_legal,
+    legal_actions,
+)
 from tavolo.cardgames.games.pika_state import (
     CLOCKWISE,
     PikaRules,
@@ -48,37 +57,13 @@ from tavolo.cardgames.games.pika_state import (
     parse_match_length,
     round_result,
 )
-from tavolo.cardgames.games.uno_deck import CODES, COLOUR_LETTERS, COLOUR_NAMES, COLOURS
+from tavolo.cardgames.games.uno_deck import COLOUR_LETTERS, COLOUR_NAMES
 from tavolo.cardgames.rng import SeededRandom
 
-PIKA = "pika"
 PENALTY = 2
+"""Cards drawn for a Pika not called in time (PIKA-8)."""
 
-DRAW = Action(ActionKind.DRAW)
-KEEP = Action(ActionKind.KEEP)
-TAKE = Action(ActionKind.TAKE)
-CALL = Action(ActionKind.CALL, call=PIKA)
-
-
-def _play_options(card: str, call: bool) -> tuple[Action, ...]:
-    calls: tuple[str | None, ...] = (None, PIKA) if call else (None,)
-    if card[0] == "W":
-        return tuple(
-            Action(ActionKind.PLAY, cards=(card,), colour=colour, call=c)
-            for colour in COLOURS
-            for c in calls
-        )
-    return tuple(Action(ActionKind.PLAY, cards=(card,), call=c) for c in calls)
-
-
-# Legal-action lists are built from these prebuilt actions: enumeration is the hot path.
-_PLAYS: dict[str, tuple[Action, ...]] = {card: _play_options(card, False) for card in CODES}
-_PLAYS_CALLING: dict[str, tuple[Action, ...]] = {card: _play_options(card, True) for card in CODES}
-
-
-def plays_of(card: str, calling: bool) -> tuple[Action, ...]:
-    """Every PLAY of ``card`` (one per colour for black cards; with and without a call)."""
-    return (_PLAYS_CALLING if calling else _PLAYS)[card]
+__all__ = ["CALL", "DRAW", "KEEP", "PENALTY", "TAKE", "Pika"]
 
 
 def _check_window(value: JSON) -> str | None:
@@ -137,19 +122,6 @@ class Pika(Game[PikaState]):
         dealer = rng.randbelow(seats)
         state, _ = deal(rules, seats, dealer, 1, (0,) * seats, rng, 0)
         return state
-
-    def deal_event(self, state: PikaState) -> Event:
-        """The opening deal as an event, for a log that starts from ``new_game``."""
-        return {
-            "type": "deal",
-            "round": state.round,
-            "dealer": state.dealer,
-            "hands": [list(h) for h in state.hands],
-            "top": state.top,
-            "colour": COLOUR_NAMES[state.colour],
-            "first": state.turn,
-            "stack": state.stack,
-        }
 
     # -- reading the state ------------------------------------------------------------
 
@@ -230,56 +202,10 @@ class Pika(Game[PikaState]):
     # -- legality ---------------------------------------------------------------------
 
     def _legal_actions(self, state: PikaState, seat: int) -> list[Action]:
-        actions: list[Action] = []
-        if seat == state.turn:
-            hand = state.hands[seat]
-            plays = _PLAYS_CALLING if len(hand) == 2 else _PLAYS
-            drawn = state.drawn
-            if drawn is not None:
-                actions.extend(plays[drawn])
-                actions.append(KEEP)
-            elif state.stack:
-                for card in dict.fromkeys(hand):
-                    if chains(card, state):
-                        actions.extend(plays[card])
-                actions.append(TAKE)
-            else:
-                # PIKA-1, as in pika_state.matches, inlined: this loop is the hot path.
-                top, colour = state.discard[-1], state.colour
-                value = None if top[0] == "W" else top[1:]
-                for card in dict.fromkeys(hand):
-                    first = card[0]
-                    if first == "W" or first == colour or card[1:] == value:
-                        actions.extend(plays[card])
-                if not actions:
-                    actions.append(DRAW)
-        for s, _ in state.windows:
-            if s == seat:
-                actions.append(CALL)
-                break
-        return actions
+        return legal_actions(state, seat)
 
     def _is_legal(self, state: PikaState, seat: int, action: Action) -> bool:
-        """The same answer as ``action in legal_actions`` (plus reorders), checked directly."""
-        kind = action.kind
-        if kind is ActionKind.PLAY:
-            return _is_legal_play(state, seat, action)
-        if kind is ActionKind.REORDER:
-            return _is_reorder(state, seat, action)
-        if kind is ActionKind.CALL:
-            return any(s == seat for s, _ in state.windows) and (action is CALL or action == CALL)
-        if seat != state.turn:
-            return False
-        if kind is ActionKind.KEEP:
-            return state.drawn is not None and (action is KEEP or action == KEEP)
-        if kind is ActionKind.TAKE:
-            return state.drawn is None and state.stack > 0 and (action is TAKE or action == TAKE)
-        if kind is ActionKind.DRAW:
-            if state.drawn is not None or state.stack or not (action is DRAW or action == DRAW):
-                return False
-            top, colour = state.discard[-1], state.colour
-            return not any(matches(card, top, colour) for card in state.hands[seat])
-        return False
+        return is_legal(state, seat, action)
 
     def _explain(self, state: PikaState, seat: int, action: Action) -> RuleError:
         return explain(state, seat, action, self._legal_actions(state, seat))
@@ -457,65 +383,9 @@ class Pika(Game[PikaState]):
         events.append({"type": "game_over", "places": list(places), "scores": list(scores)})
 
 
-def chains(card: str, state: PikaState) -> bool:
-    """PIKA-6 / RULES §1.5: on a +2 any +2 or +4; on a +4 a +2 of the named colour or a +4."""
-    if card == "W+4":
-        return True
-    if state.discard[-1] == "W+4":
-        return card == state.colour + "+2"
-    return card[1:] == "+2"
-
-
 def _phase(state: PikaState) -> str:
     if state.outcome is not None:
         return "over"
     if state.drawn is not None:
         return "drawn"
     return "stack" if state.stack else "play"
-
-
-def _is_legal_play(state: PikaState, seat: int, action: Action) -> bool:
-    """The same answer as ``action in legal_actions``, without building the list."""
-    if seat != state.turn or len(action.cards) != 1:
-        return False
-    card = action.cards[0]
-    hand = state.hands[seat]
-    if card not in hand:
-        return False
-    if state.drawn is not None:
-        if card != state.drawn:
-            return False
-    elif state.stack:
-        if not chains(card, state):
-            return False
-    elif not matches(card, state.discard[-1], state.colour):
-        return False
-    if card[0] == "W":
-        if action.colour not in _COLOUR_SET:
-            return False
-    elif action.colour is not None:
-        return False
-    call = action.call
-    if call is not None and (call != PIKA or len(hand) != 2):
-        return False
-    return (
-        not action.capture
-        and action.amount is None
-        and action.meld is None
-        and action.source is None
-        and action.target is None
-        and action.count is None
-        and action.timer is None
-    )
-
-
-_COLOUR_SET = frozenset(COLOURS)
-
-
-def _is_reorder(state: PikaState, seat: int, action: Action) -> bool:
-    hand = state.hands[seat]
-    return (
-        len(action.cards) == len(hand)
-        and sorted(action.cards) == sorted(hand)
-        and action == Action(ActionKind.REORDER, cards=action.cards)
-    )
