@@ -75,14 +75,22 @@ def _transfer(row: asyncpg.Record) -> Transfer:
 
 
 async def lock_accounts(conn: Connection, account_ids: Iterable[str]) -> dict[str, Account]:
-    """Open the accounts if new, then lock them in id order (so no two writers deadlock)."""
+    """Lock the accounts in id order (so no two writers deadlock), opening any that are new."""
     ids = sorted(set(account_ids))
-    await conn.execute(
-        "INSERT INTO wallet.accounts (account_id, kind)"
-        " SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING",
-        ids,
-        [account_kind(a).value for a in ids],
-    )
+    locked = await _select_for_update(conn, ids)
+    missing = [a for a in ids if a not in locked]
+    if missing:
+        await conn.execute(
+            "INSERT INTO wallet.accounts (account_id, kind)"
+            " SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING",
+            missing,
+            [account_kind(a).value for a in missing],
+        )
+        locked = await _select_for_update(conn, ids)
+    return locked
+
+
+async def _select_for_update(conn: Connection, ids: list[str]) -> dict[str, Account]:
     rows = await conn.fetch(
         f"SELECT {_ACCOUNT_COLUMNS} FROM wallet.accounts WHERE account_id = ANY($1::text[])"
         " ORDER BY account_id FOR UPDATE",
@@ -124,10 +132,10 @@ async def resolution_of(conn: Connection, hold_id: str) -> Transfer | None:
 
 async def insert_transfer(conn: Connection, spec: TransferSpec) -> Transfer:
     """Record ``spec``; the database updates both accounts' counters in the same statement."""
-    await conn.execute(
+    row = await conn.fetchrow(
         "INSERT INTO wallet.transfers (transfer_id, kind, debit_account, credit_account,"
         " amount, pending_id, expires_at, cause, event_id)"
-        " VALUES ($1, $2, $3, $4, $5, nullif($6, ''), $7, $8, $9)",
+        " VALUES ($1, $2, $3, $4, $5, nullif($6, ''), $7, $8, $9) RETURNING seq, created_at",
         spec.transfer_id,
         spec.kind.value,
         spec.debit_account,
@@ -138,9 +146,20 @@ async def insert_transfer(conn: Connection, spec: TransferSpec) -> Transfer:
         spec.cause,
         spec.event_id,
     )
-    recorded = await find_transfer(conn, spec.transfer_id)
-    assert recorded is not None
-    return recorded
+    return Transfer(
+        seq=row["seq"],
+        transfer_id=spec.transfer_id,
+        kind=spec.kind,
+        debit_account=spec.debit_account,
+        credit_account=spec.credit_account,
+        amount=spec.amount,
+        cause=spec.cause,
+        pending_id=spec.pending_id,
+        expires_at=spec.expires_at,
+        event_id=spec.event_id,
+        created_at=row["created_at"],
+        state=row_state(spec.kind, None),
+    )
 
 
 async def hold_is_open(conn: Connection, hold_id: str) -> bool:
