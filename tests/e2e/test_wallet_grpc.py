@@ -1,5 +1,5 @@
 """The ``Wallet`` service over real gRPC: roles (guarantee 9), status codes and messages
-(guarantee 8), and the brief's "two tables, funds for one" refusal (MODE-4)."""
+(guarantee 8), and the "two tables, funds for one" refusal (MODE-4)."""
 
 from __future__ import annotations
 

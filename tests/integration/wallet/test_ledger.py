@@ -46,7 +46,7 @@ async def test_a_grant_comes_from_issuance_and_the_ledger_sums_to_zero(
     assert (await audit_pool(pool)).problems == []
 
 
-async def test_item8_holding_for_two_tables_with_funds_for_one_is_refused_and_changes_nothing(
+async def test_mode4_holding_for_two_tables_with_funds_for_one_is_refused_and_changes_nothing(
     wallet: WalletApp, pool: asyncpg.Pool
 ) -> None:
     await wallet.grant(OPERATOR, "g-ann", "ann", 900, "welcome bonus")
@@ -176,7 +176,7 @@ async def test_guarantee7_the_database_refuses_an_overdraft_and_any_change_to_hi
     assert (await audit_pool(pool)).problems == []
 
 
-async def test_item7_roles_players_read_only_their_own_account(wallet: WalletApp) -> None:
+async def test_guarantee9_players_read_only_their_own_account(wallet: WalletApp) -> None:
     await wallet.grant(OPERATOR, "g-ann", "ann", 10, "welcome bonus")
     with pytest.raises(PermissionDenied, match="only your own account"):
         await wallet.get_balance(BOB, "ann")
@@ -199,7 +199,7 @@ async def test_item7_roles_players_read_only_their_own_account(wallet: WalletApp
         (LOBBY, lambda w, p: w.unfreeze(p, "bob")),
     ],
 )
-async def test_item7_each_protected_call_needs_its_role(
+async def test_guarantee9_each_protected_call_needs_its_role(
     wallet: WalletApp, who: Principal, call: Callable[..., Awaitable[Any]]
 ) -> None:
     with pytest.raises(PermissionDenied, match="needs the"):

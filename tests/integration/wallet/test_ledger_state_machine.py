@@ -1,5 +1,5 @@
 """Random holds, posts, voids, grants, payouts and refunds, run by concurrent workers on a real
-PostgreSQL (guarantee 7, item 8 of the wallet's brief).
+PostgreSQL (guarantee 7, AUDIT-5, MODE-4).
 
 Two rules. ``stake_table_round`` plays one stake table's life in three phases — holds, then
 posts into escrow racing voids of the same holds, then its end racing a second end (a

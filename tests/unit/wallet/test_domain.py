@@ -63,7 +63,7 @@ def test_available_is_posted_balance_minus_holds() -> None:
     assert (account.balance, account.held, account.available) == (800, 400, 400)
 
 
-def test_item8_short_of_coins_says_how_many_are_available_and_needed() -> None:
+def test_mode4_short_of_coins_says_how_many_are_available_and_needed() -> None:
     account = Account("player:a", credits_posted=900, debits_posted=100, debits_pending=400)
     with pytest.raises(InsufficientCoins) as refused:
         ensure_can_debit(account, 500)
