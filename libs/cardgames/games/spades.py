@@ -15,6 +15,15 @@ from seat s to s-1 (RULES §0.3). Each round:
 4. *Play.* The first bidder leads; ``PLAY(cards=(card,))``; the rules are in
    :mod:`~tavolo.cardgames.games.spades_tricks`, the scoring in
    :mod:`~tavolo.cardgames.games.spades_scoring`.
+5. *End* (RULES 3.11, SPADES-8). After a round, a team at ``target`` (500) or more wins;
+   if both are there the higher score wins; equal scores play tie-break rounds (RULES
+   0.13-14: the higher score after one wins; after a third level one, the team that took
+   its last trick loses).
+
+Our addition, not in the seed or RULES: a team at ``lose_at`` (-500) or less also ends
+the game, and the higher score wins. Without a floor, a table whose players keep missing
+their bids (or time out, which bids nil) could play for ever; real play does not come
+near -500, which leaves the seed's game unchanged in practice.
 
 A turn timeout (``EXPIRE`` of the seat's ``turn`` timer) plays the lowest legal choice, as
 the house rule for every timeout: the bid 0 (nil), the lowest legal card (by rank, then
@@ -24,7 +33,7 @@ recorded as ``timer_expired`` followed by the events of the action it stood for.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from tavolo.cardgames.actions import Action, ActionKind
@@ -43,8 +52,9 @@ from tavolo.cardgames.games.french_deck import full_deck, suit_of
 from tavolo.cardgames.games.spades_scoring import (
     TRICKS_PER_ROUND,
     Member,
+    game_decided,
     score_team_round,
-    winner_at_target,
+    winner_after_round,
     winner_of_tiebreak,
 )
 from tavolo.cardgames.games.spades_state import (
@@ -98,6 +108,9 @@ class Spades(Game[SpadesState]):
         OptionSpec("bag_points", -1, "points per bag: -1 (seed) or +1 (standard)", (-1, 1)),
         OptionSpec("boston_bonus", 0, "bonus for taking all 13 tricks", check=_whole(0, 500)),
         OptionSpec("blind_nil", False, "allow blind nil (±200) when 100 behind", (False, True)),
+        OptionSpec(
+            "lose_at", -500, "a team at this score or lower loses", check=_whole(-1000, -100)
+        ),
     )
 
     def _new_game(self, options: dict[str, JSON], seats: int, rng: SeededRandom) -> SpadesState:
@@ -122,7 +135,9 @@ class Spades(Game[SpadesState]):
             spades_broken=False,
             scores=(0, 0),
             bags=(0, 0),
-            history=(),
+            score_sheet=(),
+            last_round=None,
+            bostons=(0, 0),
             tiebreak_rounds=None,
             winner=None,
             end_reason=None,
@@ -258,15 +273,23 @@ class Spades(Game[SpadesState]):
         broken = state.spades_broken or suit_of(card) == SPADES
         if broken and not state.spades_broken:
             events.append({"type": "spades_broken", "seat": seat})
-        state = replace(state, hands=tuple(hands), trick=trick, spades_broken=broken)
         if len(trick) < SEATS:
-            return replace(state, turn=(seat - 1) % SEATS), events
+            after = replace(
+                state,
+                hands=tuple(hands),
+                trick=trick,
+                spades_broken=broken,
+                turn=(seat - 1) % SEATS,
+            )
+            return after, events
         winner = trick_winner(trick)
         won = list(state.tricks_won)
         won[winner] += 1
-        state = replace(
+        after = replace(
             state,
+            hands=tuple(hands),
             trick=(),
+            spades_broken=broken,
             tricks_done=state.tricks_done + 1,
             tricks_won=tuple(won),
             taken=state.taken + tuple(c for _, c in trick),
@@ -277,13 +300,13 @@ class Spades(Game[SpadesState]):
             {
                 "type": "trick_won",
                 "seat": winner,
-                "number": state.tricks_done,
+                "number": after.tricks_done,
                 "cards": [[s, c] for s, c in trick],
             }
         )
-        if state.tricks_done < TRICKS_PER_ROUND:
-            return state, events
-        return self._end_round(state, last_trick_team=team_of(winner), events=events)
+        if after.tricks_done < TRICKS_PER_ROUND:
+            return after, events
+        return self._end_round(after, last_trick_team=team_of(winner), events=events)
 
     def _end_round(
         self, state: SpadesState, *, last_trick_team: int, events: list[Event]
@@ -304,6 +327,7 @@ class Spades(Game[SpadesState]):
                 )
             )
         scores = (results[0].score, results[1].score)
+        deltas = (results[0].delta, results[1].delta)
         summary: dict[str, JSON] = {
             "round": state.round,
             "bids": list(state.bids),
@@ -311,17 +335,20 @@ class Spades(Game[SpadesState]):
             "tricks": list(state.tricks_won),
             "teams": [r.to_dict() for r in results],
         }
-        events.append({"type": "round_scored", **summary})
+        events.append({"type": "round_scored", **_copy_summary(summary)})
         state = replace(
             state,
             scores=scores,
             bags=(results[0].bags, results[1].bags),
-            history=(*state.history, summary),
+            score_sheet=(*state.score_sheet, (*deltas, *scores)),
+            last_round=summary,
+            bostons=(state.bostons[0] + results[0].boston, state.bostons[1] + results[1].boston),
         )
         tiebreaks = state.tiebreak_rounds
         if tiebreaks is None:
-            winner, reason = winner_at_target(scores, opts.target), "target"
-            if winner is None and min(scores) >= opts.target:
+            winner = winner_after_round(scores, opts.target, opts.lose_at)
+            reason = "target" if max(scores) >= opts.target else "floor"
+            if winner is None and game_decided(scores, opts.target, opts.lose_at):
                 tiebreaks = 0
         else:
             tiebreaks += 1
@@ -377,7 +404,8 @@ class Spades(Game[SpadesState]):
             "bags": list(state.bags),
             "target": state.options.target,
             "bag_points": state.options.bag_points,
-            "rounds": [dict(r) for r in state.history],
+            "score_sheet": [list(line) for line in state.score_sheet],
+            "last_round": _copy_summary(state.last_round) if state.last_round else None,
             "winner_team": state.winner,
         }
         if seat is None or seat in state.undecided:
@@ -397,9 +425,7 @@ class Spades(Game[SpadesState]):
                 "team_scores": list(state.scores),
                 "bags": list(state.bags),
                 "rounds": state.round,
-                "bostons": [
-                    sum(1 for r in state.history if r["teams"][t]["boston"]) for t in (0, 1)
-                ],
+                "bostons": list(state.bostons),
             },
         )
 
@@ -413,3 +439,14 @@ class Spades(Game[SpadesState]):
             if s != seat or s in state.undecided
             for c in hand
         ]
+
+
+def _copy_summary(summary: Mapping[str, JSON]) -> dict[str, JSON]:
+    """A round summary that its receiver may change without touching the state."""
+    return {
+        **summary,
+        "bids": list(summary["bids"]),
+        "blind_nil": list(summary["blind_nil"]),
+        "tricks": list(summary["tricks"]),
+        "teams": [dict(team) for team in summary["teams"]],
+    }

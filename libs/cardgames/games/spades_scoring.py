@@ -114,18 +114,21 @@ def score_team_round(
     )
 
 
-def winner_at_target(scores: tuple[int, int], target: int) -> int | None:
-    """The winning team once a round is scored, or ``None`` to play on (RULES §3.11).
+def game_decided(scores: tuple[int, int], target: int, lose_at: int) -> bool:
+    """Does the game end after this round? A team at ``target`` or more, or at
+    ``lose_at`` or less, ends it (RULES 3.11; the floor is our addition, see the engine)."""
+    return max(scores) >= target or min(scores) <= lose_at
 
-    A team at ``target`` or more wins; if both are there the higher score wins. Equal
-    scores at the target also give ``None``: the caller starts a tie-break round.
+
+def winner_after_round(scores: tuple[int, int], target: int, lose_at: int) -> int | None:
+    """The winning team once a round is scored, or ``None`` to play on.
+
+    When the game ends the higher score wins: a team at the target beats one below it,
+    a team above the floor beats one at it, and if both are past the same line the
+    higher score wins (SPADES-8). Equal scores also give ``None``: the caller starts a
+    tie-break round.
     """
-    reached = [t for t in (0, 1) if scores[t] >= target]
-    if not reached:
-        return None
-    if len(reached) == 1:
-        return reached[0]
-    if scores[0] == scores[1]:
+    if not game_decided(scores, target, lose_at) or scores[0] == scores[1]:
         return None
     return 0 if scores[0] > scores[1] else 1
 

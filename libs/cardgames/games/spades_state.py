@@ -20,15 +20,18 @@ BLIND_NIL_DEFICIT = 100
 BLIND, BID, PLAY, OVER = "blind_nil", "bidding", "playing", "over"
 
 
-@dataclass(frozen=True, slots=True)
+# Not slotted: pickling (snapshots in tests, copies between processes) is much faster
+# through an instance dict than through a dataclass's slot-by-slot state.
+@dataclass(frozen=True)
 class SpadesOptions:
     target: int
     bag_points: int
     boston_bonus: int
     blind_nil: bool
+    lose_at: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SpadesState:
     """The whole table. Immutable: ``apply`` builds a new one (the generator is copied
     before every use, never advanced in place)."""
@@ -51,7 +54,10 @@ class SpadesState:
     spades_broken: bool
     scores: tuple[int, int]
     bags: tuple[int, int]
-    history: tuple[Mapping[str, JSON], ...]  # one summary per finished round
+    # Per finished round: each team's points and total. The full summary of the last one.
+    score_sheet: tuple[tuple[int, int, int, int], ...]
+    last_round: Mapping[str, JSON] | None
+    bostons: tuple[int, int]
     tiebreak_rounds: int | None  # None unless the teams tied at the target
     winner: int | None  # the winning team once the game is over
     end_reason: str | None

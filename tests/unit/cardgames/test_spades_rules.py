@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import GameOver, NotYourTurn, RuleError
 from tavolo.cardgames.games.french_deck import full_deck
@@ -20,7 +21,7 @@ from tavolo.cardgames.games.spades import Spades
 from tavolo.cardgames.games.spades_scoring import (
     Member,
     score_team_round,
-    winner_at_target,
+    winner_after_round,
     winner_of_tiebreak,
 )
 from tavolo.cardgames.games.spades_state import BID, BLIND, OVER, PLAY, SpadesState
@@ -377,9 +378,25 @@ def test_spades_7_boston_is_recorded_and_bonus_is_an_option() -> None:
 
 
 def test_spades_8_fixture_16_both_past_500_higher_wins() -> None:
-    assert winner_at_target((510, 505), 500) == 0
-    assert winner_at_target((499, 505), 500) == 1
-    assert winner_at_target((499, 480), 500) is None
+    assert winner_after_round((510, 505), 500, -500) == 0
+    assert winner_after_round((499, 505), 500, -500) == 1
+    assert winner_after_round((499, 480), 500, -500) is None
+    assert winner_after_round((505, 505), 500, -500) is None  # a tie-break round
+
+
+def test_spades_8_a_team_at_the_floor_loses() -> None:
+    assert winner_after_round((-500, 120), 500, -500) == 1
+    assert winner_after_round((-499, 120), 500, -500) is None
+    assert winner_after_round((-510, -620), 500, -500) == 0
+    state, events = last_trick(
+        bids=(3, 6, 3, 6),
+        won_before=(3, 3, 3, 3),
+        cards=("AH", "2H", "3H", "4H"),
+        scores=(100, -400),
+    )
+    assert state.scores == (100 + 60 - 1, -400 - 120)
+    assert state.winner == 0 and state.end_reason == "floor"
+    assert events[-1]["reason"] == "floor"
 
 
 def test_spades_8_both_teams_pass_500_through_the_engine() -> None:
