@@ -29,6 +29,8 @@ from .ledger_audit import audit_pool
 ANN = Principal("ann", frozenset({Role.PLAYER}))
 BOB = Principal("bob", frozenset({Role.PLAYER}))
 
+pytestmark = pytest.mark.integration
+
 
 async def rows(pool: asyncpg.Pool) -> int:
     async with pool.acquire() as conn:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import asyncpg
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
@@ -39,6 +40,8 @@ from .ledger_audit import audit
 
 PLAYERS = ("ann", "bob", "cy")
 STAKES = (100, 250, 500)
+
+pytestmark = pytest.mark.integration
 
 
 @dataclass(frozen=True)

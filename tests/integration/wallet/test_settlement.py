@@ -23,6 +23,8 @@ from tavolo.wallet.settlement import RetryLater, Settlement
 from .conftest import LOBBY, OPERATOR, Clock
 from .ledger_audit import audit_pool, balance
 
+pytestmark = pytest.mark.integration
+
 
 async def run(pool: asyncpg.Pool, step: Callable[[Any], Awaitable[None]]) -> None:
     """One event's effect in its own transaction, as the consumer runs it."""
