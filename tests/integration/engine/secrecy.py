@@ -41,11 +41,26 @@ def _struct_strings(struct: struct_pb2.Struct) -> Iterable[str]:
         yield from _value_strings(value)
 
 
+_STRUCT_STRINGS: dict[bytes, tuple[str, ...]] = {}
+
+
+def struct_strings(struct: struct_pb2.Struct) -> tuple[str, ...]:
+    """The strings of a Struct, remembered by its exact bytes: every seat of a table gets
+    the same public part at a version, and walking it is most of the checking time."""
+    raw = struct.SerializeToString(deterministic=True)
+    found = _STRUCT_STRINGS.get(raw)
+    if found is None:
+        if len(_STRUCT_STRINGS) > 50_000:
+            _STRUCT_STRINGS.clear()
+        found = _STRUCT_STRINGS[raw] = tuple(_struct_strings(struct))
+    return found
+
+
 def message_strings(message: engine_pb2.TableView) -> Iterable[str]:
     """Every string a view carries, wherever it sits."""
     yield from message.hand
-    yield from _struct_strings(message.public)
-    yield from _struct_strings(message.private)
+    yield from struct_strings(message.public)
+    yield from struct_strings(message.private)
     for action in message.legal_actions:
         yield from action.cards
         yield from action.capture
@@ -54,7 +69,7 @@ def message_strings(message: engine_pb2.TableView) -> Iterable[str]:
     for seat in message.seats:
         yield seat.player_id
         yield seat.nickname
-    yield from _struct_strings(message.outcome.detail)
+    yield from struct_strings(message.outcome.detail)
 
 
 @dataclass
