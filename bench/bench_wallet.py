@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import os
 import resource
 import statistics
@@ -97,6 +98,7 @@ async def bench_transfers(pool: asyncpg.Pool, transfers: int, clients: int) -> N
             " (id text, debit text, credit text, amount bigint)"
         )
     run = uuid.uuid4().hex[:6]
+    serial = itertools.count()
 
     async def plain(c: int, i: int) -> None:
         async with pool.acquire() as conn:
@@ -108,7 +110,7 @@ async def bench_transfers(pool: asyncpg.Pool, transfers: int, clients: int) -> N
         # Back and forth between the client's own two players: no other client's rows.
         there = i % 2 == 0
         spec = TransferSpec(
-            transfer_id=f"m{run}-{c}-{i}",
+            transfer_id=f"m{run}-{next(serial)}",
             kind=TransferKind.POSTED,
             debit_account=f"player:{'a' if there else 'b'}{c}",
             credit_account=f"player:{'b' if there else 'a'}{c}",
@@ -122,8 +124,10 @@ async def bench_transfers(pool: asyncpg.Pool, transfers: int, clients: int) -> N
         await store.in_transaction(pool, work)
 
     async def grant(c: int, i: int) -> None:
-        await wallet.grant(OPERATOR, f"g{run}-{c}-{i}", f"a{c}", 1, "bench")
+        await wallet.grant(OPERATOR, f"g{run}-{next(serial)}", f"a{c}", 1, "bench")
 
+    for warm_up in (plain, move, grant):  # connections, plans and caches, not measured
+        await rate(clients, 20, warm_up)
     print(f"\n1. transfers per second ({transfers} per row, each its own transaction)")
     for label, concurrency in (("1 client", 1), (f"{clients} clients", clients)):
         per = max(1, transfers // concurrency)
