@@ -28,8 +28,15 @@ from tavolo.cardgames.registry import get_game
 
 RENDERERS: dict[str, str] = {
     "pika": "tavolo.cli.render_pika",
+    "spades": "tavolo.cli.render_spades",
 }
 """Game name → module with its ``RENDERER``. One line per game."""
+
+PARTNER_LEVELS: dict[str, str] = {
+    "spades": "hard",
+}
+"""Partnership games where the human's partner (the seat opposite) is always this level,
+whatever the opponents' level (SPADES-9)."""
 
 HUMAN = 0
 
@@ -122,8 +129,11 @@ def play(
         print(f"cannot start: {exc}", file=out)
         return 2
     renderer = renderer_for(game_name)
-    bots = {s: make_bot(game_name, level, f"{seed}:{s}") for s in range(1, players)}
-    names = ["You", *(f"Bot {s} ({level})" for s in range(1, players))]
+    levels = {s: level for s in range(1, players)}
+    if game_name in PARTNER_LEVELS and players % 2 == 0:
+        levels[HUMAN + players // 2] = PARTNER_LEVELS[game_name]
+    bots = {s: make_bot(game_name, levels[s], f"{seed}:{s}") for s in range(1, players)}
+    names = ["You", *(f"Bot {s} ({levels[s]})" for s in range(1, players))]
     print(f"{game.title}: you against {players - 1} {level} bots. Seed: {seed}", file=out)
     table = _Table(game, state, renderer, bots, names, input_line, out, clock)
     try:

@@ -1,0 +1,161 @@
+"""How Spades looks in the terminal: the table from the player's view, and menu lines.
+
+Everything comes from the human's view (seat 0): its hand, the bids, the trick on the
+table, the last finished trick and the score sheet. Hands are shown in a fixed order
+(spades, hearts, diamonds, clubs; high to low), so there is nothing to reorder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tavolo.cardgames.actions import Action, ActionKind
+from tavolo.cardgames.contract import Outcome, View
+from tavolo.cardgames.games.french_deck import pretty
+
+_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+
+
+def _bid(amount: int | None, blind: bool) -> str:
+    if amount is None:
+        return "-"
+    if amount == 0:
+        return "blind nil" if blind else "nil"
+    return str(amount)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _team(names: Sequence[str], seats: Sequence[int]) -> str:
+    return " & ".join(names[s] for s in seats)
+
+
+def _does(names: Sequence[str], seat: int, me: int | None, you: str, others: str) -> str:
+    """``"You bid"`` for the viewer's own seat, ``"Bot 1 bids"`` for another."""
+    return f"{names[seat]} {you if seat == me else others}"
+
+
+def _plays(plays: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
+    return ", ".join(f"{names[p['seat']]} {pretty(p['card'])}" for p in plays)
+
+
+class SpadesRenderer:
+    """Renders Spades views; see :class:`tavolo.cli.play.Renderer`."""
+
+    def table(self, view: View, names: Sequence[str]) -> str:
+        p: Any = view.public
+        teams = p["teams"]
+        phase = p["phase"]
+        heading = (
+            f"--- Round {p['round']}, trick {p['trick_number']} - your turn "
+            if phase == "playing"
+            else f"--- Round {p['round']}, bidding - your turn "
+        )
+        lines = [heading + "-" * 24]
+        lines.append(
+            "Scores: "
+            + "   ".join(
+                f"{_team(names, teams[t])} {p['scores'][t]} ({_count(p['bags'][t], 'bag')})"
+                for t in (0, 1)
+            )
+            + f"   Target {p['target']}"
+        )
+        lines.append(
+            "Bids: "
+            + " | ".join(
+                f"{names[s]} {_bid(b, p['blind_nil'][s])}" for s, b in enumerate(p["bids"])
+            )
+        )
+        if phase == "playing":
+            lines.append(
+                "Tricks: "
+                + " | ".join(f"{names[s]} {n}" for s, n in enumerate(p["tricks_won"]))
+                + f"   Spades {'broken' if p['spades_broken'] else 'not broken yet'}"
+            )
+            table = _plays(p["trick"], names) if p["trick"] else "nothing yet: you lead"
+            lines.append(f"On the table: {table}")
+        if view.hand:
+            lines.append("Your hand: " + "  ".join(pretty(c) for c in view.hand))
+        else:
+            lines.append("Your cards are face down: decide on blind nil before you see them.")
+        return "\n".join(lines)
+
+    def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
+        p: Any = after.public
+        old: Any = before.public if before is not None else None
+        new_round = old is None or old["round"] != p["round"]
+        lines: list[str] = []
+        if new_round:
+            if p["last_round"] is not None:
+                lines.extend(self._round_over(p, names))
+            first = _does(names, p["first_bidder"], after.seat, "bid", "bids")
+            lines.append(f"Round {p['round']}: {first} first.")
+        for s, amount in enumerate(p["bids"]):
+            if amount is not None and (new_round or old["bids"][s] is None):
+                who = _does(names, s, after.seat, "bid", "bids")
+                lines.append(f"{who} {_bid(amount, p['blind_nil'][s])}.")
+        last = p["last_trick"]
+        if last and (new_round or old["last_trick"] is None or old["last_trick"] != last):
+            lines.append(
+                f"Trick {last['number']}: {_plays(last['plays'], names)}"
+                f" - {_does(names, last['winner'], after.seat, 'take', 'takes')} it."
+            )
+        if p["phase"] == "over" and p["last_round"] is not None and not new_round:
+            lines.extend(self._round_over(p, names))
+        return lines
+
+    def _round_over(self, p: Any, names: Sequence[str]) -> list[str]:
+        summary = p["last_round"]
+        lines = [f"Round {summary['round']} is over:"]
+        for t, seats in enumerate(p["teams"]):
+            team = summary["teams"][t]
+            made = "made it" if team["made"] else "missed it"
+            extras = []
+            if team["nil_points"]:
+                extras.append(f"nil {team['nil_points']:+d}")
+            if team["bags_taken"]:
+                extras.append(_count(team["bags_taken"], "bag"))
+            if team["bag_penalty"]:
+                extras.append(f"bag penalty {team['bag_penalty']}")
+            if team["boston"]:
+                extras.append("a Boston!")
+            detail = f" ({', '.join(extras)})" if extras else ""
+            lines.append(
+                f"  {_team(names, seats)}: bid {team['contract']}, took {team['tricks']}, "
+                f"{made}{detail}: {team['delta']:+d}, now {team['score']}"
+            )
+        return lines
+
+    def choice(self, action: Action, view: View) -> str:
+        kind = action.kind
+        if kind is ActionKind.PLAY:
+            return f"play {pretty(action.cards[0])}"
+        if kind is ActionKind.BID:
+            n = action.amount or 0
+            return "bid nil (take no trick: +100, or -100)" if n == 0 else f"bid {n}"
+        if kind is ActionKind.BLIND_NIL:
+            return "bid blind nil without seeing your cards (+200, or -200)"
+        if kind is ActionKind.PASS:
+            return "see your cards and bid normally"
+        return str(action)
+
+    def call_prompt(self, view: View) -> str | None:
+        return None  # Spades has no timed calls
+
+    def reorder(self, view: View, command: str) -> tuple[str, ...] | None:
+        return None  # the hand is always shown sorted
+
+    def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
+        p: Any = view.public
+        lines = ["--- Final places " + "-" * 30]
+        for t in sorted((0, 1), key=lambda t: outcome.places[p["teams"][t][0]]):
+            seats = p["teams"][t]
+            place = _ORDINALS[outcome.places[seats[0]]]
+            lines.append(f"{place:>4}  {_team(names, seats)} ({p['scores'][t]} points)")
+        return "\n".join(lines)
+
+
+RENDERER = SpadesRenderer()
