@@ -2,6 +2,6 @@
 
 Layout: ``accounts``, ``transfers``, ``payouts`` and ``facts`` are pure; ``ledger`` runs
 the ledger's operations inside a transaction; ``app`` (API use cases) and ``settlement``
-(event use cases) decide; ``store`` is the SQL; ``consumers`` and ``grpc_api`` translate;
-``bootstrap`` wires it all at start-up.
+(event use cases) decide; ``store`` and ``settlement_store`` are the SQL; ``consumers``
+and ``grpc_api`` translate; ``bootstrap`` wires it all at start-up.
 """

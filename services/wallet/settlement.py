@@ -23,6 +23,7 @@ import structlog
 
 from tavolo.servicekit.errors import NotFound
 from tavolo.wallet import app, ledger, store
+from tavolo.wallet import settlement_store as tables
 from tavolo.wallet.accounts import (
     HOLDS,
     ISSUANCE,
@@ -69,9 +70,9 @@ class Settlement:
         """Post each seat's stake hold into the table's escrow (MODE-4)."""
         if not _is_stake(fact.mode, fact.stake):
             return
-        await store.lock_table(conn, fact.table_id)
-        settled = await store.settlement(conn, fact.table_id)
-        await store.insert_stake_table(
+        await tables.lock_table(conn, fact.table_id)
+        settled = await tables.settlement(conn, fact.table_id)
+        await tables.insert_stake_table(
             conn, fact.table_id, fact.stake, len(fact.seats), fact.event_id
         )
         escrow = escrow_account(fact.table_id)
@@ -117,11 +118,11 @@ class Settlement:
 
     async def match_cancelled(self, conn: Connection, fact: MatchCancelled) -> None:
         """Void the match's holds and refund anything already in its escrow (MODE-4)."""
-        await store.lock_table(conn, fact.table_id)
-        formed = await store.stake_table(conn, fact.table_id) is not None
+        await tables.lock_table(conn, fact.table_id)
+        formed = await tables.stake_table(conn, fact.table_id) is not None
         if not (formed or fact.hold_ids):
             return
-        claimed = await store.insert_settlement(conn, fact.table_id, "cancelled", fact.event_id)
+        claimed = await tables.insert_settlement(conn, fact.table_id, "cancelled", fact.event_id)
         now = self._clock()
         for _, hold_id in sorted(fact.hold_ids.items()):
             try:
@@ -139,7 +140,7 @@ class Settlement:
 
     async def table_finished(self, conn: Connection, fact: TableFinished) -> None:
         """Pay the pot to the winners (MODE-4) or the rewards of the mode (MODE-1..3, 5)."""
-        await store.lock_table(conn, fact.table_id)
+        await tables.lock_table(conn, fact.table_id)
         if _is_stake(fact.mode, fact.stake):
             await self._pay_pot(conn, fact)
         else:
@@ -149,10 +150,10 @@ class Settlement:
         """Refund every stake of a table that ended without a result."""
         if not _is_stake(fact.mode, fact.stake):
             return
-        await store.lock_table(conn, fact.table_id)
-        if await store.stake_table(conn, fact.table_id) is None:
+        await tables.lock_table(conn, fact.table_id)
+        if await tables.stake_table(conn, fact.table_id) is None:
             raise RetryLater(f"table {fact.table_id} aborted before its stakes were taken")
-        if await store.insert_settlement(conn, fact.table_id, "refunded", fact.event_id):
+        if await tables.insert_settlement(conn, fact.table_id, "refunded", fact.event_id):
             await self._refund_escrow(conn, fact.table_id, fact.event_id)
 
     async def freeze_changed(self, conn: Connection, fact: FreezeChanged) -> None:
@@ -163,15 +164,15 @@ class Settlement:
         await app.change_freeze(conn, change)
 
     async def _pay_pot(self, conn: Connection, fact: TableFinished) -> None:
-        if await store.stake_table(conn, fact.table_id) is None:
+        if await tables.stake_table(conn, fact.table_id) is None:
             raise RetryLater(f"table {fact.table_id} finished before its stakes were taken")
         won = winners(fact.seats)
         if not won:
             log.warning("no human winner: stakes refunded", table=fact.table_id)
-            if await store.insert_settlement(conn, fact.table_id, "refunded", fact.event_id):
+            if await tables.insert_settlement(conn, fact.table_id, "refunded", fact.event_id):
                 await self._refund_escrow(conn, fact.table_id, fact.event_id)
             return
-        if not await store.insert_settlement(conn, fact.table_id, "paid", fact.event_id):
+        if not await tables.insert_settlement(conn, fact.table_id, "paid", fact.event_id):
             return
         escrow = escrow_account(fact.table_id)
         accounts = await store.lock_accounts(
@@ -200,7 +201,7 @@ class Settlement:
         paid = rewards(fact.mode, fact.seats, self._config.rates)
         if not paid:
             return
-        if not await store.insert_settlement(conn, fact.table_id, "rewarded", fact.event_id):
+        if not await tables.insert_settlement(conn, fact.table_id, "rewarded", fact.event_id):
             return
         players = {s.seat: player_account(s.player_id) for s in fact.seats if s.seat in paid}
         accounts = await store.lock_accounts(conn, {ISSUANCE, *players.values()})

@@ -8,7 +8,6 @@ written here: inserting a transfer makes the database derive them (see the migra
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -97,13 +96,6 @@ async def _select_for_update(conn: Connection, ids: list[str]) -> dict[str, Acco
         ids,
     )
     return {row["account_id"]: _account(row) for row in rows}
-
-
-async def lock_table(conn: Connection, table_id: str) -> None:
-    """Serialise every settlement step of one table until the transaction ends."""
-    await conn.execute(
-        "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", f"wallet:{table_id}"
-    )
 
 
 async def read_account(conn: Connection, account_id: str) -> Account | None:
@@ -250,59 +242,6 @@ async def change_freeze(
         by,
         event_id,
     )
-
-
-@dataclass(frozen=True, slots=True)
-class StakeTable:
-    table_id: str
-    stake: int
-    seats: int
-
-
-async def stake_table(conn: Connection, table_id: str) -> StakeTable | None:
-    row = await conn.fetchrow(
-        "SELECT table_id, stake, seats FROM wallet.stake_tables WHERE table_id = $1", table_id
-    )
-    return None if row is None else StakeTable(row["table_id"], row["stake"], row["seats"])
-
-
-async def insert_stake_table(
-    conn: Connection, table_id: str, stake: int, seats: int, event_id: str
-) -> bool:
-    """Remember a formed stake table; False when it was already formed."""
-    inserted = await conn.fetchval(
-        "INSERT INTO wallet.stake_tables (table_id, stake, seats, formed_event)"
-        " VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING true",
-        table_id,
-        stake,
-        seats,
-        event_id,
-    )
-    return bool(inserted)
-
-
-async def settlement(conn: Connection, table_id: str) -> str | None:
-    """How the table was settled ("paid", "refunded", ...), None if not yet."""
-    outcome: str | None = await conn.fetchval(
-        "SELECT outcome FROM wallet.table_settlements WHERE table_id = $1", table_id
-    )
-    return outcome
-
-
-async def insert_settlement(conn: Connection, table_id: str, outcome: str, event_id: str) -> bool:
-    """Claim a table's settlement; False when it was settled already (the first one stands).
-
-    This insert is where two settlements of one table meet: the second waits on the
-    first's row and, once it commits, inserts nothing.
-    """
-    inserted = await conn.fetchval(
-        "INSERT INTO wallet.table_settlements (table_id, outcome, event_id)"
-        " VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING true",
-        table_id,
-        outcome,
-        event_id,
-    )
-    return bool(inserted)
 
 
 async def escrow_stakes(conn: Connection, escrow: str) -> list[Transfer]:
