@@ -33,7 +33,7 @@ recorded as ``timer_expired`` followed by the events of the action it stood for.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import replace
 
 from tavolo.cardgames.actions import Action, ActionKind
@@ -51,9 +51,8 @@ from tavolo.cardgames.errors import GameOver, NotYourTurn, RuleError
 from tavolo.cardgames.games.french_deck import full_deck, suit_of
 from tavolo.cardgames.games.spades_scoring import (
     TRICKS_PER_ROUND,
-    Member,
     game_decided,
-    score_team_round,
+    score_round,
     winner_after_round,
     winner_of_tiebreak,
 )
@@ -63,13 +62,11 @@ from tavolo.cardgames.games.spades_state import (
     OVER,
     PLAY,
     SEATS,
-    TEAMS,
     SpadesOptions,
     SpadesState,
     bidding_order,
     start_round,
     team_of,
-    trick_json,
 )
 from tavolo.cardgames.games.spades_tricks import (
     SPADES,
@@ -78,6 +75,7 @@ from tavolo.cardgames.games.spades_tricks import (
     play_refusal,
     trick_winner,
 )
+from tavolo.cardgames.games.spades_view import copy_summary, public_view
 from tavolo.cardgames.rng import SeededRandom
 
 MAX_BID = TRICKS_PER_ROUND
@@ -312,20 +310,15 @@ class Spades(Game[SpadesState]):
         self, state: SpadesState, *, last_trick_team: int, events: list[Event]
     ) -> tuple[SpadesState, list[Event]]:
         opts = state.options
-        results = []
-        for t, (a, b) in enumerate(TEAMS):
-            members = tuple(
-                Member(int(state.bids[s] or 0), state.tricks_won[s], state.blind[s]) for s in (a, b)
-            )
-            results.append(
-                score_team_round(
-                    state.scores[t],
-                    state.bags[t],
-                    (members[0], members[1]),
-                    bag_points=opts.bag_points,
-                    boston_bonus=opts.boston_bonus,
-                )
-            )
+        results = score_round(
+            state.scores,
+            state.bags,
+            tuple(int(b or 0) for b in state.bids),
+            state.tricks_won,
+            state.blind,
+            bag_points=opts.bag_points,
+            boston_bonus=opts.boston_bonus,
+        )
         scores = (results[0].score, results[1].score)
         deltas = (results[0].delta, results[1].delta)
         summary: dict[str, JSON] = {
@@ -335,7 +328,7 @@ class Spades(Game[SpadesState]):
             "tricks": list(state.tricks_won),
             "teams": [r.to_dict() for r in results],
         }
-        events.append({"type": "round_scored", **_copy_summary(summary)})
+        events.append({"type": "round_scored", **copy_summary(summary)})
         state = replace(
             state,
             scores=scores,
@@ -384,30 +377,7 @@ class Spades(Game[SpadesState]):
     # -- what is seen ---------------------------------------------------------------
 
     def view(self, state: SpadesState, seat: int | None) -> View:
-        public: dict[str, JSON] = {
-            "phase": state.phase,
-            "round": state.round,
-            "first_bidder": state.first_bidder,
-            "dealer": (state.first_bidder + 1) % SEATS,
-            "turn": None if state.phase == OVER else state.turn,
-            "teams": [list(t) for t in TEAMS],
-            "bids": list(state.bids),
-            "blind_nil": list(state.blind),
-            "deciding_blind_nil": list(state.undecided),
-            "tricks_won": list(state.tricks_won),
-            "trick_number": min(state.tricks_done + 1, TRICKS_PER_ROUND),
-            "trick": [{"seat": s, "card": c} for s, c in state.trick],
-            "last_trick": trick_json(state.last_trick, state.tricks_done),
-            "spades_broken": state.spades_broken,
-            "hand_sizes": [len(h) for h in state.hands],
-            "scores": list(state.scores),
-            "bags": list(state.bags),
-            "target": state.options.target,
-            "bag_points": state.options.bag_points,
-            "score_sheet": [list(line) for line in state.score_sheet],
-            "last_round": _copy_summary(state.last_round) if state.last_round else None,
-            "winner_team": state.winner,
-        }
+        public = public_view(state)
         if seat is None or seat in state.undecided:
             return View(seat=seat, hand=(), public=public)
         return View(seat=seat, hand=state.hands[seat], public=public)
@@ -439,14 +409,3 @@ class Spades(Game[SpadesState]):
             if s != seat or s in state.undecided
             for c in hand
         ]
-
-
-def _copy_summary(summary: Mapping[str, JSON]) -> dict[str, JSON]:
-    """A round summary that its receiver may change without touching the state."""
-    return {
-        **summary,
-        "bids": list(summary["bids"]),
-        "blind_nil": list(summary["blind_nil"]),
-        "tricks": list(summary["tricks"]),
-        "teams": [dict(team) for team in summary["teams"]],
-    }

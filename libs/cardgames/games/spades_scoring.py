@@ -17,6 +17,7 @@ A team's round, in the seed's words (``seeds/004``) and RULES:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -112,6 +113,34 @@ def score_team_round(
         score=score + sum(parts),
         bags=bag_count - BAG_LIMIT * cycles,
     )
+
+
+def score_round(
+    scores: tuple[int, int],
+    bags: tuple[int, int],
+    bids: Sequence[int],
+    tricks: Sequence[int],
+    blind: Sequence[bool],
+    *,
+    bag_points: int = -1,
+    boston_bonus: int = 0,
+) -> tuple[TeamRound, TeamRound]:
+    """Both teams' rounds from the four seats' bids and tricks: seats 0+2 are team 0,
+    seats 1+3 team 1."""
+    team0, team1 = (
+        score_team_round(
+            scores[t],
+            bags[t],
+            (
+                Member(bids[t], tricks[t], blind[t]),
+                Member(bids[t + 2], tricks[t + 2], blind[t + 2]),
+            ),
+            bag_points=bag_points,
+            boston_bonus=boston_bonus,
+        )
+        for t in (0, 1)
+    )
+    return team0, team1
 
 
 def game_decided(scores: tuple[int, int], target: int, lose_at: int) -> bool:

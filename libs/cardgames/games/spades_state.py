@@ -11,7 +11,6 @@ from dataclasses import dataclass, replace
 
 from tavolo.cardgames.contract import JSON
 from tavolo.cardgames.games.french_deck import full_deck, sort_hand
-from tavolo.cardgames.games.spades_tricks import trick_winner
 from tavolo.cardgames.rng import SeededRandom
 
 SEATS = 4
@@ -105,13 +104,3 @@ def start_round(state: SpadesState, round_no: int, first_bidder: int) -> SpadesS
         last_trick=(),
         spades_broken=False,
     )
-
-
-def trick_json(trick: tuple[tuple[int, str], ...], number: int) -> dict[str, JSON] | None:
-    if not trick:
-        return None
-    return {
-        "number": number,
-        "plays": [{"seat": s, "card": c} for s, c in trick],
-        "winner": trick_winner(trick),
-    }
