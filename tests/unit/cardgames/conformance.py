@@ -41,10 +41,13 @@ EXTRA_OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"match_length": "points:150"},
         {"pika_window": 1},
     ],
+    "spades": [{"target": 100}, {"target": 100, "blind_nil": True}],
 }
 """Option sets worth playing beyond the defaults and each option's listed choices."""
 
 MAX_ACTIONS = 5000
+DEEP_STEPS = 300
+"""Deep checks cover a game's first steps; long matches finish with the per-action ones."""
 NOT_LISTED = frozenset({ActionKind.REORDER, ActionKind.EXPIRE})
 """Kinds that legal_actions cannot list: reorders (any permutation) and timer expiries."""
 
@@ -211,12 +214,13 @@ def play_random_game(
     *,
     deep: bool,
     max_actions: int = MAX_ACTIONS,
+    deep_steps: int = DEEP_STEPS,
 ) -> Record:
     """Play one game to its end, checking the contract after every action.
 
     ``levels[s]`` is seat s's bot level, or ``None`` for uniformly random choices. With
-    ``deep``, every legal action of every seat is applied at every step and more illegal
-    variants are tried.
+    ``deep``, for the first ``deep_steps`` steps every view is checked, every legal action
+    of every seat is applied and more illegal variants are tried.
     """
     assert len(levels) == seats, "one level (or None) per seat"
     rng = SeededRandom(chooser_seed)
@@ -229,13 +233,14 @@ def play_random_game(
     ]
     record = Record(seats, dict(options), seed)
     old_timers: set[str] = set()
-    for _ in range(max_actions):
+    for step in range(max_actions):
         if game.outcome(state) is not None:
             break
+        thorough = deep and step < deep_steps
         legal = {s: game.legal_actions(state, s) for s in range(seats)}
         to_act = game.to_act(state)
         # Deep: every view at every step. Otherwise the seats to act and one other.
-        looked = None if deep else [None, *sorted(to_act), rng.randbelow(seats)]
+        looked = None if thorough else [None, *sorted(to_act), rng.randbelow(seats)]
         hands = check_views(game, state, looked)
         before = snapshot(state)
         assert to_act, "an unfinished game must wait for someone"
@@ -249,7 +254,7 @@ def play_random_game(
             stale = Action(ActionKind.EXPIRE, timer=key)
             assert_refused(game, state, rng.randbelow(seats), stale, before)
         old_timers = keys
-        budget = 40 if deep else 5
+        budget = 40 if thorough else 5
         tries = mutations(legal, hands, codes, rng)
         for seat, action in islice(tries, 3 * budget):
             if action in legal[seat] or action.kind in NOT_LISTED:
@@ -258,7 +263,7 @@ def play_random_game(
             budget -= 1
             if budget <= 0:
                 break
-        if deep:
+        if thorough:
             for s, actions in legal.items():
                 for action in actions:
                     apply_checked(game, state, s, action, deck, before)
