@@ -41,7 +41,7 @@ def pika_games(count: int, first_seed: int = 0) -> int:
 
 
 def rlcard_env(players: int) -> Any | None:
-    """RLCard's UNO environment with random agents, or ``None`` when RLCard is missing."""
+    """RLCard's UNO environment with random players, or ``None`` when RLCard is missing."""
     try:
         import rlcard
         from rlcard.agents import RandomAgent
@@ -109,7 +109,7 @@ def main() -> None:
         rl_seconds, rl_steps = timed(lambda env=env: rlcard_games(env, args.rlcard_games))
         rl_rate = args.rlcard_games / rl_seconds
         label = "as shipped" if players == 2 else "configured"
-        print(f"RLCard UNO, {players} players ({label}), random agents:")
+        print(f"RLCard UNO, {players} players ({label}), random players:")
         print(f"  {args.rlcard_games} games in {rl_seconds:.2f} s: {rl_rate:,.0f} games/s, ")
         print(
             f"  {rl_steps / rl_seconds:,.0f} steps/s, {rl_steps / args.rlcard_games:.1f} steps/game"

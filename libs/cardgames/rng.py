@@ -28,6 +28,8 @@ T = TypeVar("T")
 _SPACE = 1 << 64
 _U64 = struct.Struct(">Q")
 """An unsigned 64-bit big-endian integer: the counter's encoding and the draw's reading."""
+_LIMITS = tuple(_SPACE - (_SPACE % n) if n else 0 for n in range(256))
+"""Rejection limits for the bounds of every deck-sized shuffle, computed once."""
 
 
 @dataclass(slots=True)
@@ -57,10 +59,10 @@ class SeededRandom:
         path and this is most of its cost.
         """
         seed, counter = self.seed, self.counter
-        sha256, pack, unpack = hashlib.sha256, _U64.pack, _U64.unpack_from
+        sha256, pack, unpack, limits = hashlib.sha256, _U64.pack, _U64.unpack_from, _LIMITS
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            limit = _SPACE - (_SPACE % n)
+            limit = limits[n] if n < 256 else _SPACE - (_SPACE % n)
             while True:
                 x: int = unpack(sha256(seed + pack(counter)).digest())[0]
                 counter += 1
