@@ -222,9 +222,7 @@ class Pika(Game[PikaState]):
         elif kind is ActionKind.DRAW:
             self._draw(st, seat, events)
         elif kind is ActionKind.KEEP:
-            events.append({"type": "keep", "seat": seat})
-            st.record(seat, "keep")
-            self._pass(st, events, played=False)
+            self._keep(st, seat, events)
         elif kind is ActionKind.TAKE:
             self._take(st, seat, events)
         elif kind is ActionKind.CALL:
@@ -284,14 +282,20 @@ class Pika(Game[PikaState]):
             return
         self._pass(st, events, played=True, skip=skip)
 
-    def _draw(self, st: PikaState, seat: int, events: list[Event]) -> None:
+    def _draw(self, st: PikaState, seat: int, events: list[Event], may_play: bool = True) -> None:
+        """PIKA-2: draw one; a playable card may then be played or kept, else the turn ends."""
         cards = draw_cards(st, seat, 1, events)
         events.append({"type": "draw", "seat": seat, "cards": list(cards)})
         st.record(seat, "draw", count=len(cards))
-        if cards and matches(cards[0], st.discard[-1], st.colour):
+        if may_play and cards and matches(cards[0], st.discard[-1], st.colour):
             st.drawn = cards[0]
         else:
             self._pass(st, events, played=False)
+
+    def _keep(self, st: PikaState, seat: int, events: list[Event]) -> None:
+        events.append({"type": "keep", "seat": seat})
+        st.record(seat, "keep")
+        self._pass(st, events, played=False)
 
     def _take(self, st: PikaState, seat: int, events: list[Event]) -> None:
         owed = st.stack
@@ -316,17 +320,12 @@ class Pika(Game[PikaState]):
                 events.append({"type": "penalty", "seat": seat, "cards": list(cards)})
                 st.record(seat, "penalty", count=len(cards))
         elif st.drawn is not None:
-            events.append({"type": "keep", "seat": seat})
-            st.record(seat, "keep")
-            self._pass(st, events, played=False)
+            self._keep(st, seat, events)
         elif st.stack:
             self._take(st, seat, events)
         else:
-            # The default move of a lapsed turn: draw one card and let the turn pass.
-            cards = draw_cards(st, seat, 1, events)
-            events.append({"type": "draw", "seat": seat, "cards": list(cards)})
-            st.record(seat, "draw", count=len(cards))
-            self._pass(st, events, played=False)
+            # A lapsed turn draws one card, and the turn passes even if it could be played.
+            self._draw(st, seat, events, may_play=False)
 
     def _pass(self, st: PikaState, events: list[Event], played: bool, skip: bool = False) -> None:
         if end_turn(st, played, skip):
@@ -364,6 +363,7 @@ class Pika(Game[PikaState]):
         dealer = (st.dealer + CLOCKWISE) % st.seats
         fresh, deal_events = deal(rules, st.seats, dealer, st.round + 1, totals, rng, st.step)
         events.extend(deal_events)
+        # ``st`` is this apply's own copy, which the caller returns: it becomes the new deal.
         for name in PikaState.__slots__:
             setattr(st, name, getattr(fresh, name))
 

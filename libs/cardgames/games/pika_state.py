@@ -107,10 +107,6 @@ class PikaState:
     def top(self) -> str:
         return self.discard[-1]
 
-    def dry(self) -> bool:
-        """Nothing left to draw: empty stock and only the top card on the discard pile."""
-        return not self.stock and len(self.discard) == 1
-
     def record(self, seat: int, move: str, card: str = "", count: int = 0) -> None:
         number = self.recent[-1][0] + 1 if self.recent else 1
         entry = (number, seat, move, card, self.colour, count)
@@ -229,7 +225,7 @@ def end_turn(st: PikaState, played: bool, skip: bool = False) -> bool:
     """Pass the turn and count idle turns; True when the stall rule closes the round."""
     if played:
         st.idle = 0
-    elif not st.stock and len(st.discard) == 1:
+    elif not st.stock and len(st.discard) == 1:  # the pile is dry: nothing left to draw
         st.idle += 1
     else:
         st.idle = 0
