@@ -215,12 +215,15 @@ def play_random_game(
     deep: bool,
     max_actions: int = MAX_ACTIONS,
     deep_steps: int = DEEP_STEPS,
+    probe_every: int = 1,
 ) -> Record:
     """Play one game to its end, checking the contract after every action.
 
     ``levels[s]`` is seat s's bot level, or ``None`` for uniformly random choices. With
     ``deep``, for the first ``deep_steps`` steps every view is checked, every legal action
-    of every seat is applied and more illegal variants are tried.
+    of every seat is applied and more illegal variants are tried. Views and refusals are
+    probed at one step in ``probe_every`` (at random); conservation, acceptance of the
+    chosen action, an untouched input state, events and the end are checked at every step.
     """
     assert len(levels) == seats, "one level (or None) per seat"
     rng = SeededRandom(chooser_seed)
@@ -237,11 +240,9 @@ def play_random_game(
         if game.outcome(state) is not None:
             break
         thorough = deep and step < deep_steps
+        probe = thorough or probe_every == 1 or rng.randbelow(probe_every) == 0
         legal = {s: game.legal_actions(state, s) for s in range(seats)}
         to_act = game.to_act(state)
-        # Deep: every view at every step. Otherwise the seats to act and one other.
-        looked = None if thorough else [None, *sorted(to_act), rng.randbelow(seats)]
-        hands = check_views(game, state, looked)
         before = snapshot(state)
         assert to_act, "an unfinished game must wait for someone"
         for s in to_act:
@@ -250,19 +251,22 @@ def play_random_game(
         keys = {t.key for t in timers}
         assert len(keys) == len(timers), "timer keys must be unique"
         assert all(0 <= t.seat < seats for t in timers)
-        for key in sorted(old_timers - keys):
-            stale = Action(ActionKind.EXPIRE, timer=key)
-            assert_refused(game, state, rng.randbelow(seats), stale, before)
-        old_timers = keys
-        budget = 40 if thorough else 5
-        tries = mutations(legal, hands, codes, rng)
-        for seat, action in islice(tries, 3 * budget):
-            if action in legal[seat] or action.kind in NOT_LISTED:
-                continue
-            assert_refused(game, state, seat, action, before)
-            budget -= 1
-            if budget <= 0:
-                break
+        stale_keys, old_timers = sorted(old_timers - keys), keys
+        if probe:
+            # Deep: every view. Otherwise the seats to act and one other.
+            looked = None if thorough else [None, *sorted(to_act), rng.randbelow(seats)]
+            hands = check_views(game, state, looked)
+            for key in stale_keys:
+                stale = Action(ActionKind.EXPIRE, timer=key)
+                assert_refused(game, state, rng.randbelow(seats), stale, before)
+            budget = 40 if thorough else 5
+            for seat, action in islice(mutations(legal, hands, codes, rng), 3 * budget):
+                if action in legal[seat] or action.kind in NOT_LISTED:
+                    continue
+                assert_refused(game, state, seat, action, before)
+                budget -= 1
+                if budget <= 0:
+                    break
         if thorough:
             for s, actions in legal.items():
                 for action in actions:

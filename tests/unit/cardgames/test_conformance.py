@@ -1,13 +1,12 @@
 """The contract on random games, for every registered game (see ``conformance.py``).
 
-Two layers: hypothesis explores seeds, seat counts, options and bot levels with the deep
-checks (every legal action of every seat applied at every step); a seeded loop then plays
-games by the hundred with the per-action checks, for volume. Both replay every game.
+Three layers: hypothesis explores seeds, seat counts, options and bot levels with the deep
+checks (every legal action of every seat applied at every step); seeded games probed at
+every action; then up to a thousand seeded games per game for volume, with the views and
+refusals probed at random steps. Games are replayed (every one, then one in ten).
 """
 
 from __future__ import annotations
-
-import itertools
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,8 +22,6 @@ from tests.unit.cardgames.conformance import (
 )
 
 GAMES = sorted(all_games())
-VOLUME_ACTIONS = 50_000
-"""Actions per registered game in the volume loop: short games come by the hundred."""
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -46,27 +43,42 @@ def test_random_games_honour_the_contract(name: str, data: st.DataObject) -> Non
     check_replay(game, record)
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_many_seeded_games_honour_the_contract(name: str) -> None:
+def seeded_games(name: str, actions: int, max_games: int, probe_every: int) -> tuple[int, int]:
+    """Play seeded games until ``actions`` actions or ``max_games`` games; replay one in
+    ten. Returns (games, actions) played."""
     game = all_games()[name]
     sets = option_sets(game)
-    spread = SeededRandom(b"volume " + name.encode())
+    spread = SeededRandom(f"volume {name} {probe_every}".encode())
     played = games = 0
-    for n in itertools.count():
-        if played >= VOLUME_ACTIONS:
-            break
+    while played < actions and games < max_games:
         seats = game.min_players + spread.randbelow(game.max_players - game.min_players + 1)
         options = sets[spread.randbelow(len(sets))]
-        chooser = f"chooser {n}".encode()
+        chooser = f"chooser {probe_every} {games}".encode()
         levels = levels_for(game, SeededRandom(chooser), seats)
+        seed = f"game {probe_every} {games}".encode()
         record = play_random_game(
-            game, seats, options, f"game {n}".encode(), chooser, levels, deep=False
+            game, seats, options, seed, chooser, levels, deep=False, probe_every=probe_every
         )
-        if n % 10 == 0:
+        if games % 10 == 0:
             check_replay(game, record)
         played += len(record.moves)
-        games = n + 1
-    assert games >= 20, "the volume loop should play many games"
+        games += 1
+    print(f"{name}: {games} seeded games, {played} actions, probes 1 step in {probe_every}")
+    return games, played
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_seeded_games_probed_at_every_action(name: str) -> None:
+    games, _ = seeded_games(name, actions=25_000, max_games=1000, probe_every=1)
+    assert games >= 20
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_thousand_seeded_games(name: str) -> None:
+    """Volume: every action is still checked for conservation, acceptance, an untouched
+    input and its events; views and refusals are probed at one step in eight."""
+    games, _ = seeded_games(name, actions=120_000, max_games=1000, probe_every=8)
+    assert games >= 100
 
 
 @pytest.mark.parametrize("name", GAMES)
