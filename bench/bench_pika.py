@@ -95,7 +95,7 @@ def main() -> None:
     seconds, actions = timed(lambda: pika_games(args.games))
     pika_rate = args.games / seconds
     print(f"Pika, {SEATS} seats, random self-play via the public contract:")
-    print(f"  {args.games} games in {seconds:.2f} s: {pika_rate:,.0f} games/s, ")
+    print(f"  {args.games} games in {seconds:.2f} s: {pika_rate:,.0f} games/s")
     print(f"  {actions / seconds:,.0f} actions/s, {actions / args.games:.1f} actions/game")
     peak = peak_per_game(lambda n: pika_games(1, first_seed=2 * 10**6 + n), 30)
     print(f"  peak memory per game (tracemalloc): {peak / 1024:.1f} KiB")
@@ -110,7 +110,7 @@ def main() -> None:
         rl_rate = args.rlcard_games / rl_seconds
         label = "as shipped" if players == 2 else "configured"
         print(f"RLCard UNO, {players} players ({label}), random players:")
-        print(f"  {args.rlcard_games} games in {rl_seconds:.2f} s: {rl_rate:,.0f} games/s, ")
+        print(f"  {args.rlcard_games} games in {rl_seconds:.2f} s: {rl_rate:,.0f} games/s")
         print(
             f"  {rl_steps / rl_seconds:,.0f} steps/s, {rl_steps / args.rlcard_games:.1f} steps/game"
         )
