@@ -50,6 +50,9 @@ class LobbyConfig:
     # Tickets of one pool taken per matchmaker transaction.
     matchmaker_batch: int = 2000
     hold_release_interval: float = 2.0
+    # A formed table the engine has not dealt after this long frees its players (the
+    # engine dropped the match, or is down for that long): they may queue again.
+    start_timeout: float = 600.0
     access_ttl_seconds: int | None = None  # None: the service kit's default
     refresh_ttl_seconds: int | None = None
     # The engine's own table options sent with every MatchFormed (turn_seconds,

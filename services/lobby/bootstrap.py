@@ -20,6 +20,8 @@ Lobby-only settings (read once here; each names the variable in its error):
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
@@ -42,6 +44,8 @@ from tavolo.lobby.updates import LobbyUpdates, Update
 from tavolo.messaging import Topology, ensure_streams, install_processed_messages
 from tavolo.servicekit.runtime import Assemble, Infrastructure, ServiceApp
 from tavolo.servicekit.settings import SettingsError
+
+RELAY_STOP_SECONDS = 10.0  # at most one batch and one publish timeout
 
 
 def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
@@ -189,8 +193,25 @@ def make_assemble(
             for opened in channels:
                 await opened.close()
 
+        async def run_relay() -> None:
+            """The relay, stopped (not cancelled) when the service stops.
+
+            Cancelling the relay's task mid-batch can surface as a connection error from its
+            clean-up, which its retry loop then takes for a failure and retries for ever; so
+            the task runs shielded, and cancellation asks the relay to stop after the batch
+            in hand, which it does promptly.
+            """
+            task = asyncio.ensure_future(relay.run())
+            try:
+                await asyncio.shield(task)
+            except asyncio.CancelledError:
+                relay.stop()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(task, RELAY_STOP_SECONDS)
+                raise
+
         background: list[Callable[[], Awaitable[None]]] = [
-            relay.run,
+            run_relay,
             table_events.run,
             app.queue.run_hold_releases,
         ]

@@ -26,7 +26,7 @@ from datetime import datetime
 import structlog
 
 from tavolo.lobby import events, queue_store, tables_store
-from tavolo.lobby.app import LobbyContext
+from tavolo.lobby.app import LobbyContext, seconds
 from tavolo.lobby.matchmaking import CancelTable, FormTable, next_deadline, plan_pool
 from tavolo.lobby.queue_store import PoolSummary
 from tavolo.lobby.store import Connection
@@ -47,6 +47,7 @@ class RoundResult:
     bot_filled: int = 0
     cancelled: int = 0
     tickets_seated: int = 0
+    never_started: int = 0
     match_ids: list[str] = field(default_factory=list)
 
 
@@ -79,6 +80,12 @@ class Matchmaker:
             )
             if due:
                 await self._work_pool(summary, now, result)
+        async with self.ctx.db.transaction() as conn:
+            stale = now - seconds(self.ctx.config.start_timeout)
+            ended = await tables_store.end_unstarted(conn, stale, now)
+        if ended:
+            log.warning("tables never dealt; players freed", tables=ended)
+            result.never_started = len(ended)
         return result
 
     async def _work_pool(self, summary: PoolSummary, now: datetime, result: RoundResult) -> None:

@@ -237,3 +237,18 @@ async def live_assignment(conn: Connection, player_id: str) -> Assignment | None
     if row is None:
         return None
     return Assignment(row["table_id"], row["seat"], row["game"], Mode(row["mode"]), row["started"])
+
+
+async def end_unstarted(conn: Connection, formed_before: datetime, at: datetime) -> list[str]:
+    """Tables the engine never dealt: end them and free their players; the table ids."""
+    rows = await conn.fetch(
+        f"UPDATE {S}.game_tables SET ended_at = $2, end_reason = 'never started'"
+        " WHERE started_at IS NULL AND ended_at IS NULL AND formed_at < $1"
+        " RETURNING table_id",
+        formed_before,
+        at,
+    )
+    ended = [r["table_id"] for r in rows]
+    if ended:
+        await conn.execute(f"DELETE FROM {S}.busy_players WHERE table_id = ANY($1::text[])", ended)
+    return ended

@@ -223,3 +223,18 @@ async def test_mode_3_the_background_loop_forms_tables(
         update = await update_where(watch, ticket_in(lobby_pb2.TICKET_STATE_SEATED))
         watch.cancel()
     assert update.ticket.table_id
+
+
+async def test_mode_3_a_table_the_engine_never_deals_frees_its_players(lobby: Lobby) -> None:
+    players = [await lobby.register(f"Player{i}") for i in range(2)]
+    for player in players:
+        await queue(lobby, player, players=2)
+    assert (await lobby.app.matchmaker.run_round()).tables_formed == 1
+    lobby.clock.advance(599)
+    assert (await lobby.app.matchmaker.run_round()).never_started == 0
+    with pytest.raises(grpc.aio.AioRpcError):
+        await queue(lobby, players[0], players=2)
+    lobby.clock.advance(2)
+    assert (await lobby.app.matchmaker.run_round()).never_started == 1
+    for player in players:
+        await queue(lobby, player, players=2)
