@@ -17,7 +17,6 @@ one good round of the target.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import LEVELS, Bot
@@ -50,7 +49,7 @@ class SpadesBot:
             self.memory.observe(public)
         kinds = {a.kind for a in legal}
         if ActionKind.BLIND_NIL in kinds:
-            return self._blind_nil(public, legal)
+            return self._blind_nil(view, legal)
         if ActionKind.BID in kinds:
             amount = self.bid(view)
             for action in legal:
@@ -76,10 +75,10 @@ class SpadesBot:
         )
         return hard_bid(view.hand, ctx) if self.level == "hard" else medium_bid(view.hand, ctx)
 
-    def _blind_nil(self, public: Any, legal: Sequence[Action]) -> Action:
-        desperate = False
-        if self.level == "hard":
-            seat_team = public["turn"] % 2
+    def _blind_nil(self, view: View, legal: Sequence[Action]) -> Action:
+        public, desperate = view.public, False
+        if self.level == "hard" and view.seat is not None:
+            seat_team = view.seat % 2
             ours, theirs = public["scores"][seat_team], public["scores"][1 - seat_team]
             desperate = theirs - ours >= 200 and theirs >= public["target"] - 100
         wanted = ActionKind.BLIND_NIL if desperate else ActionKind.PASS

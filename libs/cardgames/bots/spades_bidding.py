@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tavolo.cardgames.games.french_deck import SUITS, rank_of, suit_of
+from tavolo.cardgames.games.spades_scoring import TRICKS_PER_ROUND as TRICKS
+from tavolo.cardgames.games.spades_tricks import SPADES
 
-TRICKS = 13
 ACE, KING, QUEEN, JACK = 14, 13, 12, 11
-SPADES = "S"
 # Added before rounding down. The card-by-card estimate runs about 0.8 of a trick below
 # what a hand takes in play (low cards of long suits win too); these were tuned by
 # self-play (bench/bench_spades_bots.py), trading the risk of a set against bags.

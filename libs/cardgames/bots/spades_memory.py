@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tavolo.cardgames.games.french_deck import suit_of
+from tavolo.cardgames.games.french_deck import SUITS, suit_of
+from tavolo.cardgames.games.spades_state import SEATS
+from tavolo.cardgames.games.spades_tricks import SPADES
 
-SEATS = 4
-SPADES = "S"
-NON_SPADES = ("H", "D", "C")
+NON_SPADES = tuple(s for s in SUITS if s != SPADES)
 
 
 class CardMemory:

@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tavolo.cardgames.bots.spades_situation import SPADES, Situation
+from tavolo.cardgames.bots.spades_situation import Situation
 from tavolo.cardgames.games.french_deck import rank_of, suit_of
-from tavolo.cardgames.games.spades_tricks import beats
+from tavolo.cardgames.games.spades_tricks import SPADES, beats
 
 BAG_LIMIT = 10
 
@@ -101,10 +101,9 @@ def _worth_setting(sit: Situation) -> bool:
 
 
 def _nil_to_bust(sit: Situation) -> int | None:
-    for seat in range(4):
+    for seat in sit.opponents:
         # Worth it unless busting would leave our own contract out of reach.
-        busting = sit.is_opponent(seat) and sit.nil_alive(seat)
-        if busting and sit.team_need() <= sit.tricks_left - 2:
+        if sit.nil_alive(seat) and sit.team_need() <= sit.tricks_left - 2:
             return seat
     return None
 
@@ -136,19 +135,17 @@ def _follow_to_win(sit: Situation) -> str:
     return _high(beating) if follow else _low(beating)
 
 
-def _discard_low(sit: Situation) -> str:
-    """The least useful card when void: a low card of a short side suit."""
-    sides = [c for c in sit.legal if suit_of(c) != SPADES] or sit.legal
-    length = {s: sum(1 for c in sit.hand if suit_of(c) == s) for s in "SHDC"}
+def _discard_low(sit: Situation, pool: Sequence[str] | None = None) -> str:
+    """The least useful card of ``pool`` (default: the legal cards) when void: a low
+    card of a short side suit."""
+    cards = sit.legal if pool is None else pool
+    sides = [c for c in cards if suit_of(c) != SPADES] or cards
+    length = sit.suit_lengths()
     return min(sides, key=lambda c: (rank_of(c), length[suit_of(c)]))
 
 
-def _opponents(sit: Situation) -> tuple[int, int]:
-    return (sit.seat + 1) % 4, (sit.seat + 3) % 4
-
-
 def _lead_to_win(sit: Situation) -> str:
-    opponents = _opponents(sit)
+    opponents = sit.opponents
 
     def ruffable(suit: str) -> bool:
         return suit != SPADES and any(sit.can_ruff(o, suit) for o in opponents)
@@ -169,7 +166,7 @@ def _lead_to_win(sit: Situation) -> str:
             return card
     safe = [c for c in sit.legal if not ruffable(suit_of(c))] or sit.legal
     sides = [c for c in safe if suit_of(c) != SPADES] or safe
-    length = {s: sum(1 for c in sit.hand if suit_of(c) == s) for s in "SHDC"}
+    length = sit.suit_lengths()
     return min(sides, key=lambda c: (-length[suit_of(c)], rank_of(c)))
 
 
@@ -198,7 +195,7 @@ def _cover(sit: Situation) -> str:
     """Play so that the partner's live nil takes no trick."""
     partner = sit.partner
     if not sit.trick:
-        length = {s: sum(1 for c in sit.hand if suit_of(c) == s) for s in "SHDC"}
+        length = sit.suit_lengths()
         return max(
             sit.legal,
             key=lambda c: (
@@ -240,10 +237,5 @@ def _bust(sit: Situation, target: int, skill: Skill) -> str:
     if wseat == target:
         under = [c for c in sit.legal if not beats(c, wcard, led)]
         if under:
-            return _high(under) if follow else _discard_low_from(sit, under)
+            return _high(under) if follow else _discard_low(sit, under)
     return _by_contract(sit, skill)
-
-
-def _discard_low_from(sit: Situation, cards: list[str]) -> str:
-    sides = [c for c in cards if suit_of(c) != SPADES] or cards
-    return _low(sides)

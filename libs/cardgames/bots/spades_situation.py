@@ -12,12 +12,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tavolo.cardgames.games.french_deck import full_deck, rank_of, suit_of
-from tavolo.cardgames.games.spades_tricks import beats
+from tavolo.cardgames.games.french_deck import SUITS, full_deck, rank_of, suit_of
+from tavolo.cardgames.games.spades_scoring import TRICKS_PER_ROUND as TRICKS
+from tavolo.cardgames.games.spades_state import SEATS
+from tavolo.cardgames.games.spades_tricks import SPADES, trick_winner
 
-SEATS = 4
-TRICKS = 13
-SPADES = "S"
 ALL_CARDS = frozenset(full_deck())
 
 
@@ -98,7 +97,7 @@ class Situation:
         return mine - self.tricks_won[self.seat] - self.tricks_won[self.partner]
 
     def opponents_need(self) -> int:
-        a, b = (self.seat + 1) % SEATS, (self.seat + 3) % SEATS
+        a, b = self.opponents
         return self.bids[a] + self.bids[b] - self.tricks_won[a] - self.tricks_won[b]
 
     # -- the trick in progress --------------------------------------------------------
@@ -108,14 +107,22 @@ class Situation:
         return suit_of(self.trick[0][1]) if self.trick else None
 
     def winning(self) -> tuple[int, str] | None:
+        """The seat and card winning the trick so far."""
         if not self.trick:
             return None
-        led = suit_of(self.trick[0][1])
-        best = self.trick[0]
-        for play in self.trick[1:]:
-            if beats(play[1], best[1], led):
-                best = play
-        return best
+        seat = trick_winner(self.trick)
+        return seat, dict(self.trick)[seat]
+
+    @property
+    def opponents(self) -> tuple[int, int]:
+        return (self.seat + 1) % SEATS, (self.seat + 3) % SEATS
+
+    def suit_lengths(self) -> dict[str, int]:
+        """How many cards of each suit this hand holds."""
+        lengths = dict.fromkeys(SUITS, 0)
+        for card in self.hand:
+            lengths[suit_of(card)] += 1
+        return lengths
 
     # -- the cards still out ----------------------------------------------------------
 
