@@ -96,7 +96,7 @@ def _worth_setting(sit: Situation) -> bool:
         return False
     extra_bags = spare + 1
     cost = extra_bags + (100 if sit.bags[0] + extra_bags >= BAG_LIMIT else 0)
-    contract = sit.opponents_need() + sum(sit.tricks_won[s] for s in range(4) if sit.is_opponent(s))
+    contract = sum(sit.bids[s] for s in sit.opponents)
     return 20 * contract > cost
 
 
