@@ -5,8 +5,9 @@ Games come in pairs on the same seed with the partnerships swapped between seats
 and 1+3: both sides get the same deals and the same first bidder once each, so neither
 side always bids first and the luck of the cards mostly cancels out. The figure is the
 hard side's share of games won, with a 95% Wilson interval, and the games played per
-second (engine and bots together; the medium-vs-medium pairing is printed as a
-reference measured in the same run).
+second (engine and bots together). Two references are measured in the same run:
+medium against easy (the levels below hard differ too), and medium against itself,
+which must come out at exactly 50% because each seed is played from both sides.
 
     .venv/bin/python bench/bench_spades_bots.py [--games 2000] [--jobs 1]
 """
