@@ -1,0 +1,59 @@
+"""The lobby's settings from the environment: defaults, and a clear error naming the variable."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from tavolo.lobby.bootstrap import config_from_env, operator_from_env
+from tavolo.lobby.tables import BotLevel
+from tavolo.servicekit.settings import SettingsError
+
+
+def test_defaults() -> None:
+    config = config_from_env({})
+    assert config.policy.bot_fill_after == timedelta(seconds=30)
+    assert config.policy.stake_timeout == timedelta(seconds=120)
+    assert config.policy.bot_level is BotLevel.MEDIUM
+    assert config.engine_options == {}
+    assert operator_from_env({}) is None
+
+
+def test_mode_3_and_mode_4_waits_are_configurable() -> None:
+    config = config_from_env(
+        {
+            "TAVOLO_LOBBY_BOT_FILL_SECONDS": "5",
+            "TAVOLO_LOBBY_STAKE_TIMEOUT_SECONDS": "90.5",
+            "TAVOLO_LOBBY_BOT_LEVEL": "hard",
+            "TAVOLO_LOBBY_TURN_SECONDS": "20",
+            "TAVOLO_LOBBY_BOT_THINK_MILLIS": "0",
+        }
+    )
+    assert config.policy.bot_fill_after == timedelta(seconds=5)
+    assert config.policy.stake_timeout == timedelta(seconds=90.5)
+    assert config.policy.bot_level is BotLevel.HARD
+    assert config.engine_options == {"turn_seconds": 20, "bot_think_millis": 0}
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("TAVOLO_LOBBY_BOT_FILL_SECONDS", "soon"),
+        ("TAVOLO_LOBBY_STAKE_TIMEOUT_SECONDS", "0"),
+        ("TAVOLO_LOBBY_BOT_LEVEL", "genius"),
+        ("TAVOLO_LOBBY_TURN_SECONDS", "-1"),
+    ],
+)
+def test_a_bad_value_names_its_variable(name: str, value: str) -> None:
+    with pytest.raises(SettingsError, match=name):
+        config_from_env({name: value})
+
+
+def test_the_operator_is_nickname_and_password() -> None:
+    assert operator_from_env({"TAVOLO_LOBBY_OPERATOR": "Boss:a:long:secret"}) == (
+        "Boss",
+        "a:long:secret",
+    )
+    with pytest.raises(SettingsError, match="TAVOLO_LOBBY_OPERATOR"):
+        operator_from_env({"TAVOLO_LOBBY_OPERATOR": "Boss"})
