@@ -37,7 +37,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tavolo.engine.bootstrap import assemble, build_engine
 from tavolo.engine.setup import SeatInfo, build_setup
-from tavolo.servicekit.auth import Role, TokenSigner
+from tavolo.servicekit.auth import Principal, Role, TokenSigner
 from tavolo.servicekit.embedded import EmbeddedNats, EmbeddedPostgres
 from tavolo.servicekit.runtime import start_service
 from tavolo.servicekit.settings import DEV_TOKEN_SECRET, Settings
@@ -209,28 +209,39 @@ async def bot_games(port: int, games: int, concurrent: int) -> tuple[float, int]
     return time.perf_counter() - started, actions
 
 
-async def memory_per_table(url: str, tables: int) -> float:
-    """Bytes of Python heap the engine keeps per live table (opened, cached, waiting)."""
+async def memory_per_table(url: str, tables: int, actions: int) -> float:
+    """Bytes of Python heap the engine keeps per live table: opened, ``actions`` moves
+    played (so its recent history is full), cached, waiting for the next move."""
     pool = await asyncpg.create_pool(url, min_size=1, max_size=4)
     try:
-        engine = await build_engine(pool, schema="engine_memory")
-        setups = [
-            build_setup(
+        engine = await build_engine(pool, schema=f"engine_memory_{actions}")
+        players = [f"m-p{s}" for s in range(4)]
+        who = [Principal(p, frozenset({Role.PLAYER})) for p in players]
+
+        async def open_and_play(n: int) -> None:
+            setup = build_setup(
                 table_id=f"m{n}",
                 game="pika",
                 options={},
-                seats=[SeatInfo(s, f"m{n}-p{s}") for s in range(4)],
+                seats=[SeatInfo(s, players[s]) for s in range(4)],
                 mode="versus_friends",
                 turn_seconds=30,
             )
-            for n in range(tables)
-        ]
-        await engine.app.open_setup(setups[0])  # warm imports and caches
+            table = await engine.app.open_setup(setup)
+            for _ in range(actions):
+                live = await engine.repo.live(table.table_id)
+                if not live.table.playing:
+                    break
+                seat = min(live.table.game.to_act(live.table.state))
+                legal = live.table.game.legal_actions(live.table.state, seat)
+                await engine.app.act(who[seat], table.table_id, legal[0])
+
+        await open_and_play(0)  # warm imports and caches
         gc.collect()
         tracemalloc.start()
         before = tracemalloc.get_traced_memory()[0]
-        for setup in setups[1:]:
-            await engine.app.open_setup(setup)
+        for n in range(1, tables):
+            await open_and_play(n)
         gc.collect()
         after = tracemalloc.get_traced_memory()[0]
         tracemalloc.stop()
@@ -289,11 +300,12 @@ async def run(server_url: str, nats_url: str, args: argparse.Namespace) -> None:
             )
         finally:
             await service.stop(grace=1)
-        per_table = await memory_per_table(url, args.memory_tables)
-        print(
-            f"{'memory per live table (cached, 4 seats)':<44} {per_table / 1024:7.1f} KiB"
-            f"   ({args.memory_tables} tables)"
-        )
+        for actions in (0, 30):
+            per_table = await memory_per_table(url, args.memory_tables, actions)
+            print(
+                f"{f'memory per live table, {actions} moves played':<44}"
+                f" {per_table / 1024:7.1f} KiB   ({args.memory_tables} tables of 4 seats)"
+            )
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"{'peak resident memory of this process':<44} {peak:7.1f} MiB")
     finally:

@@ -125,9 +125,10 @@ class EngineApp:
                 # Local commits advance the cached copy; the database is read only when
                 # another replica announced a newer version or no news came for a while.
                 table = await self.repo.refresh(live, read_head=stale)
-                for version in range(last + 1, table.version + 1):
-                    yield seat_view(await self.repo.table_at(live, version), seat)
-                    last = version
+                if table.version > last:
+                    for each in await self.repo.tables_between(live, last + 1, table.version):
+                        yield seat_view(each, seat)
+                        last = each.version
                 if not table.playing:
                     return
                 try:

@@ -17,8 +17,9 @@ from typing import Any
 
 from tavolo.engine.table import Table
 
-HISTORY = 48
-"""Versions kept per table: enough for a watcher's short disconnect."""
+HISTORY = 24
+"""Versions kept per table: a watcher a little behind is served from memory; one further
+behind (a reconnect after a while) costs one replay of the log."""
 
 
 @dataclass

@@ -114,14 +114,21 @@ class TableRepository:
 
     async def table_at(self, live: LiveTable, version: int) -> Table:
         """The table right after event ``version``: from the history, or replayed."""
-        found = live.at(version)
-        if found is not None:
-            return found
+        (table,) = await self.tables_between(live, version, version)
+        return table
+
+    async def tables_between(self, live: LiveTable, first: int, last: int) -> list[Table]:
+        """The table after each event from ``first`` to ``last``: from the history when it
+        reaches back that far, else replayed from the log once for the whole stretch."""
+        found = [live.at(v) for v in range(first, last + 1)]
+        if all(t is not None for t in found):
+            return [t for t in found if t is not None]
         events = await self.store.read_events(live.table.table_id)
-        for table in tables_by_version(events[:version], live.seed):
-            if table.version == version:
-                return table
-        raise NotFound(f"table {live.table.table_id} has no version {version}")
+        if len(events) < last:
+            raise NotFound(f"table {live.table.table_id} has no version {last}")
+        return [
+            t for t in tables_by_version(events[:last], live.seed) if first <= t.version <= last
+        ]
 
     async def _catch_up(self, live: LiveTable, conn: object) -> None:
         events = await self.store.read_events(live.table.table_id, live.table.version + 1, conn)

@@ -21,7 +21,7 @@ from tests.integration.engine.secrecy import SeatChecker
 from tests.unit.engine.play import NOW, SEED, pika_setup
 
 GAMES = int(os.environ.get("TAVOLO_ENGINE_SECRECY_GAMES", "1000"))
-CONCURRENT = 48
+CONCURRENT = 32
 
 
 def test_the_checker_catches_a_leaked_hand() -> None:
