@@ -65,8 +65,10 @@ def main() -> int:
             p.name for p in current.iterdir() if p.name != "__pycache__"
         }
         stale = sorted(
-            n for n in names
-            if not (fresh / n).exists() or not (current / n).exists()
+            n
+            for n in names
+            if not (fresh / n).exists()
+            or not (current / n).exists()
             or not filecmp.cmp(fresh / n, current / n, shallow=False)
         )
     if stale:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
+
 from tavolo.servicekit.auth import TokenSigner
 from tavolo.servicekit.interceptors import ErrorMap, ServiceInterceptor
 

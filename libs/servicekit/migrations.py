@@ -11,6 +11,7 @@ import hashlib
 from pathlib import Path
 
 import asyncpg
+
 from tavolo.servicekit.errors import DomainError
 
 
