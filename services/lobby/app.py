@@ -86,7 +86,6 @@ class LobbyContext:
 
     async def publish(self, notices: Iterable[tuple[str, Update]]) -> None:
         """Tell players what changed; after commit, never before."""
-        self.on_append()
         for player_id, update in notices:
             await self.notify(player_id, update)
 

@@ -118,6 +118,7 @@ class Matchmaker:
                 pending += await self._cancel(conn, cancels, now, result)
                 await self.ctx.append(conn, pending)
                 notices = [t.ticket_id for d in decisions for t in d.tickets]
+            self.ctx.on_append()
             await self._tell(notices)
             if complete:
                 return

@@ -17,9 +17,11 @@ from typing import Any
 import structlog
 
 from tavolo.lobby import queue_store, tables_store
+from tavolo.lobby.accounts_store import Account
 from tavolo.lobby.app import LobbyContext, busy_message
 from tavolo.lobby.queue_store import Ticket, TicketState
-from tavolo.lobby.tables import check_stake, table_spec
+from tavolo.lobby.store import Connection
+from tavolo.lobby.tables import TableSpec, check_stake, table_spec
 from tavolo.lobby.updates import TicketChanged
 from tavolo.servicekit.auth import Principal
 from tavolo.servicekit.errors import DomainError, FailedPrecondition, NotFound, Unavailable
@@ -42,43 +44,57 @@ class Queue:
         spec = table_spec(game, players, options)
         check_stake(stake)
         ticket_id = self.ctx.new_id()
+        if not stake:
+            # No coins involved: check and record in one transaction (the busy claim is
+            # the guard against a second ticket or a live table).
+            async with self.ctx.db.transaction() as conn:
+                account = await self.ctx.lobby_account(conn, caller)
+                ticket = self._ticket(ticket_id, account, spec, 0, None)
+                await _record(conn, ticket)
+        else:
+            ticket = await self._join_with_stake(caller, ticket_id, spec, stake)
+        await self.ctx.publish([(ticket.player_id, TicketChanged(ticket))])
+        return ticket
+
+    async def _join_with_stake(
+        self, caller: Principal, ticket_id: str, spec: TableSpec, stake: int
+    ) -> Ticket:
+        """Check, hold the stake at the wallet, then record; a ticket that cannot be
+        recorded has its hold released."""
         async with self.ctx.db.connection() as conn:
             account = await self.ctx.lobby_account(conn, caller)
             await self.ctx.ensure_free(conn, account.player_id, account.nickname, you=True)
-        hold_id = ticket_id if stake else None
-        if hold_id is not None:
-            try:
-                await self.ctx.wallet.hold_stake(
-                    hold_id, account.player_id, stake, f"ticket:{ticket_id}"
-                )
-            except Unavailable:
-                # The hold may have been made with its answer lost: void it to be sure.
-                await self._release_later(hold_id, account.player_id)
-                raise
-        now = self.ctx.clock()
-        ticket = Ticket(
+        hold_id = ticket_id
+        try:
+            await self.ctx.wallet.hold_stake(
+                hold_id, account.player_id, stake, f"ticket:{ticket_id}"
+            )
+        except Unavailable:
+            # The hold may have been made with its answer lost: void it to be sure.
+            await self._release_later(hold_id, account.player_id)
+            raise
+        ticket = self._ticket(ticket_id, account, spec, stake, hold_id)
+        try:
+            async with self.ctx.db.transaction() as conn:
+                await _record(conn, ticket)
+        except BaseException:
+            await self._release_later(hold_id, account.player_id)
+            raise
+        return ticket
+
+    def _ticket(
+        self, ticket_id: str, account: Account, spec: TableSpec, stake: int, hold_id: str | None
+    ) -> Ticket:
+        return Ticket(
             ticket_id,
             account.player_id,
             account.nickname,
             spec,
             stake,
             TicketState.WAITING,
-            now,
+            self.ctx.clock(),
             hold_id=hold_id,
         )
-        try:
-            async with self.ctx.db.transaction() as conn:
-                busy = await tables_store.claim(conn, [account.player_id], now, ticket_id=ticket_id)
-                if busy:
-                    # Busy since the check above (another call won the race).
-                    raise FailedPrecondition(busy_message(busy[0], account.nickname, you=True))
-                await queue_store.insert_ticket(conn, ticket)
-        except BaseException:
-            if hold_id is not None:
-                await self._release_later(hold_id, account.player_id)
-            raise
-        await self.ctx.publish([(account.player_id, TicketChanged(ticket))])
-        return ticket
 
     async def leave(self, caller: Principal, ticket_id: str) -> Ticket:
         """Leave the queue; a held stake is released. Leaving twice is refused politely."""
@@ -138,3 +154,13 @@ class Queue:
         async with self.ctx.db.transaction() as conn:
             await queue_store.hold_release_done(conn, hold_id, self.ctx.clock())
         return 1
+
+
+async def _record(conn: Connection, ticket: Ticket) -> None:
+    """Claim the player for this ticket and store it; refused if they are busy."""
+    busy = await tables_store.claim(
+        conn, [ticket.player_id], ticket.queued_at, ticket_id=ticket.ticket_id
+    )
+    if busy:
+        raise FailedPrecondition(busy_message(busy[0], ticket.nickname, you=True))
+    await queue_store.insert_ticket(conn, ticket)
