@@ -81,7 +81,7 @@ class LobbyContext:
         (appends to one schema commit one at a time, see tavolo.eventlog.postgres)."""
         for item in pending:
             await self.events.append_events(
-                item.stream_id, item.expected_version, [item.event], conn=conn
+                item.stream_id, item.expected_version, item.events, conn=conn
             )
 
     async def publish(self, notices: Iterable[tuple[str, Update]]) -> None:

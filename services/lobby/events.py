@@ -5,8 +5,12 @@ transaction as the change it reports; the outbox relay then publishes it with
 ``encode`` (subject from ``Topology``, payload the ``events.proto`` message). Event ids
 are derived from what they report, so a retried write is recognised, not doubled.
 
-Streams: ``player-<id>`` (PlayerRegistered), ``match-<id>`` (MatchFormed or
-MatchCancelled), ``sanction-<id>`` (AccountFrozen, then AccountUnfrozen when lifted).
+Streams: ``player-<id>`` (PlayerRegistered), ``match-<id>`` (a room's MatchFormed),
+``matchmaking-<batch id>`` (every MatchFormed and MatchCancelled of one matchmaker
+transaction, appended at once: appends to a schema commit one at a time, so one append
+per batch instead of one per table is what lets the matchmaker seat thousands of tickets
+a second), ``sanction-<id>`` (AccountFrozen, then AccountUnfrozen when lifted). Each
+event keeps its own id whatever its stream, so de-duplication is unchanged.
 """
 
 from __future__ import annotations
@@ -14,7 +18,6 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
 from google.protobuf import struct_pb2, timestamp_pb2
 from google.protobuf.message import Message
@@ -48,13 +51,26 @@ LEVEL_TO_PROTO = {
 LEVEL_FROM_PROTO = {v: k for k, v in LEVEL_TO_PROTO.items()}
 
 
-@dataclass(frozen=True, slots=True)
 class Pending:
-    """An event to append: the stream, the version it follows, the event."""
+    """Events to append together: the stream, the version they follow, the events."""
 
-    stream_id: str
-    expected_version: int
-    event: NewEvent
+    __slots__ = ("events", "expected_version", "stream_id")
+
+    def __init__(self, stream_id: str, expected_version: int, *events: NewEvent) -> None:
+        self.stream_id = stream_id
+        self.expected_version = expected_version
+        self.events = events
+
+    @property
+    def event(self) -> NewEvent:
+        return self.events[0]
+
+
+def batch(stream_id: str, pending: Sequence[Pending]) -> Pending | None:
+    """Several events as one append to a new stream (None when there are none)."""
+    if not pending:
+        return None
+    return Pending(stream_id, 0, *[p.event for p in pending])
 
 
 def _event_id(kind: str, key: str) -> uuid.UUID:

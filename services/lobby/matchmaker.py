@@ -10,7 +10,7 @@ transaction:
    left right now is passed by, never waited for, never seated;
 3. ``matchmaking.plan_pool`` decides; tables, seats, ticket states and the busy claims
    are written with one statement each, and the MatchFormed / MatchCancelled events are
-   appended last, in the same transaction.
+   appended last, in one append, in the same transaction.
 
 So a player is seated once or not at all, whatever crashes where; a restart resumes from
 the tickets in PostgreSQL.
@@ -116,7 +116,8 @@ class Matchmaker:
                 spec = await _pool_spec(conn, tickets[0].ticket_id)
                 pending = await self._form(conn, forms, spec, summary.stake, now, result)
                 pending += await self._cancel(conn, cancels, now, result)
-                await self.ctx.append(conn, pending)
+                together = events.batch(f"matchmaking-{self.ctx.new_id()}", pending)
+                await self.ctx.append(conn, [together] if together else [])
                 notices = [t.ticket_id for d in decisions for t in d.tickets]
             self.ctx.on_append()
             await self._tell(notices)
