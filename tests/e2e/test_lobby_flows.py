@@ -234,3 +234,46 @@ async def test_mode_1_versus_computer_opens_a_real_table_at_once(platform: Platf
     assert final.status == engine_pb2.TABLE_STATUS_FINISHED
     assert (await balance(platform, ada)).available == 0  # MODE-1 pays nothing
     await until_free(platform, ada)
+
+
+async def test_mode_4_a_full_stake_table_plays_and_the_pot_goes_to_the_winner(
+    platform: Platform,
+) -> None:
+    operator = await platform.operator()
+    players = [await platform.register(f"Stake{i}") for i in range(2)]
+    for player in players:
+        await platform.wallet.Grant(
+            wallet_pb2.GrantRequest(
+                transfer_id=f"welcome-{player.id}", player_id=player.id, amount=300, reason="hi"
+            ),
+            metadata=operator.metadata,
+        )
+    watchers = [asyncio.create_task(seated_at(platform, p)) for p in players]
+    await asyncio.sleep(0.2)
+    for player in players:
+        await join(platform, player, 2, stake=250)
+    seats = await asyncio.gather(*watchers)
+    assert {s.mode for s in seats} == {common_pb2.MODE_STAKE}
+    views = await asyncio.gather(
+        *(
+            play_seat(platform, s.table_id, p, random.Random(i))
+            for i, (s, p) in enumerate(zip(seats, players, strict=True))
+        )
+    )
+    places = {p.id: v.outcome.places[v.seat] for p, v in zip(players, views, strict=True)}
+    winners = [pid for pid, place in places.items() if place == 1]
+
+    async def settled() -> bool:
+        return all([(await balance(platform, p)).held == 0 for p in players]) and any(
+            [(await balance(platform, p)).available > 50 for p in players]
+        )
+
+    await eventually(settled)
+    coins = {p.id: (await balance(platform, p)).available for p in players}
+    # MODE-4: the whole pot (500) goes to the winners, no commission; a loser's stake
+    # stays in the pot (whatever reward the wallet adds on top is its own rule).
+    for pid in places:
+        if pid in winners:
+            assert coins[pid] >= 50 + 500 // len(winners)
+        else:
+            assert coins[pid] < 300
