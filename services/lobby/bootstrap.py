@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import os
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import grpc
@@ -229,8 +229,3 @@ def make_assemble(
 async def assemble(infra: Infrastructure) -> ServiceApp:
     """The production lobby."""
     return await make_assemble()(infra)
-
-
-def with_policy(config: LobbyConfig, **changes: object) -> LobbyConfig:
-    """A copy of ``config`` with policy fields changed (tests: short waits)."""
-    return replace(config, policy=replace(config.policy, **changes))  # type: ignore[arg-type]

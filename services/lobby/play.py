@@ -157,14 +157,6 @@ class Play:
         self.ctx.on_append()
         return Assignment(table_id, 0, room.spec.game, Mode.VERSUS_FRIENDS, started=False)
 
-    async def room(self, caller: Principal, room_id: str) -> Room:
-        """A room as its members (and invitees) see it."""
-        async with self.ctx.db.connection() as conn:
-            room = await self._room(conn, room_id)
-        if not room.is_member(caller.player_id) and room.invitation_of(caller.player_id) is None:
-            raise NotFound(f"no room {room_id!r} that you are part of")
-        return room
-
     async def _room(self, conn: Connection, room_id: str) -> Room:
         room = await rooms_store.room(conn, room_id, for_update=True) if room_id else None
         if room is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -126,8 +126,3 @@ def bot_seats(first_seat: int, count: int, level: BotLevel) -> list[Seat]:
         )
         for i in range(count)
     ]
-
-
-def human_seats(players: Sequence[tuple[str, str]]) -> list[Seat]:
-    """Seats 0, 1, ... for (player id, nickname) pairs in order."""
-    return [Seat(seat=i, player_id=pid, nickname=nick) for i, (pid, nick) in enumerate(players)]
