@@ -9,6 +9,8 @@ from tavolo.v1 import lobby_pb2
 
 from .harness import PASSWORD, Lobby, bearer
 
+pytestmark = pytest.mark.integration
+
 
 async def test_pcg_1_register_logs_in_and_the_token_works(lobby: Lobby) -> None:
     ada = await lobby.register("Ada")

@@ -9,12 +9,15 @@ from __future__ import annotations
 import time
 
 import grpc
+import pytest
 
 from tavolo.servicekit.auth import Role, TokenSigner
 from tavolo.servicekit.settings import DEV_TOKEN_SECRET
 from tavolo.v1 import lobby_pb2
 
 from .harness import Lobby, bearer
+
+pytestmark = pytest.mark.integration
 
 LOBBY = lobby_pb2.DESCRIPTOR.services_by_name["Lobby"]
 PUBLIC = {"Register", "Login", "Refresh"}

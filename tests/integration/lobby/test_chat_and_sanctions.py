@@ -9,6 +9,8 @@ from tavolo.v1 import common_pb2, events_pb2, lobby_pb2
 
 from .harness import PASSWORD, Lobby, Player, bearer, event_tap, running_lobby
 
+pytestmark = pytest.mark.integration
+
 ROOM_CHAT = lobby_pb2.ChatChannel
 
 

@@ -28,6 +28,8 @@ from .harness import (
     update_where,
 )
 
+pytestmark = pytest.mark.integration
+
 
 async def queue(lobby: Lobby, player: Player, players: int = 4) -> lobby_pb2.Ticket:
     ticket: lobby_pb2.Ticket = await lobby.stub.JoinQueue(

@@ -10,6 +10,8 @@ from tavolo.v1 import common_pb2, events_pb2, lobby_pb2
 
 from .harness import Lobby, event_tap, next_update
 
+pytestmark = pytest.mark.integration
+
 
 async def test_mode_1_versus_computer_starts_at_once_with_bots_at_the_level(lobby: Lobby) -> None:
     ada = await lobby.register("Ada")

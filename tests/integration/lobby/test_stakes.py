@@ -15,6 +15,8 @@ from tavolo.v1 import common_pb2, events_pb2, lobby_pb2
 
 from .harness import Lobby, Player, event_tap
 
+pytestmark = pytest.mark.integration
+
 
 async def join(lobby: Lobby, player: Player, stake: int, players: int = 4) -> lobby_pb2.Ticket:
     ticket: lobby_pb2.Ticket = await lobby.stub.JoinQueue(
