@@ -22,12 +22,13 @@ from seat s to s-1 (RULES §0.3). Each round:
 
 Our addition, not in the seed or RULES: a team at ``lose_at`` (-500) or less also ends
 the game, and the higher score wins. Without a floor, a table whose players keep missing
-their bids (or time out, which bids nil) could play for ever; real play does not come
+their bids could play for ever; real play does not come
 near -500, which leaves the seed's game unchanged in practice.
 
-A turn timeout (``EXPIRE`` of the seat's ``turn`` timer) plays the lowest legal choice, as
-the house rule for every timeout: the bid 0 (nil), the lowest legal card (by rank, then
-clubs, diamonds, hearts, spades), and ``PASS`` on blind nil (see the cards). The expiry is
+A turn timeout (``EXPIRE`` of the seat's ``turn`` timer) plays the most modest choice
+**[decision]**: the bid 1 (never nil: a timeout must not take the ±100 gamble for the
+player), the lowest legal card (by rank, then clubs, diamonds, hearts, spades), and
+``PASS`` on blind nil. The expiry is
 recorded as ``timer_expired`` followed by the events of the action it stood for.
 """
 
@@ -228,11 +229,11 @@ class Spades(Game[SpadesState]):
         return self._play(state, seat, action.cards[0])
 
     def timeout_action(self, state: SpadesState, seat: int) -> Action:
-        """What a turn timeout plays for ``seat``: the lowest legal choice."""
+        """What a turn timeout plays for ``seat``: bid 1, else the lowest legal card."""
         if state.phase == BLIND:
             return _BLIND_CHOICES[1]
         if state.phase == BID:
-            return _BIDS[0]
+            return _BIDS[1]
         return _PLAYS[lowest_card(self._playable(state, seat))]
 
     def _decide_blind(

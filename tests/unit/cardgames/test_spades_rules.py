@@ -477,12 +477,12 @@ def test_apply_never_changes_its_input() -> None:
     assert state == before and state.rng.counter == before.rng.counter
 
 
-def test_turn_timeout_bids_nil_and_plays_the_lowest_legal_card() -> None:
+def test_turn_timeout_bids_one_never_nil_and_plays_the_lowest_legal_card() -> None:
     state = table({}, phase=BID, bids=(None,) * 4)
     (timer,) = GAME.timers(state)
     after, events = GAME.apply(state, 0, Action(ActionKind.EXPIRE, timer=timer.key))
-    assert after.bids[0] == 0
-    assert events[0]["type"] == "timer_expired" and events[0]["default"]["amount"] == 0
+    assert after.bids[0] == 1
+    assert events[0]["type"] == "timer_expired" and events[0]["default"]["amount"] == 1
     playing = table({0: "KH", 3: "9H 3H 2S 2C"}, turn=3, trick=((0, "KH"),))
     (timer,) = GAME.timers(playing)
     after, _ = GAME.apply(playing, 3, Action(ActionKind.EXPIRE, timer=timer.key))
