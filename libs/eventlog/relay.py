@@ -135,6 +135,11 @@ class OutboxRelay:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    # Releasing a connection interrupted by the cancellation can raise a
+                    # driver error that hides the CancelledError; the task must still end.
+                    raise asyncio.CancelledError from exc
                 log.error(
                     "relay failed; retrying from its checkpoint",
                     relay=self.name,

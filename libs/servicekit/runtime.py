@@ -133,7 +133,10 @@ async def _supervise(name: str, loop: Callable[[], Coroutine[Any, Any, None]]) -
             return
         except asyncio.CancelledError:
             raise
-        except Exception:
+        except Exception as exc:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise asyncio.CancelledError from exc  # a driver error hid our cancellation
             log.exception(
                 "background loop crashed; restarting",
                 service=name,
