@@ -123,6 +123,8 @@ class OutboxRelay:
                         if not standing_by:
                             log.info("relay standing by: another one publishes", relay=self.name)
                             standing_by = True
+                        # A wake() meant for the publishing replica must not spin this one.
+                        self._wake.clear()
                         await self._sleep(self._poll_interval * 5)
                         continue
                     standing_by = False
