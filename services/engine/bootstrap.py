@@ -7,6 +7,8 @@ TableFinished and TableAborted, and the MatchFormed consumer.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -37,6 +39,7 @@ from tavolo.servicekit.interceptors import ErrorMap
 from tavolo.servicekit.runtime import Infrastructure, ServiceApp
 
 SCHEMA = "engine"
+RELAY_STOP_SECONDS = 5.0
 PUBLISHED = frozenset({OPENED, FINISHED, ABORTED})
 
 # The rules' refusals, as status codes (NotYourTurn and GameOver are RuleErrors).
@@ -103,12 +106,20 @@ async def assemble(infra: Infrastructure) -> ServiceApp:
             handler=handler,
         )
 
-    async def stop_relay() -> None:
-        relay.stop()
+    async def publish_events() -> None:
+        """Run the relay; at shutdown let it finish its batch instead of cancelling it
+        in the middle of a publish or of releasing its lock."""
+        running = asyncio.create_task(relay.run())
+        try:
+            await asyncio.shield(running)
+        except asyncio.CancelledError:
+            relay.stop()
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(running, RELAY_STOP_SECONDS)
+            raise
 
     return ServiceApp(
         grpc_services=[engine_service(engine.app)],
-        background=[relay.run, engine.timers.run, engine.notifications.run, consume_matches],
+        background=[publish_events, engine.timers.run, engine.notifications.run, consume_matches],
         extra_errors=RULE_ERRORS,
-        on_stop=[stop_relay],
     )

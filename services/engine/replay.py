@@ -16,15 +16,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from tavolo.engine.history import evolve, table_from_opened
 from tavolo.engine.table import (
     ABORTED,
     FINISHED,
     OPENED,
     ReplayMismatch,
     Table,
-    evolve,
     seed_commitment,
-    table_from_opened,
 )
 from tavolo.eventlog import RecordedEvent, VerificationResult, verify_chain
 

@@ -11,8 +11,9 @@ Pure: no I/O, no clock (``now`` is passed in). The stream of a table is
 4. ``table_finished`` (the outcome and the revealed seed) or ``table_aborted`` (the reason
    and the revealed seed).
 
-Evolving re-executes the rules on each recorded action and checks that they produce the
-recorded events byte for byte, so every load of a table is also a replay check (AUDIT-3).
+Rebuilding a table from these events (``tavolo.engine.history``) re-executes the rules on
+each recorded action and checks they produce the recorded events byte for byte, so every
+load of a table is also a replay check (AUDIT-3).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from typing import Any
 from tavolo.cardgames import Action, Game, Outcome
 from tavolo.cardgames.registry import get_game
 from tavolo.engine.setup import SeatInfo, TableSetup
-from tavolo.eventlog.canonical import encode_json
 from tavolo.eventlog.model import NewEvent
 
 OPENED = "table_opened"
@@ -129,7 +129,7 @@ def open_table(setup: TableSetup, seed: bytes, now: datetime) -> Decision:
     """Deal a new table; raises the game's InvalidOptions if its options are wrong."""
     game = get_game(setup.game)
     state = game.new_game(setup.options, len(setup.seats), seed)
-    opening = _opening_events(game, state)
+    opening = opening_events(game, state)
     table = Table(
         setup=setup,
         game=game,
@@ -147,33 +147,10 @@ def open_table(setup: TableSetup, seed: bytes, now: datetime) -> Decision:
     return Decision(0, [event], table)
 
 
-def _opening_events(game: Game[Any], state: Any) -> list[dict[str, Any]]:
+def opening_events(game: Game[Any], state: Any) -> list[dict[str, Any]]:
     """The rules' account of the deal, for games that give one (Pika's ``deal_event``)."""
     deal_event = getattr(game, "deal_event", None)
     return [deal_event(state)] if callable(deal_event) else []
-
-
-def table_from_opened(data: Mapping[str, Any], metadata: Mapping[str, Any], seed: bytes) -> Table:
-    """The table as its first event describes it, dealt again from ``seed``."""
-    setup = TableSetup.from_dict(data)
-    game = get_game(setup.game)
-    if seed_commitment(seed) != data.get("seed_commitment"):
-        raise ReplayMismatch(1, "the seed does not match the table's seed commitment")
-    state = game.new_game(setup.options, len(setup.seats), seed)
-    produced = _opening_events(game, state)
-    if encode_json(produced) != encode_json(data.get("events", [])):
-        raise ReplayMismatch(1, "the deal recorded differs from the deal the seed gives")
-    return Table(
-        setup=setup,
-        game=game,
-        state=state,
-        version=1,
-        status=PLAYING,
-        seats=setup.seats,
-        deadlines=_deadlines_from(metadata),
-        last_event=OPENED,
-        commitment=str(data["seed_commitment"]),
-    )
 
 
 # -- deciding ----------------------------------------------------------------------------
@@ -192,7 +169,7 @@ def decide_action(
     """Apply ``action`` for ``seat``; the rules raise RuleError if it is not allowed."""
     state, rule_events = table.game.apply(table.state, seat, action)
     data = {"seat": seat, "action": action.to_dict(), "by": by, "events": rule_events}
-    after = _after_action(table, state, action)
+    after = after_action(table, state, action)
     after = replace(after, deadlines=running_deadlines(after, table.deadlines, now))
     events = [
         NewEvent(ACTION, data, metadata={**(metadata or {}), **_deadline_metadata(after.deadlines)})
@@ -249,7 +226,7 @@ def _closing_data(table: Table, seed: bytes) -> dict[str, Any]:
     }
 
 
-def _after_action(table: Table, state: Any, action: Action) -> Table:
+def after_action(table: Table, state: Any, action: Action) -> Table:
     return replace(table, state=state, version=table.version + 1, last_event=action.kind.value)
 
 
@@ -283,7 +260,7 @@ def _deadline_metadata(deadlines: Sequence[Deadline]) -> dict[str, Any]:
     return {"deadlines": [d.to_dict() for d in deadlines]}
 
 
-def _deadlines_from(metadata: Mapping[str, Any]) -> tuple[Deadline, ...]:
+def deadlines_from(metadata: Mapping[str, Any]) -> tuple[Deadline, ...]:
     return tuple(Deadline.from_dict(d) for d in metadata.get("deadlines", []))
 
 
@@ -301,59 +278,3 @@ def outcome_from_dict(data: Mapping[str, Any]) -> Outcome:
         scores=tuple(int(s) for s in data["scores"]),
         detail=dict(data.get("detail", {})),
     )
-
-
-# -- evolving ----------------------------------------------------------------------------
-
-
-def evolve(
-    table: Table, version: int, type_: str, data: Mapping[str, Any], metadata: Mapping[str, Any]
-) -> Table:
-    """The table after recorded event ``version``; ReplayMismatch if the rules disagree."""
-    if version != table.version + 1:
-        raise ReplayMismatch(version, f"expected event {table.version + 1}, got {version}")
-    if not table.playing:
-        raise ReplayMismatch(version, f"an event after the table was {table.status}")
-    if type_ == ACTION:
-        action = Action.from_dict(dict(data["action"]))
-        seat = int(data["seat"])
-        try:
-            state, produced = table.game.apply(table.state, seat, action)
-        except Exception as exc:
-            raise ReplayMismatch(version, f"the rules refuse the recorded action: {exc}") from None
-        if encode_json(produced) != encode_json(data.get("events")):
-            raise ReplayMismatch(
-                version,
-                "the rules produce other events than those recorded:"
-                f" recorded {encode_json(data.get('events'))}, re-executed {encode_json(produced)}",
-            )
-        after = _after_action(table, state, action)
-        return replace(after, deadlines=_deadlines_from(metadata))
-    if type_ == SEAT_TAKEN:
-        seat = int(data["seat"])
-        seats = tuple(
-            s.taken_by_bot(str(data["bot_level"])) if s.seat == seat else s for s in table.seats
-        )
-        return replace(table, version=version, seats=seats, last_event=SEAT_TAKEN)
-    if type_ in (FINISHED, ABORTED):
-        _check_revealed_seed(table, version, data)
-    if type_ == FINISHED:
-        recorded = outcome_from_dict(data["outcome"])
-        actual = table.game.outcome(table.state)
-        if actual is None or outcome_to_dict(actual) != outcome_to_dict(recorded):
-            raise ReplayMismatch(version, "the recorded outcome is not the game's outcome")
-        return replace(
-            table, version=version, status=DONE, outcome=actual, deadlines=(), last_event=FINISHED
-        )
-    if type_ == ABORTED:
-        return replace(table, version=version, status=STOPPED, deadlines=(), last_event=ABORTED)
-    raise ReplayMismatch(version, f"unknown event type {type_!r}")
-
-
-def _check_revealed_seed(table: Table, version: int, data: Mapping[str, Any]) -> None:
-    try:
-        seed = bytes.fromhex(str(data.get("seed", "")))
-    except ValueError:
-        raise ReplayMismatch(version, "the revealed seed is not hex") from None
-    if seed_commitment(seed) != table.commitment:
-        raise ReplayMismatch(version, "the revealed seed does not match the seed commitment")
