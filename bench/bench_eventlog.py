@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import resource
 import tempfile
 import time
@@ -34,7 +33,7 @@ import nats
 from tavolo.eventlog import NewEvent, PostgresEventStore, RecordedEvent
 from tavolo.eventlog.relay import Encoded, OutboxRelay
 from tavolo.messaging import MSG_ID_HEADER, Topology, ensure_streams
-from tavolo.servicekit.embedded import EmbeddedNats, EmbeddedPostgres
+from tavolo.servicekit.embedded import servers_from_env
 
 SCHEMA = "bench"
 PLAIN_TABLE = f"""
@@ -208,7 +207,7 @@ def line(label: str, log: Run, plain: Run, unit: str = "events/s") -> None:
 
 async def main(appends: int, publishes: int) -> None:
     with tempfile.TemporaryDirectory(prefix="tavolo-bench-") as scratch:
-        pg_url, nats_url, stop = start_servers(Path(scratch))
+        pg_url, nats_url, stop = servers_from_env(Path(scratch))
         try:
             await run_all(pg_url, nats_url, appends, publishes)
         finally:
@@ -249,26 +248,6 @@ async def run_all(server_url: str, nats_url: str, appends: int, publishes: int) 
         await pool.close()
         await admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
         await admin.close()
-
-
-def start_servers(scratch: Path) -> tuple[str, str, Callable[[], None]]:
-    stops: list[Callable[[], None]] = []
-    pg_url = os.environ.get("TAVOLO_DATABASE_URL")
-    if not pg_url:
-        postgres = EmbeddedPostgres(scratch / "pg")
-        pg_url = postgres.start()
-        stops.append(postgres.stop)
-    nats_url = os.environ.get("TAVOLO_NATS_URL")
-    if not nats_url:
-        server = EmbeddedNats(scratch / "nats")
-        nats_url = server.start()
-        stops.append(server.stop)
-
-    def stop() -> None:
-        for each in reversed(stops):
-            each()
-
-    return pg_url, nats_url, stop
 
 
 if __name__ == "__main__":

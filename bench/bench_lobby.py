@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import resource
 import statistics
 import tempfile
@@ -47,7 +46,7 @@ from tavolo.lobby.store import SCHEMA, Database
 from tavolo.lobby.tables import Mode, Seat, TableSpec, table_spec
 from tavolo.lobby.updates import Update
 from tavolo.servicekit.auth import TokenSigner
-from tavolo.servicekit.embedded import EmbeddedNats, EmbeddedPostgres
+from tavolo.servicekit.embedded import servers_from_env
 from tavolo.servicekit.logging import configure_logging
 from tavolo.servicekit.runtime import start_service
 from tavolo.servicekit.settings import DEV_TOKEN_SECRET, Settings
@@ -284,7 +283,7 @@ async def bench_joins(database_url: str, nats_url: str, joins: int, clients: int
 async def main(tickets: int, joins: int, clients: int) -> None:
     configure_logging("console", "warning")
     with tempfile.TemporaryDirectory(prefix="tavolo-bench-") as scratch:
-        server_url, nats_url, stop = start_servers(Path(scratch))
+        server_url, nats_url, stop = servers_from_env(Path(scratch))
         try:
             database = f"bench_{uuid.uuid4().hex[:8]}"
             admin = await asyncpg.connect(server_url)
@@ -312,26 +311,6 @@ async def main(tickets: int, joins: int, clients: int) -> None:
             stop()
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"\npeak memory (max RSS of this process): {peak_kib / 1024:.1f} MiB")
-
-
-def start_servers(scratch: Path) -> tuple[str, str, Callable[[], None]]:
-    stops: list[Callable[[], None]] = []
-    pg_url = os.environ.get("TAVOLO_DATABASE_URL")
-    if not pg_url:
-        postgres = EmbeddedPostgres(scratch / "pg")
-        pg_url = postgres.start()
-        stops.append(postgres.stop)
-    nats_url = os.environ.get("TAVOLO_NATS_URL")
-    if not nats_url:
-        server = EmbeddedNats(scratch / "nats")
-        nats_url = server.start()
-        stops.append(server.stop)
-
-    def stop() -> None:
-        for each in reversed(stops):
-            each()
-
-    return pg_url, nats_url, stop
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' ev
 
 from tavolo.messaging import Topology, install_processed_messages
 from tavolo.servicekit.auth import Principal, Role
-from tavolo.servicekit.embedded import EmbeddedNats, EmbeddedPostgres
+from tavolo.servicekit.embedded import servers_from_env
 from tavolo.servicekit.logging import configure_logging
 from tavolo.servicekit.runtime import start_service
 from tavolo.servicekit.settings import Settings
@@ -248,7 +248,7 @@ async def transport_floor(js: object, topology: Topology, count: int) -> list[fl
 async def main(transfers: int, clients: int, tables: int) -> None:
     configure_logging("console", "warning")
     with tempfile.TemporaryDirectory(prefix="tavolo-bench-") as scratch:
-        server_url, nats_url, stop = start_servers(Path(scratch))
+        server_url, nats_url, stop = servers_from_env(Path(scratch))
         try:
             database = f"bench_{uuid.uuid4().hex[:8]}"
             admin = await asyncpg.connect(server_url)
@@ -277,26 +277,6 @@ async def main(transfers: int, clients: int, tables: int) -> None:
             stop()
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"\npeak memory (max RSS of this process): {peak_kib / 1024:.1f} MiB")
-
-
-def start_servers(scratch: Path) -> tuple[str, str, Callable[[], None]]:
-    stops: list[Callable[[], None]] = []
-    pg_url = os.environ.get("TAVOLO_DATABASE_URL")
-    if not pg_url:
-        postgres = EmbeddedPostgres(scratch / "pg")
-        pg_url = postgres.start()
-        stops.append(postgres.stop)
-    nats_url = os.environ.get("TAVOLO_NATS_URL")
-    if not nats_url:
-        server = EmbeddedNats(scratch / "nats")
-        nats_url = server.start()
-        stops.append(server.stop)
-
-    def stop() -> None:
-        for each in reversed(stops):
-            each()
-
-    return pg_url, nats_url, stop
 
 
 if __name__ == "__main__":

@@ -8,12 +8,14 @@ clear of a system NATS on 4222, so neither collides with servers already running
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import socket
 import subprocess
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -140,3 +142,25 @@ class EmbeddedNats:
                 self._process.kill()
                 self._process.wait()
         self._process = None
+
+
+def servers_from_env(scratch: Path) -> tuple[str, str, Callable[[], None]]:
+    """(database URL, NATS URL, stop): TAVOLO_DATABASE_URL / TAVOLO_NATS_URL when set,
+    else embedded servers under ``scratch``. For benchmarks and tools that need both."""
+    stops: list[Callable[[], None]] = []
+    database_url = os.environ.get("TAVOLO_DATABASE_URL")
+    if not database_url:
+        postgres = EmbeddedPostgres(scratch / "pg")
+        database_url = postgres.start()
+        stops.append(postgres.stop)
+    nats_url = os.environ.get("TAVOLO_NATS_URL")
+    if not nats_url:
+        nats_server = EmbeddedNats(scratch / "nats")
+        nats_url = nats_server.start()
+        stops.append(nats_server.stop)
+
+    def stop() -> None:
+        for each in reversed(stops):
+            each()
+
+    return database_url, nats_url, stop
