@@ -19,7 +19,7 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/tavolo up
 
-test: $(STAMP)
+test: $(STAMP) lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 lint: $(STAMP)
