@@ -20,7 +20,7 @@ from tavolo.servicekit.embedded import free_port
 from tavolo.v1 import common_pb2, engine_pb2
 from tests.integration.engine.helpers import auth, bot, channel, human, open_request, play_seat
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.fault]
 
 
 def _start(database_url: str, nats_url: str, namespace: str, port: int) -> subprocess.Popen[bytes]:

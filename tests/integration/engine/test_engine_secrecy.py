@@ -9,6 +9,8 @@ import os
 import random
 import uuid
 
+import pytest
+
 from tavolo.engine.convert import ViewEncoder, recorded_from_proto, view_to_proto
 from tavolo.engine.replay import revealed_seed, tables_by_version
 from tavolo.engine.setup import SeatInfo, build_setup
@@ -18,9 +20,10 @@ from tavolo.servicekit.auth import Principal, Role
 from tavolo.v1 import engine_pb2, engine_pb2_grpc
 from tests.integration.engine.helpers import auth, engine_parts, human, open_request, play_seat
 from tests.integration.engine.secrecy import SeatChecker
+from tests.scale import scaled
 from tests.unit.engine.play import NOW, SEED, pika_setup
 
-GAMES = int(os.environ.get("TAVOLO_ENGINE_SECRECY_GAMES", "1000"))
+GAMES = int(os.environ.get("TAVOLO_ENGINE_SECRECY_GAMES", str(scaled(1000, 5000))))
 CONCURRENT = 32
 
 
@@ -37,6 +40,7 @@ def test_the_checker_catches_a_leaked_hand() -> None:
     assert problems, "a leaked hand went unnoticed"
 
 
+@pytest.mark.load
 async def test_guarantee5_one_thousand_bot_games_never_show_a_seat_what_it_may_not_see(
     database_url: str,
 ) -> None:

@@ -25,7 +25,7 @@ from tavolo.messaging import MSG_ID_HEADER, Topology, ensure_streams
 
 from .relay_support import PRIVATE, SCHEMA, eventually, make_encoder, stream_messages
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.fault]
 
 REPO = Path(__file__).resolve().parents[3]
 

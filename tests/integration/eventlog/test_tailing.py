@@ -16,11 +16,12 @@ import asyncpg
 import pytest
 
 from tavolo.eventlog import NewEvent, PostgresEventStore, RecordedEvent
+from tests.scale import scaled
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.load]
 
 WRITERS = 10
-APPENDS_PER_WRITER = 1000
+APPENDS_PER_WRITER = scaled(1000, 10_000)
 
 
 async def write(store: PostgresEventStore, pool: asyncpg.Pool, writer: int) -> list[uuid.UUID]:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from tavolo.cardgames.registry import all_games
 from tavolo.cardgames.rng import SeededRandom
+from tests.scale import scaled
 from tests.unit.cardgames.conformance import (
     check_replay,
     levels_for,
@@ -73,11 +74,14 @@ def test_seeded_games_probed_at_every_action(name: str) -> None:
     assert games >= 20
 
 
+@pytest.mark.load
 @pytest.mark.parametrize("name", GAMES)
 def test_a_thousand_seeded_games(name: str) -> None:
     """Volume: every action is still checked for conservation, acceptance, an untouched
     input and its events; views and refusals are probed at one step in eight."""
-    games, _ = seeded_games(name, actions=120_000, max_games=1000, probe_every=8)
+    games, _ = seeded_games(
+        name, actions=scaled(120_000, 1_200_000), max_games=scaled(1000, 10_000), probe_every=8
+    )
     assert games >= 100
 
 
