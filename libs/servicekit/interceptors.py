@@ -91,7 +91,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         current_principal.set(principal)
         structlog.contextvars.bind_contextvars(player_id=principal.player_id)
 
-    def _begin(self, method: str, metadata: Mapping[str, Any]) -> None:
+    def _begin(self, method: str, metadata: Mapping[str, Any], request: Any) -> None:
         structlog.contextvars.clear_contextvars()
         current_principal.set(None)
         structlog.contextvars.bind_contextvars(
@@ -99,6 +99,11 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
             method=method,
             request_id=str(metadata.get("x-request-id") or uuid.uuid4().hex[:16]),
         )
+        # Every request about a table names it `table_id`: bind it so each log line of the
+        # call can be found by table.
+        table_id = getattr(request, "table_id", "")
+        if table_id:
+            structlog.contextvars.bind_contextvars(table_id=str(table_id))
 
     async def _fail(self, exc: BaseException, context: Context) -> None:
         status = status_for(exc, self._extra)
@@ -122,7 +127,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
     ) -> Callable[[Any, Context], Awaitable[Any]]:
         async def handle(request: Any, context: Context) -> Any:
             started = time.perf_counter()
-            self._begin(method, metadata)
+            self._begin(method, metadata, request)
             code = "OK"
             try:
                 self._authenticate(metadata, public)
@@ -143,7 +148,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
     ) -> Callable[[Any, Context], AsyncIterator[Any]]:
         async def handle(request: Any, context: Context) -> AsyncIterator[Any]:
             started = time.perf_counter()
-            self._begin(method, metadata)
+            self._begin(method, metadata, request)
             code = "OK"
             try:
                 self._authenticate(metadata, public)

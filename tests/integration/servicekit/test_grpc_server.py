@@ -8,13 +8,14 @@ from typing import Any
 
 import grpc
 import pytest
+import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from tavolo.servicekit.auth import Role, TokenSigner, caller
 from tavolo.servicekit.errors import FailedPrecondition, NotFound
 from tavolo.servicekit.grpc_server import GrpcService, RunningServer, start_grpc_server
-from tavolo.v1 import leaderboard_pb2, leaderboard_pb2_grpc
+from tavolo.v1 import engine_pb2, engine_pb2_grpc, leaderboard_pb2, leaderboard_pb2_grpc
 
 SIGNER = TokenSigner("test-secret-for-the-grpc-server-kit")
 
@@ -34,6 +35,17 @@ class ProbeLeaderboard(leaderboard_pb2_grpc.LeaderboardServicer):
         return leaderboard_pb2.PlayerStats(player_id=caller().player_id, xp=7)
 
 
+SEEN_CONTEXT: list[dict[str, Any]] = []
+
+
+class ProbeEngine(engine_pb2_grpc.EngineServicer):
+    """Records the log context a handler runs with."""
+
+    async def GetTable(self, request: Any, context: Any) -> engine_pb2.TableView:
+        SEEN_CONTEXT.append(structlog.contextvars.get_contextvars())
+        return engine_pb2.TableView(table_id=request.table_id)
+
+
 @pytest.fixture
 async def server() -> AsyncIterator[RunningServer]:
     running = await start_grpc_server(
@@ -44,7 +56,11 @@ async def server() -> AsyncIterator[RunningServer]:
                 lambda s: leaderboard_pb2_grpc.add_LeaderboardServicer_to_server(
                     ProbeLeaderboard(), s
                 ),
-            )
+            ),
+            GrpcService(
+                "tavolo.v1.Engine",
+                lambda s: engine_pb2_grpc.add_EngineServicer_to_server(ProbeEngine(), s),
+            ),
         ],
         SIGNER,
     )
@@ -149,3 +165,17 @@ async def test_stopping_reports_not_serving_first(server: RunningServer) -> None
             await stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=1)
     status = await server.health.Check(health_pb2.HealthCheckRequest(service=""), None)
     assert status.status == health_pb2.HealthCheckResponse.NOT_SERVING
+
+
+async def test_log_lines_carry_the_request_player_and_table(server: RunningServer) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        stub = engine_pb2_grpc.EngineStub(channel)
+        await stub.GetTable(
+            engine_pb2.GetTableRequest(table_id="t-42"),
+            metadata=[*_auth("p7"), ("x-request-id", "req-1")],
+        )
+    bound = SEEN_CONTEXT[-1]
+    assert bound["table_id"] == "t-42"
+    assert bound["player_id"] == "p7"
+    assert bound["request_id"] == "req-1"
+    assert bound["service"] == "probe"
