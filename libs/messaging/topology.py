@@ -90,6 +90,10 @@ class Topology:
     def account_unfrozen(self) -> str:
         return self.subject_for("AccountUnfrozen")
 
+    @property
+    def player_registered(self) -> str:
+        return self.subject_for("PlayerRegistered")
+
     def events_stream_config(self) -> StreamConfig:
         """File storage (JetStream's memory storage loses everything on restart)."""
         return StreamConfig(

@@ -72,7 +72,7 @@ class Accounts:
         try:
             async with self.ctx.db.transaction() as conn:
                 await accounts_store.insert_account(conn, account, key)
-                await self.ctx.append(conn, [events.player_registered(player_id, shown)])
+                await self.ctx.append(conn, [events.player_registered(player_id, shown, owner_id)])
         except NicknameTaken:
             raise AlreadyExists(
                 f"the nickname {shown!r} is taken (nicknames are unique regardless of case and"

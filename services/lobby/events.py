@@ -87,8 +87,10 @@ def _seat_data(seat: Seat) -> dict[str, object]:
     }
 
 
-def player_registered(player_id: str, nickname: str) -> Pending:
-    data = {"player_id": player_id, "nickname": nickname}
+def player_registered(player_id: str, nickname: str, person_id: str) -> Pending:
+    """A new account; ``person_id`` (the account's owner) tells the wallet whether the person
+    already had an account, so a linked second account earns no second welcome grant."""
+    data = {"player_id": player_id, "nickname": nickname, "person_id": person_id}
     event = NewEvent(PLAYER_REGISTERED, data, _event_id(PLAYER_REGISTERED, player_id))
     return Pending(f"player-{player_id}", 0, event)
 
@@ -177,7 +179,11 @@ def to_proto(event: RecordedEvent) -> Message | None:
     h = header(event)
     if event.type == PLAYER_REGISTERED:
         return events_pb2.PlayerRegistered(
-            header=h, player_id=d["player_id"], nickname=d["nickname"]
+            header=h,
+            player_id=d["player_id"],
+            nickname=d["nickname"],
+            # Events recorded before accounts carried their person leave it empty.
+            person_id=d.get("person_id", ""),
         )
     if event.type == MATCH_FORMED:
         return events_pb2.MatchFormed(

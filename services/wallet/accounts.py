@@ -84,6 +84,11 @@ def reward_transfer_id(table_id: str, seat: int) -> str:
     return f"reward:{table_id}:{seat}"
 
 
+def welcome_transfer_id(player_id: str) -> str:
+    """A new player's welcome grant: one per account, whatever replays its registration."""
+    return f"welcome:{player_id}"
+
+
 def void_transfer_id(hold_id: str) -> str:
     """The void of a hold; a hold resolves once, so one void id per hold is enough."""
     return f"void:{hold_id}"

@@ -191,7 +191,10 @@ class WalletApp:
     async def grant(
         self, who: Principal, transfer_id: str, player_id: str, amount: int, reason: str
     ) -> Transfer:
-        """Give coins from issuance (a welcome bonus, a goodwill refund): operators only."""
+        """Give coins from issuance (a goodwill refund, a correction): operators only.
+
+        New players are welcomed automatically (``tavolo.wallet.welcome``).
+        """
         who.require(Role.OPERATOR)
         check_caller_id(transfer_id, "transfer_id")
         check_player_id(player_id)

@@ -19,6 +19,7 @@ from tavolo.wallet.config import WalletConfig
 from tavolo.wallet.consumers import wallet_consumer
 from tavolo.wallet.grpc_api import wallet_service
 from tavolo.wallet.settlement import Settlement
+from tavolo.wallet.welcome import Welcome
 
 log = structlog.get_logger("tavolo.wallet")
 
@@ -35,7 +36,12 @@ def make_assemble(config: WalletConfig | None = None, clock: Clock = utc_now) ->
         await ensure_streams(infra.js, topology)
         wallet = WalletApp(infra.pool, settings, clock)
         consumer = wallet_consumer(
-            infra.js, infra.pool, topology, Settlement(settings, clock), ack_wait=settings.ack_wait
+            infra.js,
+            infra.pool,
+            topology,
+            Settlement(settings, clock),
+            Welcome(settings.welcome_coins),
+            ack_wait=settings.ack_wait,
         )
 
         async def sweep_expired_holds() -> None:

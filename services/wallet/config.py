@@ -1,4 +1,5 @@
-"""The wallet's own settings: stakes, reward rates and the hold sweeper, from the environment.
+"""The wallet's own settings: stakes, reward rates, the welcome grant and the hold sweeper,
+from the environment.
 
 - ``TAVOLO_WALLET_STAKES``: the stakes a table may ask (MODE-4), comma-separated;
   default ``100,250,500,1000``.
@@ -11,6 +12,11 @@
 - ``TAVOLO_WALLET_BOOSTER_PERCENT`` / ``TAVOLO_WALLET_VIP_PERCENT``: the gold booster and
   VIP pass factors (MODE-5); defaults ``200`` and ``150``.
 - ``TAVOLO_WALLET_MAX_GRANT``: the most coins one grant may give; default ``1000000``.
+- ``TAVOLO_WALLET_WELCOME_COINS``: coins granted from issuance to a person's first account
+  when the lobby's ``PlayerRegistered`` arrives, so a new player can sit at a stake table
+  without waiting for an operator; default ``1000``, ``0`` grants nothing. At most
+  ``TAVOLO_WALLET_MAX_GRANT``. A change applies to registrations handled afterwards; an
+  account already welcomed is never paid again, whatever the amount is now.
 - ``TAVOLO_WALLET_SWEEP_SECONDS``: how often expired holds are voided; default ``5``.
 - ``TAVOLO_WALLET_ACK_WAIT``: seconds JetStream waits for a replica to finish an event
   before giving it to another; default ``30``.
@@ -33,6 +39,7 @@ class WalletConfig:
     stakes: tuple[int, ...] = (100, 250, 500, 1000)
     rates: RewardRates = field(default_factory=RewardRates)
     max_grant: int = 1_000_000
+    welcome_coins: int = 1000
     sweep_seconds: float = 5.0
     ack_wait: float = 30.0
 
@@ -53,12 +60,14 @@ class WalletConfig:
             )
         except ValueError as exc:
             raise SettingsError(f"wallet reward rates: {exc}") from None
+        max_grant = _positive(
+            env.get("TAVOLO_WALLET_MAX_GRANT", "1000000"), "TAVOLO_WALLET_MAX_GRANT"
+        )
         return cls(
             stakes=stakes,
             rates=rates,
-            max_grant=_positive(
-                env.get("TAVOLO_WALLET_MAX_GRANT", "1000000"), "TAVOLO_WALLET_MAX_GRANT"
-            ),
+            max_grant=max_grant,
+            welcome_coins=_welcome(env, max_grant),
             sweep_seconds=_seconds(env, "TAVOLO_WALLET_SWEEP_SECONDS", 5.0),
             ack_wait=_seconds(env, "TAVOLO_WALLET_ACK_WAIT", 30.0),
         )
@@ -71,6 +80,17 @@ def _positive(raw: str, name: str) -> int:
         raise SettingsError(f"{name} must hold whole numbers, not {raw!r}") from None
     if value <= 0:
         raise SettingsError(f"{name} must hold positive numbers, not {value}")
+    return value
+
+
+def _welcome(env: Mapping[str, str], max_grant: int) -> int:
+    name = "TAVOLO_WALLET_WELCOME_COINS"
+    value = _int(env, name, 1000)
+    if not 0 <= value <= max_grant:
+        raise SettingsError(
+            f"{name} must be between 0 (no welcome grant) and TAVOLO_WALLET_MAX_GRANT"
+            f" ({max_grant}), not {value}"
+        )
     return value
 
 

@@ -1,11 +1,15 @@
 """The NATS events the wallet reacts to, through the idempotent consumer of tavolo.messaging.
 
 One durable consumer, shared by every wallet replica, takes ``MatchFormed``,
-``MatchCancelled``, ``TableFinished``, ``TableAborted``, ``AccountFrozen`` and
-``AccountUnfrozen`` from the events stream in stream order, so a table's formation is
-normally handled before its end. The message id and the ledger change commit in one
-transaction (guarantee 6); an event that arrives before the one it depends on is handed
-back to JetStream (``nak`` with a delay) and handled later.
+``MatchCancelled``, ``TableFinished``, ``TableAborted``, ``AccountFrozen``,
+``AccountUnfrozen`` and ``PlayerRegistered`` from the events stream in stream order, so a
+table's formation is normally handled before its end. The message id and the ledger
+change commit in one transaction (guarantee 6); an event that arrives before the one it
+depends on is handed back to JetStream (``nak`` with a delay) and handled later.
+
+Adding a subject to the durable consumer of a running deployment changes its filter, not
+its position: registrations the consumer had already passed are not replayed, so accounts
+that existed before the wallet handled ``PlayerRegistered`` are not paid a welcome grant.
 
 A money event is never dropped for being early: the retry policy keeps retrying for days
 rather than terminating the message after a few attempts.
@@ -29,12 +33,14 @@ from tavolo.wallet.facts import (
     MatchCancelled,
     MatchFormed,
     Mode,
+    PlayerRegistered,
     SeatResult,
     TableAborted,
     TableFinished,
 )
 from tavolo.wallet.settlement import Settlement
 from tavolo.wallet.store import SCHEMA
+from tavolo.wallet.welcome import Welcome
 
 log = structlog.get_logger("tavolo.wallet")
 
@@ -147,6 +153,15 @@ def account_unfrozen(data: bytes) -> FreezeChanged:
     )
 
 
+def player_registered(data: bytes) -> PlayerRegistered:
+    event = events_pb2.PlayerRegistered.FromString(data)
+    return PlayerRegistered(
+        event_id=event.header.event_id,
+        player_id=_required(event.player_id, "player_id"),
+        person_id=event.person_id,
+    )
+
+
 Route = Callable[[Any, bytes], Awaitable[None]]
 
 
@@ -157,8 +172,8 @@ class Routes:
     by_subject: Mapping[str, Route]
 
     @classmethod
-    def build(cls, topology: Topology, settlement: Settlement) -> Routes:
-        s = settlement
+    def build(cls, topology: Topology, settlement: Settlement, welcome: Welcome) -> Routes:
+        s, w = settlement, welcome
         return cls(
             {
                 topology.match_formed: lambda c, d: s.match_formed(c, match_formed(d)),
@@ -167,6 +182,7 @@ class Routes:
                 topology.table_aborted: lambda c, d: s.table_aborted(c, table_aborted(d)),
                 topology.account_frozen: lambda c, d: s.freeze_changed(c, account_frozen(d)),
                 topology.account_unfrozen: lambda c, d: s.freeze_changed(c, account_unfrozen(d)),
+                topology.player_registered: lambda c, d: w.registered(c, player_registered(d)),
             }
         )
 
@@ -196,12 +212,13 @@ def wallet_consumer(
     pool: Any,
     topology: Topology,
     settlement: Settlement,
+    welcome: Welcome,
     *,
     ack_wait: float = 30.0,
 ) -> Consumer:
     """The durable consumer every wallet replica shares."""
     durable = topology.consumer_name(SERVICE, "events")
-    routes = Routes.build(topology, settlement)
+    routes = Routes.build(topology, settlement, welcome)
     handler = IdempotentHandler(pool, SCHEMA, durable, wallet_effect(routes))
     return Consumer(
         js,

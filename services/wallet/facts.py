@@ -95,3 +95,20 @@ class FreezeChanged:
     frozen: bool
     reason: str
     by: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRegistered:
+    """A new account exists; ``person_id`` is its owner (the player id of their first account).
+
+    An empty ``person_id`` comes from a lobby that did not yet say whose account it is; such
+    an account is taken for a first account, as every account was before linking existed.
+    """
+
+    event_id: str
+    player_id: str
+    person_id: str
+
+    @property
+    def first_account(self) -> bool:
+        return self.person_id in ("", self.player_id)

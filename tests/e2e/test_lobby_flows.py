@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
 
 import grpc
 import pytest
@@ -19,6 +20,7 @@ import pytest
 from tavolo.v1 import common_pb2, engine_pb2, lobby_pb2, wallet_pb2
 from tests.integration.lobby.harness import Player
 from tests.integration.lobby.platform import (
+    PLATFORM_WALLET,
     Platform,
     play_seat,
     running_platform,
@@ -27,10 +29,14 @@ from tests.integration.lobby.platform import (
 
 pytestmark = pytest.mark.e2e
 
+# These tables count every coin from zero (rewards, pots, refunds, a broke player), so the
+# welcome grant is off here; it is tested end to end in test_wallet_welcome.py.
+NO_WELCOME = replace(PLATFORM_WALLET, welcome_coins=0)
+
 
 @pytest.fixture
 async def platform(database_url: str, nats_url: str, namespace: str) -> AsyncIterator[Platform]:
-    async with running_platform(database_url, nats_url, namespace) as running:
+    async with running_platform(database_url, nats_url, namespace, wallet=NO_WELCOME) as running:
         yield running
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import asyncpg
 import pytest
@@ -18,10 +19,20 @@ import pytest
 from tavolo.v1 import engine_pb2, lobby_pb2, wallet_pb2
 from tavolo.wallet.payouts import split_pot
 from tests.integration.lobby.harness import Player
-from tests.integration.lobby.platform import Platform, play_seat, running_platform, seated_at
+from tests.integration.lobby.platform import (
+    PLATFORM_WALLET,
+    Platform,
+    play_seat,
+    running_platform,
+    seated_at,
+)
 from tests.integration.wallet.ledger_audit import audit
 
 pytestmark = pytest.mark.e2e
+
+# Every player starts with exactly the operator's GRANT, so the welcome grant is off here;
+# it is tested end to end in test_wallet_welcome.py.
+NO_WELCOME = replace(PLATFORM_WALLET, welcome_coins=0)
 
 STAKE = 250
 GRANT = 1000
@@ -29,7 +40,7 @@ GRANT = 1000
 
 @pytest.fixture
 async def platform(database_url: str, nats_url: str, namespace: str) -> AsyncIterator[Platform]:
-    async with running_platform(database_url, nats_url, namespace) as running:
+    async with running_platform(database_url, nats_url, namespace, wallet=NO_WELCOME) as running:
         yield running
 
 

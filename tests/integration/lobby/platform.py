@@ -24,6 +24,8 @@ from tavolo.wallet.config import WalletConfig
 from .harness import PASSWORD, Player, bearer, settings_for, start_lobby
 
 OPERATOR = ("Operatore", PASSWORD)
+# The wallet as deployed (a welcome grant included), sweeping expired holds every second.
+PLATFORM_WALLET = WalletConfig(sweep_seconds=1.0)
 
 
 @dataclass
@@ -34,9 +36,11 @@ class Platform:
     services: dict[str, RunningService]
     channels: list[grpc.aio.Channel] = field(default_factory=list)
 
-    async def register(self, nickname: str) -> Player:
+    async def register(self, nickname: str, *, linked: Player | None = None) -> Player:
+        """A new account; with ``linked``, another account of that player's person."""
         session = await self.lobby.Register(
-            lobby_pb2.RegisterRequest(nickname=nickname, password=PASSWORD)
+            lobby_pb2.RegisterRequest(nickname=nickname, password=PASSWORD),
+            metadata=linked.metadata if linked else None,
         )
         return Player(session, bearer(session.access_token))
 
@@ -69,6 +73,7 @@ async def running_platform(
     namespace: str,
     *,
     config: LobbyConfig | None = None,
+    wallet: WalletConfig = PLATFORM_WALLET,
     with_leaderboard: bool = False,
 ) -> AsyncIterator[Platform]:
     settings = settings_for(database_url, nats_url, namespace)
@@ -76,7 +81,7 @@ async def running_platform(
     channels: list[grpc.aio.Channel] = []
     try:
         services["wallet"] = await start_service(
-            "wallet", wallet_make_assemble(WalletConfig(sweep_seconds=1.0)), settings, port=0
+            "wallet", wallet_make_assemble(wallet), settings, port=0
         )
         services["engine"] = await start_service("engine", engine_assemble, settings, port=0)
         if with_leaderboard:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from tavolo.v1 import lobby_pb2
+from tavolo.v1 import events_pb2, lobby_pb2
 
-from .harness import PASSWORD, Lobby, bearer
+from .harness import PASSWORD, Lobby, bearer, event_tap
 
 pytestmark = pytest.mark.integration
 
@@ -18,6 +18,19 @@ async def test_pcg_1_register_logs_in_and_the_token_works(lobby: Lobby) -> None:
     assert list(ada.session.roles) == [lobby_pb2.ROLE_PLAYER]
     profile = await lobby.stub.GetProfile(lobby_pb2.GetProfileRequest(), metadata=ada.metadata)
     assert (profile.player_id, profile.nickname) == (ada.id, "Ada")
+
+
+async def test_a_registration_tells_whose_account_it_is_so_a_person_is_welcomed_once(
+    lobby: Lobby,
+) -> None:
+    async with event_tap(lobby.settings.nats_url, lobby.topology) as tap:
+        ada = await lobby.register("Ada")
+        alt = await lobby.register("Ada_Alt", linked=ada)
+        again = await lobby.register("Ada_Third", linked=alt)
+        registered = await tap.wait_for("PlayerRegistered", events_pb2.PlayerRegistered, 3)
+    person_of = {r.player_id: r.person_id for r in registered}
+    # The wallet pays its welcome grant to the account whose person is itself, only.
+    assert person_of == {ada.id: ada.id, alt.id: ada.id, again.id: ada.id}
 
 
 async def test_pcg_1_a_taken_nickname_is_refused_regardless_of_case_and_look_alikes(

@@ -101,6 +101,18 @@ def account_unfrozen(player: str, sanction: str) -> events_pb2.AccountUnfrozen:
     )
 
 
+def player_registered(
+    player: str, person: str, *, event_id: str | None = None
+) -> events_pb2.PlayerRegistered:
+    """A new account; ``person`` is its owner (the player itself for a first account)."""
+    return events_pb2.PlayerRegistered(
+        header=header(event_id, f"player-{player}"),
+        player_id=player,
+        nickname=player,
+        person_id=person,
+    )
+
+
 async def publish(js: Any, topology: Topology, event: Any, *, msg_id: str = "") -> PubAck:
     """Publish as the outbox relay does: subject by type, Nats-Msg-Id = the event id."""
     subject = topology.subject_for(type(event).__name__)

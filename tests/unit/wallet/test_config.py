@@ -15,6 +15,7 @@ def test_defaults_are_the_documented_ones() -> None:
     assert config.rates.friends_percent == 50
     assert (config.rates.booster_percent, config.rates.vip_percent) == (200, 150)
     assert config.rates.placement == {}
+    assert config.welcome_coins == 1000
     assert config == WalletConfig()
 
 
@@ -30,6 +31,7 @@ def test_every_rate_can_be_configured() -> None:
             "TAVOLO_WALLET_MAX_GRANT": "5000",
             "TAVOLO_WALLET_SWEEP_SECONDS": "0.5",
             "TAVOLO_WALLET_ACK_WAIT": "3",
+            "TAVOLO_WALLET_WELCOME_COINS": "250",
         }
     )
     assert config.stakes == (50, 200)
@@ -39,6 +41,15 @@ def test_every_rate_can_be_configured() -> None:
     assert (config.rates.friends_percent, config.rates.booster_percent) == (40, 300)
     assert (config.rates.vip_percent, config.max_grant) == (125, 5000)
     assert (config.sweep_seconds, config.ack_wait) == (0.5, 3.0)
+    assert config.welcome_coins == 250
+
+
+def test_a_welcome_grant_of_0_turns_it_off_and_it_never_exceeds_the_largest_grant() -> None:
+    assert WalletConfig.from_env({"TAVOLO_WALLET_WELCOME_COINS": "0"}).welcome_coins == 0
+    capped = {"TAVOLO_WALLET_MAX_GRANT": "500", "TAVOLO_WALLET_WELCOME_COINS": "500"}
+    assert WalletConfig.from_env(capped).welcome_coins == 500
+    with pytest.raises(SettingsError, match="TAVOLO_WALLET_MAX_GRANT"):
+        WalletConfig.from_env({**capped, "TAVOLO_WALLET_WELCOME_COINS": "501"})
 
 
 @pytest.mark.parametrize(
@@ -52,6 +63,8 @@ def test_every_rate_can_be_configured() -> None:
         ("TAVOLO_WALLET_VIP_PERCENT", "1.5", "TAVOLO_WALLET_VIP_PERCENT"),
         ("TAVOLO_WALLET_SWEEP_SECONDS", "0", "TAVOLO_WALLET_SWEEP_SECONDS"),
         ("TAVOLO_WALLET_ACK_WAIT", "soon", "TAVOLO_WALLET_ACK_WAIT"),
+        ("TAVOLO_WALLET_WELCOME_COINS", "-1", "0 \\(no welcome grant\\)"),
+        ("TAVOLO_WALLET_WELCOME_COINS", "lots", "TAVOLO_WALLET_WELCOME_COINS"),
     ],
 )
 def test_a_bad_value_names_the_variable_or_the_fix(name: str, value: str, says: str) -> None:

@@ -22,7 +22,9 @@ from tavolo.wallet.accounts import (
     player_account,
     player_of,
     seat_of,
+    welcome_transfer_id,
 )
+from tavolo.wallet.facts import PlayerRegistered
 from tavolo.wallet.transfers import (
     Transfer,
     TransferIdTaken,
@@ -56,6 +58,19 @@ def test_caller_ids_cannot_collide_with_derived_ids() -> None:
     for bad in ("payout:t:0", "", "-lead", "x" * 129, "sp ace"):
         with pytest.raises(InvalidArgument):
             check_caller_id(bad, "hold_id")
+
+
+def test_a_welcome_grant_id_is_derived_from_the_player_and_no_caller_can_take_it() -> None:
+    assert welcome_transfer_id("p-1") == "welcome:p-1"
+    with pytest.raises(InvalidArgument):
+        check_caller_id(welcome_transfer_id("p-1"), "transfer_id")
+
+
+def test_only_a_persons_first_account_counts_as_first() -> None:
+    assert PlayerRegistered("e1", "ann", "ann").first_account
+    assert not PlayerRegistered("e2", "ann-2", "ann").first_account
+    # A lobby older than person_id said nothing: every account was a first account then.
+    assert PlayerRegistered("e3", "bob", "").first_account
 
 
 def test_available_is_posted_balance_minus_holds() -> None:

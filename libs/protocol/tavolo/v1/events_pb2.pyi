@@ -436,17 +436,23 @@ Global___AccountUnfrozen: _TypeAlias = AccountUnfrozen  # noqa: Y015
 
 @_typing.final
 class PlayerRegistered(_message.Message):
-    """A new account exists (the wallet opens its account and pays any welcome grant)."""
+    """A new account exists (the wallet pays a person's first account its welcome grant)."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
     HEADER_FIELD_NUMBER: _builtins.int
     PLAYER_ID_FIELD_NUMBER: _builtins.int
     NICKNAME_FIELD_NUMBER: _builtins.int
+    PERSON_ID_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     """The new player's id."""
     nickname: _builtins.str
     """The nickname chosen."""
+    person_id: _builtins.str
+    """The person the account belongs to: the player id of their first account. Equal to
+    player_id for a first account; another account's person when Register linked it to an
+    existing account. Empty only in events recorded before this field existed.
+    """
     @_builtins.property
     def header(self) -> Global___EventHeader:
         """Event identity."""
@@ -457,10 +463,11 @@ class PlayerRegistered(_message.Message):
         header: Global___EventHeader | None = ...,
         player_id: _builtins.str = ...,
         nickname: _builtins.str = ...,
+        person_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["header", b"header"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["header", b"header", "nickname", b"nickname", "player_id", b"player_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["header", b"header", "nickname", b"nickname", "person_id", b"person_id", "player_id", b"player_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
