@@ -43,7 +43,7 @@ bench: $(STAMP)
 	done
 
 soak: $(STAMP)
-	TAVOLO_SOAK=full $(BIN)/python -m pytest -q -p no:cacheprovider -m 'fault or load' tests
+	TAVOLO_SOAK=full $(BIN)/python -m pytest -q -p no:cacheprovider --timeout 3600 -m 'fault or load' tests
 
 clean:
 	rm -rf build .data .pytest_cache .mypy_cache .ruff_cache
