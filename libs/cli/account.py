@@ -1,7 +1,10 @@
 """``tavolo account``, ``tavolo room``, ``tavolo coins``: the platform from a terminal.
 
 Enough to do what a client app does: register and log in, invite a friend to a room,
-start the table, and read the wallet. Play itself is ``tavolo play GAME --server``.
+start the table, and read the wallet. Every answer names the next command to type, with
+``--as NICK`` so that two accounts can be driven from one terminal. Play itself is
+``tavolo play GAME --server --table ID``; ``tavolo room accept`` waits for the host to
+start and prints that command for the invited friend.
 """
 
 from __future__ import annotations
@@ -9,10 +12,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-import grpc
 from google.protobuf import json_format, struct_pb2
 
 from tavolo.cli import session as sessions
+from tavolo.cli.lobby import accept_and_wait, seated_line
 from tavolo.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, wallet_pb2, wallet_pb2_grpc
 
 LEVELS = {
@@ -47,7 +50,12 @@ def register(subparsers: Any) -> None:
     for name, accept in (("accept", True), ("decline", False)):
         p = ra.add_parser(name, help=f"{name} an invitation")
         p.add_argument("room_id")
-        p.set_defaults(handler=_room_answer, accept=accept)
+        p.set_defaults(handler=_room_answer, accept=accept, no_wait=False)
+    ra.choices["accept"].add_argument(
+        "--no-wait",
+        action="store_true",
+        help="do not wait for the host to start the table (`tavolo lobby watch` shows it)",
+    )
     start = ra.add_parser("start", help="start the room's table (host only)")
     start.add_argument("room_id")
     start.add_argument("--bots", choices=sorted(LEVELS), help="fill empty seats with bots")
@@ -61,18 +69,6 @@ def register(subparsers: Any) -> None:
     for parser in (*acts.choices.values(), *ra.choices.values(), *ca.choices.values()):
         if "as_nick" not in {a.dest for a in parser._actions}:
             parser.add_argument("--as", dest="as_nick", help="which saved login to use")
-
-
-def _call(fn: Any) -> int:
-    try:
-        fn()
-    except sessions.NoSession as exc:
-        print(exc)
-        return 2
-    except grpc.RpcError as exc:
-        print(sessions.rpc_error_text(exc))
-        return 1
-    return 0
 
 
 def _lobby() -> lobby_pb2_grpc.LobbyStub:
@@ -97,7 +93,7 @@ def _login(args: argparse.Namespace) -> int:
         )
         print(f"logged in as {reply.nickname} ({reply.player_id})")
 
-    return _call(run)
+    return sessions.run_call(run)
 
 
 def _whoami(args: argparse.Namespace) -> int:
@@ -105,7 +101,7 @@ def _whoami(args: argparse.Namespace) -> int:
         saved = sessions.load(args.as_nick)
         print(f"{saved.nickname} ({saved.player_id})")
 
-    return _call(run)
+    return sessions.run_call(run)
 
 
 def _room_create(args: argparse.Namespace) -> int:
@@ -118,8 +114,9 @@ def _room_create(args: argparse.Namespace) -> int:
             metadata=saved.metadata(),
         )
         print(f"room {room.room_id}: {room.game} for {room.players}")
+        print(f"invite a friend: `tavolo room invite {room.room_id} NICK --as {saved.nickname}`")
 
-    return _call(run)
+    return sessions.run_call(run)
 
 
 def _room_invite(args: argparse.Namespace) -> int:
@@ -129,21 +126,30 @@ def _room_invite(args: argparse.Namespace) -> int:
             lobby_pb2.InviteRequest(room_id=args.room_id, nickname=args.nickname),
             metadata=saved.metadata(),
         )
-        print(f"invited {args.nickname}")
+        print(
+            f"invited {args.nickname}: they answer with `tavolo room accept {args.room_id}`; "
+            f"start with `tavolo room start {args.room_id} --as {saved.nickname}`"
+        )
 
-    return _call(run)
+    return sessions.run_call(run)
 
 
 def _room_answer(args: argparse.Namespace) -> int:
     def run() -> None:
         saved = sessions.load(args.as_nick)
+        if args.accept and not args.no_wait:
+            accept_and_wait(saved, args.room_id)
+            return
         _lobby().RespondToInvitation(
             lobby_pb2.RespondToInvitationRequest(room_id=args.room_id, accept=args.accept),
             metadata=saved.metadata(),
         )
-        print("accepted" if args.accept else "declined")
+        if args.accept:
+            print(f"accepted; `tavolo lobby watch --as {saved.nickname}` shows the table")
+        else:
+            print("declined")
 
-    return _call(run)
+    return sessions.run_call(run)
 
 
 def _room_start(args: argparse.Namespace) -> int:
@@ -157,12 +163,9 @@ def _room_start(args: argparse.Namespace) -> int:
             ),
             metadata=saved.metadata(),
         )
-        print(
-            f"table {seat.table_id}: you are seat {seat.seat}; play it with "
-            f"`tavolo play {seat.game} --server --table {seat.table_id}`"
-        )
+        print(seated_line(seat, saved.nickname))
 
-    return _call(run)
+    return sessions.run_call(run)
 
 
 def _balance(args: argparse.Namespace) -> int:
@@ -173,7 +176,7 @@ def _balance(args: argparse.Namespace) -> int:
         frozen = f"  FROZEN: {balance.frozen_reason}" if balance.frozen else ""
         print(f"{saved.nickname}: {balance.available} coins available, {balance.held} held{frozen}")
 
-    return _call(run)
+    return sessions.run_call(run)
 
 
 def _history(args: argparse.Namespace) -> int:
@@ -185,4 +188,4 @@ def _history(args: argparse.Namespace) -> int:
             row = json_format.MessageToDict(transfer, preserving_proto_field_name=True)
             print(f"{row.get('created_at', ''):<28} {transfer.amount:>7}  {transfer.cause}")
 
-    return _call(run)
+    return sessions.run_call(run)

@@ -9,7 +9,10 @@
 
 The log comes from the engine's auditor-only ``GetTableLog`` (``--server``, default the
 local engine) or from an exported file. Nothing is taken on trust from the server: the
-checks run here, on the events as received.
+checks run here, on the events as received. The engine wants an auditor's or operator's
+session: ``--token``, else the saved login named by ``--as NICK`` (``tavolo account
+login``), else ``$TAVOLO_TOKEN``, else a development auditor token signed with
+``$TAVOLO_TOKEN_SECRET``.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import Any, TextIO
 
 import grpc
 
+from tavolo.cli import session
 from tavolo.engine.convert import recorded_from_proto
 from tavolo.engine.replay import AuditError, audit_table, revealed_seed, table_at
 from tavolo.engine.views import seat_view
@@ -58,8 +62,14 @@ def register(subparsers: Any) -> None:
         )
         sub.add_argument(
             "--token",
-            default=os.environ.get("TAVOLO_TOKEN", ""),
-            help="an auditor's session token (default $TAVOLO_TOKEN)",
+            default=None,
+            help="an auditor's session token (default: --as, else $TAVOLO_TOKEN)",
+        )
+        sub.add_argument(
+            "--as",
+            dest="as_nick",
+            metavar="NICK",
+            help="use this saved login (an auditor or operator) instead of a token",
         )
         if name != "export":
             sub.add_argument("--file", type=Path, help="read the log from an exported file")
@@ -140,7 +150,16 @@ def _load(args: argparse.Namespace) -> list[RecordedEvent]:
         if events and events[0].stream_id != wanted:
             raise AuditError(f"{path} holds {events[0].stream_id}, not {wanted}")
         return events
-    return asyncio.run(fetch_log(args.server, args.token or auditor_token(), args.table))
+    return asyncio.run(fetch_log(args.server, _token(args), args.table))
+
+
+def _token(args: argparse.Namespace) -> str:
+    """What the command line names first: ``--token``, ``--as``, then the environment."""
+    if args.token:
+        return str(args.token)
+    if args.as_nick:
+        return session.load(args.as_nick).access_token
+    return os.environ.get("TAVOLO_TOKEN") or auditor_token()
 
 
 # -- the sub-commands --------------------------------------------------------------------
@@ -152,8 +171,8 @@ def _guarded(run: Any) -> Any:
             code: int = run(args)
             return code
         except grpc.RpcError as exc:
-            print(f"tavolo audit: the engine refused: {exc.details()}", file=sys.stderr)
-        except (AuditError, OSError, ValueError, KeyError) as exc:
+            print(f"tavolo audit: {session.rpc_error_text(exc)}", file=sys.stderr)
+        except (AuditError, session.NoSession, OSError, ValueError, KeyError) as exc:
             print(f"tavolo audit: {exc}", file=sys.stderr)
         return 2
 

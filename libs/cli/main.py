@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 # Sub-command modules under tavolo.cli; each one owns its arguments.
-COMMAND_MODULES = ("up", "play", "audit", "account")
+COMMAND_MODULES = ("up", "play", "audit", "account", "lobby")
 
 
 def build_parser() -> argparse.ArgumentParser:

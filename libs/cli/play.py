@@ -1,5 +1,8 @@
 """``tavolo play GAME``: a whole game in the terminal against bots, with no server (MODE-1).
 
+With ``--server`` (or ``--table``) the same game is played at the engine instead; that
+mode lives in :mod:`tavolo.cli.play_remote`, so this module needs no network code.
+
 The loop is the same for every game: the human (seat 0) sees only their view and picks a
 numbered choice from the legal actions; bots choose from their own views. What a table
 and a choice look like is the game's *renderer*: a module ``tavolo.cli.render_<game>``
@@ -79,19 +82,26 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--players", type=int, default=4, help="seats at the table")
     parser.add_argument("--level", choices=LEVELS, default="medium", help="bot level")
     parser.add_argument("--seed", default=None, help="deal seed, to replay a game")
+    engine = os.environ.get("TAVOLO_ENGINE_ADDRESS", "127.0.0.1:50052")
     parser.add_argument(
         "--server",
         nargs="?",
-        const="127.0.0.1:50052",
+        const=engine,
         default=None,
         metavar="ADDRESS",
-        help="play at the engine over gRPC instead (default address 127.0.0.1:50052)",
+        help=f"play at the engine over gRPC instead (default address {engine})",
     )
+    parser.add_argument(
+        "--table",
+        metavar="ID",
+        help="join a table the lobby formed, such as a room's (implies --server)",
+    )
+    parser.add_argument("--as", dest="as_nick", metavar="NICK", help="which saved login plays")
     parser.set_defaults(handler=_handle)
 
 
 def _handle(args: argparse.Namespace) -> int:
-    if args.server:  # the networked mode lives in tavolo.cli.play_remote
+    if args.server is not None or args.table is not None:  # see tavolo.cli.play_remote
         from tavolo.cli.play_remote import play_remote
 
         return play_remote(args, _read_line)
@@ -108,6 +118,28 @@ def _read_line(prompt: str) -> str | None:
 
 class Quit(Exception):
     """The player left the game."""
+
+
+def bot_levels(game_name: str, players: int, level: str) -> dict[int, str]:
+    """Each bot seat's level when the human sits at seat 0: ``level`` everywhere, except a
+    partner opposite in a partnership game (:data:`PARTNER_LEVELS`)."""
+    levels = {s: level for s in range(1, players)}
+    if game_name in PARTNER_LEVELS and players % 2 == 0:
+        levels[HUMAN + players // 2] = PARTNER_LEVELS[game_name]
+    return levels
+
+
+def lineup(game_name: str, players: int, level: str) -> str:
+    """Who plays whom, as the opening line says it; a stronger partner is named, so the
+    line never promises weaker bots than the table has."""
+    levels = bot_levels(game_name, players, level)
+    partners = [s for s, lv in levels.items() if lv != level]
+    opponents = len(levels) - len(partners)
+    bots = "bot" if opponents == 1 else "bots"
+    if not partners:
+        return f"you against {opponents} {level} {bots}"
+    named = " and ".join(f"Bot {s} ({levels[s]})" for s in partners)
+    return f"you and {named} against {opponents} {level} {bots}"
 
 
 def play(
@@ -129,12 +161,10 @@ def play(
         print(f"cannot start: {exc}", file=out)
         return 2
     renderer = renderer_for(game_name)
-    levels = {s: level for s in range(1, players)}
-    if game_name in PARTNER_LEVELS and players % 2 == 0:
-        levels[HUMAN + players // 2] = PARTNER_LEVELS[game_name]
+    levels = bot_levels(game_name, players, level)
     bots = {s: make_bot(game_name, levels[s], f"{seed}:{s}") for s in range(1, players)}
     names = ["You", *(f"Bot {s} ({levels[s]})" for s in range(1, players))]
-    print(f"{game.title}: you against {players - 1} {level} bots. Seed: {seed}", file=out)
+    print(f"{game.title}: {lineup(game_name, players, level)}. Seed: {seed}", file=out)
     table = _Table(game, state, renderer, bots, names, input_line, out, clock)
     try:
         outcome = table.run()

@@ -3,8 +3,18 @@
 The engine deals, runs the bots and the timers, and keeps the log; this client only
 shows the seat's views as they stream in (WatchTable) and sends the player's choices
 (Act, ReorderHand). At the end it prints the table id to check with
-``tavolo audit verify``. The session comes from ``tavolo account login`` when there is
-one, else a development token signed with ``$TAVOLO_TOKEN_SECRET`` (until the lobby runs).
+``tavolo audit verify``.
+
+Two ways to sit down:
+
+- ``--server`` alone opens a new versus-computer table (MODE-1) with the caller at seat 0;
+- ``--table ID`` joins a table the lobby formed (a room's, MODE-2, or a matchmade one):
+  the caller's seat and the other players come from the table's own view, so the same
+  command works for the host and for every invited friend.
+
+The login comes from ``tavolo account login`` (``--as NICK`` picks one of several); with
+nobody logged in, a versus-computer table falls back to a development token signed with
+``$TAVOLO_TOKEN_SECRET``, which lets the engine be tried without a lobby.
 """
 
 from __future__ import annotations
@@ -13,15 +23,17 @@ import argparse
 import asyncio
 import os
 import sys
+import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TextIO
 
 import grpc
 
 from tavolo.cardgames.contract import Outcome, View
+from tavolo.cardgames.registry import get_game
 from tavolo.cli import session
-from tavolo.cli.play import Renderer, renderer_for
+from tavolo.cli.play import Renderer, bot_levels, lineup, renderer_for
 from tavolo.engine.convert import action_from_proto, struct_to_dict
 from tavolo.servicekit.auth import Role, TokenSigner
 from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS, DEV_TOKEN_SECRET
@@ -33,32 +45,64 @@ LEVELS = {
     "medium": common_pb2.BOT_LEVEL_MEDIUM,
     "hard": common_pb2.BOT_LEVEL_HARD,
 }
+LEVEL_NAMES = {value: name for name, value in LEVELS.items()}
 BOT_THINK_MILLIS = 700
+Token = str | Callable[[], str]
+"""A session token, or where to read the current one."""
+Metadata = tuple[tuple[str, str], ...]
+DEAL_WAIT_SECONDS = 20.0
+"""How long ``--table`` waits for a table the engine does not know yet: a room's table is
+dealt a moment after ``tavolo room start`` answers (the lobby sends it as an event)."""
 
 
 def credentials(nickname: str | None = None) -> tuple[str, str]:
-    """(player id, access token): the saved login, else a development token."""
+    """(player id, access token): the saved login, else a development token.
+
+    Only an unnamed login falls back: ``--as NICK`` without a saved login for NICK is
+    refused (NoSession), so a typo never plays as a stranger."""
     try:
         saved = session.load(nickname)
         return saved.player_id, saved.access_token
     except session.NoSession:
-        player = nickname or f"guest-{uuid.uuid4().hex[:8]}"
+        if nickname is not None:
+            raise
+        player = f"guest-{uuid.uuid4().hex[:8]}"
         signer = TokenSigner(os.environ.get("TAVOLO_TOKEN_SECRET", DEV_TOKEN_SECRET))
         token, _ = signer.issue(player, (Role.PLAYER,), nickname=player)
         return player, token
 
 
-def play_remote(args: argparse.Namespace, input_line: Callable[[str], str | None]) -> int:
-    """Entry from ``tavolo play ... --server``; the exit code."""
-    player, token = credentials(getattr(args, "as_nick", None))
+def token_source(nickname: str | None) -> tuple[str, Token]:
+    """(player id, the token to send now): a saved login is read again at each call, so a
+    game longer than an access token's life goes on with a renewed one."""
     try:
+        saved = session.load(nickname)
+    except session.NoSession:
+        player, token = credentials(nickname)
+        return player, token
+    name = saved.nickname
+    return saved.player_id, lambda: session.load(name).access_token
+
+
+def play_remote(args: argparse.Namespace, input_line: Callable[[str], str | None]) -> int:
+    """Entry from ``tavolo play ... --server`` or ``--table``; the exit code."""
+    server = args.server or session.address("engine")
+    nickname = getattr(args, "as_nick", None)
+    table_id = getattr(args, "table", None)
+    try:
+        if table_id:
+            session.load(nickname)  # a seat needs a real login, not a development token
+        player, token = token_source(nickname)
+        if table_id:
+            return asyncio.run(join_table(server, token, table_id, args.game, input_line))
         return asyncio.run(
-            play_at_server(
-                args.server, token, player, args.game, args.players, args.level, input_line
-            )
+            play_at_server(server, token, player, args.game, args.players, args.level, input_line)
         )
+    except session.NoSession as exc:
+        print(exc, file=sys.stderr)
+        return 2
     except grpc.RpcError as exc:
-        print(f"the engine refused: {exc.details()}", file=sys.stderr)
+        print(f"tavolo play: {session.rpc_error_text(exc)}", file=sys.stderr)
         return 2
 
 
@@ -71,9 +115,19 @@ def _view(message: engine_pb2.TableView) -> View:
     )
 
 
+def _auth(token: Token) -> Callable[[], Metadata]:
+    """The call metadata, built afresh for every call from the token as it is then."""
+
+    def metadata() -> Metadata:
+        current = token() if callable(token) else token
+        return (("authorization", f"Bearer {current}"),)
+
+    return metadata
+
+
 async def play_at_server(
     server: str,
-    token: str,
+    token: Token,
     player: str,
     game: str,
     players: int,
@@ -84,11 +138,12 @@ async def play_at_server(
 ) -> int:
     """Open a versus-computer table and play it to its end; 0 when finished, 1 if quit."""
     renderer = renderer_for(game)
-    metadata = (("authorization", f"Bearer {token}"),)
+    auth = _auth(token)
+    levels = bot_levels(game, players, level)
     seats = [common_pb2.Seat(seat=0, player_id=player, nickname=player)] + [
-        common_pb2.Seat(seat=s, bot=True, bot_level=LEVELS[level]) for s in range(1, players)
+        common_pb2.Seat(seat=s, bot=True, bot_level=LEVELS[levels[s]]) for s in range(1, players)
     ]
-    names = ["You", *(f"Bot {s} ({level})" for s in range(1, players))]
+    names = ["You", *(f"Bot {s} ({levels[s]})" for s in range(1, players))]
     async with grpc.aio.insecure_channel(server) as channel:
         stub = engine_pb2_grpc.EngineStub(channel)
         opened = await stub.OpenTable(
@@ -98,18 +153,109 @@ async def play_at_server(
                 mode=common_pb2.MODE_VERSUS_COMPUTER,
                 bot_think_millis=bot_think_millis,
             ),
-            metadata=metadata,
+            metadata=auth(),
         )
         table_id = opened.table_id
-        print(f"Table {table_id} at {server}: you against {players - 1} {level} bots.", file=out)
+        print(f"Table {table_id} at {server}: {lineup(game, players, level)}.", file=out)
         print(f"The deal is committed to sha256(seed) = {opened.seed_commitment}", file=out)
-        client = _Client(stub, table_id, metadata, renderer, names, input_line, out)
+        client = _Client(stub, table_id, auth, renderer, names, input_line, out)
         outcome = await client.run()
-    if outcome is None:
+    return _ending(client, outcome, table_id, out)
+
+
+async def join_table(
+    server: str,
+    token: Token,
+    table_id: str,
+    game: str,
+    input_line: Callable[[str], str | None],
+    out: TextIO = sys.stdout,
+    wait_seconds: float = DEAL_WAIT_SECONDS,
+) -> int:
+    """Sit at the caller's seat of a table the lobby formed and play it to its end.
+
+    0 when finished, 1 if the player quit or the stream stopped, 2 when the table is not
+    one the caller can play as asked."""
+    auth = _auth(token)
+    async with grpc.aio.insecure_channel(server) as channel:
+        stub = engine_pb2_grpc.EngineStub(channel)
+        first = await _current_view(stub, table_id, auth, out, wait_seconds)
+        if first.game != game:
+            print(
+                f"table {table_id} is a {first.game} table, not {game}: "
+                f"`tavolo play {first.game} --table {table_id}`",
+                file=out,
+            )
+            return 2
+        if not first.HasField("seat"):
+            print(f"you have no seat at table {table_id}: only its players play it", file=out)
+            return 2
+        names = seat_names(first)
+        others = ", ".join(n for s, n in enumerate(names) if s != first.seat)
+        print(
+            f"Table {table_id} at {server}: {get_game(game).title}, "
+            f"you are seat {first.seat}, with {others}.",
+            file=out,
+        )
+        client = _Client(stub, table_id, auth, renderer_for(game), names, input_line, out)
+        outcome = await client.run()
+    return _ending(client, outcome, table_id, out)
+
+
+async def _current_view(
+    stub: engine_pb2_grpc.EngineAsyncStub,
+    table_id: str,
+    auth: Callable[[], Metadata],
+    out: TextIO,
+    wait_seconds: float,
+) -> engine_pb2.TableView:
+    """The caller's view of the table, waiting a while for one not dealt yet."""
+    deadline = time.monotonic() + wait_seconds
+    told = False
+    while True:
+        try:
+            request = engine_pb2.GetTableRequest(table_id=table_id)
+            return await stub.GetTable(request, metadata=auth())
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() != grpc.StatusCode.NOT_FOUND or time.monotonic() > deadline:
+                raise
+        if not told:
+            print(
+                f"Table {table_id} is not dealt yet; waiting {wait_seconds:.0f} s for it...",
+                file=out,
+            )
+            told = True
+        await asyncio.sleep(0.5)
+
+
+def seat_names(view: engine_pb2.TableView) -> list[str]:
+    """How the table's seats are called in the narration: "You", nicknames, bots."""
+    names = []
+    for seat in sorted(view.seats, key=lambda s: s.seat):
+        if view.HasField("seat") and seat.seat == view.seat:
+            names.append("You")
+        elif seat.bot:
+            names.append(f"Bot {seat.seat} ({LEVEL_NAMES.get(seat.bot_level, 'bot')})")
+        else:
+            names.append(seat.nickname or f"Seat {seat.seat}")
+    return names
+
+
+def _ending(client: _Client, outcome: Outcome | None, table_id: str, out: TextIO) -> int:
+    if outcome is not None:
+        print(f"Check this game yourself: tavolo audit verify {table_id}", file=out)
+        return 0
+    if client.left:
         print(f"You left table {table_id}; a bot plays your seat.", file=out)
-        return 1
-    print(f"Check this game yourself: tavolo audit verify {table_id}", file=out)
-    return 0
+    elif client.aborted:
+        print(f"Table {table_id} was called off: no result, no rewards.", file=out)
+    else:
+        print(
+            f"The engine stopped sending table {table_id}; "
+            f"`tavolo play GAME --table {table_id}` picks it up again.",
+            file=out,
+        )
+    return 1
 
 
 class _Client:
@@ -119,25 +265,30 @@ class _Client:
         self,
         stub: engine_pb2_grpc.EngineAsyncStub,
         table_id: str,
-        metadata: Sequence[tuple[str, str]],
+        auth: Callable[[], Metadata],
         renderer: Renderer,
         names: list[str],
         input_line: Callable[[str], str | None],
         out: TextIO,
     ) -> None:
-        self.stub, self.table_id, self.metadata = stub, table_id, tuple(metadata)
+        self.stub, self.table_id, self.auth = stub, table_id, auth
         self.renderer, self.names = renderer, names
         self.input_line, self.out = input_line, out
         self.seen: View | None = None
         self.acted = 0
+        self.left = False
+        self.aborted = False
 
     async def run(self) -> Outcome | None:
         request = engine_pb2.WatchTableRequest(table_id=self.table_id)
-        async for message in self.stub.WatchTable(request, metadata=self.metadata):
+        async for message in self.stub.WatchTable(request, metadata=self.auth()):
             view = _view(message)
             for line in self.renderer.news(self.seen, view, self.names):
                 print(line, file=self.out)
             self.seen = view
+            if message.status == engine_pb2.TABLE_STATUS_ABORTED:
+                self.aborted = True
+                return None
             if message.status != engine_pb2.TABLE_STATUS_PLAYING:
                 outcome = Outcome(tuple(message.outcome.places), tuple(message.outcome.scores))
                 print(self.renderer.outcome(outcome, view, self.names), file=self.out)
@@ -146,8 +297,9 @@ class _Client:
                 continue
             if not await self._answer(message, view):
                 await self.stub.LeaveTable(
-                    engine_pb2.LeaveTableRequest(table_id=self.table_id), metadata=self.metadata
+                    engine_pb2.LeaveTableRequest(table_id=self.table_id), metadata=self.auth()
                 )
+                self.left = True
                 return None
         return None
 
@@ -180,7 +332,7 @@ class _Client:
                     engine_pb2.ReorderHandRequest(
                         table_id=self.table_id, cards=list(order), request_id=uuid.uuid4().hex
                     ),
-                    metadata=self.metadata,
+                    metadata=self.auth(),
                 )
                 view = _view(reply.view)
                 print(self.renderer.table(view, self.names), file=self.out)
@@ -195,7 +347,7 @@ class _Client:
                     action=action,
                     request_id=uuid.uuid4().hex,
                 ),
-                metadata=self.metadata,
+                metadata=self.auth(),
             )
         except grpc.aio.AioRpcError as exc:
             if exc.code() in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.ABORTED):

@@ -3,18 +3,29 @@
 ``tavolo account login NICK`` saves the session under ``TAVOLO_CLIENT_DIR`` (default
 ``~/.tavolo``); every other command picks it with ``--as NICK`` (or the last login), so two
 accounts can be driven from one terminal. Files are private to the user (mode 0600).
+
+An access token lives minutes, a login weeks: a saved login whose access token is about
+to run out is renewed with its refresh token (``Lobby.Refresh``) as it is loaded, so a
+player who comes back later is not sent to log in again.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import grpc
+import jwt
 
 from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS
+from tavolo.v1 import lobby_pb2, lobby_pb2_grpc
+
+RENEW_MARGIN_SECONDS = 60
+"""An access token with less than this left is renewed before use."""
 
 
 class NoSession(Exception):
@@ -38,13 +49,15 @@ def client_dir() -> Path:
     return Path(os.environ.get("TAVOLO_CLIENT_DIR", Path.home() / ".tavolo"))
 
 
-def save(session: SavedSession) -> None:
+def save(session: SavedSession, *, current: bool = True) -> None:
+    """Keep ``session``; with ``current`` it also becomes the login used without ``--as``."""
     folder = client_dir() / "sessions"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{session.nickname.casefold()}.json"
     path.write_text(json.dumps(asdict(session)))
     path.chmod(0o600)
-    (client_dir() / "current").write_text(session.nickname.casefold())
+    if current:
+        (client_dir() / "current").write_text(session.nickname.casefold())
 
 
 def load(nickname: str | None) -> SavedSession:
@@ -57,7 +70,38 @@ def load(nickname: str | None) -> SavedSession:
     path = folder / f"{nickname.casefold()}.json"
     if not path.exists():
         raise NoSession(f"{nickname} is not logged in here: run `tavolo account login {nickname}`")
-    return SavedSession(**json.loads(path.read_text()))
+    saved = SavedSession(**json.loads(path.read_text()))
+    if seconds_left(saved.access_token) < RENEW_MARGIN_SECONDS:
+        saved = renew(saved)
+    return saved
+
+
+def seconds_left(token: str) -> float:
+    """How long a token is still good for, from its own ``exp`` claim. The signature is
+    not checked: that is the services' business; the client only needs to know when to
+    renew (an unreadable token counts as run out)."""
+    try:
+        claims = jwt.decode(token, options={"verify_signature": False})
+        return float(claims["exp"]) - time.time()
+    except (jwt.InvalidTokenError, KeyError, TypeError, ValueError):
+        return 0.0
+
+
+def renew(saved: SavedSession) -> SavedSession:
+    """A fresh access token for a saved login, kept in its file (the current login stays)."""
+    stub = lobby_pb2_grpc.LobbyStub(channel("lobby"))
+    try:
+        reply = stub.Refresh(lobby_pb2.RefreshRequest(refresh_token=saved.refresh_token))
+    except grpc.RpcError as exc:
+        if isinstance(exc, grpc.Call) and exc.code() is grpc.StatusCode.UNAUTHENTICATED:
+            raise NoSession(
+                f"the login of {saved.nickname} has run out: "
+                f"run `tavolo account login {saved.nickname}`"
+            ) from None
+        raise
+    renewed = SavedSession(reply.player_id, reply.nickname, reply.access_token, reply.refresh_token)
+    save(renewed, current=False)
+    return renewed
 
 
 def address(service: str) -> str:
@@ -73,9 +117,25 @@ def channel(service: str) -> grpc.Channel:
 
 def rpc_error_text(error: grpc.RpcError) -> str:
     """A one-line message for a refused call, as the service worded it."""
-    code = error.code() if isinstance(error, grpc.Call) else None
-    details = error.details() if isinstance(error, grpc.Call) else str(error)
+    code: grpc.StatusCode | None = None
+    details = str(error)
+    if isinstance(error, grpc.Call | grpc.aio.AioRpcError):  # a sync or an asyncio stub's
+        code, details = error.code(), error.details() or ""
     if code is grpc.StatusCode.UNAVAILABLE:
         return "the platform is not reachable: is `make run` running?"
     name = code.name if code is not None else "ERROR"
     return f"{details} ({name})"
+
+
+def run_call(fn: Callable[[], None]) -> int:
+    """Run a command's calls; a refusal is printed as the service worded it (exit 1), a
+    missing login with how to log in (exit 2), never as a traceback."""
+    try:
+        fn()
+    except NoSession as exc:
+        print(exc)
+        return 2
+    except grpc.RpcError as exc:
+        print(rpc_error_text(exc))
+        return 1
+    return 0

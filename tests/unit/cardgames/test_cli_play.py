@@ -30,7 +30,8 @@ def test_always_choosing_the_first_option_plays_to_the_end() -> None:
     code = play("pika", 4, "hard", "first", input_line=scripted(itertools.repeat("1")), out=out)
     text = out.getvalue()
     assert code == 0
-    assert "Seed: first" in text and "Your hand: [1]" in text and "Top card:" in text
+    assert text.startswith("Pika: you against 3 hard bots. Seed: first")
+    assert "Your hand: [1]" in text and "Top card:" in text
     assert "Final places" in text and text.count("You (") == 1
 
 
