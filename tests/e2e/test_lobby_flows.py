@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import grpc
@@ -22,10 +22,12 @@ from tests.integration.lobby.harness import Player
 from tests.integration.lobby.platform import (
     PLATFORM_WALLET,
     Platform,
+    balance,
     play_seat,
     running_platform,
     seated_at,
 )
+from tests.waiting import eventually
 
 pytestmark = pytest.mark.e2e
 
@@ -38,22 +40,6 @@ NO_WELCOME = replace(PLATFORM_WALLET, welcome_coins=0)
 async def platform(database_url: str, nats_url: str, namespace: str) -> AsyncIterator[Platform]:
     async with running_platform(database_url, nats_url, namespace, wallet=NO_WELCOME) as running:
         yield running
-
-
-async def balance(platform: Platform, player: Player) -> wallet_pb2.Balance:
-    found: wallet_pb2.Balance = await platform.wallet.GetBalance(
-        wallet_pb2.GetBalanceRequest(), metadata=player.metadata
-    )
-    return found
-
-
-async def eventually(check: Callable[[], Awaitable[bool]], within: float = 30.0) -> None:
-    """Poll ``check`` until it holds: events cross NATS in the background."""
-    async with asyncio.timeout(within):
-        while True:
-            if await check():
-                return
-            await asyncio.sleep(0.1)
 
 
 async def join(platform: Platform, player: Player, players: int, stake: int = 0) -> str:

@@ -8,18 +8,18 @@ wallet configured as deployed.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 
 import asyncpg
 import grpc
 import pytest
 
 from tavolo.messaging import Topology
-from tavolo.v1 import events_pb2, lobby_pb2, wallet_pb2
-from tests.integration.lobby.harness import Player, event_tap
-from tests.integration.lobby.platform import PLATFORM_WALLET, Platform, running_platform
+from tavolo.v1 import events_pb2, lobby_pb2
+from tests.integration.lobby.harness import event_tap
+from tests.integration.lobby.platform import PLATFORM_WALLET, Platform, balance, running_platform
 from tests.integration.wallet.ledger_audit import audit
+from tests.waiting import eventually
 
 pytestmark = pytest.mark.e2e
 
@@ -30,22 +30,6 @@ WELCOME = PLATFORM_WALLET.welcome_coins
 async def platform(database_url: str, nats_url: str, namespace: str) -> AsyncIterator[Platform]:
     async with running_platform(database_url, nats_url, namespace) as running:
         yield running
-
-
-async def balance(platform: Platform, player: Player) -> wallet_pb2.Balance:
-    found: wallet_pb2.Balance = await platform.wallet.GetBalance(
-        wallet_pb2.GetBalanceRequest(), metadata=player.metadata
-    )
-    return found
-
-
-async def eventually(check: Callable[[], Awaitable[bool]], within: float = 30.0) -> None:
-    """Poll ``check`` until it holds: events cross NATS in the background."""
-    async with asyncio.timeout(within):
-        while True:
-            if await check():
-                return
-            await asyncio.sleep(0.1)
 
 
 async def test_a_new_person_is_welcomed_once_and_can_sit_at_a_stake_table(

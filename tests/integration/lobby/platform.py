@@ -17,7 +17,14 @@ from tavolo.engine.bootstrap import assemble as engine_assemble
 from tavolo.lobby.app import LobbyConfig
 from tavolo.lobby.matchmaking import MatchPolicy
 from tavolo.servicekit.runtime import RunningService, start_service
-from tavolo.v1 import engine_pb2, engine_pb2_grpc, lobby_pb2, lobby_pb2_grpc, wallet_pb2_grpc
+from tavolo.v1 import (
+    engine_pb2,
+    engine_pb2_grpc,
+    lobby_pb2,
+    lobby_pb2_grpc,
+    wallet_pb2,
+    wallet_pb2_grpc,
+)
 from tavolo.wallet.bootstrap import make_assemble as wallet_make_assemble
 from tavolo.wallet.config import WalletConfig
 
@@ -167,3 +174,11 @@ async def play_seat(
                     grpc.StatusCode.FAILED_PRECONDITION,
                 ):
                     raise
+
+
+async def balance(platform: Platform, player: Player) -> wallet_pb2.Balance:
+    """The player's wallet balance, asked as the player."""
+    found: wallet_pb2.Balance = await platform.wallet.GetBalance(
+        wallet_pb2.GetBalanceRequest(), metadata=player.metadata
+    )
+    return found

@@ -3,8 +3,7 @@ PCG-4): early, repeated and malformed events change nothing they should not."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +19,7 @@ from tavolo.wallet import store
 from tavolo.wallet.app import WalletApp
 from tavolo.wallet.bootstrap import make_assemble
 from tavolo.wallet.config import WalletConfig
+from tests.waiting import eventually
 
 from . import wire
 from .conftest import LOBBY, OPERATOR
@@ -47,15 +47,6 @@ class Running:
                     list(message_ids),
                 )
             )
-
-
-async def eventually(check: Callable[[], Awaitable[object]], within: float = 30.0) -> None:
-    """Poll ``check`` until it holds: events cross NATS in the background."""
-    async with asyncio.timeout(within):
-        while True:
-            if await check():
-                return
-            await asyncio.sleep(0.05)
 
 
 @pytest.fixture
