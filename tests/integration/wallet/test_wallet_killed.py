@@ -39,7 +39,9 @@ from .ledger_audit import audit
 pytestmark = [pytest.mark.integration, pytest.mark.fault]
 
 PLAYERS = [f"p{i}" for i in range(16)]
-GRANT = 100_000
+# Every hold is taken before any event, so each player must cover all their holds at once:
+# at full scale up to 1,000 tables at the top stake.
+GRANT = scaled(100_000, 1_000_000)
 STAKES = (100, 250, 500, 1000)
 
 
