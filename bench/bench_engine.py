@@ -20,14 +20,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import os
 import random
 import resource
 import tempfile
 import time
 import tracemalloc
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -38,7 +36,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from tavolo.engine.bootstrap import assemble, build_engine
 from tavolo.engine.setup import SeatInfo, build_setup
 from tavolo.servicekit.auth import Principal, Role, TokenSigner
-from tavolo.servicekit.embedded import EmbeddedNats, EmbeddedPostgres
+from tavolo.servicekit.embedded import servers_from_env
 from tavolo.servicekit.runtime import start_service
 from tavolo.servicekit.settings import DEV_TOKEN_SECRET, Settings
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
@@ -254,26 +252,6 @@ async def memory_per_table(url: str, tables: int, actions: int) -> float:
 # -- running ------------------------------------------------------------------------------
 
 
-def start_servers(scratch: Path) -> tuple[str, str, Callable[[], None]]:
-    stops: list[Callable[[], None]] = []
-    pg_url = os.environ.get("TAVOLO_DATABASE_URL")
-    if not pg_url:
-        postgres = EmbeddedPostgres(scratch / "pg")
-        pg_url = postgres.start()
-        stops.append(postgres.stop)
-    nats_url = os.environ.get("TAVOLO_NATS_URL")
-    if not nats_url:
-        server = EmbeddedNats(scratch / "nats")
-        nats_url = server.start()
-        stops.append(server.stop)
-
-    def stop() -> None:
-        for fn in reversed(stops):
-            fn()
-
-    return pg_url, nats_url, stop
-
-
 async def run(server_url: str, nats_url: str, args: argparse.Namespace) -> None:
     name = f"bench_engine_{uuid.uuid4().hex[:8]}"
     admin = await asyncpg.connect(server_url)
@@ -323,7 +301,7 @@ def main() -> None:
     parser.add_argument("--memory-tables", type=int, default=300)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="tavolo-bench-") as scratch:
-        server_url, nats_url, stop = start_servers(Path(scratch))
+        server_url, nats_url, stop = servers_from_env(Path(scratch))
         try:
             asyncio.run(run(server_url, nats_url, args))
         finally:

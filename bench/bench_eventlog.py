@@ -20,7 +20,6 @@ import resource
 import tempfile
 import time
 import uuid
-import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -251,7 +250,6 @@ async def run_all(server_url: str, nats_url: str, appends: int, publishes: int) 
 
 
 if __name__ == "__main__":
-    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")  # pgserver's platformdirs
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--appends", type=int, default=4000, help="events per append scenario")
     parser.add_argument("--publishes", type=int, default=4000, help="events for the outbox")

@@ -26,7 +26,6 @@ import statistics
 import tempfile
 import time
 import uuid
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -314,7 +313,6 @@ async def main(tickets: int, joins: int, clients: int) -> None:
 
 
 if __name__ == "__main__":
-    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")  # pgserver's platformdirs
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tickets", type=int, default=10_000, help="queued tickets to seat")
     parser.add_argument("--joins", type=int, default=2_000, help="JoinQueue calls to time")

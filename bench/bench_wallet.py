@@ -29,7 +29,6 @@ import sys
 import tempfile
 import time
 import uuid
-import warnings
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -280,7 +279,6 @@ async def main(transfers: int, clients: int, tables: int) -> None:
 
 
 if __name__ == "__main__":
-    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")  # pgserver's platformdirs
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--transfers", type=int, default=2000, help="transfers per measurement")
     parser.add_argument("--clients", type=int, default=16, help="concurrent clients")

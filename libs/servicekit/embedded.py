@@ -38,14 +38,15 @@ class EmbeddedPostgres:
         ``fast_unsafe`` turns off fsync for throwaway test data: much faster, and never
         used for `tavolo up`, whose data must survive a crash.
         """
-        from pgserver.postgres_server import get_server  # heavy: import only when wanted
-
         self.data_dir.mkdir(parents=True, exist_ok=True)
         try:
             with warnings.catch_warnings():
-                # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); pgserver
-                # then falls back to /tmp, which is what we want.
+                # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI) as
+                # pgserver's module is imported; pgserver then falls back to /tmp, which is
+                # what we want. Imported here, not at the top: it is heavy.
                 warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+                from pgserver.postgres_server import get_server
+
                 self._server = get_server(self.data_dir, cleanup_mode="stop")
         except Exception as exc:  # pgserver raises plain subprocess errors
             log = self.data_dir / "log"
@@ -134,14 +135,21 @@ class EmbeddedNats:
         raise EmbeddedServerError(f"embedded NATS did not listen on {self.url}; see {log}")
 
     def stop(self) -> None:
-        if self._process is not None and self._process.poll() is None:
-            self._process.terminate()
-            try:
-                self._process.wait(10)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
+        if self._process is not None:
+            stop_process(self._process)
         self._process = None
+
+
+def stop_process(process: subprocess.Popen[bytes], grace: float = 10.0) -> None:
+    """SIGTERM, then SIGKILL if ``process`` has not exited within ``grace`` seconds."""
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def servers_from_env(scratch: Path) -> tuple[str, str, Callable[[], None]]:

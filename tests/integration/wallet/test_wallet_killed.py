@@ -26,6 +26,7 @@ import nats
 import pytest
 
 from tavolo.messaging import Topology, ensure_streams, install_processed_messages
+from tavolo.servicekit.embedded import stop_process
 from tavolo.wallet import store
 from tavolo.wallet.app import WalletApp
 from tavolo.wallet.config import WalletConfig
@@ -127,13 +128,8 @@ class WalletProcess:
         self.kills += 1
 
     def stop(self) -> None:
-        if self._process is not None and self._process.poll() is None:
-            self._process.terminate()
-            try:
-                self._process.wait(10)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
+        if self._process is not None:
+            stop_process(self._process)
 
 
 async def test_guarantee6_wallet_killed_at_random_points_settles_every_table_exactly_once(
