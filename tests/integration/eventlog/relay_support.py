@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.relay import Encoded
 from tavolo.messaging import Topology
+from tests import waiting
 
 SCHEMA = "engine"
 PRIVATE = "SeedDrawn"  # an event type that stays inside the service
@@ -38,11 +39,5 @@ async def stream_messages(js: Any, stream: str) -> list[Any]:
     ]
 
 
-async def eventually(check: Callable[[], Awaitable[bool]], what: str, limit: float = 60) -> None:
-    """Wait for ``check`` to hold; fail with ``what`` if it never does."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + limit
-    while not await check():
-        if loop.time() > deadline:
-            raise AssertionError(f"gave up waiting: {what}")
-        await asyncio.sleep(0.02)
+# Relays restart and catch up: give them longer than the default.
+eventually = functools.partial(waiting.eventually, within=60.0)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import asyncpg
@@ -42,13 +41,3 @@ async def pool(database_url: str) -> AsyncIterator[asyncpg.Pool]:
         await conn.execute(f"INSERT INTO {SCHEMA}.balances VALUES ('ada', 0)")
     yield pool
     await pool.close()
-
-
-async def eventually(check: Callable[[], Awaitable[bool]], what: str, limit: float = 30) -> None:
-    """Wait for ``check`` to hold; fail with ``what`` if it never does."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + limit
-    while not await check():
-        if loop.time() > deadline:
-            raise AssertionError(f"gave up waiting: {what}")
-        await asyncio.sleep(0.02)

@@ -23,8 +23,9 @@ from tavolo.messaging import (
     publish_with_id,
     run_consumer,
 )
+from tests.waiting import eventually
 
-from .conftest import SCHEMA, eventually
+from .conftest import SCHEMA
 
 pytestmark = pytest.mark.integration
 
