@@ -14,6 +14,8 @@ from tavolo.wallet.app import WalletApp
 from tavolo.wallet.config import WalletConfig
 from tavolo.wallet.settlement import Settlement
 
+from .running import Running, wallet_on_nats
+
 LOBBY = Principal("lobby", frozenset({Role.SERVICE}))
 OPERATOR = Principal("op", frozenset({Role.OPERATOR}))
 MODERATOR = Principal("mod", frozenset({Role.MODERATOR}))
@@ -53,3 +55,11 @@ def wallet(pool: asyncpg.Pool, clock: Clock) -> WalletApp:
 @pytest.fixture
 def settlement(clock: Clock) -> Settlement:
     return Settlement(WalletConfig(), clock)
+
+
+@pytest.fixture
+async def running(database_url: str, nats_url: str, namespace: str) -> AsyncIterator[Running]:
+    """The wallet service consuming events, with short ack and sweep intervals."""
+    config = WalletConfig(ack_wait=2.0, sweep_seconds=0.2)
+    async with wallet_on_nats(database_url, nats_url, namespace, config) as wallet:
+        yield wallet

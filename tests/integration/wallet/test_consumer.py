@@ -3,66 +3,18 @@ PCG-4): early, repeated and malformed events change nothing they should not."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from typing import Any
-
-import asyncpg
-import nats
 import pytest
 
-from tavolo.messaging import Topology, publish_with_id
-from tavolo.servicekit.runtime import RunningService, start_service
-from tavolo.servicekit.settings import Settings
+from tavolo.messaging import publish_with_id
 from tavolo.v1 import common_pb2
-from tavolo.wallet import store
-from tavolo.wallet.app import WalletApp
-from tavolo.wallet.bootstrap import make_assemble
-from tavolo.wallet.config import WalletConfig
 from tests.waiting import eventually
 
 from . import wire
 from .conftest import LOBBY, OPERATOR
 from .ledger_audit import audit_pool, balance
+from .running import Running
 
 pytestmark = pytest.mark.integration
-
-
-@dataclass
-class Running:
-    service: RunningService
-    pool: asyncpg.Pool
-    wallet: WalletApp
-    js: Any
-    topology: Topology
-
-    async def handled(self, *message_ids: str) -> None:
-        """Wait until the wallet's consumer has recorded every id as handled."""
-        async with self.pool.acquire() as conn:
-            await eventually(
-                lambda: conn.fetchval(
-                    "SELECT count(*) = $1 FROM wallet.processed_messages"
-                    " WHERE message_id = ANY($2::text[])",
-                    len(message_ids),
-                    list(message_ids),
-                )
-            )
-
-
-@pytest.fixture
-async def running(database_url: str, nats_url: str, namespace: str) -> AsyncIterator[Running]:
-    settings = Settings(database_url=database_url, nats_url=nats_url, namespace=namespace)
-    config = WalletConfig(ack_wait=2.0, sweep_seconds=0.2)
-    service = await start_service("wallet", make_assemble(config), settings, port=0)
-    pool = await asyncpg.create_pool(database_url, min_size=1, max_size=4)
-    nc = await nats.connect(nats_url)
-    try:
-        await store.migrate(pool)
-        yield Running(service, pool, WalletApp(pool, config), nc.jetstream(), Topology(namespace))
-    finally:
-        await nc.close()
-        await pool.close()
-        await service.stop(0.5)
 
 
 async def fund_and_hold(

@@ -5,19 +5,11 @@ sums to zero."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator
 
 import asyncpg
-import nats
 import pytest
 
-from tavolo.messaging import Topology
-from tavolo.servicekit.runtime import start_service
-from tavolo.servicekit.settings import Settings
 from tavolo.wallet import store
-from tavolo.wallet.app import WalletApp
-from tavolo.wallet.bootstrap import make_assemble
 from tavolo.wallet.config import WalletConfig
 from tavolo.wallet.facts import PlayerRegistered
 from tavolo.wallet.store import Connection
@@ -26,35 +18,11 @@ from tavolo.wallet.welcome import Welcome
 from . import wire
 from .conftest import LOBBY, OPERATOR
 from .ledger_audit import audit_pool, balance
-from .test_consumer import Running
+from .running import Running, wallet_on_nats
 
 pytestmark = pytest.mark.integration
 
 WELCOME = WalletConfig().welcome_coins
-
-
-@contextlib.asynccontextmanager
-async def wallet_on_nats(
-    database_url: str, nats_url: str, namespace: str, config: WalletConfig
-) -> AsyncIterator[Running]:
-    settings = Settings(database_url=database_url, nats_url=nats_url, namespace=namespace)
-    service = await start_service("wallet", make_assemble(config), settings, port=0)
-    pool = await asyncpg.create_pool(database_url, min_size=1, max_size=4)
-    nc = await nats.connect(nats_url)
-    try:
-        await store.migrate(pool)
-        yield Running(service, pool, WalletApp(pool, config), nc.jetstream(), Topology(namespace))
-    finally:
-        await nc.close()
-        await pool.close()
-        await service.stop(0.5)
-
-
-@pytest.fixture
-async def running(database_url: str, nats_url: str, namespace: str) -> AsyncIterator[Running]:
-    config = WalletConfig(ack_wait=2.0, sweep_seconds=0.2)
-    async with wallet_on_nats(database_url, nats_url, namespace, config) as wallet:
-        yield wallet
 
 
 async def transfers_to(pool: asyncpg.Pool, player: str) -> list[asyncpg.Record]:
