@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install lint typecheck format protos bench soak clean
+.PHONY: run test install lint typecheck format protos compiled bench soak clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,8 +19,12 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/tavolo up
 
-test: $(STAMP) lint
+# The rules tests run a second time on the rules compiled by mypyc, which is what the
+# container image ships (tools/compile_rules.py).
+test: $(STAMP) lint compiled
 	$(BIN)/python -m pytest -q -p no:cacheprovider
+	TAVOLO_EXPECT_COMPILED_RULES=1 PYTHONPATH=build/compiled \
+		$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/cardgames
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -37,7 +41,10 @@ format: $(STAMP)
 protos: $(STAMP)
 	$(BIN)/python tools/gen_protos.py
 
-bench: $(STAMP)
+compiled: $(STAMP)
+	$(BIN)/python tools/compile_rules.py
+
+bench: $(STAMP) compiled
 	@for script in bench/bench_*.py; do \
 		echo "== $$script"; $(BIN)/python $$script || exit 1; \
 	done

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from tavolo.cardgames.errors import MalformedAction
 
@@ -143,7 +143,7 @@ class Action:
         return " ".join(parts)
 
 
-_FIELDS = {
+_FIELDS: Final = {
     "kind",
     "cards",
     "capture",

@@ -28,6 +28,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import GameOver, InvalidOptions, NotYourTurn, RuleError
 from tavolo.cardgames.rng import SeededRandom
@@ -115,8 +117,12 @@ def places_from_measure(
     return tuple(ordered.index(m) + 1 for m in measure)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC, Generic[S]):
-    """Base of every rules engine; see the module docstring."""
+    """Base of every rules engine; see the module docstring.
+
+    Compiled (``tools/compile_rules.py``) it still admits interpreted games and test doubles.
+    """
 
     name: ClassVar[str]
     title: ClassVar[str]

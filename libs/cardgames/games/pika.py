@@ -23,6 +23,9 @@ Seats play clockwise (RULES §0.3): the turn passes from seat s to s-1.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
+
+from mypy_extensions import mypyc_attr
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import (
@@ -56,12 +59,17 @@ from tavolo.cardgames.games.pika_state import (
     matches,
     parse_match_length,
     round_result,
+    unchain,
 )
-from tavolo.cardgames.games.uno_deck import COLOUR_LETTERS, COLOUR_NAMES
+from tavolo.cardgames.games.uno_deck import COLOUR_LETTERS, COLOUR_NAMES, VALUES
 from tavolo.cardgames.rng import SeededRandom
 
-PENALTY = 2
+PENALTY: Final = 2
 """Cards drawn for a Pika not called in time (PIKA-8)."""
+
+_NOBODY: Final[frozenset[int]] = frozenset()
+_ALONE: Final = tuple(frozenset((seat,)) for seat in range(4))
+"""``to_act`` answers from these: it is asked before every move."""
 
 __all__ = ["CALL", "DRAW", "KEEP", "PENALTY", "TAKE", "Pika"]
 
@@ -80,8 +88,9 @@ def _check_match(value: JSON) -> str | None:
     return None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Pika(Game[PikaState]):
-    """The Pika rules engine."""
+    """The Pika rules engine (tests subclass it to break it on purpose)."""
 
     name = "pika"
     title = "Pika"
@@ -133,8 +142,8 @@ class Pika(Game[PikaState]):
 
     def to_act(self, state: PikaState) -> frozenset[int]:
         if state.outcome is not None:
-            return frozenset()
-        return frozenset((state.turn,))
+            return _NOBODY
+        return _ALONE[state.turn]
 
     def timers(self, state: PikaState) -> tuple[Timer, ...]:
         """The turn timer of the seat to act, and every open Pika window."""
@@ -187,7 +196,7 @@ class Pika(Game[PikaState]):
                     "colour": COLOUR_NAMES[colour],
                     "count": count,
                 }
-                for no, who, move, card, colour, count in state.recent
+                for no, who, move, card, colour, count in unchain(state.recent)
             ],
         }
         if state.outcome is not None:
@@ -243,13 +252,16 @@ class Pika(Game[PikaState]):
         hand = list(st.hands[seat])
         if st.drawn is not None:
             # The drawn card was appended last: play that very copy.
-            del hand[len(hand) - 1 - hand[::-1].index(card)]
+            at = len(hand) - 1
+            while hand[at] != card:
+                at -= 1
+            del hand[at]
         else:
             hand.remove(card)
         st.set_hand(seat, tuple(hand))
-        st.discard = (*st.discard, card)
+        st.discard += (card,)
         st.colour = card[0] if card[0] != "W" else COLOUR_LETTERS[str(action.colour)]
-        value = card[1:]
+        value = VALUES[card]
         skip = False
         if value == "skip":
             skip = True
@@ -260,7 +272,7 @@ class Pika(Game[PikaState]):
                 st.direction = -st.direction
         elif value == "+2":
             st.stack += 2
-        elif value == "+4":
+        elif value == "W+4":
             st.stack += 4
         event: Event = {"type": "play", "seat": seat, "card": card}
         if card[0] == "W":
@@ -364,8 +376,7 @@ class Pika(Game[PikaState]):
         fresh, deal_events = deal(rules, st.seats, dealer, st.round + 1, totals, rng, st.step)
         events.extend(deal_events)
         # ``st`` is this apply's own copy, which the caller returns: it becomes the new deal.
-        for name in PikaState.__slots__:
-            setattr(st, name, getattr(fresh, name))
+        st.become(fresh)
 
     def _finish_match(
         self,

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import NotYourTurn, RuleError
 from tavolo.cardgames.games.pika_state import PikaState, matches
 from tavolo.cardgames.games.uno_deck import COLOUR_NAMES, COLOURS
 
-PIKA_KINDS = frozenset(
+PIKA_KINDS: Final = frozenset(
     {
         ActionKind.PLAY,
         ActionKind.DRAW,
@@ -74,7 +75,7 @@ def explain(state: PikaState, seat: int, action: Action, legal: Sequence[Action]
     if kind is ActionKind.DRAW:
         if state.stack:
             return RuleError(stack_rule(state))
-        playable = list(dict.fromkeys(a.cards[0] for a in legal if a.kind is ActionKind.PLAY))
+        playable = list(dict.fromkeys([a.cards[0] for a in legal if a.kind is ActionKind.PLAY]))
         return RuleError(f"you may draw only when you cannot play; you can play {_cards(playable)}")
     if kind is ActionKind.PLAY:
         return _explain_play(state, hand, action, legal)

@@ -3,16 +3,18 @@ directly for one action (the path ``apply`` takes, which must not build the list
 
 from __future__ import annotations
 
+from typing import Final
+
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.games.pika_state import PikaState, matches
-from tavolo.cardgames.games.uno_deck import CODES, COLOURS
+from tavolo.cardgames.games.uno_deck import CODES, COLOURS, VALUES
 
-PIKA = "pika"
+PIKA: Final = "pika"
 
-DRAW = Action(ActionKind.DRAW)
-KEEP = Action(ActionKind.KEEP)
-TAKE = Action(ActionKind.TAKE)
-CALL = Action(ActionKind.CALL, call=PIKA)
+DRAW: Final = Action(ActionKind.DRAW)
+KEEP: Final = Action(ActionKind.KEEP)
+TAKE: Final = Action(ActionKind.TAKE)
+CALL: Final = Action(ActionKind.CALL, call=PIKA)
 
 
 def _play_options(card: str, call: bool) -> tuple[Action, ...]:
@@ -27,8 +29,8 @@ def _play_options(card: str, call: bool) -> tuple[Action, ...]:
 
 
 # Legal-action lists are built from these prebuilt actions: enumeration is the hot path.
-_PLAYS: dict[str, tuple[Action, ...]] = {card: _play_options(card, False) for card in CODES}
-_PLAYS_CALLING: dict[str, tuple[Action, ...]] = {card: _play_options(card, True) for card in CODES}
+_PLAYS: Final = {card: _play_options(card, False) for card in CODES}
+_PLAYS_CALLING: Final = {card: _play_options(card, True) for card in CODES}
 
 
 def legal_actions(state: PikaState, seat: int) -> list[Action]:
@@ -42,18 +44,18 @@ def legal_actions(state: PikaState, seat: int) -> list[Action]:
             actions.extend(plays[drawn])
             actions.append(KEEP)
         elif state.stack:
-            for card in dict.fromkeys(hand):
+            for card in hand:
                 if chains(card, state):
-                    actions.extend(plays[card])
+                    _offer(actions, plays[card])
             actions.append(TAKE)
         else:
             # PIKA-1, as in pika_state.matches, inlined: this loop is the hot path.
             top, colour = state.discard[-1], state.colour
-            value = None if top[0] == "W" else top[1:]
-            for card in dict.fromkeys(hand):
+            value = "" if top[0] == "W" else VALUES[top]
+            for card in hand:
                 first = card[0]
-                if first == "W" or first == colour or card[1:] == value:
-                    actions.extend(plays[card])
+                if first == "W" or first == colour or VALUES[card] == value:
+                    _offer(actions, plays[card])
             if not actions:
                 actions.append(DRAW)
     for s, _ in state.windows:
@@ -61,6 +63,16 @@ def legal_actions(state: PikaState, seat: int) -> list[Action]:
             actions.append(CALL)
             break
     return actions
+
+
+def _offer(actions: list[Action], plays: tuple[Action, ...]) -> None:
+    """Add a card's plays unless a copy of the card already added them (hands may hold
+    two of a card). The plays are shared prebuilt objects, so identity tells."""
+    first = plays[0]
+    for action in actions:
+        if action is first:
+            return
+    actions.extend(plays)
 
 
 def is_legal(state: PikaState, seat: int, action: Action) -> bool:
@@ -130,7 +142,7 @@ def _is_legal_play(state: PikaState, seat: int, action: Action) -> bool:
     )
 
 
-_COLOUR_SET = frozenset(COLOURS)
+_COLOUR_SET: Final = frozenset(COLOURS)
 
 
 def _is_reorder(state: PikaState, seat: int, action: Action) -> bool:

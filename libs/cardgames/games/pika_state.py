@@ -1,6 +1,6 @@
 """Pika's state and the mechanics every rule shares: dealing, drawing, passing the turn.
 
-The state is a slots dataclass of tuples. ``apply`` copies it (:meth:`PikaState.copy`, a
+The state is a slotted class of tuples. ``apply`` copies it (:meth:`PikaState.copy`, a
 shallow copy: every field is immutable except the generator, which is copied before use)
 and changes only the copy, so a state handed out is never modified afterwards.
 """
@@ -8,16 +8,43 @@ and changes only the copy, so a state handed out is never modified afterwards.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Final
 
 from tavolo.cardgames.contract import Event, Outcome, places_from_measure
-from tavolo.cardgames.games.uno_deck import COLOUR_NAMES, DECK, points
+from tavolo.cardgames.games.uno_deck import COLOUR_NAMES, DECK, VALUES, points
 from tavolo.cardgames.rng import SeededRandom
 
-HAND_SIZE = 7
-CLOCKWISE = -1
+HAND_SIZE: Final = 7
+CLOCKWISE: Final = -1
 """Pika is played clockwise (RULES §0.3): the turn passes from seat s to s-1."""
-RECENT_MOVES = 16
+RECENT_MOVES: Final = 16
 """How many public moves a view lists, enough to cover a full table round."""
+
+Move = tuple[int, int, str, str, str, int]
+"""A public move: (number, seat, move, card, colour letter in play, count)."""
+Moves = tuple[int, int, str, str, str, int, Any]
+"""The latest moves as a chain, newest first: a move and the older chain (a ``Moves`` or
+``None``; spelt ``Any`` because mypyc cannot compile a recursive alias). Recording a move
+is then one tuple, not a new copy of the list; the chain is cut back to
+``RECENT_MOVES`` once every ``RECENT_MOVES`` moves, so it never holds twice that."""
+
+
+def chain(moves: list[Move]) -> Moves | None:
+    """The chain of ``moves`` (oldest first), keeping the newest ``RECENT_MOVES``."""
+    recent: Moves | None = None
+    for no, who, move, card, colour, count in moves[-RECENT_MOVES:]:
+        recent = (no, who, move, card, colour, count, recent)
+    return recent
+
+
+def unchain(recent: Moves | None) -> list[Move]:
+    """The newest ``RECENT_MOVES`` moves of a chain, oldest first."""
+    moves: list[Move] = []
+    while recent is not None and len(moves) < RECENT_MOVES:
+        no, who, move, card, colour, count, recent = recent
+        moves.append((no, who, move, card, colour, count))
+    moves.reverse()
+    return moves
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,40 +71,132 @@ def parse_match_length(value: object) -> tuple[int | None, int | None]:
     raise ValueError(f"match_length must be 'single', 'hands:N' or 'points:T', not {value!r}")
 
 
-@dataclass(slots=True)
-class PikaState:
-    """One moment of a Pika match. Treat it as immutable: ``apply`` returns a new one."""
+_FIELDS: Final = (
+    "rules",
+    "seats",
+    "hands",
+    "stock",
+    "discard",
+    "colour",
+    "turn",
+    "direction",
+    "stack",
+    "drawn",
+    "windows",
+    "idle",
+    "step",
+    "turn_started",
+    "dealer",
+    "round",
+    "totals",
+    "recent",
+    "rng",
+    "outcome",
+)
 
-    rules: PikaRules
-    seats: int
-    hands: tuple[tuple[str, ...], ...]
-    stock: tuple[str, ...]
-    """Face-down pile; index 0 is the top."""
-    discard: tuple[str, ...]
-    """Face-up pile; the last card is the top."""
-    colour: str
-    """Colour in play, as a letter (``"R"``)."""
-    turn: int
-    direction: int
-    stack: int
-    """Cards pending from chained +2/+4; 0 when no stack is pending."""
-    drawn: str | None
-    """The playable card just drawn by the seat to act, which it may play or keep."""
-    windows: tuple[tuple[int, int], ...]
-    """Open Pika windows as (seat, step at which it opened)."""
-    idle: int
-    """Consecutive idle turns (RULES §1.10)."""
-    step: int
-    """Actions applied so far; makes every timer key unique."""
-    turn_started: int
-    """The step at which the current turn began: the turn timer's key."""
-    dealer: int
-    round: int
-    totals: tuple[int, ...]
-    recent: tuple[tuple[int, int, str, str, str, int], ...]
-    """Last public moves: (number, seat, move, card, colour letter, count)."""
-    rng: SeededRandom
-    outcome: Outcome | None = None
+
+class PikaState:
+    """One moment of a Pika match. Treat it as immutable: ``apply`` returns a new one.
+
+    A plain slotted class rather than a dataclass: copying it is on every action's path,
+    and compiled (see ``tools/compile_rules.py``) a hand-written constructor is a direct
+    call where a dataclass's generated one goes back through the interpreter.
+
+    - ``hands[s]``: seat s's cards, in the order the seat chose;
+    - ``stock``: the face-down pile, index 0 on top; ``discard``: face up, last on top;
+    - ``colour``: the colour in play, as a letter (``"R"``);
+    - ``stack``: cards pending from chained +2/+4 (0 when none);
+    - ``drawn``: the playable card the seat to act just drew, to play or keep;
+    - ``windows``: open Pika windows as (seat, step at which it opened);
+    - ``idle``: consecutive idle turns (RULES §1.10);
+    - ``step``: actions applied so far, which makes every timer key unique;
+    - ``turn_started``: the step at which the current turn began (the turn timer's key);
+    - ``recent``: the latest public moves, as a :data:`Moves` chain (``None`` at a deal).
+    """
+
+    __slots__ = _FIELDS
+
+    def __init__(
+        self,
+        rules: PikaRules,
+        seats: int,
+        hands: tuple[tuple[str, ...], ...],
+        stock: tuple[str, ...],
+        discard: tuple[str, ...],
+        colour: str,
+        turn: int,
+        direction: int,
+        stack: int,
+        drawn: str | None,
+        windows: tuple[tuple[int, int], ...],
+        idle: int,
+        step: int,
+        turn_started: int,
+        dealer: int,
+        round: int,
+        totals: tuple[int, ...],
+        recent: Moves | None,
+        rng: SeededRandom,
+        outcome: Outcome | None = None,
+    ) -> None:
+        self.rules = rules
+        self.seats = seats
+        self.hands = hands
+        self.stock = stock
+        self.discard = discard
+        self.colour = colour
+        self.turn = turn
+        self.direction = direction
+        self.stack = stack
+        self.drawn = drawn
+        self.windows = windows
+        self.idle = idle
+        self.step = step
+        self.turn_started = turn_started
+        self.dealer = dealer
+        self.round = round
+        self.totals = totals
+        self.recent = recent
+        self.rng = rng
+        self.outcome = outcome
+
+    def _values(self) -> tuple[object, ...]:
+        return (
+            self.rules,
+            self.seats,
+            self.hands,
+            self.stock,
+            self.discard,
+            self.colour,
+            self.turn,
+            self.direction,
+            self.stack,
+            self.drawn,
+            self.windows,
+            self.idle,
+            self.step,
+            self.turn_started,
+            self.dealer,
+            self.round,
+            self.totals,
+            self.recent,
+            self.rng,
+            self.outcome,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PikaState):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __repr__(self) -> str:
+        pairs = zip(_FIELDS, self._values(), strict=True)
+        fields = ", ".join(f"{name}={value!r}" for name, value in pairs)
+        return f"PikaState({fields})"
+
+    def __reduce__(self) -> tuple[type[PikaState], tuple[object, ...]]:
+        """Pickled and copied through the constructor, which compiled classes need."""
+        return PikaState, self._values()
 
     def copy(self) -> PikaState:
         return PikaState(
@@ -103,14 +222,26 @@ class PikaState:
             self.outcome,
         )
 
+    def become(self, other: PikaState) -> None:
+        """Take every field of ``other``: how an apply's own copy turns into a new deal."""
+        self.hands, self.stock, self.discard = other.hands, other.stock, other.discard
+        self.colour, self.turn, self.direction = other.colour, other.turn, other.direction
+        self.stack, self.drawn, self.windows = other.stack, other.drawn, other.windows
+        self.idle, self.step, self.turn_started = other.idle, other.step, other.turn_started
+        self.dealer, self.round, self.totals = other.dealer, other.round, other.totals
+        self.recent, self.rng, self.outcome = other.recent, other.rng, other.outcome
+        self.rules, self.seats = other.rules, other.seats
+
     @property
     def top(self) -> str:
         return self.discard[-1]
 
     def record(self, seat: int, move: str, card: str = "", count: int = 0) -> None:
-        number = self.recent[-1][0] + 1 if self.recent else 1
-        entry = (number, seat, move, card, self.colour, count)
-        self.recent = (*self.recent[1 - RECENT_MOVES :], entry)
+        recent = self.recent
+        number = 1 if recent is None else recent[0] + 1
+        if number % RECENT_MOVES == 0:
+            recent = chain(unchain(recent)[1:])
+        self.recent = (number, seat, move, card, self.colour, count, recent)
 
     def set_hand(self, seat: int, hand: tuple[str, ...]) -> None:
         hands = list(self.hands)
@@ -121,7 +252,7 @@ class PikaState:
 def matches(card: str, top: str, colour: str) -> bool:
     """PIKA-1: same colour in play, same number or symbol, or a black card."""
     first = card[0]
-    return first == "W" or first == colour or (top[0] != "W" and card[1:] == top[1:])
+    return first == "W" or first == colour or (top[0] != "W" and VALUES[card] == VALUES[top])
 
 
 def deal(
@@ -177,7 +308,7 @@ def deal(
         dealer=dealer,
         round=round_no,
         totals=totals,
-        recent=(),
+        recent=None,
         rng=rng,
     )
     event: Event = {
@@ -209,8 +340,9 @@ def draw_cards(st: PikaState, seat: int, count: int, events: list[Event]) -> tup
             st.stock = tuple(pile)
             st.discard = st.discard[-1:]
             # Played cards are now face down in the stock: the moves list stops naming them.
-            st.recent = tuple(
-                (no, who, move, "", colour, n) for no, who, move, _, colour, n in st.recent
+            moves = unchain(st.recent)
+            st.recent = chain(
+                [(no, who, move, "", colour, n) for no, who, move, _, colour, n in moves]
             )
             events.append({"type": "reshuffle", "cards": len(pile)})
         need = count - len(taken)

@@ -16,18 +16,20 @@ words and :data:`COLOUR_LETTERS` back.
 
 from __future__ import annotations
 
-COLOUR_NAMES: dict[str, str] = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
-COLOUR_LETTERS: dict[str, str] = {name: letter for letter, name in COLOUR_NAMES.items()}
-COLOURS: tuple[str, ...] = tuple(COLOUR_NAMES.values())
+from typing import Final
+
+COLOUR_NAMES: Final[dict[str, str]] = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
+COLOUR_LETTERS: Final[dict[str, str]] = {name: letter for letter, name in COLOUR_NAMES.items()}
+COLOURS: Final[tuple[str, ...]] = tuple(COLOUR_NAMES.values())
 """The colour names an action may name, in table order."""
 
-WILD = "W"
-WILD_DRAW_FOUR = "W+4"
-SKIP = "skip"
-REVERSE = "rev"
-DRAW_TWO = "+2"
+WILD: Final = "W"
+WILD_DRAW_FOUR: Final = "W+4"
+SKIP: Final = "skip"
+REVERSE: Final = "rev"
+DRAW_TWO: Final = "+2"
 
-_VALUES = (*(str(n) for n in range(10)), SKIP, REVERSE, DRAW_TWO)
+_VALUES: Final = (*[str(n) for n in range(10)], SKIP, REVERSE, DRAW_TWO)
 
 
 def full_deck() -> tuple[str, ...]:
@@ -43,9 +45,12 @@ def full_deck() -> tuple[str, ...]:
     return tuple(cards)
 
 
-DECK: tuple[str, ...] = full_deck()
-CODES: frozenset[str] = frozenset(DECK)
+DECK: Final[tuple[str, ...]] = full_deck()
+CODES: Final[frozenset[str]] = frozenset(DECK)
 """Every distinct card code (54 of them)."""
+VALUES: Final[dict[str, str]] = {code: code if code[0] == WILD else code[1:] for code in CODES}
+"""Each code's value, as :func:`value_of` gives it, looked up instead of sliced: matching
+cards is on every move's path."""
 
 
 def is_black(card: str) -> bool:

@@ -88,7 +88,7 @@ def pika_table(
         dealer=(turn - direction) % seats,
         round=1,
         totals=(0,) * seats,
-        recent=(),
+        recent=None,
         rng=SeededRandom(b"pika scenario"),
     )
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from tavolo.cardgames.actions import Action, ActionKind
@@ -74,7 +72,8 @@ def test_medium_names_the_colour_it_holds_most() -> None:
 def test_hard_names_a_colour_the_next_player_just_could_not_play() -> None:
     state = pika_table({0: ["W", "B1", "R1", "R2"]}, top="G5")
     # Seat 3, next after seat 0, drew a card instead of playing while blue was in play.
-    state = replace(state, recent=((1, 3, "draw", "", "B", 1),))
+    state = state.copy()
+    state.recent = (1, 3, "draw", "", "B", 1, None)
     assert choose("hard", state, 0).colour == "blue"
 
 

@@ -1,0 +1,24 @@
+"""The rules tests run twice in ``make test``: on the Python sources, then on the modules
+compiled by ``tools/compile_rules.py``. The second run sets TAVOLO_EXPECT_COMPILED_RULES,
+and then refuses to start on interpreted rules, so it can never quietly test the wrong
+thing."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("TAVOLO_EXPECT_COMPILED_RULES") != "1":
+        return
+    import tavolo.cardgames.contract as contract
+    import tavolo.cardgames.games.pika as pika
+
+    interpreted = [m.__name__ for m in (contract, pika) if str(m.__file__).endswith(".py")]
+    if interpreted:
+        raise pytest.UsageError(
+            f"compiled rules expected but {', '.join(interpreted)} are interpreted: "
+            "run tools/compile_rules.py and put build/compiled first on PYTHONPATH"
+        )
