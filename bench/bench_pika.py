@@ -112,8 +112,11 @@ def measure_pika(games: int) -> dict[str, Any]:
     for name, run in (("loop in Python", pika_games), ("selfplay", selfplay_games)):
         run(50, first_seed=10**6)  # warm up imports and caches
         seconds, actions = timed(lambda run=run: run(games))
-        figures[name] = {"games/s": games / seconds, "actions/s": actions / seconds}
-        figures["actions/game"] = actions / games
+        figures[name] = {
+            "games/s": games / seconds,
+            "actions/s": actions / seconds,
+            "actions/game": actions / games,
+        }
     peak = peak_per_game(lambda n: selfplay_games(1, first_seed=2 * 10**6 + n), 30)
     figures["peak KiB/game"] = peak / 1024
     return figures
@@ -139,10 +142,13 @@ def show_pika(figures: dict[str, Any], games: int) -> None:
     print(f"Pika, {SEATS} seats, random self-play, rules {figures['rules']}:")
     for name in ("loop in Python", "selfplay"):
         rate = figures[name]
-        print(f"  {name:15} {rate['games/s']:9,.0f} games/s {rate['actions/s']:11,.0f} actions/s")
+        print(
+            f"  {name:15} {rate['games/s']:9,.0f} games/s {rate['actions/s']:11,.0f} actions/s"
+            f" ({rate['actions/game']:.1f} actions/game)"
+        )
     print(
-        f"  {games} games each, {figures['actions/game']:.1f} actions/game, "
-        f"peak memory per game (tracemalloc) {figures['peak KiB/game']:.1f} KiB"
+        f"  {games} games each; peak memory per game (tracemalloc) "
+        f"{figures['peak KiB/game']:.1f} KiB"
     )
 
 

@@ -94,11 +94,12 @@ def build_in_place(dest: Path = DEFAULT_DEST) -> None:
         )
 
 
-def is_compiled() -> bool:
-    """Whether the imported rules are the compiled ones."""
-    import tavolo.cardgames.games.pika as pika
+def interpreted() -> list[str]:
+    """The modules of :data:`COMPILED` that this process imports from Python sources."""
+    import importlib
 
-    return not str(pika.__file__).endswith(".py")
+    names = ["tavolo.cardgames." + path.removesuffix(".py").replace("/", ".") for path in COMPILED]
+    return [name for name in names if str(importlib.import_module(name).__file__).endswith(".py")]
 
 
 if __name__ == "__main__":

@@ -55,9 +55,6 @@ class SeededRandom:
             return NotImplemented
         return self.seed == other.seed and self.counter == other.counter
 
-    def __hash__(self) -> int:
-        return hash((self.seed, self.counter))
-
     def __reduce__(self) -> tuple[type[SeededRandom], tuple[bytes, int]]:
         """Pickled and copied through the constructor, which compiled classes need."""
         return SeededRandom, (self.seed, self.counter)
@@ -86,15 +83,15 @@ class SeededRandom:
         if len(items) > _SPACE:
             raise ValueError("shuffle supports at most 2**32 items")
         counter = self.counter
-        block = self._block(counter >> 3)
+        block: tuple[int, ...] = ()
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
             limit = _LIMITS[n] if n < 512 else _SPACE - (_SPACE % n)
             while True:
+                if not block or counter & 7 == 0:  # hashed when first needed, never ahead
+                    block = self._block(counter >> 3)
                 x = block[counter & 7]
                 counter += 1
-                if counter & 7 == 0:
-                    block = self._block(counter >> 3)
                 if x < limit:
                     break
             j = x % n

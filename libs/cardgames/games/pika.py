@@ -61,15 +61,11 @@ from tavolo.cardgames.games.pika_state import (
     round_result,
     unchain,
 )
-from tavolo.cardgames.games.uno_deck import COLOUR_LETTERS, COLOUR_NAMES, VALUES
+from tavolo.cardgames.games.uno_deck import COLOUR_LETTERS, COLOUR_NAMES, VALUE_OF
 from tavolo.cardgames.rng import SeededRandom
 
 PENALTY: Final = 2
 """Cards drawn for a Pika not called in time (PIKA-8)."""
-
-_NOBODY: Final[frozenset[int]] = frozenset()
-_ALONE: Final = tuple(frozenset((seat,)) for seat in range(4))
-"""``to_act`` answers from these: it is asked before every move."""
 
 __all__ = ["CALL", "DRAW", "KEEP", "PENALTY", "TAKE", "Pika"]
 
@@ -261,7 +257,7 @@ class Pika(Game[PikaState]):
         st.set_hand(seat, tuple(hand))
         st.discard += (card,)
         st.colour = card[0] if card[0] != "W" else COLOUR_LETTERS[str(action.colour)]
-        value = VALUES[card]
+        value = VALUE_OF[card]
         skip = False
         if value == "skip":
             skip = True
@@ -392,6 +388,11 @@ class Pika(Game[PikaState]):
             detail={"reason": reason, "cards_left": [len(h) for h in st.hands]},
         )
         events.append({"type": "game_over", "places": list(places), "scores": list(scores)})
+
+
+_NOBODY: Final[frozenset[int]] = frozenset()
+_ALONE: Final = tuple(frozenset((seat,)) for seat in range(Pika.max_players))
+"""``to_act`` answers from these: it is asked before every move."""
 
 
 def _phase(state: PikaState) -> str:

@@ -7,7 +7,7 @@ from typing import Final
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.games.pika_state import PikaState, matches
-from tavolo.cardgames.games.uno_deck import CODES, COLOURS, VALUES
+from tavolo.cardgames.games.uno_deck import CODES, COLOURS, VALUE_OF
 
 PIKA: Final = "pika"
 
@@ -51,10 +51,10 @@ def legal_actions(state: PikaState, seat: int) -> list[Action]:
         else:
             # PIKA-1, as in pika_state.matches, inlined: this loop is the hot path.
             top, colour = state.discard[-1], state.colour
-            value = "" if top[0] == "W" else VALUES[top]
+            value = "" if top[0] == "W" else VALUE_OF[top]
             for card in hand:
                 first = card[0]
-                if first == "W" or first == colour or VALUES[card] == value:
+                if first == "W" or first == colour or VALUE_OF[card] == value:
                     _offer(actions, plays[card])
             if not actions:
                 actions.append(DRAW)

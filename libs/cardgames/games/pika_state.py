@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from tavolo.cardgames.contract import Event, Outcome, places_from_measure
-from tavolo.cardgames.games.uno_deck import COLOUR_NAMES, DECK, VALUES, points
+from tavolo.cardgames.games.uno_deck import COLOUR_NAMES, DECK, VALUE_OF, points
 from tavolo.cardgames.rng import SeededRandom
 
 HAND_SIZE: Final = 7
@@ -161,28 +161,8 @@ class PikaState:
         self.outcome = outcome
 
     def _values(self) -> tuple[object, ...]:
-        return (
-            self.rules,
-            self.seats,
-            self.hands,
-            self.stock,
-            self.discard,
-            self.colour,
-            self.turn,
-            self.direction,
-            self.stack,
-            self.drawn,
-            self.windows,
-            self.idle,
-            self.step,
-            self.turn_started,
-            self.dealer,
-            self.round,
-            self.totals,
-            self.recent,
-            self.rng,
-            self.outcome,
-        )
+        """Every field, in constructor order (for equality, repr and pickling)."""
+        return tuple(getattr(self, name) for name in _FIELDS)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PikaState):
@@ -224,13 +204,8 @@ class PikaState:
 
     def become(self, other: PikaState) -> None:
         """Take every field of ``other``: how an apply's own copy turns into a new deal."""
-        self.hands, self.stock, self.discard = other.hands, other.stock, other.discard
-        self.colour, self.turn, self.direction = other.colour, other.turn, other.direction
-        self.stack, self.drawn, self.windows = other.stack, other.drawn, other.windows
-        self.idle, self.step, self.turn_started = other.idle, other.step, other.turn_started
-        self.dealer, self.round, self.totals = other.dealer, other.round, other.totals
-        self.recent, self.rng, self.outcome = other.recent, other.rng, other.outcome
-        self.rules, self.seats = other.rules, other.seats
+        for name in _FIELDS:
+            setattr(self, name, getattr(other, name))
 
     @property
     def top(self) -> str:
@@ -252,7 +227,7 @@ class PikaState:
 def matches(card: str, top: str, colour: str) -> bool:
     """PIKA-1: same colour in play, same number or symbol, or a black card."""
     first = card[0]
-    return first == "W" or first == colour or (top[0] != "W" and VALUES[card] == VALUES[top])
+    return first == "W" or first == colour or (top[0] != "W" and VALUE_OF[card] == VALUE_OF[top])
 
 
 def deal(

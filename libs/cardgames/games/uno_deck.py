@@ -48,9 +48,6 @@ def full_deck() -> tuple[str, ...]:
 DECK: Final[tuple[str, ...]] = full_deck()
 CODES: Final[frozenset[str]] = frozenset(DECK)
 """Every distinct card code (54 of them)."""
-VALUES: Final[dict[str, str]] = {code: code if code[0] == WILD else code[1:] for code in CODES}
-"""Each code's value, as :func:`value_of` gives it, looked up instead of sliced: matching
-cards is on every move's path."""
 
 
 def is_black(card: str) -> bool:
@@ -65,6 +62,11 @@ def colour_letter(card: str) -> str | None:
 def value_of(card: str) -> str:
     """``"5"``, ``"skip"``, ``"rev"``, ``"+2"``, or ``"W"`` / ``"W+4"`` for black cards."""
     return card if card[0] == "W" else card[1:]
+
+
+VALUE_OF: Final[dict[str, str]] = {code: value_of(code) for code in CODES}
+"""Each code's :func:`value_of`, looked up instead of sliced: matching cards is on every
+move's path."""
 
 
 def points(card: str) -> int:

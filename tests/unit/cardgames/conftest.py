@@ -13,12 +13,11 @@ import pytest
 def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get("TAVOLO_EXPECT_COMPILED_RULES") != "1":
         return
-    import tavolo.cardgames.contract as contract
-    import tavolo.cardgames.games.pika as pika
+    from tools.compile_rules import interpreted
 
-    interpreted = [m.__name__ for m in (contract, pika) if str(m.__file__).endswith(".py")]
-    if interpreted:
+    left = interpreted()
+    if left:
         raise pytest.UsageError(
-            f"compiled rules expected but {', '.join(interpreted)} are interpreted: "
+            f"compiled rules expected but {', '.join(left)} are interpreted: "
             "run tools/compile_rules.py and put build/compiled first on PYTHONPATH"
         )
