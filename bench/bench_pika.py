@@ -1,6 +1,6 @@
 """Pika self-play speed through the public contract, beside RLCard's UNO in the same run.
 
-    .venv/bin/python bench/bench_pika.py [--games N] [--rlcard-games N] [--profile]
+    .venv/bin/python bench/bench_pika.py [--rounds R] [--games N] [--rlcard-games N] [--profile]
 
 Random self-play, 4 seats, two ways, each through ``to_act``, ``legal_actions`` and
 ``apply`` (which re-checks legality and copies the state), exactly as a table does:
@@ -14,6 +14,11 @@ child process. RLCard is the reference (``pip install rlcard``); without it the 
 says so and measures Pika only. Its UNO environment offers 2 players; it is measured as
 shipped and also with its game configured for 4. Peak memory is traced (tracemalloc)
 over separate games, since tracing slows everything down.
+
+A shared machine's speed drifts by tens of percent within a minute, so one timing of each
+says little. The script runs ``--rounds`` rounds, each timing everything once in turn;
+it prints medians with the [min-max] over the rounds, and takes each ratio to RLCard
+within a round before summarising it the same way.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import json
 import os
 import pstats
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -102,7 +108,7 @@ def peak_per_game(run_one: Callable[[int], object], games: int) -> int:
     return worst
 
 
-def measure_pika(games: int) -> dict[str, Any]:
+def measure_pika(games: int, first_seed: int = 0, peak: bool = False) -> dict[str, Any]:
     """Games/s and actions/s of both loops on whichever rules this process imports."""
     import tavolo.cardgames.games.pika as pika
 
@@ -111,24 +117,26 @@ def measure_pika(games: int) -> dict[str, Any]:
     }
     for name, run in (("loop in Python", pika_games), ("selfplay", selfplay_games)):
         run(50, first_seed=10**6)  # warm up imports and caches
-        seconds, actions = timed(lambda run=run: run(games))
+        seconds, actions = timed(lambda run=run: run(games, first_seed))
         figures[name] = {
             "games/s": games / seconds,
             "actions/s": actions / seconds,
             "actions/game": actions / games,
         }
-    peak = peak_per_game(lambda n: selfplay_games(1, first_seed=2 * 10**6 + n), 30)
-    figures["peak KiB/game"] = peak / 1024
+    if peak:
+        worst = peak_per_game(lambda n: selfplay_games(1, first_seed=2 * 10**6 + n), 30)
+        figures["peak KiB/game"] = worst / 1024
     return figures
 
 
-def compiled_figures(games: int) -> dict[str, Any] | None:
+def compiled_figures(games: int, first_seed: int, peak: bool) -> dict[str, Any] | None:
     """The same measurement on the compiled rules, in a child process, if they are built."""
     if not COMPILED.is_dir():
         return None
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(COMPILED), *sys.path[1:]])}
+    command = [sys.executable, __file__, "--games", str(games), "--pika-json", str(first_seed)]
     out = subprocess.run(
-        [sys.executable, __file__, "--games", str(games), "--pika-json"],
+        [*command, *(["--peak"] if peak else [])],
         env=env,
         check=True,
         capture_output=True,
@@ -138,69 +146,119 @@ def compiled_figures(games: int) -> dict[str, Any] | None:
     return figures if figures["rules"] == "compiled" else None
 
 
-def show_pika(figures: dict[str, Any], games: int) -> None:
-    print(f"Pika, {SEATS} seats, random self-play, rules {figures['rules']}:")
-    for name in ("loop in Python", "selfplay"):
-        rate = figures[name]
-        print(
-            f"  {name:15} {rate['games/s']:9,.0f} games/s {rate['actions/s']:11,.0f} actions/s"
-            f" ({rate['actions/game']:.1f} actions/game)"
-        )
-    print(
-        f"  {games} games each; peak memory per game (tracemalloc) "
-        f"{figures['peak KiB/game']:.1f} KiB"
-    )
+def rlcard_figures(env: Any, games: int, peak: bool) -> dict[str, Any]:
+    seconds, steps = timed(lambda: rlcard_games(env, games))
+    figures = {
+        "games/s": games / seconds,
+        "actions/s": steps / seconds,
+        "actions/game": steps / games,
+    }
+    if peak:
+        figures["peak KiB/game"] = peak_per_game(lambda n: rlcard_games(env, 1), 30) / 1024
+    return figures
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def spread(values: list[float], unit: str = "", digits: int = 0) -> str:
+    """The median, and the range over the rounds when there are several."""
+    text = f"{median(values):,.{digits}f}{unit}"
+    if len(values) > 1:
+        text += f" [{min(values):,.{digits}f}-{max(values):,.{digits}f}]"
+    return text
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4000, help="Pika games to time")
-    parser.add_argument("--rlcard-games", type=int, default=800, help="RLCard games to time")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds")
+    parser.add_argument("--games", type=int, default=2000, help="Pika games per loop and round")
+    parser.add_argument("--rlcard-games", type=int, default=300, help="RLCard games per round")
     parser.add_argument("--profile", action="store_true", help="print a cProfile of Pika")
-    parser.add_argument("--pika-json", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--pika-json", type=int, metavar="SEED", help=argparse.SUPPRESS)
+    parser.add_argument("--peak", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.pika_json:
-        print(json.dumps(measure_pika(args.games)))
+    if args.pika_json is not None:
+        print(json.dumps(measure_pika(args.games, args.pika_json, args.peak)))
         return
 
-    runs = [measure_pika(args.games)]
-    compiled = compiled_figures(args.games)
-    if compiled is None:
-        print("No compiled rules (python tools/compile_rules.py): measuring interpreted only.")
-    else:
-        runs.append(compiled)
-    for figures in runs:
-        show_pika(figures, args.games)
-
-    for players in (2, SEATS):
-        env = rlcard_env(players)
-        if env is None:
-            print("RLCard is not installed (pip install rlcard): reference skipped.")
-            break
-        rlcard_games(env, 20)
-        rl_seconds, rl_steps = timed(lambda env=env: rlcard_games(env, args.rlcard_games))
-        rl_rate, rl_steps_rate = args.rlcard_games / rl_seconds, rl_steps / rl_seconds
-        label = "as shipped" if players == 2 else "configured"
-        print(f"RLCard UNO, {players} players ({label}), random players:")
-        print(
-            f"  {rl_rate:,.0f} games/s, {rl_steps_rate:,.0f} steps/s "
-            f"({args.rlcard_games} games, {rl_steps / args.rlcard_games:.1f} steps/game)"
-        )
-        rl_peak = peak_per_game(lambda n, env=env: rlcard_games(env, 1), 30)
-        print(f"  peak memory per game (tracemalloc): {rl_peak / 1024:.1f} KiB")
-        for figures in runs:
-            for name in ("loop in Python", "selfplay"):
-                rate = figures[name]
-                print(
-                    f"  Pika/RLCard, {figures['rules']} {name}: "
-                    f"{rate['games/s'] / rl_rate:.1f}x games/s, "
-                    f"{rate['actions/s'] / rl_steps_rate:.1f}x actions/s"
-                )
+    envs = {players: rlcard_env(players) for players in (2, SEATS)}
+    for env in envs.values():
+        if env is not None:
+            rlcard_games(env, 20)  # warm up
+    # Every round measures everything once, in turn, so that the machine's drift touches
+    # all alike; ratios are taken within a round, then summarised over the rounds.
+    rounds: list[dict[str, dict[str, Any]]] = []
+    for number in range(args.rounds):
+        first, seed = number == 0, 0  # the same games every round
+        row = {"interpreted": measure_pika(args.games, seed, peak=first)}
+        compiled = compiled_figures(args.games, seed, peak=first)
+        if compiled is not None:
+            row["compiled"] = compiled
+        for players, env in envs.items():
+            if env is not None:
+                row[f"rlcard {players}"] = rlcard_figures(env, args.rlcard_games, peak=first)
+        rounds.append(row)
+    report(rounds, args)
 
     if args.profile:
         profiler = cProfile.Profile()
         profiler.runcall(pika_games, 300)
         pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+
+
+LOOPS = ("loop in Python", "selfplay")
+
+
+def report(rounds: list[dict[str, dict[str, Any]]], args: argparse.Namespace) -> None:
+    """Medians over the rounds, with [min-max]; ratios are per round, then summarised."""
+    first = rounds[0]
+    builds = [name for name in ("interpreted", "compiled") if name in first]
+    print(
+        f"Pika, {SEATS} seats, random self-play: median [min-max] of {len(rounds)} rounds, "
+        f"{args.games:,} games per loop and round"
+    )
+    for build in builds:
+        for loop in LOOPS:
+            games = [r[build][loop]["games/s"] for r in rounds]
+            actions = [r[build][loop]["actions/s"] for r in rounds]
+            print(
+                f"  {build:11} {loop:15} {spread(games)} games/s, {spread(actions)} actions/s"
+                f" ({first[build][loop]['actions/game']:.1f} actions/game)"
+            )
+        peak = first[build]["peak KiB/game"]
+        print(f"  {build:11} peak memory per game (tracemalloc) {peak:.1f} KiB")
+    if "compiled" not in first:
+        print("  No compiled rules (python tools/compile_rules.py): measured interpreted only.")
+    references = [key for key in (f"rlcard {n}" for n in (2, SEATS)) if key in first]
+    if not references:
+        print("RLCard is not installed (pip install rlcard): reference skipped.")
+        return
+    print(f"RLCard UNO, random players, {args.rlcard_games:,} games per round:")
+    for key in references:
+        players = int(key.split()[1])
+        label = "as shipped" if players == 2 else "configured"
+        games = [r[key]["games/s"] for r in rounds]
+        actions = [r[key]["actions/s"] for r in rounds]
+        print(
+            f"  {players} players ({label}) {spread(games)} games/s, {spread(actions)} steps/s"
+            f" ({first[key]['actions/game']:.1f} steps/game),"
+            f" peak {first[key]['peak KiB/game']:.1f} KiB/game"
+        )
+    print("Pika / RLCard, games/s and actions/s, per round: median [min-max]")
+    for key in references:
+        print(f"  against {key.split()[1]} players:")
+        for build in builds:
+            for loop in LOOPS:
+                ratios = {
+                    unit: [r[build][loop][unit] / r[key][unit] for r in rounds]
+                    for unit in ("games/s", "actions/s")
+                }
+                print(
+                    f"    {build:11} {loop:15} {spread(ratios['games/s'], 'x', 1)} games/s, "
+                    f"{spread(ratios['actions/s'], 'x', 1)} actions/s"
+                )
 
 
 if __name__ == "__main__":

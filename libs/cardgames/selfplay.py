@@ -8,7 +8,8 @@ runs as C too, so what is measured is the rules and not the interpreter driving 
 
 Choices come from a ``random.Random`` owned by the caller; they are not the table's
 randomness (that is the seed, through :mod:`tavolo.cardgames.rng`). An index is drawn as
-``int(random() * n)``: uniform up to float rounding, which is plenty for random players.
+``int(random() * float(n))``: uniform up to float rounding, which is plenty for random
+players (the explicit ``float`` keeps the product a C double when compiled).
 """
 
 from __future__ import annotations
@@ -44,9 +45,9 @@ def play_random(
             (seat,) = waiting
         else:
             ordered = sorted(waiting)
-            seat = ordered[int(rand() * len(ordered))]
+            seat = ordered[int(rand() * float(len(ordered)))]
         legal = game.legal_actions(state, seat)
-        action = legal[int(rand() * len(legal))]
+        action = legal[int(rand() * float(len(legal)))]
         state, _ = game.apply(state, seat, action)
         applied += 1
         if moves is not None:

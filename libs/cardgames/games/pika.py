@@ -56,8 +56,8 @@ from tavolo.cardgames.games.pika_state import (
     deal,
     draw_cards,
     end_turn,
-    matches,
     parse_match_length,
+    playable,
     round_result,
     unchain,
 )
@@ -295,7 +295,7 @@ class Pika(Game[PikaState]):
         cards = draw_cards(st, seat, 1, events)
         events.append({"type": "draw", "seat": seat, "cards": list(cards)})
         st.record(seat, "draw", count=len(cards))
-        if may_play and cards and matches(cards[0], st.discard[-1], st.colour):
+        if may_play and cards and cards[0] in playable(st.discard[-1], st.colour):
             st.drawn = cards[0]
         else:
             self._pass(st, events, played=False)

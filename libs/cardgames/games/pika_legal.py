@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Final
 
 from tavolo.cardgames.actions import Action, ActionKind
-from tavolo.cardgames.games.pika_state import PikaState, matches
-from tavolo.cardgames.games.uno_deck import CODES, COLOURS, VALUE_OF
+from tavolo.cardgames.games.pika_state import PikaState, playable
+from tavolo.cardgames.games.uno_deck import CODES, COLOUR_NAMES, COLOURS
 
 PIKA: Final = "pika"
 
@@ -43,20 +43,16 @@ def legal_actions(state: PikaState, seat: int) -> list[Action]:
         if drawn is not None:
             actions.extend(plays[drawn])
             actions.append(KEEP)
-        elif state.stack:
-            for card in hand:
-                if chains(card, state):
-                    _offer(actions, plays[card])
-            actions.append(TAKE)
         else:
-            # PIKA-1, as in pika_state.matches, inlined: this loop is the hot path.
             top, colour = state.discard[-1], state.colour
-            value = "" if top[0] == "W" else VALUE_OF[top]
+            stacked = state.stack > 0
+            allowed = chaining(top, colour) if stacked else playable(top, colour)
             for card in hand:
-                first = card[0]
-                if first == "W" or first == colour or VALUE_OF[card] == value:
+                if card in allowed:
                     _offer(actions, plays[card])
-            if not actions:
+            if stacked:
+                actions.append(TAKE)
+            elif not actions:
                 actions.append(DRAW)
     for s, _ in state.windows:
         if s == seat:
@@ -93,18 +89,29 @@ def is_legal(state: PikaState, seat: int, action: Action) -> bool:
     if kind is ActionKind.DRAW:
         if state.drawn is not None or state.stack or not (action is DRAW or action == DRAW):
             return False
-        top, colour = state.discard[-1], state.colour
-        return not any(matches(card, top, colour) for card in state.hands[seat])
+        allowed = playable(state.discard[-1], state.colour)
+        return not any(card in allowed for card in state.hands[seat])
     return False
 
 
-def chains(card: str, state: PikaState) -> bool:
+def chains(card: str, top: str, colour: str) -> bool:
     """PIKA-6 / RULES §1.5: on a +2 any +2 or +4; on a +4 a +2 of the named colour or a +4."""
     if card == "W+4":
         return True
-    if state.discard[-1] == "W+4":
-        return card == state.colour + "+2"
+    if top == "W+4":
+        return card == colour + "+2"
     return card[1:] == "+2"
+
+
+_CHAINING: Final[dict[str, dict[str, frozenset[str]]]] = {
+    colour: {top: frozenset(c for c in CODES if chains(c, top, colour)) for top in CODES}
+    for colour in COLOUR_NAMES
+}
+
+
+def chaining(top: str, colour: str) -> frozenset[str]:
+    """Every code that :func:`chains` onto ``top`` in ``colour``, from a table built with it."""
+    return _CHAINING[colour][top]
 
 
 def _is_legal_play(state: PikaState, seat: int, action: Action) -> bool:
@@ -118,11 +125,10 @@ def _is_legal_play(state: PikaState, seat: int, action: Action) -> bool:
     if state.drawn is not None:
         if card != state.drawn:
             return False
-    elif state.stack:
-        if not chains(card, state):
+    else:
+        top, colour = state.discard[-1], state.colour
+        if card not in (chaining(top, colour) if state.stack else playable(top, colour)):
             return False
-    elif not matches(card, state.discard[-1], state.colour):
-        return False
     if card[0] == "W":
         if action.colour not in _COLOUR_SET:
             return False

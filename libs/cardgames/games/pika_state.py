@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from tavolo.cardgames.contract import Event, Outcome, places_from_measure
-from tavolo.cardgames.games.uno_deck import COLOUR_NAMES, DECK, VALUE_OF, points
+from tavolo.cardgames.games.uno_deck import CODES, COLOUR_NAMES, DECK, VALUE_OF, points
 from tavolo.cardgames.rng import SeededRandom
 
 HAND_SIZE: Final = 7
@@ -19,6 +19,9 @@ CLOCKWISE: Final = -1
 """Pika is played clockwise (RULES §0.3): the turn passes from seat s to s-1."""
 RECENT_MOVES: Final = 16
 """How many public moves a view lists, enough to cover a full table round."""
+TRIM_EVERY: Final = 64
+"""How often the recent-moves chain is cut back to ``RECENT_MOVES``: each cut rebuilds
+that many links, so cutting rarely keeps recording a move at about one tuple."""
 
 Move = tuple[int, int, str, str, str, int]
 """A public move: (number, seat, move, card, colour letter in play, count)."""
@@ -26,7 +29,8 @@ Moves = tuple[int, int, str, str, str, int, Any]
 """The latest moves as a chain, newest first: a move and the older chain (a ``Moves`` or
 ``None``; spelt ``Any`` because mypyc cannot compile a recursive alias). Recording a move
 is then one tuple, not a new copy of the list; the chain is cut back to
-``RECENT_MOVES`` once every ``RECENT_MOVES`` moves, so it never holds twice that."""
+``RECENT_MOVES`` once every ``TRIM_EVERY`` moves, so it never holds more than the two
+together."""
 
 
 def chain(moves: list[Move]) -> Moves | None:
@@ -214,7 +218,7 @@ class PikaState:
     def record(self, seat: int, move: str, card: str = "", count: int = 0) -> None:
         recent = self.recent
         number = 1 if recent is None else recent[0] + 1
-        if number % RECENT_MOVES == 0:
+        if number % TRIM_EVERY == 0:
             recent = chain(unchain(recent)[1:])
         self.recent = (number, seat, move, card, self.colour, count, recent)
 
@@ -228,6 +232,18 @@ def matches(card: str, top: str, colour: str) -> bool:
     """PIKA-1: same colour in play, same number or symbol, or a black card."""
     first = card[0]
     return first == "W" or first == colour or (top[0] != "W" and VALUE_OF[card] == VALUE_OF[top])
+
+
+_PLAYABLE: Final[dict[str, dict[str, frozenset[str]]]] = {
+    colour: {top: frozenset(c for c in CODES if matches(c, top, colour)) for top in CODES}
+    for colour in COLOUR_NAMES
+}
+
+
+def playable(top: str, colour: str) -> frozenset[str]:
+    """Every code that :func:`matches` ``top`` in ``colour``, from a table built with it:
+    a seat's hand is checked against this set before every move."""
+    return _PLAYABLE[colour][top]
 
 
 def deal(

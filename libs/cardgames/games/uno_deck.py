@@ -16,6 +16,7 @@ words and :data:`COLOUR_LETTERS` back.
 
 from __future__ import annotations
 
+import sys
 from typing import Final
 
 COLOUR_NAMES: Final[dict[str, str]] = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
@@ -37,9 +38,10 @@ def full_deck() -> tuple[str, ...]:
     cards: list[str] = []
     for letter in COLOUR_NAMES:
         for value in _VALUES:
-            cards.append(letter + value)
-            if value != "0":
-                cards.append(letter + value)
+            # One interned object per code, both copies included: dict and set lookups
+            # of dealt cards then match by identity, without comparing characters.
+            code = sys.intern(letter + value)
+            cards.extend((code,) if value == "0" else (code, code))
     cards.extend([WILD] * 4)
     cards.extend([WILD_DRAW_FOUR] * 4)
     return tuple(cards)
