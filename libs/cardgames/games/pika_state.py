@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from tavolo.cardgames.contract import Event, Outcome, places_from_measure
-from tavolo.cardgames.games.uno_deck import CODES, COLOUR_NAMES, DECK, VALUE_OF, points
+from tavolo.cardgames.games.uno_deck import CODES, COLOUR_NAMES, DECK, POINTS, VALUE_OF
 from tavolo.cardgames.rng import SeededRandom
 
 HAND_SIZE: Final = 7
@@ -259,13 +259,13 @@ def deal(
     deck = list(DECK)
     rng.shuffle(deck)
     first = (dealer + CLOCKWISE) % seats
-    hands: list[list[str]] = [[] for _ in range(seats)]
-    position = 0
-    for _ in range(HAND_SIZE):
-        for k in range(seats):
-            hands[(first + CLOCKWISE * k) % seats].append(deck[position])
-            position += 1
-    stock = deck[position:]
+    # One card at a time from ``first`` in the direction of play: the k-th seat from
+    # ``first`` gets every ``seats``-th card from position k.
+    dealt = HAND_SIZE * seats
+    hands = tuple(
+        tuple(deck[(seat - first) * CLOCKWISE % seats : dealt : seats]) for seat in range(seats)
+    )
+    stock = deck[dealt:]
     returned: list[str] = []
     while stock[0][0] == "W":
         # A black card turned up goes back and the stock is reshuffled (RULES §1.1).
@@ -284,7 +284,7 @@ def deal(
     state = PikaState(
         rules=rules,
         seats=seats,
-        hands=tuple(tuple(h) for h in hands),
+        hands=hands,
         stock=tuple(stock),
         discard=(top,),
         colour=top[0],
@@ -363,7 +363,7 @@ def round_result(st: PikaState) -> tuple[tuple[int, ...], tuple[int, ...]]:
     each seat in first place scores the card points of all other hands (RULES §1.12)."""
     sizes = [len(h) for h in st.hands]
     places = places_from_measure(sizes, lower_is_better=True)
-    hand_points = [sum(points(c) for c in h) for h in st.hands]
+    hand_points = [sum(POINTS[c] for c in h) for h in st.hands]
     total = sum(hand_points)
     scores = tuple(total - hand_points[s] if places[s] == 1 else 0 for s in range(st.seats))
     return places, scores

@@ -79,6 +79,10 @@ def points(card: str) -> int:
     return int(value) if value.isdigit() else 20
 
 
+POINTS: Final[dict[str, int]] = {code: points(code) for code in CODES}
+"""Each code's :func:`points`, looked up when a round is scored."""
+
+
 def describe(card: str) -> str:
     """Words for people: ``"red 5"``, ``"blue reverse"``, ``"wild +4"``."""
     if card == WILD:
