@@ -9,6 +9,7 @@ import random
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import grpc
 import pytest
@@ -23,7 +24,10 @@ from tests.integration.engine.helpers import auth, bot, channel, human, open_req
 pytestmark = [pytest.mark.e2e, pytest.mark.fault]
 
 
-def _start(database_url: str, nats_url: str, namespace: str, port: int) -> subprocess.Popen[bytes]:
+def _start(
+    database_url: str, nats_url: str, namespace: str, port: int, log: Path
+) -> subprocess.Popen[bytes]:
+    """The engine in a child process, its output appended to ``log``."""
     env = {
         **os.environ,
         "TAVOLO_DATABASE_URL": database_url,
@@ -33,12 +37,13 @@ def _start(database_url: str, nats_url: str, namespace: str, port: int) -> subpr
         "TAVOLO_ENGINE_METRICS_PORT": "0",
         "TAVOLO_LOG_LEVEL": "warning",
     }
-    return subprocess.Popen(
-        [sys.executable, "-m", "tavolo.engine"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    with log.open("ab") as output:  # the child keeps its own copy of the descriptor
+        return subprocess.Popen(
+            [sys.executable, "-m", "tavolo.engine"],
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
 
 
 async def _until_serving(port: int) -> None:
@@ -56,10 +61,11 @@ async def _until_serving(port: int) -> None:
 
 
 async def test_a_killed_engine_restarts_and_its_tables_continue_where_they_were(
-    database_url: str, nats_url: str, namespace: str
+    database_url: str, nats_url: str, namespace: str, tmp_path: Path
 ) -> None:
     port = free_port()
-    process = _start(database_url, nats_url, namespace, port)
+    log = tmp_path / "engine.log"
+    process = _start(database_url, nats_url, namespace, port, log)
     try:
         await _until_serving(port)
         async with channel(port) as stub:
@@ -96,7 +102,7 @@ async def test_a_killed_engine_restarts_and_its_tables_continue_where_they_were(
             )
         process.send_signal(signal.SIGKILL)
         process.wait(10)
-        process = _start(database_url, nats_url, namespace, port)
+        process = _start(database_url, nats_url, namespace, port, log)
         await _until_serving(port)
         async with channel(port) as stub:
             # The table is exactly as it was: replaying up to the version kim last saw
@@ -128,12 +134,16 @@ async def test_a_killed_engine_restarts_and_its_tables_continue_where_they_were(
                 play_seat(stub, played.table_id, "kim", rng), timeout=120
             )
             assert final.status == engine_pb2.TABLE_STATUS_FINISHED
-            log = await stub.GetTableLog(
+            table_log = await stub.GetTableLog(
                 engine_pb2.GetTableLogRequest(table_id=played.table_id),
                 metadata=auth("aud", Role.AUDITOR),
             )
-            report = audit_table([recorded_from_proto(e) for e in log.events])
+            report = audit_table([recorded_from_proto(e) for e in table_log.events])
             assert report.ok, report.lines()
+    except BaseException:
+        # Both engines' warnings and errors (with their error ids), shown with the failure.
+        print(log.read_text(errors="replace")[-20_000:])
+        raise
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
