@@ -27,7 +27,6 @@ import time
 import tracemalloc
 import uuid
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import grpc
@@ -36,7 +35,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from tavolo.engine.bootstrap import assemble, build_engine
 from tavolo.engine.setup import SeatInfo, build_setup
 from tavolo.servicekit.auth import Principal, Role, TokenSigner
-from tavolo.servicekit.embedded import servers_from_env
+from tavolo.servicekit.embedded import scratch_database, servers_from_env
 from tavolo.servicekit.runtime import start_service
 from tavolo.servicekit.settings import DEV_TOKEN_SECRET, Settings
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
@@ -253,12 +252,9 @@ async def memory_per_table(url: str, tables: int, actions: int) -> float:
 
 
 async def run(server_url: str, nats_url: str, args: argparse.Namespace) -> None:
-    name = f"bench_engine_{uuid.uuid4().hex[:8]}"
-    admin = await asyncpg.connect(server_url)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    url = urlunsplit(urlsplit(server_url)._replace(path="/" + name))
-    try:
-        settings = Settings(database_url=url, nats_url=nats_url, namespace=name)
+    namespace = f"bench_engine_{uuid.uuid4().hex[:8]}"
+    async with scratch_database(server_url, "bench_engine") as url:
+        settings = Settings(database_url=url, nats_url=nats_url, namespace=namespace)
         service = await start_service("engine", assemble, settings, port=0)
         try:
             print(
@@ -286,9 +282,6 @@ async def run(server_url: str, nats_url: str, args: argparse.Namespace) -> None:
             )
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"{'peak resident memory of this process':<44} {peak:7.1f} MiB")
-    finally:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
 
 
 def main() -> None:

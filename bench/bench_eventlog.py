@@ -24,7 +24,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import nats
@@ -32,7 +31,7 @@ import nats
 from tavolo.eventlog import NewEvent, PostgresEventStore, RecordedEvent
 from tavolo.eventlog.relay import Encoded, OutboxRelay
 from tavolo.messaging import MSG_ID_HEADER, Topology, ensure_streams
-from tavolo.servicekit.embedded import servers_from_env
+from tavolo.servicekit.embedded import scratch_database, servers_from_env
 
 SCHEMA = "bench"
 PLAIN_TABLE = f"""
@@ -216,10 +215,11 @@ async def main(appends: int, publishes: int) -> None:
 
 
 async def run_all(server_url: str, nats_url: str, appends: int, publishes: int) -> None:
-    database = f"bench_{uuid.uuid4().hex[:8]}"
-    admin = await asyncpg.connect(server_url)
-    await admin.execute(f'CREATE DATABASE "{database}"')
-    url = urlunsplit(urlsplit(server_url)._replace(path=f"/{database}"))
+    async with scratch_database(server_url, "bench_eventlog") as url:
+        await run_on(url, nats_url, appends, publishes)
+
+
+async def run_on(url: str, nats_url: str, appends: int, publishes: int) -> None:
     pool = await asyncpg.create_pool(url, min_size=17, max_size=17)
     nc = await nats.connect(nats_url)
     try:
@@ -245,8 +245,6 @@ async def run_all(server_url: str, nats_url: str, appends: int, publishes: int) 
     finally:
         await nc.close()
         await pool.close()
-        await admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
-        await admin.close()
 
 
 if __name__ == "__main__":

@@ -30,7 +30,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import grpc
@@ -45,7 +44,7 @@ from tavolo.lobby.store import SCHEMA, Database
 from tavolo.lobby.tables import Mode, Seat, TableSpec, table_spec
 from tavolo.lobby.updates import Update
 from tavolo.servicekit.auth import TokenSigner
-from tavolo.servicekit.embedded import servers_from_env
+from tavolo.servicekit.embedded import scratch_database, servers_from_env
 from tavolo.servicekit.logging import configure_logging
 from tavolo.servicekit.runtime import start_service
 from tavolo.servicekit.settings import DEV_TOKEN_SECRET, Settings
@@ -284,11 +283,7 @@ async def main(tickets: int, joins: int, clients: int) -> None:
     with tempfile.TemporaryDirectory(prefix="tavolo-bench-") as scratch:
         server_url, nats_url, stop = servers_from_env(Path(scratch))
         try:
-            database = f"bench_{uuid.uuid4().hex[:8]}"
-            admin = await asyncpg.connect(server_url)
-            await admin.execute(f'CREATE DATABASE "{database}"')
-            url = urlunsplit(urlsplit(server_url)._replace(path=f"/{database}"))
-            try:
+            async with scratch_database(server_url, "bench_lobby") as url:
                 pool = await asyncpg.create_pool(url, min_size=4, max_size=20)
                 try:
                     await Database(pool).migrate()
@@ -303,9 +298,6 @@ async def main(tickets: int, joins: int, clients: int) -> None:
                 finally:
                     await pool.close()
                 await bench_joins(url, nats_url, joins, clients)
-            finally:
-                await admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
-                await admin.close()
         finally:
             stop()
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

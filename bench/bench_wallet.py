@@ -32,7 +32,6 @@ import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import nats
@@ -42,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' ev
 
 from tavolo.messaging import Topology, install_processed_messages
 from tavolo.servicekit.auth import Principal, Role
-from tavolo.servicekit.embedded import servers_from_env
+from tavolo.servicekit.embedded import scratch_database, servers_from_env
 from tavolo.servicekit.logging import configure_logging
 from tavolo.servicekit.runtime import start_service
 from tavolo.servicekit.settings import Settings
@@ -249,11 +248,7 @@ async def main(transfers: int, clients: int, tables: int) -> None:
     with tempfile.TemporaryDirectory(prefix="tavolo-bench-") as scratch:
         server_url, nats_url, stop = servers_from_env(Path(scratch))
         try:
-            database = f"bench_{uuid.uuid4().hex[:8]}"
-            admin = await asyncpg.connect(server_url)
-            await admin.execute(f'CREATE DATABASE "{database}"')
-            url = urlunsplit(urlsplit(server_url)._replace(path=f"/{database}"))
-            try:
+            async with scratch_database(server_url, "bench_wallet") as url:
                 pool = await asyncpg.create_pool(url, min_size=4, max_size=clients + 4)
                 try:
                     await store.migrate(pool)
@@ -269,9 +264,6 @@ async def main(transfers: int, clients: int, tables: int) -> None:
                 finally:
                     await pool.close()
                 await bench_settlement(url, nats_url, tables)
-            finally:
-                await admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
-                await admin.close()
         finally:
             stop()
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -13,10 +13,9 @@ import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
-import asyncpg
 import pytest
 
-from tavolo.servicekit.embedded import EmbeddedNats, EmbeddedPostgres
+from tavolo.servicekit.embedded import EmbeddedNats, EmbeddedPostgres, scratch_database
 
 
 @pytest.fixture(scope="session")
@@ -43,29 +42,11 @@ def nats_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server.stop()
 
 
-def _with_database(url: str, database: str) -> str:
-    """``url`` pointing at another database (keeps socket-path query parameters)."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path="/" + database))
-
-
 @pytest.fixture
 async def database_url(postgres_server_url: str) -> AsyncIterator[str]:
     """A fresh, empty database for this test, dropped afterwards."""
-    name = f"t_{uuid.uuid4().hex[:16]}"
-    admin = await asyncpg.connect(postgres_server_url)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    yield _with_database(postgres_server_url, name)
-    admin = await asyncpg.connect(postgres_server_url)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await admin.close()
+    async with scratch_database(postgres_server_url, "t") as url:
+        yield url
 
 
 @pytest.fixture

@@ -14,11 +14,15 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 import warnings
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
 
 
 class EmbeddedServerError(Exception):
@@ -172,3 +176,25 @@ def servers_from_env(scratch: Path) -> tuple[str, str, Callable[[], None]]:
             each()
 
     return database_url, nats_url, stop
+
+
+@contextlib.asynccontextmanager
+async def scratch_database(server_url: str, prefix: str) -> AsyncIterator[str]:
+    """A fresh, empty database on the server of ``server_url`` (named ``prefix_<random>``),
+    dropped afterwards even with connections still open: the URL that reaches it. Each
+    test and benchmark run gets its own, so runs never see each other's rows."""
+    name = f"{prefix}_{uuid.uuid4().hex[:16]}"
+    admin = await asyncpg.connect(server_url)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    try:
+        # Only the path changes, so socket-path query parameters are kept.
+        yield urlunsplit(urlsplit(server_url)._replace(path="/" + name))
+    finally:
+        admin = await asyncpg.connect(server_url)
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
