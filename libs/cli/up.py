@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -97,7 +98,7 @@ def run_up(args: argparse.Namespace) -> int:
                     ),
                 )
             )
-        problem = asyncio.run(_wait_ready(settings, children, args.ready_timeout))
+        problem = asyncio.run(_wait_ready(settings, children, logs, args.ready_timeout))
         if problem:
             print(problem)
             return 1
@@ -131,7 +132,10 @@ def run_up(args: argparse.Namespace) -> int:
 
 
 async def _wait_ready(
-    settings: Settings, children: list[tuple[str, subprocess.Popen[bytes]]], limit: float
+    settings: Settings,
+    children: list[tuple[str, subprocess.Popen[bytes]]],
+    logs: Path,
+    limit: float,
 ) -> str | None:
     """None once every child reports SERVING, else what went wrong."""
     deadline = time.monotonic() + limit
@@ -139,7 +143,11 @@ async def _wait_ready(
     while pending:
         for name, child in children:
             if name in pending and child.poll() is not None:
-                return f"{name} exited at start with code {child.returncode}; see its log"
+                log = logs / f"{name}.log"
+                # A service that cannot start says why in its last line ("cannot start: ...").
+                lines = log.read_text(errors="replace").strip().splitlines()
+                reason = f"\n  {lines[-1]}" if lines else ""
+                return f"{name} exited at start with code {child.returncode}; log {log}{reason}"
         for name in sorted(pending):
             if await _serving(settings.grpc_address(name)):
                 pending.discard(name)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import ssl
-from typing import Any
+from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -18,6 +18,10 @@ import structlog
 from nats.aio.client import Client as NATS
 
 log = structlog.get_logger("tavolo.connect")
+
+MIN_NATS_VERSION: Final = (2, 10)
+"""The oldest nats-server the platform runs on: consumers that filter several subjects
+need 2.10, and an older server ignores that filter and delivers the whole stream."""
 
 
 class StartupError(Exception):
@@ -80,12 +84,15 @@ async def connect_nats(
     name: str | None = None,
     connect_timeout: int = 5,
     require_jetstream: bool = True,
+    min_version: tuple[int, int] = MIN_NATS_VERSION,
 ) -> NATS:
     """A NATS connection that reconnects for ever once up; StartupError if it never comes up.
 
     The first connection is tried briefly (nats.py would otherwise retry for minutes and
     then report only "no servers"); once connected, the client keeps reconnecting through
-    server restarts. With ``require_jetstream`` the server must have JetStream enabled.
+    server restarts. The server must be ``min_version`` or later and, with
+    ``require_jetstream``, have JetStream enabled: a service refuses to start rather than
+    run with consumers that cannot work.
     """
     where = redact_url(url)
     failures: list[BaseException] = []  # while starting: the reasons for the StartupError
@@ -123,6 +130,14 @@ async def connect_nats(
     # Connected: from now on ride out server restarts instead of giving up.
     nc.options["max_reconnect_attempts"] = -1
     nc.options["reconnect_time_wait"] = 2
+    version = nc.connected_server_version
+    if (version.major, version.minor) < min_version:
+        await nc.close()
+        raise StartupError(
+            f"NATS at {where} is nats-server {version.major}.{version.minor}.{version.patch};"
+            f" Tavolo needs {min_version[0]}.{min_version[1]} or later"
+            " (its consumers filter several subjects)"
+        )
     if require_jetstream:
         try:
             await nc.jetstream().account_info()

@@ -130,6 +130,12 @@ async def test_nats_without_jetstream_is_refused(nats_without_jetstream: str) ->
     assert "-js" in str(caught.value)
 
 
+async def test_a_nats_server_older_than_required_is_refused(nats_url: str) -> None:
+    # The embedded server is recent; asking for a future version shows the refusal.
+    with pytest.raises(StartupError, match=r"is nats-server \d+\.\d+\.\d+; Tavolo needs 99\.0"):
+        await connect_nats(nats_url, connect_timeout=2, min_version=(99, 0))
+
+
 async def test_a_good_nats_url_gives_a_connection_with_jetstream(nats_url: str) -> None:
     nc = await connect_nats(nats_url, name="probe")
     try:
