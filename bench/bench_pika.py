@@ -43,6 +43,7 @@ from tavolo.cardgames.registry import get_game
 from tavolo.cardgames.selfplay import random_games
 
 SEATS = 4
+LOOPS = ("loop in Python", "selfplay")
 COMPILED = Path(__file__).resolve().parent.parent / "build" / "compiled"
 
 
@@ -204,9 +205,6 @@ def main() -> None:
         profiler = cProfile.Profile()
         profiler.runcall(pika_games, 300)
         pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
-
-
-LOOPS = ("loop in Python", "selfplay")
 
 
 def report(rounds: list[dict[str, dict[str, Any]]], args: argparse.Namespace) -> None:
