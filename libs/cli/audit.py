@@ -41,11 +41,17 @@ from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS, DEV_TOKEN_SECRET
 from tavolo.v1 import engine_pb2, engine_pb2_grpc
 
 DEFAULT_SERVER = f"127.0.0.1:{DEFAULT_GRPC_PORTS['engine']}"
+DESCRIPTION = (
+    "Check a table's event log yourself: the hash chain, the seed commitment and every "
+    "recorded action are checked here, on the events as received, so nothing is taken on "
+    "trust from the server. `verify` exits 0 only if all pass; `show` prints what a seat "
+    "saw after an event; `export` writes the log as JSON lines that `--file` reads back."
+)
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "audit", help="verify, inspect or export a table's event log", description=__doc__
+        "audit", help="verify, inspect or export a table's event log", description=DESCRIPTION
     )
     commands = parser.add_subparsers(dest="audit_command", required=True, metavar="ACTION")
     for name, text in (
