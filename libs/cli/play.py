@@ -53,6 +53,9 @@ class Renderer(Protocol):
     def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
         """What happened between two views of the same seat, in sentences."""
 
+    def turn(self, view: View, names: Sequence[str]) -> str | None:
+        """Whose turn it is and who follows, in playing order (``None``: nobody's)."""
+
     def choice(self, action: Action, view: View) -> str:
         """A menu line for one legal action."""
 
