@@ -31,13 +31,13 @@ from typing import Any, TextIO
 import grpc
 
 from tavolo.cli import session
-from tavolo.engine.convert import recorded_from_proto
-from tavolo.engine.replay import AuditError, audit_table, revealed_seed, table_at
-from tavolo.engine.views import seat_view
 from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.canonical import format_timestamp
 from tavolo.servicekit.auth import Role, TokenSigner
 from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS, DEV_TOKEN_SECRET
+from tavolo.tablelog.convert import recorded_from_proto
+from tavolo.tablelog.replay import AuditError, audit_table, revealed_seed, table_at
+from tavolo.tablelog.views import seat_view
 from tavolo.v1 import engine_pb2, engine_pb2_grpc
 
 DEFAULT_SERVER = f"127.0.0.1:{DEFAULT_GRPC_PORTS['engine']}"

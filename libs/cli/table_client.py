@@ -27,7 +27,7 @@ import grpc
 
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cli.renderers import Renderer
-from tavolo.engine.convert import action_from_proto, struct_to_dict
+from tavolo.tablelog.convert import action_from_proto, struct_to_dict
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
 
 T = TypeVar("T")

@@ -26,7 +26,6 @@ from tavolo.engine.outbox import EngineEncoder
 from tavolo.engine.repository import TableRepository, utc_now
 from tavolo.engine.scheduler import TimerLoop
 from tavolo.engine.store import TableStore
-from tavolo.engine.table import ABORTED, FINISHED, OPENED, Decision
 from tavolo.eventlog.relay import OutboxRelay
 from tavolo.messaging import (
     IdempotentHandler,
@@ -37,6 +36,7 @@ from tavolo.messaging import (
 )
 from tavolo.servicekit.interceptors import ErrorMap
 from tavolo.servicekit.runtime import Infrastructure, ServiceApp
+from tavolo.tablelog.table import ABORTED, FINISHED, OPENED, Decision
 
 SCHEMA = "engine"
 RELAY_STOP_SECONDS = 5.0

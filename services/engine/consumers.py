@@ -15,9 +15,9 @@ from google.protobuf import json_format
 from nats.aio.msg import Msg
 
 from tavolo.engine.app import EngineApp
-from tavolo.engine.convert import mode_name, seat_from_proto
-from tavolo.engine.setup import build_setup, normalise_json, split_engine_options
 from tavolo.servicekit.errors import InvalidArgument
+from tavolo.tablelog.convert import mode_name, seat_from_proto
+from tavolo.tablelog.setup import build_setup, normalise_json, split_engine_options
 from tavolo.v1 import events_pb2
 
 log = structlog.get_logger("tavolo.engine.consumers")

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from tavolo.cardgames.registry import get_game
-from tavolo.engine.setup import SeatInfo, TableSetup
-from tavolo.engine.table import open_table
+from tavolo.tablelog.setup import SeatInfo, TableSetup
+from tavolo.tablelog.table import open_table
 
 
 class ReadmeRandom:
