@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from tavolo.lobby import accounts_store, events
 from tavolo.lobby.accounts_store import Account, NicknameTaken
-from tavolo.lobby.app import LobbyContext
+from tavolo.lobby.context import LobbyContext
 from tavolo.lobby.nicknames import normalise, skeleton
 from tavolo.lobby.passwords import check_password
 from tavolo.lobby.sanctions import Sanction, ensure_account_active
