@@ -61,7 +61,7 @@ def _handle(args: argparse.Namespace) -> int:
     if args.server is not None or args.table is not None:  # see tavolo.cli.play_remote
         from tavolo.cli.play_remote import play_remote
 
-        return play_remote(args, _read_line)
+        return play_remote(args, None)  # None: the terminal's own keyboard
     seed = args.seed if args.seed is not None else os.urandom(6).hex()
     return play(args.game, args.players, args.level, seed, input_line=_read_line)
 

@@ -84,8 +84,9 @@ def token_source(nickname: str | None) -> tuple[str, Token]:
     return saved.player_id, lambda: session.load(name).access_token
 
 
-def play_remote(args: argparse.Namespace, input_line: Callable[[str], str | None]) -> int:
-    """Entry from ``tavolo play ... --server`` or ``--table``; the exit code."""
+def play_remote(args: argparse.Namespace, input_line: Callable[[str], str | None] | None) -> int:
+    """Entry from ``tavolo play ... --server`` or ``--table``; the exit code. Lines come
+    from ``input_line``, or with ``None`` from the terminal itself."""
     server = args.server or session.address("engine")
     nickname = getattr(args, "as_nick", None)
     table_id = getattr(args, "table", None)
@@ -135,7 +136,7 @@ async def play_at_server(
     game: str,
     players: int,
     level: str,
-    input_line: Callable[[str], str | None],
+    input_line: Callable[[str], str | None] | None,
     out: TextIO = sys.stdout,
     bot_think_millis: int = BOT_THINK_MILLIS,
     turn_seconds: int = 0,
@@ -174,7 +175,7 @@ async def join_table(
     token: Token,
     table_id: str,
     game: str,
-    input_line: Callable[[str], str | None],
+    input_line: Callable[[str], str | None] | None,
     out: TextIO = sys.stdout,
     wait_seconds: float = DEAL_WAIT_SECONDS,
     nickname: str | None = None,

@@ -1,8 +1,8 @@
 """A seat at a table over gRPC: the stream of views and the keyboard, at the same time.
 
 The table does not wait for a person: bots move, turn clocks run out, Pika windows close.
-So the client never blocks on the keyboard. A :class:`Keyboard` reads one line at a time
-on a thread of its own while the table's stream is consumed here; every new view is
+So the client never blocks on the keyboard: it asks :mod:`tavolo.cli.keyboard` for a line
+and goes on consuming the table's stream while the line comes; every new view is
 narrated as it comes, and when it changes what the seat may do the menu and the prompt
 are shown again, so an answer always reads against the choices on screen. Answers carry
 the version they were given for (``expected_version``), so one typed just as the table
@@ -17,7 +17,6 @@ seconds of outage.
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -26,6 +25,7 @@ from typing import Any, TextIO, TypeVar
 import grpc
 
 from tavolo.cardgames.contract import Outcome, View
+from tavolo.cli.keyboard import Keyboard, TerminalKeyboard, ThreadKeyboard
 from tavolo.cli.renderers import Renderer
 from tavolo.tablelog.convert import action_from_proto, struct_to_dict
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
@@ -48,46 +48,6 @@ def view_of(message: engine_pb2.TableView) -> View:
         public=struct_to_dict(message.public, "public"),
         private=struct_to_dict(message.private, "private"),
     )
-
-
-class Keyboard:
-    """Lines typed by the player, read on a daemon thread one at a time, when asked.
-
-    A read that is under way cannot be called back (``input()`` has no timeout), so the
-    line it returns answers whatever prompt is on screen when it arrives. The thread is a
-    daemon so that a pending read never keeps the program from ending."""
-
-    def __init__(self, input_line: Callable[[str], str | None]) -> None:
-        self.input_line = input_line
-        self.pending: asyncio.Future[str | None] | None = None
-
-    def line(self) -> asyncio.Future[str | None]:
-        """The next line (``None`` at end of input): the read under way, or a new one."""
-        if self.pending is None or self.pending.done():
-            loop = asyncio.get_running_loop()
-            future: asyncio.Future[str | None] = loop.create_future()
-
-            def deliver(line: str | None) -> None:
-                if not future.done():
-                    future.set_result(line)
-
-            def read() -> None:
-                try:
-                    line = self.input_line("")
-                except EOFError:
-                    line = None
-                loop.call_soon_threadsafe(deliver, line)
-
-            threading.Thread(target=read, name="tavolo-keyboard", daemon=True).start()
-            self.pending = future
-        return self.pending
-
-    def take(self) -> str | None:
-        """The line that arrived; the next :meth:`line` starts a new read."""
-        assert self.pending is not None and self.pending.done()
-        line = self.pending.result()
-        self.pending = None
-        return line
 
 
 class Resumed:
@@ -113,12 +73,14 @@ class TableClient:
         auth: Callable[[], Metadata],
         renderer: Renderer,
         names: list[str],
-        input_line: Callable[[str], str | None],
+        input_line: Callable[[str], str | None] | None,
         out: TextIO,
     ) -> None:
         self.stub, self.table_id, self.auth = stub, table_id, auth
         self.renderer, self.names, self.out = renderer, names, out
-        self.keyboard = Keyboard(input_line)
+        self.keyboard: Keyboard = (
+            TerminalKeyboard() if input_line is None else ThreadKeyboard(input_line)
+        )
         self.seen: View | None = None
         self.version = 0
         self.asking: engine_pb2.TableView | None = None
@@ -172,6 +134,7 @@ class TableClient:
                     return outcome
         finally:
             watcher.cancel()
+            self.keyboard.close()
 
     async def _watch(self, views: asyncio.Queue[Item]) -> None:
         """Put every view on ``views``, resuming after a lost connection; then ``None``."""

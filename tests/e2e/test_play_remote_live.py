@@ -60,7 +60,7 @@ async def test_news_keeps_coming_while_the_player_is_at_a_prompt(
                 "easy",
                 typist,
                 out,
-                bot_think_millis=0,
+                bot_think_millis=200,  # the table waits for the bot: seat 0 is told
                 turn_seconds=1,
             )
         )
