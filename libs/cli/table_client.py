@@ -191,7 +191,7 @@ class TableClient:
             self._say(self.renderer.outcome(outcome, view, self.names))
             return True, outcome
         if message.legal_actions and message.version > self.answered:
-            self.asking = message
+            self.asking, self.told_turn = message, None
             self._prompt(message, view, menu=True)
         else:
             self.asking = None
