@@ -39,7 +39,7 @@ from tests.integration.lobby.harness import PASSWORD
 from tests.integration.lobby.platform import OPERATOR
 from tests.scale import scaled
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.load]
 
 SERVICES = {
     "lobby": lobby_pb2.DESCRIPTOR.services_by_name["Lobby"],
