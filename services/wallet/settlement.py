@@ -206,10 +206,11 @@ class Settlement:
         players = {s.seat: player_account(s.player_id) for s in fact.seats if s.seat in paid}
         accounts = await store.lock_accounts(conn, {ISSUANCE, *players.values()})
         for seat, coins in sorted(paid.items()):
+            # A frozen account is credited all the same: PCG-4 freezes a balance pending the
+            # authority's decision, it does not confiscate what the player earns meanwhile.
             account = accounts[players[seat]]
             if account.frozen:
-                log.info("reward withheld: account frozen", table=fact.table_id, seat=seat)
-                continue
+                log.info("reward credited to a frozen balance", table=fact.table_id, seat=seat)
             transfer_id = reward_transfer_id(fact.table_id, seat)
             spec = TransferSpec(
                 transfer_id=transfer_id,
