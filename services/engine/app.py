@@ -77,11 +77,12 @@ class EngineApp:
     async def open_setup(self, setup: TableSetup) -> Table:
         """Open ``setup`` with a fresh seed; also the path of a MatchFormed event."""
         seed = self._new_seed()
+        now = await self.repo.store.now()  # the database's clock starts the first timers
         try:
-            decision = open_table(setup, seed, self.repo.clock())
+            decision = open_table(setup, seed, now)
         except InvalidOptions as exc:
             raise InvalidArgument(str(exc)) from None
-        table, _ = await self.repo.create(setup, seed, decision)
+        table, _ = await self.repo.create(setup, seed, decision, now)
         return table
 
     # -- reading ----------------------------------------------------------------------

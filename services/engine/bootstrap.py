@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 
 import asyncpg
 import grpc
@@ -23,7 +21,7 @@ from tavolo.engine.grpc_api import engine_service
 from tavolo.engine.live import LiveTable
 from tavolo.engine.notifications import TableNotifications
 from tavolo.engine.outbox import EngineEncoder
-from tavolo.engine.repository import TableRepository, utc_now
+from tavolo.engine.repository import TableRepository
 from tavolo.engine.scheduler import TimerLoop
 from tavolo.engine.store import TableStore
 from tavolo.engine.table import ABORTED, FINISHED, OPENED, Decision
@@ -66,7 +64,6 @@ async def build_engine(
     pool: asyncpg.Pool,
     *,
     schema: str = SCHEMA,
-    clock: Callable[[], datetime] = utc_now,
     timer_poll_seconds: float = 0.25,
 ) -> Engine:
     """Install the schema and wire the use cases, the timer loop and notifications."""
@@ -79,9 +76,9 @@ async def build_engine(
         if engine.relay is not None and any(e.type in PUBLISHED for e in decision.events):
             engine.relay.wake()
 
-    repo = TableRepository(store, clock=clock, on_commit=on_commit)
+    repo = TableRepository(store, on_commit=on_commit)
     app = EngineApp(repo)
-    timers = TimerLoop(store, app, clock, poll_seconds=timer_poll_seconds)
+    timers = TimerLoop(store, app, poll_seconds=timer_poll_seconds)
     engine = Engine(store, repo, app, timers, TableNotifications(pool, store.channel, repo.cache))
     return engine
 
