@@ -28,6 +28,7 @@ from tavolo.engine.table import ABORTED, FINISHED, OPENED, Decision
 from tavolo.eventlog.relay import OutboxRelay
 from tavolo.messaging import (
     IdempotentHandler,
+    ProcessedMessagesPruner,
     Topology,
     ensure_streams,
     install_processed_messages,
@@ -117,6 +118,12 @@ async def assemble(infra: Infrastructure) -> ServiceApp:
 
     return ServiceApp(
         grpc_services=[engine_service(engine.app)],
-        background=[publish_events, engine.timers.run, engine.notifications.run, consume_matches],
+        background=[
+            publish_events,
+            engine.timers.run,
+            engine.notifications.run,
+            consume_matches,
+            ProcessedMessagesPruner.configured(infra.pool, SCHEMA, infra.settings).run,
+        ],
         extra_errors=RULE_ERRORS,
     )

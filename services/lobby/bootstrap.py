@@ -41,7 +41,12 @@ from tavolo.lobby.passwords import Passwords
 from tavolo.lobby.store import SCHEMA, Database
 from tavolo.lobby.tables import BotLevel
 from tavolo.lobby.updates import LobbyUpdates, Update
-from tavolo.messaging import Topology, ensure_streams, install_processed_messages
+from tavolo.messaging import (
+    ProcessedMessagesPruner,
+    Topology,
+    ensure_streams,
+    install_processed_messages,
+)
 from tavolo.servicekit.runtime import Assemble, Infrastructure, ServiceApp
 from tavolo.servicekit.settings import SettingsError
 
@@ -214,6 +219,7 @@ def make_assemble(
             run_relay,
             table_events.run,
             app.queue.run_hold_releases,
+            ProcessedMessagesPruner.configured(infra.pool, SCHEMA, settings).run,
         ]
         if chosen.run_matchmaker:
             background.append(app.matchmaker.run)

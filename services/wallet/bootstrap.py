@@ -2,7 +2,8 @@
 
 Migrations, the processed-messages table and the events stream are ensured here, once,
 before the gRPC server says SERVING; importing any module of the service does nothing.
-Background loops: the events consumer and the sweeper that voids expired holds.
+Background loops: the events consumer, the sweeper that voids expired holds, and the
+pruner of handled message ids.
 """
 
 from __future__ import annotations
@@ -11,7 +12,12 @@ import asyncio
 
 import structlog
 
-from tavolo.messaging import Topology, ensure_streams, install_processed_messages
+from tavolo.messaging import (
+    ProcessedMessagesPruner,
+    Topology,
+    ensure_streams,
+    install_processed_messages,
+)
 from tavolo.servicekit.runtime import Assemble, Infrastructure, ServiceApp
 from tavolo.wallet import store
 from tavolo.wallet.app import Clock, WalletApp, utc_now
@@ -51,7 +57,11 @@ def make_assemble(config: WalletConfig | None = None, clock: Clock = utc_now) ->
 
         return ServiceApp(
             grpc_services=[wallet_service(wallet)],
-            background=[consumer.run, sweep_expired_holds],
+            background=[
+                consumer.run,
+                sweep_expired_holds,
+                ProcessedMessagesPruner.configured(infra.pool, store.SCHEMA, infra.settings).run,
+            ],
         )
 
     return assemble
