@@ -9,6 +9,7 @@ happen once per message by recording its id in the same transaction, and
 from __future__ import annotations
 
 from tavolo.messaging.consumer import Consumer, Handler, RetryPolicy, run_consumer
+from tavolo.messaging.deadletters import DeadLetters, Unprocessable
 from tavolo.messaging.housekeeping import ProcessedMessagesPruner
 from tavolo.messaging.idempotency import (
     Effect,
@@ -25,12 +26,14 @@ __all__ = [
     "DEFAULT_DUPLICATE_WINDOW",
     "MSG_ID_HEADER",
     "Consumer",
+    "DeadLetters",
     "Effect",
     "Handler",
     "IdempotentHandler",
     "ProcessedMessagesPruner",
     "RetryPolicy",
     "Topology",
+    "Unprocessable",
     "ensure_streams",
     "install_processed_messages",
     "message_id_of",

@@ -24,9 +24,10 @@ from tavolo.engine.outbox import EngineEncoder
 from tavolo.engine.repository import TableRepository
 from tavolo.engine.scheduler import TimerLoop
 from tavolo.engine.store import TableStore
-from tavolo.engine.table import ABORTED, FINISHED, OPENED, Decision
+from tavolo.engine.table import ABORTED, FINISHED, OPENED, SEAT_TAKEN, Decision
 from tavolo.eventlog.relay import OutboxRelay
 from tavolo.messaging import (
+    DeadLetters,
     IdempotentHandler,
     ProcessedMessagesPruner,
     Topology,
@@ -39,7 +40,7 @@ from tavolo.servicekit.runtime import Infrastructure, ServiceApp
 
 SCHEMA = "engine"
 RELAY_STOP_SECONDS = 5.0
-PUBLISHED = frozenset({OPENED, FINISHED, ABORTED})
+PUBLISHED = frozenset({OPENED, FINISHED, ABORTED, SEAT_TAKEN})
 
 # The rules' refusals, as status codes (NotYourTurn and GameOver are RuleErrors).
 RULE_ERRORS: ErrorMap = {
@@ -102,6 +103,7 @@ async def assemble(infra: Infrastructure) -> ServiceApp:
             durable=durable,
             subjects=[topology.match_formed],
             handler=handler,
+            dead_letters=DeadLetters(infra.js, topology),
         )
 
     async def publish_events() -> None:

@@ -28,6 +28,16 @@ def stream_id(table_id: str) -> str:
     return f"table-{table_id}"
 
 
+def refused_stream_id(table_id: str) -> str:
+    """Where the abort of a match that never became a table is recorded."""
+    return f"refused-{table_id}"
+
+
+def table_id_of(stream: str) -> str:
+    """The table whose stream is ``stream`` (the inverse of `stream_id`)."""
+    return stream.removeprefix("table-")
+
+
 @dataclass(frozen=True, slots=True)
 class DeadlineRow:
     """A stored timer: a rule timer (turn, call) or a bot's next move (kind ``bot``)."""

@@ -1,4 +1,4 @@
-"""The NATS events the lobby reacts to: TableStarted, TableFinished, TableAborted.
+"""The NATS events the lobby reacts to: TableStarted, SeatLeft, TableFinished, TableAborted.
 
 One durable pull consumer; each message is applied through ``IdempotentHandler``, which
 records its id in the same transaction as the effect, so a redelivery changes nothing
@@ -16,12 +16,13 @@ from tavolo.lobby.events import MODE_FROM_PROTO
 from tavolo.lobby.store import SCHEMA
 from tavolo.lobby.tables import Mode
 from tavolo.lobby.updates import Update
-from tavolo.messaging import IdempotentHandler, Topology, run_consumer
+from tavolo.messaging import DeadLetters, IdempotentHandler, Topology, run_consumer
 from tavolo.v1 import events_pb2
 
 TABLE_STARTED = "TableStarted"
 TABLE_FINISHED = "TableFinished"
 TABLE_ABORTED = "TableAborted"
+SEAT_LEFT = "SeatLeft"
 
 
 class TableEvents:
@@ -34,10 +35,11 @@ class TableEvents:
         self._started = topology.subject_for(TABLE_STARTED)
         self._finished = topology.subject_for(TABLE_FINISHED)
         self._aborted = topology.subject_for(TABLE_ABORTED)
+        self._left = topology.subject_for(SEAT_LEFT)
 
     @property
     def subjects(self) -> list[str]:
-        return [self._started, self._finished, self._aborted]
+        return [self._started, self._finished, self._aborted, self._left]
 
     @property
     def durable(self) -> str:
@@ -57,6 +59,9 @@ class TableEvents:
         elif msg.subject == self._aborted:
             aborted = events_pb2.TableAborted.FromString(msg.data)
             await watch.table_ended(conn, aborted.table_id, f"aborted: {aborted.reason}")
+        elif msg.subject == self._left:
+            left = events_pb2.SeatLeft.FromString(msg.data)
+            await watch.seat_left(conn, left.table_id, left.player_id)
         return []
 
     async def handle(self, msg: Msg) -> None:
@@ -77,4 +82,5 @@ class TableEvents:
             durable=self.durable,
             subjects=self.subjects,
             handler=self.handle,
+            dead_letters=DeadLetters(self._js, self.topology),
         )
