@@ -12,8 +12,9 @@ def all_games() -> dict[str, Game[Any]]:
     """Name → engine. Imported lazily so that loading one game does not load them all."""
     from tavolo.cardgames.games.pika import Pika
     from tavolo.cardgames.games.spades import Spades
+    from tavolo.cardgames.games.uno import Uno
 
-    games: list[Game[Any]] = [Pika(), Spades()]
+    games: list[Game[Any]] = [Pika(), Spades(), Uno()]
     return {g.name: g for g in games}
 
 

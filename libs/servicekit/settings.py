@@ -41,6 +41,7 @@ class Settings:
     # Handled message ids kept this long (beyond the events stream's max_age), pruned this often.
     processed_retention_days: float = 15.0
     prune_interval_seconds: float = 3600.0
+    stream_replicas: int = 1
 
     def grpc_address(self, service: str) -> str:
         """Where to reach ``service``: TAVOLO_<SERVICE>_ADDRESS, else its port on this host."""
@@ -86,6 +87,7 @@ class Settings:
             addresses=addresses,
             processed_retention_days=_positive(env, "TAVOLO_PROCESSED_RETENTION_DAYS", 15.0),
             prune_interval_seconds=_positive(env, "TAVOLO_PRUNE_INTERVAL_SECONDS", 3600.0),
+            stream_replicas=_stream_replicas(env),
         )
 
 
@@ -131,3 +133,15 @@ def _positive(env: Mapping[str, str], name: str, default: float) -> float:
     if not value > 0 or value == float("inf"):
         raise SettingsError(f"{name} must be a number more than 0, not {raw}")
     return value
+
+
+def _stream_replicas(env: Mapping[str, str]) -> int:
+    """TAVOLO_NATS_REPLICAS: how many NATS nodes keep each copy of the events stream.
+
+    1 on one machine; 3 on a NATS cluster of three or more nodes, so the stream survives
+    losing a node. JetStream allows 1 to 5.
+    """
+    raw = env.get("TAVOLO_NATS_REPLICAS", "1")
+    if raw not in ("1", "2", "3", "4", "5"):
+        raise SettingsError(f"TAVOLO_NATS_REPLICAS must be a whole number from 1 to 5, not {raw!r}")
+    return int(raw)

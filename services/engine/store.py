@@ -101,7 +101,8 @@ class TableStore:
         """
         self._delete_deadline = f"DELETE FROM {s}.deadlines WHERE table_id = $1 AND timer_key = $2"
         self._due = (
-            f"SELECT table_id, timer_key, seat, kind, due_at FROM {s}.deadlines"
+            "SELECT table_id, timer_key, seat, kind, due_at,"
+            f" extract(epoch FROM now() - due_at)::float8 AS waited FROM {s}.deadlines"
             " WHERE due_at <= now() ORDER BY due_at LIMIT $1"
         )
         self._next_due = f"SELECT min(due_at) - now() FROM {s}.deadlines"
@@ -205,11 +206,12 @@ class TableStore:
             now: datetime = await conn.fetchval("SELECT now()")
         return now
 
-    async def due(self, limit: int) -> list[DeadlineRow]:
-        """Deadlines due by the database's clock (replicas' clocks may disagree)."""
+    async def due(self, limit: int) -> tuple[list[DeadlineRow], float]:
+        """Deadlines due by the database's clock (replicas' clocks may disagree), and how
+        many seconds the oldest of them has waited (0 when none is due)."""
         async with self.pool.acquire() as conn:
             rows = await conn.fetch(self._due, limit)
-        return [_deadline(r) for r in rows]
+        return [_deadline(r) for r in rows], max((r["waited"] for r in rows), default=0.0)
 
     async def next_due(self) -> timedelta | None:
         """How long until the next deadline by the database's clock; None if none."""
