@@ -33,6 +33,7 @@ RENDERERS: dict[str, str] = {
     "pika": "tavolo.cli.render_pika",
     "spades": "tavolo.cli.render_spades",
     "uno": "tavolo.cli.render_uno",
+    "hearts": "tavolo.cli.render_hearts",
 }
 """Game name → module with its ``RENDERER``. One line per game."""
 
