@@ -33,7 +33,8 @@ def _card(action: Action) -> str:
 
 def _winning(trick: Sequence[Mapping[str, Any]]) -> str:
     led = suit_of(trick[0]["card"])
-    return max((c["card"] for c in trick if suit_of(c["card"]) == led), key=rank_of)
+    cards: list[str] = [c["card"] for c in trick if suit_of(c["card"]) == led]
+    return max(cards, key=rank_of)
 
 
 def pass_danger(card: str, hand: Sequence[str]) -> float:
