@@ -18,6 +18,8 @@ from tavolo.cardgames.contract import Outcome, View
 RENDERERS: dict[str, str] = {
     "pika": "tavolo.cli.render_pika",
     "spades": "tavolo.cli.render_spades",
+    "uno": "tavolo.cli.render_uno",
+    "hearts": "tavolo.cli.render_hearts",
 }
 """Game name → module with its ``RENDERER``. One line per game."""
 

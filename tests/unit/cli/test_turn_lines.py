@@ -7,12 +7,15 @@ import random
 import re
 from typing import Any
 
+import pytest
+
 from tavolo.cardgames.actions import ActionKind
 from tavolo.cardgames.games.spades_scoring import Member, score_team_round
 from tavolo.cardgames.registry import get_game
 from tavolo.cli.render_pika import RENDERER as PIKA
 from tavolo.cli.render_spades import RENDERER as SPADES
 from tavolo.cli.render_spades import explain_score
+from tavolo.cli.renderers import RENDERERS, renderer_for
 
 NAMES = ["You", "Bot 1", "Bot 2", "Bot 3"]
 LINE = re.compile(
@@ -108,3 +111,30 @@ def test_a_score_line_explains_bags() -> None:
     for each in (team, over, nil):
         items = [int(x) for x in re.findall(r"([+-]\d+) for", explain_score(each))]
         assert sum(items) == each["delta"]
+
+
+@pytest.mark.parametrize("game_name", sorted(RENDERERS))
+def test_every_game_names_the_seat_it_waits_for(game_name: str) -> None:
+    game, renderer = get_game(game_name), renderer_for(game_name)
+    seats = 4 if game.min_players <= 4 <= game.max_players else game.min_players
+    names = NAMES[:seats]
+    told = 0
+    for n in range(3):
+        pick = random.Random(n)
+        state: Any = game.new_game({}, seats, f"every-{n}".encode())
+        for _ in range(300):
+            if game.outcome(state) is not None:
+                break
+            acting = game.to_act(state)
+            for me in range(seats):
+                line = renderer.turn(game.view(state, me), [*names[:me], "You", *names[me + 1 :]])
+                if line is None or len(acting) != 1:
+                    continue
+                who, then, _ = _parse(line)
+                [seat] = acting
+                assert who == ("You" if seat == me else names[seat]), line
+                assert len(then) == seats - 1
+                told += 1
+            seat = min(acting)
+            state, _ = game.apply(state, seat, pick.choice(game.legal_actions(state, seat)))
+    assert told > 100
