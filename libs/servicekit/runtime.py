@@ -32,7 +32,7 @@ from tavolo.servicekit.grpc_server import GrpcService, RunningServer, start_grpc
 from tavolo.servicekit.interceptors import ErrorMap
 from tavolo.servicekit.logging import configure_logging
 from tavolo.servicekit.metrics import serve_metrics
-from tavolo.servicekit.settings import Settings, SettingsError
+from tavolo.servicekit.settings import Settings, SettingsError, token_secret_problem
 
 log = structlog.get_logger("tavolo.runtime")
 
@@ -92,6 +92,9 @@ class RunningService:
 
 
 async def open_infrastructure(settings: Settings) -> Infrastructure:
+    problem = token_secret_problem(settings)
+    if problem is not None:
+        raise StartupError(problem)
     pool = await create_pool(settings.database_url)
     try:
         nc = await connect_nats(settings.nats_url)
