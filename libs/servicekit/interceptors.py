@@ -1,5 +1,8 @@
 """The one server interceptor: authenticate, bind log context, map errors to status codes.
 
+Authentication checks the token's signature and expiry, then the service's revocations: a
+suspended account's tokens are refused at once (PERMISSION_DENIED), not when they expire.
+
 Every service installs it, so error handling is identical everywhere: a domain error
 becomes its status with the human message; anything unexpected becomes ``INTERNAL``
 with an error id that is logged with the traceback (and nothing else leaks to the caller).
@@ -10,14 +13,16 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import grpc
 import structlog
 
-from tavolo.servicekit.auth import TokenSigner, current_principal
-from tavolo.servicekit.errors import DomainError, Unauthenticated
+from tavolo.servicekit.auth import Principal, TokenSigner, current_principal
+from tavolo.servicekit.errors import DomainError, PermissionDenied, Unauthenticated
 from tavolo.servicekit.metrics import RPC_SECONDS, RPC_TOTAL
+from tavolo.servicekit.revocation import Revocations
 
 log = structlog.get_logger("tavolo.rpc")
 
@@ -47,9 +52,11 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         *,
         public_methods: frozenset[str] = frozenset(),
         extra_errors: ErrorMap | None = None,
+        revocations: Revocations | None = None,
     ) -> None:
         self._service = service
         self._signer = signer
+        self._revocations = revocations
         self._public = public_methods
         self._extra = dict(extra_errors or {})
 
@@ -88,8 +95,16 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         if scheme.lower() != "bearer" or not token:
             raise Unauthenticated("the authorization header must be 'Bearer <token>'")
         principal = self._signer.verify(token)
+        self._refuse_if_revoked(principal)
         current_principal.set(principal)
         structlog.contextvars.bind_contextvars(player_id=principal.player_id)
+
+    def _refuse_if_revoked(self, principal: Principal | None) -> None:
+        if self._revocations is None or principal is None:
+            return
+        refusal = self._revocations.refusal(principal, datetime.now(UTC))
+        if refusal is not None:
+            raise PermissionDenied(refusal)
 
     def _begin(self, method: str, metadata: Mapping[str, Any], request: Any) -> None:
         structlog.contextvars.clear_contextvars()
@@ -152,7 +167,10 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
             code = "OK"
             try:
                 self._authenticate(metadata, public)
+                principal = current_principal.get()
                 async for item in behaviour(request, context):
+                    # A stream outlives many calls: a suspension ends it at its next message.
+                    self._refuse_if_revoked(principal)
                     yield item
             except grpc.aio.AbortError:
                 code = "ABORTED_BY_HANDLER"
