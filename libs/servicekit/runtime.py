@@ -119,7 +119,11 @@ async def start_service(
         app = await assemble(infra)
         # The service's schema bears its name; revocations load before the first call.
         feed = RevocationFeed(
-            infra.pool, infra.js, Topology(settings.namespace), name, infra.revocations
+            infra.pool,
+            infra.js,
+            Topology(settings.namespace, replicas=settings.stream_replicas),
+            name,
+            infra.revocations,
         )
         await feed.load()
         server = await start_grpc_server(
