@@ -67,6 +67,7 @@ class Revocations:
                     else "until a moderator lifts it"
                 )
                 return f"this account is suspended {until}: its sessions are revoked"
-            if principal.issued_at <= suspension.since.timestamp():
+            # Whole seconds, as tokens count: a login in the second of a quick lift is good.
+            if principal.issued_at < int(suspension.since.timestamp()):
                 return "this session was revoked when the account was suspended: log in again"
         return None

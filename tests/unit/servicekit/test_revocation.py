@@ -44,3 +44,12 @@ def test_a_lifted_suspension_is_not_undone_by_its_own_event_replayed() -> None:
     revocations.apply(Suspension("s1", ("ann",), SINCE))  # AccountsSuspended delivered again
     assert revocations.refusal(player("ann", AFTER), SINCE + timedelta(hours=2)) is None
     assert revocations.refusal(player("ann", BEFORE), SINCE + timedelta(hours=2)) is not None
+
+
+def test_a_login_in_the_same_second_as_a_quick_lift_is_good() -> None:
+    """Tokens count whole seconds: a moderator who lifts a suspension at once must not
+    leave the player's next login refused."""
+    revocations = Revocations([Suspension("s1", ("ann",), SINCE.replace(microsecond=900_000))])
+    revocations.apply(Suspension("s1", ("ann",), SINCE, lifted=True))
+    same_second = int(SINCE.timestamp())
+    assert revocations.refusal(player("ann", same_second), SINCE + timedelta(seconds=1)) is None
