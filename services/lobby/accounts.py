@@ -140,6 +140,20 @@ class Accounts:
             )
         return session
 
+    async def logout(self, refresh_token: str) -> None:
+        """End the login ``refresh_token`` belongs to: its family is revoked. Logging out
+        twice is no error; a token this lobby never issued is."""
+        if not refresh_token:
+            raise InvalidArgument("give the refresh token of the session to end")
+        self.ctx.signer.verify_refresh(refresh_token)
+        async with self.ctx.db.transaction() as conn:
+            stored = await refresh_store.for_update(conn, refresh_token)
+            if stored is None:
+                raise Unauthenticated("this session is not known or has ended: log in again")
+            await refresh_store.revoke_family(
+                conn, stored.family_id, self.ctx.clock(), "logged out"
+            )
+
     async def profile(self, caller: Principal, player_id: str) -> ProfileView:
         """A profile; sanctions are shown to the player and to staff only."""
         wanted = player_id or caller.player_id

@@ -20,7 +20,7 @@ from .harness import Lobby, bearer
 pytestmark = pytest.mark.integration
 
 LOBBY = lobby_pb2.DESCRIPTOR.services_by_name["Lobby"]
-PUBLIC = {"Register", "Login", "Refresh"}
+PUBLIC = {"Register", "Login", "Refresh", "Logout"}
 FORGER = TokenSigner("somebody-else-entirely-different-secret")
 
 

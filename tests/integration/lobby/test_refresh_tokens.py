@@ -57,3 +57,20 @@ async def test_a_refresh_rotates_the_token_and_a_reused_one_revokes_its_login(
         await conn.close()
     hashes = {bytes(r["token_hash"]) for r in stored}
     assert token_hash(first.refresh_token) in hashes  # its hash is kept, not the token
+
+
+async def test_a_logout_ends_its_login_and_no_other(lobby: Lobby) -> None:
+    first = (await lobby.register("Uscente")).session
+    rotated = await _refresh(lobby, first.refresh_token)
+    elsewhere = await lobby.stub.Login(
+        lobby_pb2.LoginRequest(nickname="Uscente", password=PASSWORD)
+    )
+    await lobby.stub.Logout(lobby_pb2.LogoutRequest(refresh_token=rotated.refresh_token))
+    await lobby.stub.Logout(lobby_pb2.LogoutRequest(refresh_token=rotated.refresh_token))
+    ended = await _refused(lobby, rotated.refresh_token)
+    assert ended.code() == grpc.StatusCode.UNAUTHENTICATED
+    assert "revoked" in (ended.details() or "")
+    assert (await _refresh(lobby, elsewhere.refresh_token)).player_id == first.player_id
+    with pytest.raises(grpc.aio.AioRpcError) as forged:
+        await lobby.stub.Logout(lobby_pb2.LogoutRequest(refresh_token="not-a-token"))
+    assert forged.value.code() == grpc.StatusCode.UNAUTHENTICATED
