@@ -31,6 +31,8 @@ from tests.waiting import eventually
 pytestmark = pytest.mark.e2e
 
 Call = Callable[[Player], Awaitable[object]]
+SLOW_MACHINE = 90.0
+"""Seconds to wait for an event to cross NATS on a loaded machine (a bound, not a timing)."""
 
 
 async def _code(call: Call, player: Player) -> grpc.StatusCode:
@@ -97,7 +99,9 @@ async def test_a_suspension_revokes_every_token_of_the_person_at_every_service(
                 async def refused(call: Call = call, player: Player = player) -> bool:
                     return await _code(call, player) == grpc.StatusCode.PERMISSION_DENIED
 
-                await eventually(refused, f"{service} to refuse {player.nickname}'s token")
+                await eventually(
+                    refused, f"{service} to refuse {player.nickname}'s token", within=SLOW_MACHINE
+                )
         for call in calls.values():
             assert await _code(call, bystander) in allowed
         with pytest.raises(grpc.aio.AioRpcError) as caught:
@@ -134,4 +138,6 @@ async def test_a_suspension_revokes_every_token_of_the_person_at_every_service(
         async def accepted() -> bool:
             return await _code(calls["wallet"], again) == grpc.StatusCode.OK
 
-        await eventually(accepted, "the wallet to accept a login made after the lift")
+        await eventually(
+            accepted, "the wallet to accept a login made after the lift", within=SLOW_MACHINE
+        )
