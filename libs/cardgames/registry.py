@@ -12,8 +12,9 @@ def all_games() -> dict[str, Game[Any]]:
     """Name → engine. Imported lazily so that loading one game does not load them all."""
     from tavolo.cardgames.games.pika import Pika
     from tavolo.cardgames.games.spades import Spades
+    from tavolo.cardgames.games.uno import Uno
 
-    games: list[Game[Any]] = [Pika(), Spades()]
+    games: list[Game[Any]] = [Pika(), Spades(), Uno()]
     return {g.name: g for g in games}
 
 
@@ -23,5 +24,5 @@ def get_game(name: str) -> Game[Any]:
         return games[name]
     except KeyError:
         raise InvalidOptions(
-            f"unknown game {name!r}; games offered: {', '.join(sorted(games))}"
+            f"unknown game {name[:40]!r}; games offered: {', '.join(sorted(games))}"
         ) from None
