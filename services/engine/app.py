@@ -104,9 +104,21 @@ class EngineApp:
         return seat_view(table, self._viewer_seat(table, principal))
 
     async def table_log(self, principal: Principal, table_id: str) -> list[RecordedEvent]:
-        """The whole hash-chained log, for auditors and operators only (AUDIT-4)."""
-        principal.require(*OBSERVERS)
-        await self.repo.live(table_id)  # NOT_FOUND for an unknown table
+        """The whole hash-chained log (AUDIT-4): auditors and operators see any table; a
+        player sees a table they sat at once it has ended, when its closing event has
+        revealed the seed and the log shows nothing a seat could still use."""
+        live = await self.repo.live(table_id)  # NOT_FOUND for an unknown table
+        if not principal.roles.intersection(OBSERVERS):
+            table = await self.repo.refresh(live)
+            if table.setup.seat_of(principal.player_id) is None:
+                raise PermissionDenied(
+                    f"you had no seat at table {table_id}: players check only their own tables"
+                )
+            if table.playing:
+                raise FailedPrecondition(
+                    f"table {table_id} is still in play: its log opens to its players when it"
+                    " ends and its seed is revealed"
+                )
         return await self.repo.store.read_events(table_id)
 
     async def watch(
