@@ -1,7 +1,7 @@
 """Two processes of every service under `tavolo up --replicas`, and one of each killed with
 SIGKILL mid-game (PLAT-5, guarantees 2 and 7): every stake table still finishes, every pot
-is paid exactly once, the wallet's consumer work is shared by its two replicas, and no
-turn timer fires twice.
+is paid exactly once and every table ranked once, the wallet's consumer work is shared by
+its two replicas, and no turn timer fires twice.
 
 Clients reach each service through the one multi-address target `tavolo up` prints, as
 the services themselves do. Two players per table play random legal moves; the second
@@ -236,7 +236,8 @@ async def _check_tables(
     at_table: dict[str, list[tuple[int, Player]]],
     views: dict[tuple[str, int], engine_pb2.TableView],
 ) -> int:
-    """Every table finished, paid once and audited; how many turn timers fired."""
+    """Every table finished, paid once, ranked once and audited; how many turn timers
+    fired."""
     expected: dict[str, int] = {}
     timer_fires = 0
     for table_id, seated in at_table.items():
@@ -274,6 +275,19 @@ async def _check_tables(
     except AssertionError as exc:
         raise AssertionError(f"{exc}; (available, expected): {unpaid}") from None
     assert (await audit(db)).problems == []
+
+    async def all_ranked() -> bool:
+        found = await db.fetchval(
+            "SELECT count(*) FROM leaderboard.table_finished_log WHERE table_id = ANY($1)",
+            list(at_table),
+        )
+        return found == len(at_table)
+
+    await eventually(all_ranked, "the leaderboard to record every table", within=120)
+    played = await db.fetch(
+        "SELECT player_id, sum(times) AS n FROM leaderboard.player_place_counts GROUP BY player_id"
+    )
+    assert {r["player_id"]: r["n"] for r in played} == dict.fromkeys(expected, 1)  # counted once
     for table_id in at_table:
         paid = await db.fetchval(
             "SELECT coalesce(sum(amount), 0) FROM wallet.transfers WHERE debit_account = $1",
