@@ -42,6 +42,7 @@ EXTRA_OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"pika_window": 1},
     ],
     "spades": [{"target": 100}, {"target": 100, "blind_nil": True}],
+    "scopa": [{"match_length": "hands:1"}, {"match_length": "hands:2", "napola": True}],
 }
 """Option sets worth playing beyond the defaults and each option's listed choices."""
 
