@@ -32,6 +32,7 @@ from tavolo.cardgames.registry import get_game
 RENDERERS: dict[str, str] = {
     "pika": "tavolo.cli.render_pika",
     "spades": "tavolo.cli.render_spades",
+    "scopa": "tavolo.cli.render_fishing",
 }
 """Game name → module with its ``RENDERER``. One line per game."""
 

@@ -82,6 +82,7 @@ class FishingGame(Game[FishingState]):
             hand_no=0,
             hands=((),) * seats,
             table=(),
+            opening=(),
             stock=(),
             piles=((),) * n,
             scope=(0,) * n,
@@ -314,6 +315,7 @@ def _start_hand(state: FishingState, events: list[Event]) -> None:
     state.hand_no += 1
     state.hands = tuple(sort_cards(rules.deck, h) for h in hands)
     state.table = table
+    state.opening = table
     state.stock = stock
     state.piles = ((),) * n
     state.scope = (0,) * n

@@ -56,6 +56,7 @@ _FIELDS: Final = (
     "hand_no",
     "hands",
     "table",
+    "opening",
     "stock",
     "piles",
     "scope",
@@ -82,7 +83,8 @@ class FishingState:
     """One moment of a fishing match. Treat it as immutable: ``apply`` returns a new one.
 
     - ``sides[k]``: the seats of side k (one seat, or partners opposite each other);
-    - ``hands[s]``: seat s's cards; ``table``: face up, in the order laid;
+    - ``hands[s]``: seat s's cards; ``table``: face up, in the order laid (``opening``:
+      as this hand's deal left it);
       ``stock``: face down, index 0 on top;
     - ``piles[k]``, ``scope[k]``, ``accusi[k]``: side k's captures, scope and accusi
       points this hand; ``last_capturer``: the side that captured last (or ``NOBODY``);
@@ -108,6 +110,7 @@ class FishingState:
         hand_no: int,
         hands: tuple[tuple[str, ...], ...],
         table: tuple[str, ...],
+        opening: tuple[str, ...],
         stock: tuple[str, ...],
         piles: tuple[tuple[str, ...], ...],
         scope: tuple[int, ...],
@@ -136,6 +139,7 @@ class FishingState:
         self.hand_no = hand_no
         self.hands = hands
         self.table = table
+        self.opening = opening
         self.stock = stock
         self.piles = piles
         self.scope = scope

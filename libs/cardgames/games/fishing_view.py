@@ -31,6 +31,7 @@ def public_view(state: FishingState, game: str) -> dict[str, JSON]:
         "turn": None if state.over else state.turn,
         "sides": [list(side) for side in state.sides],
         "table": list(state.table),
+        "opening": list(state.opening),
         "hand_sizes": [len(h) for h in state.hands],
         "stock": len(state.stock),
         "captured": [len(p) for p in state.piles],
