@@ -33,6 +33,9 @@ RENDERERS: dict[str, str] = {
     "pika": "tavolo.cli.render_pika",
     "spades": "tavolo.cli.render_spades",
     "scopa": "tavolo.cli.render_fishing",
+    "scopone": "tavolo.cli.render_fishing",
+    "asso": "tavolo.cli.render_fishing",
+    "cirulla": "tavolo.cli.render_fishing",
 }
 """Game name → module with its ``RENDERER``. One line per game."""
 

@@ -1,4 +1,4 @@
-"""Scopa's bots: the fishing player at three levels (:mod:`tavolo.cardgames.bots.fishing`)."""
+"""Scopa's bots: the fishing player at three levels (see ``bots.fishing``)."""
 
 from tavolo.cardgames.bots.fishing import BOTS
 

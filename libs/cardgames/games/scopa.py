@@ -50,6 +50,12 @@ FEWEST_CARDS_SUM = OptionSpec(
 NAPOLA = OptionSpec(
     "napola", False, "A-2-3 of denari score 3, +1 per further denaro in a run", ON_OFF
 )
+DECK = OptionSpec(
+    "deck",
+    "italian",
+    "Italian cards, or French without jokers, 8s, 9s and 10s (PCG-9)",
+    ("italian", "french"),
+)
 RE_BELLO = OptionSpec("re_bello", False, "the Re of denari scores 1", ON_OFF)
 
 

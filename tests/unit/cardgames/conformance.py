@@ -43,6 +43,9 @@ EXTRA_OPTIONS: dict[str, list[dict[str, Any]]] = {
     ],
     "spades": [{"target": 100}, {"target": 100, "blind_nil": True}],
     "scopa": [{"match_length": "hands:1"}, {"match_length": "hands:2", "napola": True}],
+    "scopone": [{"match_length": "hands:1"}, {"match_length": "hands:1", "deal": "10+0"}],
+    "asso": [{"match_length": "hands:1"}, {"match_length": "hands:1", "ace_sweep_scopa": True}],
+    "cirulla": [{"match_length": "hands:1"}, {"match_length": "hands:2"}],
 }
 """Option sets worth playing beyond the defaults and each option's listed choices."""
 

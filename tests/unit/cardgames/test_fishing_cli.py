@@ -20,7 +20,9 @@ def scripted(lines: Iterator[str]) -> Callable[[str], str | None]:
     return read
 
 
-@pytest.mark.parametrize(("game", "players"), [("scopa", 2), ("scopa", 4)])
+@pytest.mark.parametrize(
+    ("game", "players"), [("scopa", 2), ("scopa", 4), ("scopone", 4), ("asso", 3), ("cirulla", 2)]
+)
 def test_a_scripted_player_plays_a_fishing_game_to_the_end(
     game: str, players: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -34,7 +36,11 @@ def test_a_scripted_player_plays_a_fishing_game_to_the_end(
     assert re.search(r"\) \S+ takes \S+", text), "a capture among the choices"
     assert re.search(r": \S+ takes \S+", text), "a capture narrated"
     count = text.split("The hand is over. The count:")[1].splitlines()
-    assert [line.split()[0] for line in count[1:7]] == [
+    names = [line.split()[0] for line in count[1:10]]
+    if game == "cirulla":
+        assert names[5:8] == ["grande", "piccola", "accusi"]
+        names = names[:5] + names[8:]
+    assert names[:6] == [
         "carte",
         "denari",
         "settebello",
@@ -43,6 +49,8 @@ def test_a_scripted_player_plays_a_fishing_game_to_the_end(
         "hand",
     ]
     assert re.match(r"  primiera +You\S* .*\d+ \| Bot", count[4])
+    if game == "cirulla":
+        assert "Your hand (shown to all)" in text or "declare " not in text
     assert "--- Final places" in text
 
 
