@@ -11,8 +11,8 @@ it leaves, by asking the game's own capture rules what a card of each value woul
   table out of a sweep, assuming any value may be in the next opponent's hand.
 - hard: the same reckoning with memory: every card of this hand played so far is known
   (the table's plays are public), so it knows which values are still out and how likely
-  the next opponent is to hold one; it counts the denari and cards race (a point already
-  won, or lost, stops counting) and weighs the primiera by the suits it still needs.
+  the next opponent is to hold one; and it counts the denari and cards race, so a point
+  already sewn up by any side stops driving its choices.
 """
 
 from __future__ import annotations

@@ -309,7 +309,7 @@ def _start_hand(state: FishingState, events: list[Event]) -> None:
     """Deal a new hand to ``state`` (a copy owned by the caller); Cirulla's opening."""
     rng = state.rng.copy()
     rules, seats = state.rules, state.seats
-    hands, table, stock, redeals = fresh_deal(rules, rng, state.dealer, seats)
+    hands, table, stock, redeals = fresh_deal(rules, rng.shuffle, state.dealer, seats)
     n = len(state.sides)
     state.rng = rng
     state.hand_no += 1
@@ -337,10 +337,10 @@ def _start_hand(state: FishingState, events: list[Event]) -> None:
         }
     )
     if rules.dealer_bonus:
-        _dealer_bonus(state, events)
+        dealer_bonus(state, events)
 
 
-def _dealer_bonus(state: FishingState, events: list[Event]) -> None:
+def dealer_bonus(state: FishingState, events: list[Event]) -> None:
     """CIRULLA-2: the dealer's side is the last capturer; a table of 15 or 30 is its
     capture, worth 1 or 2 scope."""
     side = state.side_of(state.dealer)

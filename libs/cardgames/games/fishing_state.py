@@ -8,6 +8,7 @@ changes afterwards.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -177,7 +178,37 @@ class FishingState:
         return FishingState, self._values()
 
     def copy(self) -> FishingState:
-        return FishingState(*self._values())
+        """A shallow copy, spelt out: it is on every action's path."""
+        return FishingState(
+            self.rules,
+            self.seats,
+            self.sides,
+            self.dealer,
+            self.turn,
+            self.hand_no,
+            self.hands,
+            self.table,
+            self.opening,
+            self.stock,
+            self.piles,
+            self.scope,
+            self.accusi,
+            self.last_capturer,
+            self.plays,
+            self.may_declare,
+            self.declared,
+            self.bonus,
+            self.totals,
+            self.sheet,
+            self.last_count,
+            self.tied,
+            self.tiebreaks,
+            self.ko_loser,
+            self.cappotto_side,
+            self.over,
+            self.step,
+            self.rng,
+        )
 
     # -- small helpers every rule uses ----------------------------------------------
 
@@ -233,15 +264,16 @@ def needs_redeal(rules: FishingRules, table: tuple[str, ...]) -> bool:
 
 
 def fresh_deal(
-    rules: FishingRules, rng: SeededRandom, dealer: int, seats: int
+    rules: FishingRules, shuffle: Callable[[list[str]], None], dealer: int, seats: int
 ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], tuple[str, ...], int]:
-    """Shuffle and deal until the table needs no redeal: the hands, the table, the stock
-    and how many redeals it took. The same dealer redeals, from a fresh shuffle."""
+    """Shuffle (with the table generator's ``shuffle``) and deal until the table needs no
+    redeal: the hands, the table, the stock and how many redeals it took. The same dealer
+    redeals, from a fresh shuffle."""
     redeals = 0
     first = (dealer + 1) % seats
     while True:
         deck = list(rules.deck.codes)
-        rng.shuffle(deck)
+        shuffle(deck)
         cards = tuple(deck)
         dealt = rules.hand_size * seats
         hands = deal_hands(cards, first, seats, rules.hand_size)

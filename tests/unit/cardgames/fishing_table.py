@@ -8,7 +8,7 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Event
 from tavolo.cardgames.games.fishing import FishingGame
-from tavolo.cardgames.games.fishing_state import FishingState
+from tavolo.cardgames.games.fishing_state import NOBODY, FishingState
 
 
 def cards(text: str) -> tuple[str, ...]:
@@ -38,7 +38,12 @@ def table(
     state.turn = turn
     state.dealer = (turn - 1) % seats if dealer is None else dealer
     state.may_declare = (False,) * seats
+    state.declared = ("",) * seats
     state.bonus = ()
+    state.plays = ()
+    state.scope = (0,) * len(state.sides)
+    state.accusi = (0,) * len(state.sides)
+    state.last_capturer = NOBODY
     for name, value in fields.items():
         setattr(state, name, value)
     return state

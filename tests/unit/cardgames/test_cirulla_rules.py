@@ -7,7 +7,7 @@ denari), ``C`` fiori, ``S`` picche. The matta is ``7H``, the settebello ``7D``.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
@@ -15,12 +15,11 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Event
 from tavolo.cardgames.errors import InvalidOptions, RuleError
 from tavolo.cardgames.games.cirulla import Cirulla
-from tavolo.cardgames.games.fishing import _start_hand
+from tavolo.cardgames.games.fishing import dealer_bonus
 from tavolo.cardgames.games.fishing_accusi import accuso
 from tavolo.cardgames.games.fishing_deck import FRENCH
 from tavolo.cardgames.games.fishing_scoring import Extras, count_hand, grande, piccola
 from tavolo.cardgames.games.fishing_state import fresh_deal
-from tavolo.cardgames.rng import SeededRandom
 from tests.unit.cardgames.fishing_table import cards, events_of, play, plays_of, table
 
 GAME = Cirulla()
@@ -29,8 +28,8 @@ CALL_DECINO = Action(ActionKind.CALL, call="decino")
 
 
 class Rigged:
-    """A generator whose shuffles put ``on_table`` where a 2-player table is dealt (after
-    the 6 hand cards), one table per shuffle; its copies are itself."""
+    """Shuffles that put each of ``tables`` in turn where a 2-player table is dealt
+    (after the 6 hand cards)."""
 
     def __init__(self, *tables: str) -> None:
         self.tables = [cards(t) for t in tables]
@@ -42,16 +41,12 @@ class Rigged:
         rest = [c for c in deck if c not in wanted]
         deck[:] = [*rest[:6], *wanted, *rest[6:]]
 
-    def copy(self) -> Rigged:
-        return self
 
-
-def _deal_with(*tables: str) -> tuple[Any, list[Event]]:
-    state = GAME.new_game({}, 2, b"opening").copy()
-    state.rng = cast(SeededRandom, Rigged(*tables))
-    state.hand_no = 0
+def _deal_with(opening: str) -> tuple[Any, list[Event]]:
+    """A 2-player hand just dealt with ``opening`` on the table, and Cirulla's opening."""
+    state = table(GAME, 2, {0: "2H 3H 4H", 1: "2S 3S 4S"}, opening, dealer=1)
     events: list[Event] = []
-    _start_hand(state, events)
+    dealer_bonus(state, events)
     return state, events
 
 
@@ -70,9 +65,9 @@ def test_cirulla_1_deal_three_each_and_four_on_the_table_genoese_deck(seats: int
 def test_cirulla_1_fixture_9_two_aces_on_the_table_mean_a_redeal() -> None:
     rules = GAME.table_rules(GAME.options({}), 2)
     rigged = Rigged("AH AD 5C 6S", "2H 3D 5C 6S")
-    _, on_table, _, redeals = fresh_deal(rules, cast(SeededRandom, rigged), 0, 2)
+    _, on_table, _, redeals = fresh_deal(rules, rigged.shuffle, 0, 2)
     assert redeals == 1 and on_table == ("2H", "3D", "5C", "6S")
-    _, _, _, none = fresh_deal(rules, cast(SeededRandom, Rigged("AH 2D 5C 6S")), 0, 2)
+    _, _, _, none = fresh_deal(rules, Rigged("AH 2D 5C 6S").shuffle, 0, 2)
     assert none == 0
 
 

@@ -7,7 +7,7 @@ Italian codes: rank ``A 2-7 F C R`` then suit ``C`` coppe, ``D`` denari, ``B`` b
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
@@ -18,7 +18,6 @@ from tavolo.cardgames.games.fishing_match import places_of_sides, rank_keys
 from tavolo.cardgames.games.fishing_scoring import Extras, count_hand, primiera
 from tavolo.cardgames.games.fishing_state import FishingRules, fresh_deal
 from tavolo.cardgames.games.scopa import Scopa
-from tavolo.cardgames.rng import SeededRandom
 from tests.unit.cardgames.fishing_table import cards, events_of, play, plays_of, table
 
 GAME = Scopa()
@@ -64,7 +63,7 @@ def test_scopa_1_three_re_on_the_table_mean_a_redeal_by_the_same_dealer() -> Non
                 deck[:] = rest[:6] + kings_first + rest[6:]
 
     rigged = Rigged()
-    hands, on_table, stock, redeals = fresh_deal(rules, cast(SeededRandom, rigged), 0, 2)
+    hands, on_table, stock, redeals = fresh_deal(rules, rigged.shuffle, 0, 2)
     assert redeals == 1 and rigged.shuffles == 2
     assert sum(1 for c in on_table if ITALIAN.value[c] == 10) < 3
     assert len(stock) == 30 and all(len(h) == 3 for h in hands)
@@ -78,7 +77,7 @@ def test_scopa_1_two_re_are_no_reason_to_redeal() -> None:
             rest = [c for c in deck if c not in ("RC", "RD")]
             deck[:] = [*rest[:6], "RC", "RD", *rest[6:]]
 
-    _, on_table, _, redeals = fresh_deal(rules, cast(SeededRandom, TwoKings()), 0, 2)
+    _, on_table, _, redeals = fresh_deal(rules, TwoKings().shuffle, 0, 2)
     assert redeals == 0 and on_table[:2] == ("RC", "RD")
 
 
