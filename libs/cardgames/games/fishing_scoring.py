@@ -25,7 +25,7 @@ GRANDE_POINTS: Final = 5
 GRANDE_VALUES: Final = (8, 9, 10)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Line:
     """One line of a side's count: what it had (``held``) and the points it earned."""
 
@@ -34,7 +34,7 @@ class Line:
     points: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SideCount:
     """A side's whole count for one hand, line by line."""
 
@@ -51,13 +51,16 @@ class SideCount:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Extras:
     """Which optional lines count at this table."""
 
     napola: bool = False
     re_bello: bool = False
     grande_piccola: bool = False
+
+    def __reduce__(self) -> tuple[type[Extras], tuple[bool, bool, bool]]:
+        return Extras, (self.napola, self.re_bello, self.grande_piccola)
 
 
 def primiera(deck: Deck, cards: Sequence[str]) -> int | None:

@@ -9,7 +9,7 @@ changes afterwards.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Final
 
 from tavolo.cardgames.games.fishing_deck import DECKS, Deck
@@ -24,7 +24,7 @@ Play = tuple[int, str, tuple[str, ...], bool]
 """A play of this hand, public: (seat, card, the table cards it took, was it a scopa)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class FishingRules:
     """What a table plays by, fixed by its game and options when the match starts."""
 
@@ -46,6 +46,10 @@ class FishingRules:
     @property
     def deck(self) -> Deck:
         return DECKS[self.deck_name]
+
+    def __reduce__(self) -> tuple[type[FishingRules], tuple[Any, ...]]:
+        """Pickled through the constructor: every snapshot of a state pickles its rules."""
+        return FishingRules, tuple(getattr(self, f.name) for f in fields(self))
 
 
 _FIELDS: Final = (
@@ -162,24 +166,8 @@ class FishingState:
         self.rng = rng
 
     def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in _FIELDS)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, FishingState):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __repr__(self) -> str:
-        pairs = zip(_FIELDS, self._values(), strict=True)
-        return "FishingState(" + ", ".join(f"{n}={v!r}" for n, v in pairs) + ")"
-
-    def __reduce__(self) -> tuple[type[FishingState], tuple[Any, ...]]:
-        """Pickled and copied through the constructor, which compiled classes need."""
-        return FishingState, self._values()
-
-    def copy(self) -> FishingState:
-        """A shallow copy, spelt out: it is on every action's path."""
-        return FishingState(
+        """Every field, in constructor order (for equality, repr, pickling and copies)."""
+        return (
             self.rules,
             self.seats,
             self.sides,
@@ -209,6 +197,22 @@ class FishingState:
             self.step,
             self.rng,
         )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FishingState):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __repr__(self) -> str:
+        pairs = zip(_FIELDS, self._values(), strict=True)
+        return "FishingState(" + ", ".join(f"{n}={v!r}" for n, v in pairs) + ")"
+
+    def __reduce__(self) -> tuple[type[FishingState], tuple[Any, ...]]:
+        """Pickled and copied through the constructor, which compiled classes need."""
+        return FishingState, self._values()
+
+    def copy(self) -> FishingState:
+        return FishingState(*self._values())
 
     # -- small helpers every rule uses ----------------------------------------------
 
