@@ -119,13 +119,11 @@ class FishingRenderer:
         tiebreak = p["tiebreak"] is not None and p["tiebreak"]["hands"]
         lines = ["The hand is over. The count:"]
         for n, line in enumerate(counts[0]["lines"]):
-            held = " | ".join(f"{who[k]} {c['lines'][n]['held']}" for k, c in enumerate(counts))
+            held = " | ".join(f"{who[k]} {c['lines'][n][1]}" for k, c in enumerate(counts))
             scored = [
-                f"{who[k]} +{c['lines'][n]['points']}"
-                for k, c in enumerate(counts)
-                if c["lines"][n]["points"]
+                f"{who[k]} +{c['lines'][n][2]}" for k, c in enumerate(counts) if c["lines"][n][2]
             ]
-            lines.append(f"  {line['name']:<11} {held:<40} {', '.join(scored) or 'nobody'}")
+            lines.append(f"  {line[0]:<11} {held:<40} {', '.join(scored) or 'nobody'}")
         hand = " | ".join(f"{who[k]} {c['points']}" for k, c in enumerate(counts))
         lines.append(f"  {'hand':<11} {hand}")
         totals = " | ".join(f"{who[k]} {t}" for k, t in enumerate(p["totals"]))

@@ -143,7 +143,22 @@ class FishingGame(Game[FishingState]):
         return actions
 
     def _is_legal(self, state: FishingState, seat: int, action: Action) -> bool:
-        return _in_table_order(state, action) in self._legal_actions(state, seat)
+        """As ``action in legal_actions``, asking only about the card played."""
+        if state.over or seat != state.turn:
+            return False
+        if action.kind is not ActionKind.PLAY:
+            return action in self._legal_actions(state, seat)
+        if len(action.cards) != 1 or action.cards[0] not in state.hands[seat]:
+            return False
+        action = _in_table_order(state, action)
+        if action != Action(ActionKind.PLAY, cards=action.cards, capture=action.capture):
+            return False
+        table, value = state.table, state.deck.value
+        values = tuple(value[c] for c in table)
+        found = captures(state.rules.style, values, value[action.cards[0]], state.rules.fewest)
+        if not found:
+            return not action.capture
+        return any(tuple(table[i] for i in taken) == action.capture for taken in found)
 
     def _explain(self, state: FishingState, seat: int, action: Action) -> RuleError:
         if state.over:

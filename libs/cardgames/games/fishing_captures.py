@@ -96,13 +96,29 @@ def cirulla_captures(values: tuple[int, ...], value: int) -> list[Capture]:
     return found
 
 
-def captures(style: str, values: tuple[int, ...], value: int, fewest: bool) -> list[Capture]:
+_KNOWN: dict[tuple[str, tuple[int, ...], int, bool], tuple[Capture, ...]] = {}
+KNOWN_LIMIT: Final = 100_000
+"""Tables recur (every legality check of a turn asks again), so answers are kept, up to
+this many before the cache starts afresh."""
+
+
+def captures(style: str, values: tuple[int, ...], value: int, fewest: bool) -> tuple[Capture, ...]:
     """The captures open to a card of ``value`` on a table of ``values`` in a game's style."""
+    key = (style, values, value, fewest)
+    known = _KNOWN.get(key)
+    if known is not None:
+        return known
     if style == CIRULLA:
-        return cirulla_captures(values, value)
-    if style == ASSO and value == 1:
-        return ace_captures(values)
-    return scopa_captures(values, value, fewest)
+        found = cirulla_captures(values, value)
+    elif style == ASSO and value == 1:
+        found = ace_captures(values)
+    else:
+        found = scopa_captures(values, value, fewest)
+    if len(_KNOWN) >= KNOWN_LIMIT:
+        _KNOWN.clear()
+    answer = tuple(found)
+    _KNOWN[key] = answer
+    return answer
 
 
 def is_ace_sweep(style: str, values: tuple[int, ...], value: int) -> bool:

@@ -45,10 +45,9 @@ class SideCount:
         return sum(line.points for line in self.lines)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "lines": [{"name": x.name, "held": x.held, "points": x.points} for x in self.lines],
-            "points": self.points,
-        }
+        """``{"lines": [[name, held, points], ...], "points": total}``: compact, since
+        every view carries the last hand's count."""
+        return {"lines": [[x.name, x.held, x.points] for x in self.lines], "points": self.points}
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ changes afterwards.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Final
 
 from tavolo.cardgames.games.fishing_deck import DECKS, Deck
@@ -49,7 +49,22 @@ class FishingRules:
 
     def __reduce__(self) -> tuple[type[FishingRules], tuple[Any, ...]]:
         """Pickled through the constructor: every snapshot of a state pickles its rules."""
-        return FishingRules, tuple(getattr(self, f.name) for f in fields(self))
+        return FishingRules, (
+            self.style,
+            self.deck_name,
+            self.hand_size,
+            self.table_size,
+            self.redeal_kings,
+            self.redeal_aces,
+            self.fewest,
+            self.ace_sweep_scopa,
+            self.extras,
+            self.accusi,
+            self.dealer_bonus,
+            self.cappotto,
+            self.match_kind,
+            self.match_number,
+        )
 
 
 _FIELDS: Final = (
