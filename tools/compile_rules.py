@@ -48,6 +48,8 @@ COMPILED = (
     "games/scopone.py",
     "games/asso.py",
     "games/cirulla.py",
+    "games/uno_state.py",
+    "games/uno.py",
 )
 """What is compiled, relative to libs/cardgames: the contract and every module a Pika
 or fishing-game action runs through. A game left out keeps working, interpreted, on the compiled

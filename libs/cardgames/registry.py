@@ -16,8 +16,17 @@ def all_games() -> dict[str, Game[Any]]:
     from tavolo.cardgames.games.scopa import Scopa
     from tavolo.cardgames.games.scopone import Scopone
     from tavolo.cardgames.games.spades import Spades
+    from tavolo.cardgames.games.uno import Uno
 
-    games: list[Game[Any]] = [Pika(), Spades(), Scopa(), Scopone(), AssoPigliatutto(), Cirulla()]
+    games: list[Game[Any]] = [
+        Pika(),
+        Spades(),
+        Uno(),
+        Scopa(),
+        Scopone(),
+        AssoPigliatutto(),
+        Cirulla(),
+    ]
     return {g.name: g for g in games}
 
 
@@ -27,5 +36,5 @@ def get_game(name: str) -> Game[Any]:
         return games[name]
     except KeyError:
         raise InvalidOptions(
-            f"unknown game {name!r}; games offered: {', '.join(sorted(games))}"
+            f"unknown game {name[:40]!r}; games offered: {', '.join(sorted(games))}"
         ) from None

@@ -36,6 +36,7 @@ RENDERERS: dict[str, str] = {
     "scopone": "tavolo.cli.render_fishing",
     "asso": "tavolo.cli.render_fishing",
     "cirulla": "tavolo.cli.render_fishing",
+    "uno": "tavolo.cli.render_uno",
 }
 """Game name → module with its ``RENDERER``. One line per game."""
 
