@@ -8,6 +8,7 @@ share of matches won, with a 95% Wilson interval; a drawn match (a KO that no ti
 lost) counts half. Medium against easy is measured in the same run for reference.
 
     .venv/bin/python bench/bench_fishing_bots.py [--games 2000] [--jobs 1] [--game scopa]
+        [--no-reference]
 """
 
 from __future__ import annotations
@@ -108,10 +109,14 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=2000, help="matches per pairing")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--game", action="append", choices=sorted(GAMES), help="game(s)")
+    parser.add_argument(
+        "--no-reference", action="store_true", help="skip medium vs easy (hard pairings only)"
+    )
     args = parser.parse_args()
     ok = True
+    pairings = PAIRINGS[:2] if args.no_reference else PAIRINGS
     for name in args.game or list(GAMES):
-        for hero, rival in PAIRINGS:
+        for hero, rival in pairings:
             start = time.perf_counter()
             tally = measure(name, hero, rival, args.games, args.jobs)
             clear = report(name, hero, rival, tally, time.perf_counter() - start)
