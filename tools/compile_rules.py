@@ -50,6 +50,8 @@ COMPILED = (
     "games/cirulla.py",
     "games/uno_state.py",
     "games/uno.py",
+    "games/hearts_state.py",
+    "games/hearts.py",
 )
 """What is compiled, relative to libs/cardgames: the contract and every module a Pika
 or fishing-game action runs through. A game left out keeps working, interpreted, on the compiled

@@ -12,6 +12,7 @@ def all_games() -> dict[str, Game[Any]]:
     """Name → engine. Imported lazily so that loading one game does not load them all."""
     from tavolo.cardgames.games.asso import AssoPigliatutto
     from tavolo.cardgames.games.cirulla import Cirulla
+    from tavolo.cardgames.games.hearts import Hearts
     from tavolo.cardgames.games.pika import Pika
     from tavolo.cardgames.games.scopa import Scopa
     from tavolo.cardgames.games.scopone import Scopone
@@ -22,6 +23,7 @@ def all_games() -> dict[str, Game[Any]]:
         Pika(),
         Spades(),
         Uno(),
+        Hearts(),
         Scopa(),
         Scopone(),
         AssoPigliatutto(),
