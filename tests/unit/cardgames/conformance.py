@@ -62,6 +62,11 @@ def option_sets(game: Game[Any]) -> list[dict[str, Any]]:
     return sets
 
 
+def seat_counts(game: Game[Any]) -> list[int]:
+    """The seat counts a game is played with: its ``seat_counts``, else min to max."""
+    return list(game.seat_counts or range(game.min_players, game.max_players + 1))
+
+
 def snapshot(state: object) -> bytes:
     """The state's exact content, to show it did not change."""
     return pickle.dumps(state)
