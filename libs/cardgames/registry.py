@@ -12,9 +12,10 @@ def all_games() -> dict[str, Game[Any]]:
     """Name → engine. Imported lazily so that loading one game does not load them all."""
     from tavolo.cardgames.games.burraco import Burraco
     from tavolo.cardgames.games.pika import Pika
+    from tavolo.cardgames.games.scala40 import Scala40
     from tavolo.cardgames.games.spades import Spades
 
-    games: list[Game[Any]] = [Pika(), Spades(), Burraco()]
+    games: list[Game[Any]] = [Pika(), Spades(), Burraco(), Scala40()]
     return {g.name: g for g in games}
 
 

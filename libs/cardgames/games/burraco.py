@@ -33,6 +33,7 @@ from tavolo.cardgames.contract import (
     Outcome,
     Timer,
     View,
+    places_from_measure,
 )
 from tavolo.cardgames.errors import GameOver, NotYourTurn, RuleError
 from tavolo.cardgames.games.burraco_legal import (
@@ -411,7 +412,10 @@ class Burraco(Game[BurracoState]):
         if state.winner is None:
             return None
         return Outcome(
-            places=tuple(1 if side_of(state, s) == state.winner else 2 for s in range(state.seats)),
+            places=places_from_measure(
+                [int(side_of(state, s) == state.winner) for s in range(state.seats)],
+                lower_is_better=False,
+            ),
             scores=tuple(state.totals[side_of(state, s)] for s in range(state.seats)),
             detail={
                 "winner_side": state.winner,

@@ -8,6 +8,7 @@ from tavolo.cardgames.contract import JSON
 from tavolo.cardgames.games.burraco_scoring import burraco_kind
 from tavolo.cardgames.games.burraco_state import OVER, BurracoState, members
 from tavolo.cardgames.games.melds import describe
+from tavolo.cardgames.games.rummy_deck import pretty
 
 
 def public_view(state: BurracoState) -> dict[str, JSON]:
@@ -31,7 +32,7 @@ def public_view(state: BurracoState) -> dict[str, JSON]:
             ]
             for side in state.melds
         ],
-        "banned": state.banned,
+        "may_not_discard": pretty(state.banned) if state.banned else None,
         "last_turn": state.last_turn,
         "totals": list(state.totals),
         "match_length": state.options.match,

@@ -211,6 +211,8 @@ def _run_break(cards: tuple[str, ...], j: int, suit: str, start: int) -> str:
             f"like {pretty(next(c for c in cards if SUIT.get(c) == suit))}"
         )
     position = start + j
+    if position > ACE_HIGH:
+        return "a run stops at the ace: nothing goes above Q-K-A"
     if j == 0:
         return f"{pretty(card)} cannot start this run"
     before = pretty(cards[j - 1])
@@ -305,8 +307,9 @@ def _attach_to_set(meld: Meld, card: str, rules: MeldRules) -> Attached | str:
     else:
         naturals.append(card)
     freed = None
-    if rules.wild_returns and wilds and len(naturals) + 1 > rules.max_set:
-        freed = wilds.pop()  # the natural takes the joker's place; the joker comes back
+    if rules.wild_returns and meld.wild >= 0 and not is_wild(card, rules):
+        if len(naturals) + 1 > rules.max_set:
+            freed = wilds.pop()  # the natural takes the joker's place; the joker comes back
     ordered = (*sorted(naturals, key=lambda c: SUITS.index(SUIT[c])), *wilds)
     found = read_set(ordered, rules)
     if isinstance(found, str):
