@@ -27,15 +27,36 @@ from tavolo.cardgames.games.rummy_deck import full_deck, sort_cards, sort_key
 
 HANDS: dict[str, list[str]] = {
     "14 cards, 4 jokers and 2s": [
-        "JK", "JK", "2H", "2C", "5H", "6H", "7H", "9H", "10H", "5S", "5D", "5C", "QS", "KS",
+        "JK",
+        "JK",
+        "2H",
+        "2C",
+        "5H",
+        "6H",
+        "7H",
+        "9H",
+        "10H",
+        "5S",
+        "5D",
+        "5C",
+        "QS",
+        "KS",
     ],
     "40 cards: two suits twice, the wilds": [
-        *(f"{r}{s}" for s in "HS" for r in ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")),
+        *(
+            f"{r}{s}"
+            for s in "HS"
+            for r in ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+        ),
         *("3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H"),
         *("JK", "JK", "JK", "JK", "2H", "2S", "2D", "2C"),
     ],
     "56 cards: every rank twice in three suits": [
-        *(f"{r}{s}" for s in "HSD" for r in ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")),
+        *(
+            f"{r}{s}"
+            for s in "HSD"
+            for r in ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+        ),
         *(f"{r}{s}" for s in "HD" for r in ("5", "6", "7", "8", "9", "10")),
         *("JK", "JK", "JK", "JK", "2H", "2S", "2D", "2C"),
     ],

@@ -32,6 +32,7 @@ from tavolo.cardgames.registry import get_game
 RENDERERS: dict[str, str] = {
     "burraco": "tavolo.cli.render_burraco",
     "pika": "tavolo.cli.render_pika",
+    "scala40": "tavolo.cli.render_scala40",
     "spades": "tavolo.cli.render_spades",
 }
 """Game name → module with its ``RENDERER``. One line per game."""

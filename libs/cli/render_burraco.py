@@ -31,7 +31,9 @@ def side_melds(p: Mapping[str, Any], side: int) -> list[str]:
     return lines or ["    (no melds yet)"]
 
 
-def scoring_lines(summary: Mapping[str, Any], p: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+def scoring_lines(
+    summary: Mapping[str, Any], p: Mapping[str, Any], names: Sequence[str]
+) -> list[str]:
     """The end-of-hand scoring, side by side and line by line."""
     title = "Tie-break hand" if summary.get("tie_break") else "Hand"
     lines = [f"{title} {summary['hand']} is over:"]
@@ -80,7 +82,11 @@ class BurracoRenderer:
         lines.append(f"Cards in hand: {sizes}   Stock: {p['stock_size']}")
         pile = p["discard"]
         top = pretty(pile[-1]) if pile else "empty"
-        under = f" (on {pretty_all(pile[:-1][-6:])}{' ...' if len(pile) > 7 else ''})" if len(pile) > 1 else ""
+        under = (
+            f" (on {pretty_all(pile[:-1][-6:])}{' ...' if len(pile) > 7 else ''})"
+            if len(pile) > 1
+            else ""
+        )
         lines.append(f"Discard pile: {len(pile)} cards, top {top}{under}")
         if p["last_turn"]:
             lines.append("The stock is down to two cards: this is the last turn of the hand.")

@@ -68,7 +68,10 @@ class MediumBurraco:
         take = next((a for a in legal if a.kind is ActionKind.TAKE_DISCARD), None)
         if take is not None and pile:
             top = pile[-1]
-            if len(pile) >= RICH_PILE or is_wild(top, RULES) or usefulness(top, hand) >= 2:
+            # A lone wild is worth a pile only to a hand that can still use it: two
+            # players down to their wilds would otherwise pass one back and forth.
+            wanted = is_wild(top, RULES) and len(hand) > 3
+            if len(pile) >= RICH_PILE or wanted or usefulness(top, hand) >= 2:
                 return take
         return next(a for a in legal if a.kind is ActionKind.DRAW)
 
@@ -98,7 +101,7 @@ class MediumBurraco:
             return -1000.0
         score = card_points(card) / 10 - 3.0 * usefulness(card, hand)
         if self.remembers:
-            score -= 6.0 * danger(card, view, self.memory, RULES)
+            score -= 2.0 * danger(card, view, self.memory, RULES)
         return score
 
 

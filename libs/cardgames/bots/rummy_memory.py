@@ -19,6 +19,7 @@ class PileMemory:
 
     def __init__(self) -> None:
         self.taken_by_rivals: list[str] = []
+        self.passed_by_rivals: list[str] = []  # what the player before us discarded
         self.last_pile: list[str] = []
         self.hand_no: object = None
 
@@ -26,11 +27,16 @@ class PileMemory:
         public = view.public
         if public.get("hand") != self.hand_no:
             self.hand_no = public.get("hand")
-            self.taken_by_rivals, self.last_pile = [], []
+            self.taken_by_rivals, self.passed_by_rivals, self.last_pile = [], [], []
         pile = list(public["discard"])
+        if public.get("phase") == "draw" and pile and pile != self.last_pile:
+            self.passed_by_rivals.append(pile[-1])
         seen = self.last_pile
         if seen and pile[: len(seen)] != seen:
-            self.taken_by_rivals.extend(seen)
+            kept = 0  # Burraco's pile goes whole, Scala 40's pozzo loses its top card
+            while kept < min(len(seen), len(pile)) and pile[kept] == seen[kept]:
+                kept += 1
+            self.taken_by_rivals.extend(seen[kept:])
         self.last_pile = pile
 
 
@@ -48,9 +54,7 @@ def usefulness(card: str, hand: Sequence[str]) -> int:
             continue
         if other == JOKER or other not in RANK:
             continue
-        if RANK[other] == rank:
-            count += 1
-        elif SUIT[other] == suit and abs(RANK[other] - rank) <= 2:
+        if RANK[other] == rank or (SUIT[other] == suit and abs(RANK[other] - rank) <= 2):
             count += 1
     return count
 
@@ -73,10 +77,23 @@ def rival_melds(view: View, rules: MeldRules) -> list[Meld]:
 
 def danger(card: str, view: View, memory: PileMemory, rules: MeldRules) -> float:
     """How much discarding ``card`` would help the next players: 2 when it joins one of
-    their melds, 1 for each card they picked up that it would meld with."""
+    their melds, 1 when it pairs with a card they picked up (same rank, or next to it in
+    its suit), since that is what they are collecting."""
     score = 0.0
     for meld in rival_melds(view, rules):
         if not isinstance(attach(meld, card, None, rules), str):
             score += 2.0
-    score += usefulness(card, [*memory.taken_by_rivals, card]) * 1.0
+            break
+    if card in RANK:
+        rank, suit = RANK[card], SUIT[card]
+        for other in memory.taken_by_rivals:
+            if other in RANK and (
+                RANK[other] == rank or (SUIT[other] == suit and abs(RANK[other] - rank) == 1)
+            ):
+                score += 1.0
+                break
+        for other in memory.passed_by_rivals:
+            if other in RANK and RANK[other] == rank:
+                score -= 0.5  # they let that rank go: it is the safer discard
+                break
     return score

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import Bot, pick_best
 from tavolo.cardgames.bots.rummy_memory import PileMemory, danger, usefulness
-from tavolo.cardgames.contract import View
+from tavolo.cardgames.contract import JSON, View
 from tavolo.cardgames.games.meld_search import melds_in_hand
 from tavolo.cardgames.games.melds import SCALA40_MELDS, Meld, read_meld
 from tavolo.cardgames.games.rummy_deck import JOKER, pretty
@@ -74,9 +74,8 @@ class EasyScala40:
             plays = [a for a in legal if a.kind in (ActionKind.MELD, ActionKind.ATTACH)]
             if plays:
                 return plays[0]
-        if ActionKind.PASS in kinds and any(a.kind is ActionKind.PASS for a in legal):
-            if not any(a.kind is ActionKind.DISCARD for a in legal):
-                return next(a for a in legal if a.kind is ActionKind.PASS)
+        if ActionKind.PASS in kinds and ActionKind.DISCARD not in kinds:
+            return next(a for a in legal if a.kind is ActionKind.PASS)
         discards = [a for a in legal if a.kind is ActionKind.DISCARD and a.cards[0] != JOKER]
         if not discards:
             discards = [a for a in legal if a.kind in (ActionKind.DISCARD, ActionKind.PASS)]
@@ -96,9 +95,9 @@ def _opening_step(view: View, legal: Sequence[Action]) -> Action | None:
     plan = opening_plan(hand, must)
     total = so_far + plan_value(plan)
     melds = {a.cards: a for a in legal if a.kind is ActionKind.MELD}
-    if plan and (total >= OPENING or len(hand) - sum(len(p) for p in plan) <= 1):
-        if plan[0] in melds:
-            return melds[plan[0]]
+    whole = len(hand) - sum(len(p) for p in plan) <= 1
+    if plan and (total >= OPENING or whole) and plan[0] in melds:
+        return melds[plan[0]]
     if so_far >= OPENING and must is None:
         return None  # a discard opens
     if (so_far or must is not None) and any(a.kind is ActionKind.PASS for a in legal):
@@ -106,10 +105,8 @@ def _opening_step(view: View, legal: Sequence[Action]) -> Action | None:
     return None
 
 
-def _pending(public: Mapping[str, object]) -> list[Mapping[str, object]]:
-    melds = public.get("melds", [])
-    assert isinstance(melds, list)
-    return [m for m in melds if m.get("pending")]
+def _pending(public: Mapping[str, JSON]) -> list[Mapping[str, JSON]]:
+    return [m for m in public.get("melds", []) if m.get("pending")]
 
 
 def _code_of(shown: object, hand: Sequence[str]) -> str | None:
@@ -182,7 +179,7 @@ class MediumScala40:
             return -1000.0
         score = card_penalty(card, alone=False) / 3 - 4.0 * usefulness(card, hand)
         if self.remembers:
-            score -= 8.0 * danger(card, _as_pile(view), self.memory, RULES)
+            score -= 2.0 * danger(card, _as_pile(view), self.memory, RULES)
         return score
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import (
@@ -52,6 +51,7 @@ from tavolo.cardgames.games.burraco_state import (
     PLAY,
     BurracoOptions,
     BurracoState,
+    evolve,
     members,
     parse_match_length,
     side_of,
@@ -210,7 +210,7 @@ class Burraco(Game[BurracoState]):
         card, stock = state.stock[0], state.stock[1:]
         after = self._with_hand(state, seat, sort_cards((*state.hands[seat], card)))
         last = len(stock) <= LAST_STOCK
-        after = replace(after, stock=stock, phase=PLAY, banned=None, last_turn=last)
+        after = evolve(after, stock=stock, phase=PLAY, banned=None, last_turn=last)
         events: list[Event] = [{"type": "drew", "seat": seat, "card": card}]
         if last:
             events.append({"type": "stock_low", "seat": seat, "left": len(stock)})
@@ -221,12 +221,10 @@ class Burraco(Game[BurracoState]):
         hand = sort_cards((*state.hands[seat], *pile))
         after = self._with_hand(state, seat, hand)
         banned = pile[0] if len(pile) == 1 else None
-        after = replace(after, discard=(), phase=PLAY, banned=banned)
+        after = evolve(after, discard=(), phase=PLAY, banned=banned)
         return after, [{"type": "took_discard", "seat": seat, "cards": list(pile)}]
 
-    def _meld(
-        self, state: BurracoState, seat: int, meld: Meld
-    ) -> tuple[BurracoState, list[Event]]:
+    def _meld(self, state: BurracoState, seat: int, meld: Meld) -> tuple[BurracoState, list[Event]]:
         side = side_of(state, seat)
         after = self._with_melds(state, side, (*state.melds[side], meld))
         after = self._with_hand(after, seat, _without(state.hands[seat], meld.cards))
@@ -276,9 +274,7 @@ class Burraco(Game[BurracoState]):
         took = list(state.took_pozzetto)
         took[side] = True
         after = self._with_hand(state, seat, sort_cards(pozzetto))
-        after = replace(
-            after, pozzetti=(pozzetti[0], pozzetti[1]), took_pozzetto=(took[0], took[1])
-        )
+        after = evolve(after, pozzetti=(pozzetti[0], pozzetti[1]), took_pozzetto=(took[0], took[1]))
         events.append({"type": "pozzetto_taken", "seat": seat, "side": side, "how": how})
         return after, events
 
@@ -286,7 +282,7 @@ class Burraco(Game[BurracoState]):
         self, state: BurracoState, seat: int, card: str
     ) -> tuple[BurracoState, list[Event]]:
         after = self._with_hand(state, seat, _without(state.hands[seat], (card,)))
-        after = replace(after, discard=(*state.discard, card), last_player=seat)
+        after = evolve(after, discard=(*state.discard, card), last_player=seat)
         events: list[Event] = [{"type": "discarded", "seat": seat, "card": card}]
         if not after.hands[seat]:
             side = side_of(state, seat)
@@ -298,19 +294,17 @@ class Burraco(Game[BurracoState]):
         if after.last_turn:
             return self._end_hand(after, closer_side=None, events=events)
         nxt = (seat + 1) % state.seats
-        return replace(after, turn=nxt, phase=DRAW, banned=None), events
+        return evolve(after, turn=nxt, phase=DRAW, banned=None), events
 
     def _with_hand(self, state: BurracoState, seat: int, hand: tuple[str, ...]) -> BurracoState:
         hands = list(state.hands)
         hands[seat] = hand
-        return replace(state, hands=tuple(hands))
+        return evolve(state, hands=tuple(hands))
 
-    def _with_melds(
-        self, state: BurracoState, side: int, melds: tuple[Meld, ...]
-    ) -> BurracoState:
+    def _with_melds(self, state: BurracoState, side: int, melds: tuple[Meld, ...]) -> BurracoState:
         both = list(state.melds)
         both[side] = melds
-        return replace(state, melds=(both[0], both[1]))
+        return evolve(state, melds=(both[0], both[1]))
 
     # -- the end of a hand and of the match ------------------------------------------
 
@@ -321,9 +315,7 @@ class Burraco(Game[BurracoState]):
         points = (scores[0].total, scores[1].total)
         counted = state.tiebreaks is None
         totals = (
-            (state.totals[0] + points[0], state.totals[1] + points[1])
-            if counted
-            else state.totals
+            (state.totals[0] + points[0], state.totals[1] + points[1]) if counted else state.totals
         )
         summary: dict[str, JSON] = {
             "hand": state.hand_no,
@@ -333,7 +325,7 @@ class Burraco(Game[BurracoState]):
             "totals": list(totals),
         }
         events.append({"type": "hand_scored", **summary})
-        state = replace(
+        state = evolve(
             state,
             totals=totals,
             score_sheet=(*state.score_sheet, (*points, *totals)),
@@ -342,7 +334,7 @@ class Burraco(Game[BurracoState]):
         winner, reason, tiebreaks = self._decide(state, points)
         if winner is None:
             dealer = (state.dealer + 1) % state.seats
-            state = start_hand(replace(state, tiebreaks=tiebreaks), state.hand_no + 1, dealer)
+            state = start_hand(evolve(state, tiebreaks=tiebreaks), state.hand_no + 1, dealer)
             events.append(
                 {
                     "type": "hand_dealt",
@@ -354,7 +346,7 @@ class Burraco(Game[BurracoState]):
                 }
             )
             return state, events
-        state = replace(state, phase=OVER, winner=winner, end_reason=reason, tiebreaks=tiebreaks)
+        state = evolve(state, phase=OVER, winner=winner, end_reason=reason, tiebreaks=tiebreaks)
         outcome = self.outcome(state)
         assert outcome is not None
         events.append(

@@ -9,7 +9,7 @@ plays first.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from tavolo.cardgames.contract import JSON
 from tavolo.cardgames.games.melds import Meld
@@ -80,7 +80,9 @@ def parse_match_length(value: object) -> tuple[int | None, int | None]:
     raise ValueError(f"match_length must be 'points:T' or 'hands:N' (N up to 100), not {value!r}")
 
 
-def deal(rng: SeededRandom, seats: int, dealer: int) -> tuple[
+def deal(
+    rng: SeededRandom, seats: int, dealer: int
+) -> tuple[
     tuple[tuple[str, ...], ...], tuple[str, ...], tuple[str, ...], tuple[tuple[str, ...], ...]
 ]:
     """Hands off the top one card at a time from the dealer's right; the two pozzetti
@@ -89,9 +91,7 @@ def deal(rng: SeededRandom, seats: int, dealer: int) -> tuple[
     rng.shuffle(deck)
     first = (dealer + 1) % seats
     dealt = HAND_SIZE * seats
-    hands = tuple(
-        sort_cards(deck[(s - first) % seats : dealt : seats]) for s in range(seats)
-    )
+    hands = tuple(sort_cards(deck[(s - first) % seats : dealt : seats]) for s in range(seats))
     bottom = deck[::-1][: 2 * POZZETTO_SIZE]
     pozzetti = (tuple(bottom[0::2]), tuple(bottom[1::2]))
     up = deck[dealt]
@@ -102,7 +102,7 @@ def deal(rng: SeededRandom, seats: int, dealer: int) -> tuple[
 def start_hand(state: BurracoState, hand_no: int, dealer: int) -> BurracoState:
     rng = state.rng.copy()
     hands, stock, discard, pozzetti = deal(rng, state.seats, dealer)
-    return replace(
+    return evolve(
         state,
         rng=rng,
         hand_no=hand_no,
@@ -118,3 +118,15 @@ def start_hand(state: BurracoState, hand_no: int, dealer: int) -> BurracoState:
         banned=None,
         last_turn=False,
     )
+
+
+def evolve(state: BurracoState, **changes: object) -> BurracoState:
+    """``dataclasses.replace`` without its per-field work: a copy of the instance dict
+    with ``changes`` applied. Every action copies the state, so this is on the hot path."""
+    unknown = changes.keys() - state.__dict__.keys()
+    if unknown:
+        raise TypeError(f"BurracoState has no field {', '.join(sorted(unknown))}")
+    new = object.__new__(BurracoState)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new

@@ -7,7 +7,6 @@ from __future__ import annotations
 from tavolo.cardgames.contract import JSON
 from tavolo.cardgames.games.burraco_scoring import burraco_kind
 from tavolo.cardgames.games.burraco_state import OVER, BurracoState, members
-from tavolo.cardgames.games.melds import describe
 from tavolo.cardgames.games.rummy_deck import pretty
 
 
@@ -26,10 +25,7 @@ def public_view(state: BurracoState) -> dict[str, JSON]:
         "pozzetti": [len(p) for p in state.pozzetti],
         "took_pozzetto": list(state.took_pozzetto),
         "melds": [
-            [
-                {**m.to_json(), "shown": describe(m), "burraco": burraco_kind(m, semi)}
-                for m in side
-            ]
+            [{**m.to_json(), "burraco": burraco_kind(m, semi)} for m in side]
             for side in state.melds
         ],
         "may_not_discard": pretty(state.banned) if state.banned else None,
@@ -48,4 +44,8 @@ def _copy(summary: object) -> JSON:
     if summary is None:
         return None
     assert isinstance(summary, dict)
-    return {**summary, "sides": [dict(s) for s in summary["sides"]], "totals": list(summary["totals"])}
+    return {
+        **summary,
+        "sides": [dict(s) for s in summary["sides"]],
+        "totals": list(summary["totals"]),
+    }

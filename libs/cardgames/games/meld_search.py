@@ -109,9 +109,7 @@ def attachments(melds: Sequence[Meld], hand: Iterable[str], rules: MeldRules) ->
     return found
 
 
-def _candidates(
-    meld: Meld, have: set[str], wilds: Sequence[str]
-) -> list[tuple[str, str | None]]:
+def _candidates(meld: Meld, have: set[str], wilds: Sequence[str]) -> list[tuple[str, str | None]]:
     """The few (card, end) pairs that might join ``meld``; :func:`attach` decides."""
     out: list[tuple[str, str | None]] = []
     if meld.kind != RUN:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from tavolo.cardgames.games.french_deck import SUIT_SYMBOLS, SUITS
 from tavolo.cardgames.games.rummy_deck import (
@@ -56,10 +57,11 @@ SCALA40_MELDS = MeldRules(
 )
 
 
-@dataclass(frozen=True)
-class Meld:
+class Meld(NamedTuple):
     """A valid meld. ``low`` is the position of ``cards[0]`` in a run (1 = ace low,
-    14 = ace high) and the rank in a set; ``wild`` the index of its wild card, or -1."""
+    14 = ace high) and the rank in a set; ``wild`` the index of its wild card, or -1.
+
+    A named tuple: states hold many melds and are copied and pickled on every action."""
 
     kind: str
     cards: tuple[str, ...]
@@ -85,6 +87,7 @@ class Meld:
             "kind": self.kind,
             "cards": list(self.cards),
             "wild_for": _named(self.stands_for()),
+            "shown": describe(self),
         }
 
 
@@ -96,8 +99,20 @@ def is_wild(code: str, rules: MeldRules) -> bool:
     return code == JOKER or (rules.pinelle and code in _PINELLE)
 
 
+_SHOWN: dict[Meld, str] = {}
+
+
 def describe(meld: Meld) -> str:
     """``"5♥ 6♥ joker(7♥) 8♥"``: a meld for people, with what its wild stands for."""
+    shown = _SHOWN.get(meld)
+    if shown is None:
+        if len(_SHOWN) > 50_000:  # views ask for the same melds again and again
+            _SHOWN.clear()
+        shown = _SHOWN[meld] = _describe(meld)
+    return shown
+
+
+def _describe(meld: Meld) -> str:
     parts = []
     for i, c in enumerate(meld.cards):
         text = pretty(c)
@@ -307,9 +322,9 @@ def _attach_to_set(meld: Meld, card: str, rules: MeldRules) -> Attached | str:
     else:
         naturals.append(card)
     freed = None
-    if rules.wild_returns and meld.wild >= 0 and not is_wild(card, rules):
-        if len(naturals) + 1 > rules.max_set:
-            freed = wilds.pop()  # the natural takes the joker's place; the joker comes back
+    full = len(naturals) + 1 > rules.max_set
+    if rules.wild_returns and meld.wild >= 0 and not is_wild(card, rules) and full:
+        freed = wilds.pop()  # the natural takes the joker's place; the joker comes back
     ordered = (*sorted(naturals, key=lambda c: SUITS.index(SUIT[c])), *wilds)
     found = read_set(ordered, rules)
     if isinstance(found, str):

@@ -51,7 +51,7 @@ def _code_at(position: int, suit: str) -> str:
 
 
 RUN_CODES: dict[str, tuple[str, ...]] = {
-    s: ("",) + tuple(_code_at(p, s) for p in range(ACE_LOW, ACE_HIGH + 1)) for s in SUITS
+    s: ("", *tuple(_code_at(p, s) for p in range(ACE_LOW, ACE_HIGH + 1))) for s in SUITS
 }
 """Suit → the natural card at each run position (index 1 … 14; index 0 is unused)."""
 

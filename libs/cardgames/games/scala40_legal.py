@@ -156,20 +156,19 @@ def discard_refusal(state: Scala40State, seat: int, card: str) -> str | None:
     hand = state.hands[seat]
     if card not in hand:
         return f"you do not hold {pretty(card) if is_card(card) else repr(card)}"
-    if state.taken is not None and card == state.taken and any(c != card for c in hand):
-        if state.opened[seat] or state.taken in hand:
-            return f"you took {pretty(card)} from the pozzo to use it: you may not discard it"
+    if card == state.taken and any(c != card for c in hand):
+        return f"you took {pretty(card)} from the pozzo to use it: you may not discard it"
     if len(hand) == 1 and first_round(state):
         return "nobody may close in the first round"
     if not state.opened[seat]:
         return _opening_refusal(state, seat, closing=len(hand) == 1)
     if state.options.no_attachable_discard and len(hand) > 1:
         table = [m for _, m in state.melds]
-        if any(not isinstance(attach(m, card, None, RULES), str) for m in table):
-            if any(
-                all(isinstance(attach(m, c, None, RULES), str) for m in table) for c in hand
-            ):
-                return f"{pretty(card)} could be added to a meld on the table: it may not be discarded"
+        fits_one = any(not isinstance(attach(m, card, None, RULES), str) for m in table)
+        if fits_one and any(
+            all(isinstance(attach(m, c, None, RULES), str) for m in table) for c in hand
+        ):
+            return f"{pretty(card)} could be added to a meld on the table: it may not be discarded"
     return None
 
 
@@ -179,8 +178,7 @@ def _opening_refusal(state: Scala40State, seat: int, *, closing: bool) -> str | 
         used = sum(1 for m in pending for c in m.cards if c == state.taken)
         if not used:
             return (
-                f"open with {pretty(state.taken)}, the pozzo card you took, "
-                "or take it back (pass)"
+                f"open with {pretty(state.taken)}, the pozzo card you took, or take it back (pass)"
             )
     if not pending or closing:
         return None

@@ -8,7 +8,7 @@ on the dealer's right starts. Eliminated players sit out the later hands.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from tavolo.cardgames.contract import JSON
 from tavolo.cardgames.games.melds import Meld
@@ -90,7 +90,7 @@ def deal(
     hands: list[tuple[str, ...]] = [()] * seats
     dealt = HAND_SIZE * len(order)
     for i, seat in enumerate(order):
-        hands[seat] = sort_cards(deck[i:dealt : len(order)])
+        hands[seat] = sort_cards(deck[i : dealt : len(order)])
     rest = deck[dealt:]
     while rest[0] == JOKER:
         rest = [*rest[1:], JOKER]
@@ -104,7 +104,7 @@ def start_hand(state: Scala40State, hand_no: int, dealer: int) -> Scala40State:
     while len(order) < len(players_in(state)):
         order.append(next_player(state, order[-1]))
     hands, stock, pozzo = deal(rng, tuple(order), state.seats)
-    return replace(
+    return evolve(
         state,
         rng=rng,
         hand_no=hand_no,
@@ -120,3 +120,15 @@ def start_hand(state: Scala40State, hand_no: int, dealer: int) -> Scala40State:
         taken=None,
         turns_done=0,
     )
+
+
+def evolve(state: Scala40State, **changes: object) -> Scala40State:
+    """``dataclasses.replace`` without its per-field work: a copy of the instance dict
+    with ``changes`` applied. Every action copies the state, so this is on the hot path."""
+    unknown = changes.keys() - state.__dict__.keys()
+    if unknown:
+        raise TypeError(f"Scala40State has no field {', '.join(sorted(unknown))}")
+    new = object.__new__(Scala40State)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new

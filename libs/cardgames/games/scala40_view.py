@@ -4,7 +4,6 @@ the stock. The pozzo's cards were all played face up, so all of it is on view.""
 from __future__ import annotations
 
 from tavolo.cardgames.contract import JSON
-from tavolo.cardgames.games.melds import describe
 from tavolo.cardgames.games.rummy_deck import pretty
 from tavolo.cardgames.games.scala40_scoring import opening_value
 from tavolo.cardgames.games.scala40_state import OVER, Scala40State
@@ -23,7 +22,7 @@ def public_view(state: Scala40State) -> dict[str, JSON]:
         "stock_size": len(state.stock),
         "pozzo": list(state.pozzo),
         "melds": [
-            {**m.to_json(), "owner": owner, "shown": describe(m), "pending": i >= first_pending}
+            {**m.to_json(), "owner": owner, "pending": i >= first_pending}
             for i, (owner, m) in enumerate(state.melds)
         ],
         "opening_so_far": opening_value(pending) if pending else 0,

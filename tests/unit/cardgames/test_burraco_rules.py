@@ -158,12 +158,14 @@ def test_burraco_7_closing_needs_the_pozzetto_and_a_burraco() -> None:
     """BURRACO-7: the closer discards the last card, never a wild, once the side has its
     pozzetto and a burraco; otherwise a hand empties only into the pozzetto."""
     long_run = meld("5H", "6H", "7H", "8H", "9H", "10H", "JH")
-    no_burraco = table([["9C"], ["4C"]], took_pozzetto=(True, False), melds=([meld("5H", "6H", "7H")], []))
+    no_burraco = table(
+        [["9C"], ["4C"]], took_pozzetto=(True, False), melds=([meld("5H", "6H", "7H")], [])
+    )
     refused(no_burraco, 0, Action(A.DISCARD, cards=("9C",)), "burraco")
     wild = table([["JK"], ["4C"]], took_pozzetto=(True, False), melds=([long_run], []))
     refused(wild, 0, Action(A.DISCARD, cards=("JK",)), "may not close on a wild")
     closing = table([["9C"], ["4C", "KD"]], took_pozzetto=(True, False), melds=([long_run], []))
-    after, events = act(closing, 0, A.DISCARD, "9C")
+    _after, events = act(closing, 0, A.DISCARD, "9C")
     scored = next(e for e in events if e["type"] == "hand_scored")
     assert scored["closed_by"] == 0
     assert scored["sides"][0]["closing"] == 100
@@ -198,7 +200,10 @@ def test_burraco_9_fixture_22_side_without_its_pozzetto_scores_5() -> None:
     sporco = meld("7S", "8S", "9S", "10S", "JS", "QS", "JK")
     assert sporco.stands_for() == "KS"
     side = score_side(
-        [sporco], [["AH", "2C"], ["5S", "KH", "JK"]], closed=False, took_pozzetto=False,
+        [sporco],
+        [["AH", "2C"], ["5S", "KH", "JK"]],
+        closed=False,
+        took_pozzetto=False,
         semipulito=True,
     )
     assert (side.melded, side.burraco_bonus, side.in_hand, side.no_pozzetto) == (85, 100, 80, 100)
@@ -231,18 +236,18 @@ def test_burraco_10_match_length_and_ties() -> None:
     long_run = meld("5H", "6H", "7H", "8H", "9H", "10H", "JH")
     base = table([["9C"], ["4C"]], took_pozzetto=(True, True), melds=([long_run], []))
     win = replace(base, totals=(1800, 1900))
-    after, events = act(win, 0, A.DISCARD, "9C")  # +255 +100 -0 → 2155 against 1895
+    after, _ = act(win, 0, A.DISCARD, "9C")  # +255 +100 -0 → 2155 against 1895
     assert after.phase == OVER and after.winner == 0
     assert GAME.outcome(after).places == (1, 2)  # type: ignore[union-attr]
     tied = replace(base, totals=(1900, 2250))  # 1900 + 355 = 2255 against 2250 - 5
     after, _ = act(tied, 0, A.DISCARD, "9C")
     assert after.totals == (2255, 2245) and after.winner == 0
     level = replace(base, totals=(1900, 2260))  # 2255 against 2255: another hand
-    after, events = act(level, 0, A.DISCARD, "9C")
+    after, _ = act(level, 0, A.DISCARD, "9C")
     assert after.phase == DRAW and after.tiebreaks == 0 and after.totals == (2255, 2255)
     tb = table([["9C"], ["4C"]], took_pozzetto=(True, True), melds=([long_run], []))
     tb = replace(tb, totals=(2255, 2255), tiebreaks=0)
-    after, events = act(tb, 0, A.DISCARD, "9C")
+    after, _events = act(tb, 0, A.DISCARD, "9C")
     assert after.winner == 0 and after.totals == (2255, 2255) and after.end_reason == "tie_break"
 
 
@@ -251,7 +256,7 @@ def test_burraco_10_hands_match_and_three_drawn_tie_breaks() -> None:
     made the last play loses."""
     state = table([["9C", "4D"], ["4S"]], options={"match_length": "hands:1"})
     state = replace(state, totals=(0, 0), tiebreaks=2, last_turn=True)
-    after, events = act(state, 0, A.DISCARD, "9C")  # each side -5 in hand, -100 pozzetto
+    after, _events = act(state, 0, A.DISCARD, "9C")  # each side -5 in hand, -100 pozzetto
     assert after.phase == OVER and after.end_reason == "last_play" and after.winner == 1
 
 
@@ -277,7 +282,7 @@ def test_seats_timer_default_and_view() -> None:
     )
 
 
-def GAME_POINTS(card: str) -> int:  # noqa: N802 - reads as the rule's table
+def GAME_POINTS(card: str) -> int:
     from tavolo.cardgames.games.burraco_scoring import card_points
 
     return card_points(card)

@@ -30,9 +30,7 @@ def test_scala40_1_deal_and_a_joker_turned_up_goes_under_the_stock() -> None:
         assert [len(h) for h in state.hands] == [13] * seats
         assert len(state.pozzo) == 1 and len(state.stock) == 108 - 13 * seats - 1
         assert state.turn == (state.dealer + 1) % seats and state.phase == DRAW
-    seed = next(
-        bytes([n]) for n in range(256) if _turned_joker(SeededRandom(bytes([n])))
-    )
+    seed = next(bytes([n]) for n in range(256) if _turned_joker(SeededRandom(bytes([n]))))
     _, stock, pozzo = deal(SeededRandom(seed), (0, 1), 2)
     assert pozzo[0] != JOKER and stock[-1] == JOKER
 
@@ -134,13 +132,13 @@ def test_scala40_6_no_closing_in_the_first_round_and_chiusura_in_mano() -> None:
     refused(first, 0, Action(A.MELD, cards=("4C", "5C", "6C")), "first round: keep two")
     later = replace(first, turns_done=2)
     ready, _ = act(later, 0, A.MELD, "4C", "5C", "6C")
-    after, events = act(ready, 0, A.DISCARD, "9D")
+    _, events = act(ready, 0, A.DISCARD, "9D")
     assert any(e["type"] == "closed" and e["in_mano"] is False for e in events)
     hand = ["AH", "2H", "3H", "4S", "4D", "4C", "9D"]
     mano = table([hand, ["4H", "KD"]], turns_done=5)
     a, _ = act(mano, 0, A.MELD, "AH", "2H", "3H")
     b, _ = act(a, 0, A.MELD, "4S", "4D", "4C")
-    after, events = act(b, 0, A.DISCARD, "9D")
+    _after, events = act(b, 0, A.DISCARD, "9D")
     closed = next(e for e in events if e["type"] == "closed")
     assert closed["in_mano"] is True
     scored = next(e for e in events if e["type"] == "hand_scored")
@@ -164,7 +162,7 @@ def test_scala40_7_fixture_24_closing_in_the_first_round_is_rejected() -> None:
     state = replace(state, hands=(("9D",), state.hands[1]))
     refused(state, 0, Action(A.DISCARD, cards=("9D",)), "nobody may close in the first round")
     later = replace(state, turns_done=2)
-    after, events = act(later, 0, A.DISCARD, "9D")
+    _after, events = act(later, 0, A.DISCARD, "9D")
     assert any(e["type"] == "closed" for e in events)
 
 
@@ -183,7 +181,7 @@ def test_scala40_8_elimination_and_places() -> None:
     )
     state = replace(state, alive=(True, True, True, False), out_order=((3,),))
     state = replace(state, hands=(("9D",), ("KD", "KH"), ("QS", "5C"), ()))
-    after, events = act(state, 0, A.DISCARD, "9D")
+    after, _events = act(state, 0, A.DISCARD, "9D")
     assert after.phase == OVER
     assert after.totals == (0, 110, 110, 10)
     assert GAME.outcome(after).places == (1, 2, 2, 4)  # type: ignore[union-attr]
