@@ -42,6 +42,8 @@ EXTRA_OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"pika_window": 1},
     ],
     "spades": [{"target": 100}, {"target": 100, "blind_nil": True}],
+    "burraco": [{"match_length": "hands:2"}, {"match_length": "points:500"}],
+    "scala40": [{"match_length": "hands:3"}],
 }
 """Option sets worth playing beyond the defaults and each option's listed choices."""
 
