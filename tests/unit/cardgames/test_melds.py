@@ -104,7 +104,7 @@ def test_generation_finds_every_meld_brute_force_finds(rules: MeldRules) -> None
     for n in range(6):
         rng = SeededRandom(f"melds {n}".encode())
         rng.shuffle(deck)
-        hand = [c for c in deck if c.endswith(("H", "S")) or c == "JK"][:4] + ["JK", "2C"]
+        hand = [*[c for c in deck if c.endswith(("H", "S")) or c == "JK"][:4], "JK", "2C"]
         generated = [cards for cards, _ in melds_in_hand(hand, rules)]
         assert len(generated) == len(set(generated))
         for cards in generated:
