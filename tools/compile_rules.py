@@ -36,6 +36,8 @@ COMPILED = (
     "games/pika_legal.py",
     "games/pika_explain.py",
     "games/pika.py",
+    "games/uno_state.py",
+    "games/uno.py",
     "games/rummy_deck.py",
     "games/melds.py",
     "games/meld_search.py",

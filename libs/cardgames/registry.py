@@ -14,8 +14,9 @@ def all_games() -> dict[str, Game[Any]]:
     from tavolo.cardgames.games.pika import Pika
     from tavolo.cardgames.games.scala40 import Scala40
     from tavolo.cardgames.games.spades import Spades
+    from tavolo.cardgames.games.uno import Uno
 
-    games: list[Game[Any]] = [Pika(), Spades(), Burraco(), Scala40()]
+    games: list[Game[Any]] = [Pika(), Spades(), Uno(), Burraco(), Scala40()]
     return {g.name: g for g in games}
 
 

@@ -34,6 +34,7 @@ RENDERERS: dict[str, str] = {
     "pika": "tavolo.cli.render_pika",
     "scala40": "tavolo.cli.render_scala40",
     "spades": "tavolo.cli.render_spades",
+    "uno": "tavolo.cli.render_uno",
 }
 """Game name → module with its ``RENDERER``. One line per game."""
 
