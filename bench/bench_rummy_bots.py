@@ -10,7 +10,11 @@ per hand with a 95% normal interval. A reference pairing is measured in the same
 medium against itself, which comes out at exactly 50% because each seed is played from
 both sides.
 
-    .venv/bin/python bench/bench_rummy_bots.py [--games 2000] [--game burraco] [--jobs 1]
+    .venv/bin/python bench/bench_rummy_bots.py [--games 2000] [--game burraco|scala40]
+        [--pairings hard:easy,hard:medium] [--jobs 1]
+
+Self-play speed is measured for both rummy games and Pika in every run; the pairings
+are played for ``--game``.
 
 A run that cannot finish reports the games it completed (``--games`` is a target, and
 every figure printed says over how many games it was measured).
@@ -115,7 +119,14 @@ def measure(name: str, hero: str, rival: str, games: int, jobs: int, chunk: int)
 
 
 def progress(name: str, hero: str, rival: str, tally: Tally) -> None:
-    print(f"  ... {name} {hero} vs {rival}: {tally.games} games done", flush=True)
+    """A running figure per chunk, so a run stopped early still reports what it played."""
+    score = tally.wins + tally.draws / 2
+    low, high = wilson(score, tally.games)
+    print(
+        f"  ... {name} {hero} vs {rival}: {tally.games} games, wins {score / tally.games:.1%} "
+        f"[{low:.1%}, {high:.1%}], margin {statistics.fmean(tally.margins):+.1f}",
+        flush=True,
+    )
 
 
 def report(name: str, hero: str, rival: str, tally: Tally, wall: float) -> None:
@@ -149,19 +160,19 @@ def main() -> int:
     parser.add_argument("--chunk", type=int, default=50, help="seed pairs per progress line")
     parser.add_argument("--reference-games", type=int, default=200)
     parser.add_argument("--selfplay-games", type=int, default=20)
+    parser.add_argument(
+        "--pairings", default="hard:easy,hard:medium", help="hero:rival pairs, comma separated"
+    )
     args = parser.parse_args()
-    for name, seats in ((args.game, 2), ("pika", 4)):
+    for name, seats in (("burraco", 2), ("scala40", 2), ("pika", 4)):
         gps, aps = selfplay_speed(name, seats, args.selfplay_games)
         print(
             f"random self-play {name:8} ({seats} seats, default match): "
             f"{gps:7.2f} games/s  {aps:9.0f} actions/s",
             flush=True,
         )
-    for hero, rival, games in (
-        ("hard", "easy", args.games),
-        ("hard", "medium", args.games),
-        ("medium", "medium", args.reference_games),
-    ):
+    pairings = [(*pair.split(":"), args.games) for pair in args.pairings.split(",") if pair]
+    for hero, rival, games in [*pairings, ("medium", "medium", args.reference_games)]:
         start = time.perf_counter()
         tally = measure(args.game, hero, rival, games, args.jobs, args.chunk)
         report(args.game, hero, rival, tally, time.perf_counter() - start)
