@@ -38,6 +38,8 @@ COMPILED = (
     "games/pika.py",
     "games/uno_state.py",
     "games/uno.py",
+    "games/hearts_state.py",
+    "games/hearts.py",
     "games/rummy_deck.py",
     "games/melds.py",
     "games/meld_search.py",

@@ -35,6 +35,7 @@ RENDERERS: dict[str, str] = {
     "scala40": "tavolo.cli.render_scala40",
     "spades": "tavolo.cli.render_spades",
     "uno": "tavolo.cli.render_uno",
+    "hearts": "tavolo.cli.render_hearts",
 }
 """Game name → module with its ``RENDERER``. One line per game."""
 

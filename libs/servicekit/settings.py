@@ -38,6 +38,9 @@ class Settings:
     token_secret: str = DEV_TOKEN_SECRET
     shutdown_grace_seconds: float = 5.0
     addresses: Mapping[str, str] = field(default_factory=dict)
+    # Handled message ids kept this long (beyond the events stream's max_age), pruned this often.
+    processed_retention_days: float = 15.0
+    prune_interval_seconds: float = 3600.0
     stream_replicas: int = 1
 
     def grpc_address(self, service: str) -> str:
@@ -82,6 +85,8 @@ class Settings:
             token_secret=env.get("TAVOLO_TOKEN_SECRET", DEV_TOKEN_SECRET),
             shutdown_grace_seconds=float(env.get("TAVOLO_SHUTDOWN_GRACE", "5")),
             addresses=addresses,
+            processed_retention_days=_positive(env, "TAVOLO_PROCESSED_RETENTION_DAYS", 15.0),
+            prune_interval_seconds=_positive(env, "TAVOLO_PRUNE_INTERVAL_SECONDS", 3600.0),
             stream_replicas=_stream_replicas(env),
         )
 
@@ -115,6 +120,19 @@ def _port(env: Mapping[str, str], name: str, default: int) -> int:
     if not 0 <= port <= 65535:
         raise SettingsError(f"{name} must be between 0 and 65535, not {port}")
     return port
+
+
+def _positive(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number, not {raw!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise SettingsError(f"{name} must be a number more than 0, not {raw}")
+    return value
 
 
 def _stream_replicas(env: Mapping[str, str]) -> int:

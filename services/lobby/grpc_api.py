@@ -15,6 +15,7 @@ import grpc
 
 from tavolo.lobby import convert
 from tavolo.lobby.app import LobbyApp
+from tavolo.lobby.dead_letters import DeadLetterDesk
 from tavolo.lobby.updates import LobbyUpdates
 from tavolo.servicekit.auth import caller, current_principal
 from tavolo.servicekit.grpc_server import GrpcService
@@ -26,9 +27,10 @@ Context = grpc.aio.ServicerContext[Any, Any]
 
 
 class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
-    def __init__(self, app: LobbyApp, updates: LobbyUpdates) -> None:
+    def __init__(self, app: LobbyApp, updates: LobbyUpdates, letters: DeadLetterDesk) -> None:
         self.app = app
         self.updates = updates
+        self.letters = letters
 
     # -- accounts ---------------------------------------------------------------------
 
@@ -169,9 +171,17 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
     ) -> lobby_pb2.Sanction:
         return convert.sanction(await self.app.moderation.lift(caller(), request.sanction_id))
 
+    async def ListDeadLetters(
+        self, request: lobby_pb2.ListDeadLettersRequest, context: Context
+    ) -> lobby_pb2.ListDeadLettersResponse:
+        letters = await self.letters.latest(caller(), request.limit)
+        return lobby_pb2.ListDeadLettersResponse(letters=letters)
 
-def lobby_grpc_service(app: LobbyApp, updates: LobbyUpdates) -> GrpcService:
-    servicer = LobbyServicer(app, updates)
+
+def lobby_grpc_service(
+    app: LobbyApp, updates: LobbyUpdates, letters: DeadLetterDesk
+) -> GrpcService:
+    servicer = LobbyServicer(app, updates, letters)
     return GrpcService(
         full_name=lobby_pb2.DESCRIPTOR.services_by_name["Lobby"].full_name,
         add_to_server=lambda server: lobby_pb2_grpc.add_LobbyServicer_to_server(servicer, server),

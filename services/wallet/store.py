@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from tavolo.eventlog import PostgresEventStore
 from tavolo.servicekit.migrations import apply_migrations
 from tavolo.wallet.accounts import Account, account_kind
 from tavolo.wallet.transfers import Transfer, TransferKind, TransferSpec, row_state
@@ -38,8 +39,10 @@ SELECT t.seq, t.transfer_id, t.kind, t.debit_account, t.credit_account, t.amount
 
 
 async def migrate(pool: asyncpg.Pool) -> list[str]:
-    """Create or upgrade the wallet schema."""
-    return await apply_migrations(pool, SCHEMA, MIGRATIONS)
+    """Create or upgrade the wallet schema, its event log included (hold facts)."""
+    applied = await apply_migrations(pool, SCHEMA, MIGRATIONS)
+    await PostgresEventStore(pool, SCHEMA).install()
+    return applied
 
 
 def _account(row: asyncpg.Record) -> Account:

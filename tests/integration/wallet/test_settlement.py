@@ -8,6 +8,7 @@ from typing import Any
 import asyncpg
 import pytest
 
+from tavolo.servicekit.errors import FailedPrecondition
 from tavolo.wallet.app import WalletApp
 from tavolo.wallet.facts import (
     FreezeChanged,
@@ -253,10 +254,18 @@ async def test_mode2_and_mode1_friends_pay_the_winner_half_and_computer_pays_not
     assert (await balance(pool, "player:ann"), await balance(pool, "player:bob")) == (0, 50)
 
 
-async def test_pcg4_a_frozen_player_receives_no_reward(
+async def test_pcg4_a_frozen_players_reward_is_credited_into_the_frozen_balance(
     wallet: WalletApp, settlement: Settlement, pool: asyncpg.Pool
 ) -> None:
     await wallet.freeze(OPERATOR, "ann", "under review")
     end = finished("t1", ["ann", "bob"], [1, 2], mode=Mode.ONLINE)
     await run(pool, lambda c: settlement.table_finished(c, end))
-    assert (await balance(pool, "player:ann"), await balance(pool, "player:bob")) == (0, 50)
+    assert (await balance(pool, "player:ann"), await balance(pool, "player:bob")) == (100, 50)
+    view = await wallet.get_balance(OPERATOR, "ann")
+    assert (view.available, view.frozen) == (100, True)
+    with pytest.raises(FailedPrecondition, match="frozen"):
+        await wallet.hold_stake(LOBBY, "h-ann", "ann", 100, "queue", 0)
+    await wallet.unfreeze(OPERATOR, "ann")
+    held = await wallet.hold_stake(LOBBY, "h-ann", "ann", 100, "queue", 0)
+    assert held.amount == 100
+    assert (await audit_pool(pool)).problems == []

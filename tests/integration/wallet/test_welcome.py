@@ -9,11 +9,13 @@ import asyncio
 import asyncpg
 import pytest
 
+from tavolo.messaging import DeadLetters
 from tavolo.wallet import store
 from tavolo.wallet.config import WalletConfig
 from tavolo.wallet.facts import PlayerRegistered
 from tavolo.wallet.store import Connection
 from tavolo.wallet.welcome import Welcome
+from tests.waiting import eventually
 
 from . import wire
 from .conftest import LOBBY, OPERATOR
@@ -111,10 +113,17 @@ async def test_pcg4_a_frozen_account_is_not_welcomed_and_the_event_is_not_retrie
     assert info.num_redelivered == 0  # skipped, as a frozen seat's reward is, not retried
 
 
-async def test_a_malformed_registration_is_dropped_not_retried(running: Running) -> None:
+async def test_a_malformed_registration_is_dead_lettered_not_retried(running: Running) -> None:
     nameless = wire.player_registered("", "")
     await wire.publish(running.js, running.topology, nameless)
-    await running.handled(nameless.header.event_id)
+    letters = DeadLetters(running.js, running.topology)
+
+    async def dead_lettered() -> bool:
+        return [x.message_id for x in await letters.latest(5)] == [nameless.header.event_id]
+
+    await eventually(dead_lettered, "the nameless registration kept as a dead letter")
+    (letter,) = await letters.latest(5)
+    assert letter.deliveries == 1 and "player_id is empty" in letter.error
     assert await balance(running.pool, "issuance") == 0
 
 

@@ -122,6 +122,11 @@ class LobbyStub:
                 request_serializer=tavolo_dot_v1_dot_lobby__pb2.SetRolesRequest.SerializeToString,
                 response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Profile.FromString,
                 _registered_method=True)
+        self.ListDeadLetters = channel.unary_unary(
+                '/tavolo.v1.Lobby/ListDeadLetters',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersResponse.FromString,
+                _registered_method=True)
 
 
 class LobbyServicer:
@@ -250,6 +255,13 @@ class LobbyServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListDeadLetters(self, request, context):
+        """Operators: events a service's consumer gave up on (dead letters), newest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LobbyServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -337,6 +349,11 @@ def add_LobbyServicer_to_server(servicer, server):
                     servicer.SetRoles,
                     request_deserializer=tavolo_dot_v1_dot_lobby__pb2.SetRolesRequest.FromString,
                     response_serializer=tavolo_dot_v1_dot_lobby__pb2.Profile.SerializeToString,
+            ),
+            'ListDeadLetters': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListDeadLetters,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -800,6 +817,33 @@ class Lobby:
             '/tavolo.v1.Lobby/SetRoles',
             tavolo_dot_v1_dot_lobby__pb2.SetRolesRequest.SerializeToString,
             tavolo_dot_v1_dot_lobby__pb2.Profile.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListDeadLetters(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/ListDeadLetters',
+            tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersResponse.FromString,
             options,
             channel_credentials,
             insecure,

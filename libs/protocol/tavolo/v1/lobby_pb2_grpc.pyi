@@ -73,6 +73,8 @@ class LobbyStub:
     """Moderators: lift a sanction."""
     SetRoles: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.SetRolesRequest, _lobby_pb2.Profile]
     """Operators: set a player's roles (they take effect at the player's next login or refresh)."""
+    ListDeadLetters: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListDeadLettersRequest, _lobby_pb2.ListDeadLettersResponse]
+    """Operators: events a service's consumer gave up on (dead letters), newest first."""
 
 @_typing.type_check_only
 class LobbyAsyncStub(LobbyStub):
@@ -118,6 +120,8 @@ class LobbyAsyncStub(LobbyStub):
     """Moderators: lift a sanction."""
     SetRoles: _aio.UnaryUnaryMultiCallable[_lobby_pb2.SetRolesRequest, _lobby_pb2.Profile]  # type: ignore[assignment]
     """Operators: set a player's roles (they take effect at the player's next login or refresh)."""
+    ListDeadLetters: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListDeadLettersRequest, _lobby_pb2.ListDeadLettersResponse]  # type: ignore[assignment]
+    """Operators: events a service's consumer gave up on (dead letters), newest first."""
 
 class LobbyServicer(metaclass=_abc_1.ABCMeta):
     """Everything before and around a table. Register, Login and Refresh need no token;
@@ -262,5 +266,13 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.Profile, _abc.Awaitable[_lobby_pb2.Profile]]:
         """Operators: set a player's roles (they take effect at the player's next login or refresh)."""
+
+    @_abc_1.abstractmethod
+    def ListDeadLetters(
+        self,
+        request: _lobby_pb2.ListDeadLettersRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.ListDeadLettersResponse, _abc.Awaitable[_lobby_pb2.ListDeadLettersResponse]]:
+        """Operators: events a service's consumer gave up on (dead letters), newest first."""
 
 def add_LobbyServicer_to_server(servicer: LobbyServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
