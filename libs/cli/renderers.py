@@ -24,6 +24,8 @@ RENDERERS: dict[str, str] = {
     "scopone": "tavolo.cli.render_fishing",
     "asso": "tavolo.cli.render_fishing",
     "cirulla": "tavolo.cli.render_fishing",
+    "burraco": "tavolo.cli.render_burraco",
+    "scala40": "tavolo.cli.render_scala40",
 }
 """Game name → module with its ``RENDERER``. One line per game."""
 

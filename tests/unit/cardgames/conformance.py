@@ -46,6 +46,8 @@ EXTRA_OPTIONS: dict[str, list[dict[str, Any]]] = {
     "scopone": [{"match_length": "hands:1"}, {"match_length": "hands:1", "deal": "10+0"}],
     "asso": [{"match_length": "hands:1"}, {"match_length": "hands:1", "ace_sweep_scopa": True}],
     "cirulla": [{"match_length": "hands:1"}, {"match_length": "hands:2"}],
+    "burraco": [{"match_length": "hands:2"}, {"match_length": "points:500"}],
+    "scala40": [{"match_length": "hands:3"}],
     "hearts": [{"target": 30}, {"rules": "standard", "target": 30}],
     "uno": [{"match_length": "single"}, {"match_length": "hands:2"}, {"uno_window": 1}],
 }
@@ -69,6 +71,11 @@ def option_sets(game: Game[Any]) -> list[dict[str, Any]]:
             sets.extend({spec.name: choice} for choice in spec.choices)
     sets.extend(EXTRA_OPTIONS.get(game.name, []))
     return sets
+
+
+def seat_counts(game: Game[Any]) -> list[int]:
+    """The seat counts a game is played with: its ``seat_counts``, else min to max."""
+    return list(game.seat_counts or range(game.min_players, game.max_players + 1))
 
 
 def snapshot(state: object) -> bytes:
