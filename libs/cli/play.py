@@ -31,6 +31,7 @@ from tavolo.cardgames.registry import get_game
 
 RENDERERS: dict[str, str] = {
     "pika": "tavolo.cli.render_pika",
+    "solitario": "tavolo.cli.render_solitario",
     "spades": "tavolo.cli.render_spades",
 }
 """Game name → module with its ``RENDERER``. One line per game."""
@@ -40,6 +41,11 @@ PARTNER_LEVELS: dict[str, str] = {
 }
 """Partnership games where the human's partner (the seat opposite) is always this level,
 whatever the opponents' level (SPADES-9)."""
+
+DEFAULT_PLAYERS: dict[str, int] = {
+    "solitario": 1,
+}
+"""Games whose table is not four seats unless ``--players`` says so."""
 
 HUMAN = 0
 
@@ -79,7 +85,9 @@ def register(subparsers: Any) -> None:
         description="Play a whole game against bots, offline. You are seat 0.",
     )
     parser.add_argument("game", choices=sorted(RENDERERS), help="which game")
-    parser.add_argument("--players", type=int, default=4, help="seats at the table")
+    parser.add_argument(
+        "--players", type=int, default=None, help="seats at the table (4; Solitario 1)"
+    )
     parser.add_argument("--level", choices=LEVELS, default="medium", help="bot level")
     parser.add_argument("--seed", default=None, help="deal seed, to replay a game")
     engine = os.environ.get("TAVOLO_ENGINE_ADDRESS", "127.0.0.1:50052")
@@ -101,6 +109,8 @@ def register(subparsers: Any) -> None:
 
 
 def _handle(args: argparse.Namespace) -> int:
+    if args.players is None:
+        args.players = DEFAULT_PLAYERS.get(args.game, 4)
     if args.server is not None or args.table is not None:  # see tavolo.cli.play_remote
         from tavolo.cli.play_remote import play_remote
 
@@ -133,6 +143,8 @@ def lineup(game_name: str, players: int, level: str) -> str:
     """Who plays whom, as the opening line says it; a stronger partner is named, so the
     line never promises weaker bots than the table has."""
     levels = bot_levels(game_name, players, level)
+    if not levels:
+        return "you alone"
     partners = [s for s, lv in levels.items() if lv != level]
     opponents = len(levels) - len(partners)
     bots = "bot" if opponents == 1 else "bots"
