@@ -36,6 +36,9 @@ COMPILED = (
     "games/pika_legal.py",
     "games/pika_explain.py",
     "games/pika.py",
+    "games/solitario_piles.py",
+    "games/solitario_scoring.py",
+    "games/solitario.py",
 )
 """What is compiled, relative to libs/cardgames: the contract and every module a Pika
 action runs through. A game left out keeps working, interpreted, on the compiled

@@ -112,9 +112,8 @@ class SolitarioRenderer:
         results = outcome.detail.get("results", [])
         for s in sorted(range(len(outcome.places)), key=lambda s: outcome.places[s]):
             how = _RESULTS.get(results[s], "") if s < len(results) else ""
-            lines.append(
-                f"{_ORDINALS[outcome.places[s]]:>4}  {names[s]} ({outcome.scores[s]} points, {how})"
-            )
+            points = f"{outcome.scores[s]} points" + (f", {how}" if how else "")
+            lines.append(f"{_ORDINALS[outcome.places[s]]:>4}  {names[s]} ({points})")
         return "\n".join(lines)
 
 

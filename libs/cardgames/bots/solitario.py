@@ -68,6 +68,7 @@ class SolitarioBot:
         self.level = level
         self.watch = _StockWatch()
         self.seen: set[tuple[Any, ...]] = set()
+        self.lines: dict[tuple[Any, ...], tuple[float, Move | None]] = {}
 
     def choose(self, view: View, legal: Sequence[Action], rng: SeededRandom) -> Action:
         private: Mapping[str, Any] = view.private
@@ -112,7 +113,7 @@ class SolitarioBot:
                     return self._played(pos, move)
             elif move[1] in FOUNDATION_NAMES and is_safe_to_foundation(pos, pos.waste[-1]):
                 return self._played(pos, move)
-        _, line = best_line(pos, self.seen)
+        _, line = best_line(pos, self.seen, self.lines)
         chosen = line if line is not None else _waste_move(pos, moves, self.seen)
         return None if chosen is None else self._played(pos, chosen)
 

@@ -21,6 +21,7 @@ from tavolo.cardgames.games.solitario_piles import (
     WASTE,
     Move,
     Position,
+    fits_on_column,
     list_moves,
 )
 
@@ -29,6 +30,8 @@ FOUNDATION = 40.0
 FACE_DOWN = -8.0
 EMPTY_COLUMN = 12.0
 WASTE_CARD = -1.0
+BUDGET = 200
+DEPTH = 3
 
 
 def position_of(private: Mapping[str, Any]) -> Position:
@@ -112,17 +115,20 @@ def is_safe_to_foundation(pos: Position, card: str) -> bool:
 
 
 def useful(pos: Position, move: Move) -> bool:
-    """Leave out moves that only shuffle cards around: a run moved whole from a column
-    with nothing under it, or only part of one when it frees no card for the foundation."""
+    """Leave out moves that only shuffle cards around: a king's run moved whole from a
+    column with nothing under it, or part of a run when the card it uncovers can go
+    neither home nor under the waste's top."""
     source, target, count = move
     if source not in COLUMN_NAMES or target not in COLUMN_NAMES:
         return True
     k = COLUMN_NAMES.index(source)
     col = pos.up[k]
     if count == len(col):
-        return pos.down[k] > 0
+        return pos.down[k] > 0 or RANK[col[0]] != KING
     exposed = col[-count - 1]
-    return pos.foundations[SUIT_INDEX[exposed]] + 1 == RANK[exposed]
+    if pos.foundations[SUIT_INDEX[exposed]] + 1 == RANK[exposed]:
+        return True
+    return bool(pos.waste) and fits_on_column(pos.waste[-1], exposed)
 
 
 def key_of(pos: Position) -> tuple[Any, ...]:
@@ -130,10 +136,20 @@ def key_of(pos: Position) -> tuple[Any, ...]:
 
 
 def best_line(
-    pos: Position, seen: set[tuple[Any, ...]], budget: int = 400, depth: int = 4
+    pos: Position,
+    seen: set[tuple[Any, ...]],
+    cache: dict[tuple[Any, ...], tuple[float, Move | None]] | None = None,
+    budget: int = BUDGET,
+    depth: int = DEPTH,
 ) -> tuple[float, Move | None]:
-    """The first move of the best line of up to ``depth`` moves (no draws), and its value;
-    a line stops where a card turns up. Positions in ``seen`` are not played again."""
+    """The first move of the best line of up to ``depth`` moves (no draws) and how much
+    it gains; a line stops where a card turns up. The first move never leads back to a
+    position in ``seen``. Results are kept in ``cache`` by what the search reads."""
+    key = (pos.up, pos.down, pos.foundations, pos.waste[-1:], bool(pos.waste))
+    if cache is not None and key in cache:
+        gain, first = cache[key]
+        if first is None or key_of(play(pos, first)[0]) not in seen:
+            return gain, first
     nodes = [0]
 
     def search(p: Position, d: int, visited: set[tuple[Any, ...]]) -> float:
@@ -145,25 +161,30 @@ def best_line(
                 continue
             nodes[0] += 1
             after, turned = play(p, move)
-            key = key_of(after)
-            if key in visited or key in seen:
+            after_key = key_of(after)
+            if after_key in visited:
                 continue
-            visited.add(key)
+            visited.add(after_key)
             if turned:
                 value = max(value, evaluate(after) + REVEAL * turned)
             else:
                 value = max(value, search(after, d - 1, visited))
         return value
 
-    best: tuple[float, Move | None] = (evaluate(pos), None)
+    here = evaluate(pos)
+    best: tuple[float, Move | None] = (0.0, None)
     for move in list_moves(pos):
         if not useful(pos, move):
             continue
         after, turned = play(pos, move)
-        key = key_of(after)
-        if key in seen:
+        after_key = key_of(after)
+        if after_key in seen:
             continue
-        value = evaluate(after) + REVEAL * turned if turned else search(after, depth - 1, {key})
-        if value > best[0] + 1e-9:
-            best = (value, move)
+        value = (
+            evaluate(after) + REVEAL * turned if turned else search(after, depth - 1, {after_key})
+        )
+        if value - here > best[0] + 1e-9:
+            best = (value - here, move)
+    if cache is not None:
+        cache[key] = best
     return best

@@ -16,6 +16,7 @@ looked at once per target.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from tavolo.cardgames.games.french_deck import RANKS, SUITS, full_deck
 
@@ -30,6 +31,13 @@ RANK: dict[str, int] = {f"{r}{s}": 1 + (i + 1) % 13 for s in SUITS for i, r in e
 SUIT_INDEX: dict[str, int] = {f"{r}{s}": SUITS.index(s) for s in SUITS for r in RANKS}
 RED: dict[str, bool] = {c: c[-1] in "HD" for c in RANK}
 _CARD_OF: dict[tuple[int, int], str] = {(SUIT_INDEX[c], RANK[c]): c for c in RANK}
+
+
+FITS_UNDER: dict[str, tuple[str, ...]] = {
+    under: tuple(c for c in RANK if RANK[c] == RANK[under] - 1 and RED[c] != RED[under])
+    for under in RANK
+}
+"""The cards that go on a column whose top is the key: one rank lower, the other colour."""
 
 
 def card_of(suit: int, rank: int) -> str:
@@ -60,38 +68,45 @@ Move = tuple[str, str, int]
 
 
 def list_moves(pos: Position) -> list[Move]:
-    """Every move between piles, in a stable order: to foundations, to columns, back."""
+    """Every move between piles, in a stable order: to foundations, then onto each column
+    (from the waste, from other columns by column order, from the foundations)."""
     found = pos.foundations
     moves: list[Move] = []
-    tops: list[str | None] = [col[-1] if col else None for col in pos.up]
     waste_top = pos.waste[-1] if pos.waste else None
+    # Where each face-up card lies: (column, depth from the top of the column's run).
+    where: dict[str, tuple[int, int]] = {}
+    for k, col in enumerate(pos.up):
+        n = len(col)
+        for i, c in enumerate(col):
+            where[c] = (k, n - i)
     # To a foundation: the waste's top and each column's top.
     if waste_top is not None and found[SUIT_INDEX[waste_top]] + 1 == RANK[waste_top]:
         moves.append((WASTE, FOUNDATION_NAMES[SUIT_INDEX[waste_top]], 1))
-    for k, top in enumerate(tops):
-        if top is not None and found[SUIT_INDEX[top]] + 1 == RANK[top]:
-            moves.append((COLUMN_NAMES[k], FOUNDATION_NAMES[SUIT_INDEX[top]], 1))
-    # To a column: the waste's top, any run of another column, a foundation's top.
-    for t, under in enumerate(tops):
-        if under is None and pos.down[t]:
-            continue  # cannot happen in a real layout: a face-down card is turned at once
+    for k, col in enumerate(pos.up):
+        if col:
+            top = col[-1]
+            if found[SUIT_INDEX[top]] + 1 == RANK[top]:
+                moves.append((COLUMN_NAMES[k], FOUNDATION_NAMES[SUIT_INDEX[top]], 1))
+    # Onto a column: only the cards that fit under its top (a king for an empty one).
+    for t, target_col in enumerate(pos.up):
         target = COLUMN_NAMES[t]
-        if waste_top is not None and fits_on_column(waste_top, under):
-            moves.append((WASTE, target, 1))
-        for k, col in enumerate(pos.up):
-            if k == t or not col:
-                continue
-            if under is None:
-                if RANK[col[0]] == KING:  # only a king, or a run it heads, fills it
+        if not target_col:
+            if pos.down[t]:
+                continue  # not a real layout: a face-down card is turned up at once
+            if waste_top is not None and RANK[waste_top] == KING:
+                moves.append((WASTE, target, 1))
+            for k, col in enumerate(pos.up):
+                if k != t and col and RANK[col[0]] == KING:
                     moves.append((COLUMN_NAMES[k], target, len(col)))
-                continue
-            # A face-up column is a run down by one from its bottom card, so the card
-            # that fits under ``under`` can only sit at one index.
-            at = RANK[col[0]] - (RANK[under] - 1)
-            if 0 <= at < len(col) and RED[col[at]] != RED[under]:
-                moves.append((COLUMN_NAMES[k], target, len(col) - at))
-        for s, top_rank in enumerate(found):
-            if top_rank and fits_on_column(card_of(s, top_rank), under):
+            continue
+        fitting = FITS_UNDER[target_col[-1]]
+        if waste_top is not None and waste_top in fitting:
+            moves.append((WASTE, target, 1))
+        runs = sorted(where[c] for c in fitting if c in where)
+        moves.extend((COLUMN_NAMES[k], target, depth) for k, depth in runs)
+        for c in fitting:
+            s = SUIT_INDEX[c]
+            if found[s] == RANK[c]:
                 moves.append((FOUNDATION_NAMES[s], target, 1))
     return moves
 
@@ -135,6 +150,12 @@ class Layout:
     waste: tuple[str, ...]
     foundations: tuple[int, ...]
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickled as one line of text: state snapshots and copies stay cheap."""
+        piles = [*self.down, *self.up, self.stock, self.waste]
+        text = "|".join(" ".join(p) for p in piles) + "|" + " ".join(map(str, self.foundations))
+        return layout_from_text, (text,)
+
     def position(self) -> Position:
         return Position(
             up=self.up,
@@ -166,6 +187,18 @@ class Layout:
     def all_face_up(self) -> bool:
         """Nothing left face down, in the stock or the waste: auto-finish may run."""
         return not self.stock and not self.waste and not any(self.down)
+
+
+def layout_from_text(text: str) -> Layout:
+    """The inverse of ``Layout.__reduce__``'s text."""
+    parts = [tuple(p.split()) for p in text.split("|")]
+    return Layout(
+        down=tuple(parts[:COLUMNS]),
+        up=tuple(parts[COLUMNS : 2 * COLUMNS]),
+        stock=parts[2 * COLUMNS],
+        waste=parts[2 * COLUMNS + 1],
+        foundations=tuple(int(n) for n in parts[2 * COLUMNS + 2]),
+    )
 
 
 def deal(deck: list[str]) -> Layout:
