@@ -216,13 +216,21 @@ def main() -> int:
     parser.add_argument("--speed-games", type=int, default=300)
     parser.add_argument("--no-strength", action="store_true")
     parser.add_argument("--speed-json", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--strength-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.speed_json is not None:
         print(json.dumps(our_random_play(args.speed_json)))
         return 0
-    speed(args.speed_games)
+    if not args.strength_only:
+        speed(args.speed_games)
     if args.no_strength:
         return 0
+    if COMPILED.is_dir() and not args.strength_only:
+        # The bots' look-ahead is compiled with the rules: measure strength there.
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(COMPILED), *sys.path[1:]])}
+        command = [sys.executable, __file__, "--strength-only", *sys.argv[1:]]
+        print("-- strength on the compiled rules and look-ahead", flush=True)
+        return subprocess.run(command, env=env, check=False).returncode
     levels = args.levels.split(",")
     draws = [int(d) for d in args.draws.split(",")]
     return 0 if strength(args.deals, levels, draws, args.jobs) else 1

@@ -1,13 +1,15 @@
 """Solitario (Klondike) bots at three levels; each sees only its own view.
 
-- easy: a card that can go home goes home, otherwise any move that changes something,
-  otherwise the stock;
+- easy: a card that can go home goes home, otherwise any move that turns a card up or
+  plays the waste, otherwise the stock; like a beginner it turns the waste over at most
+  twice;
 - medium: the greedy order of published Klondike players: safe cards home, runs that
   turn a card up (from the column hiding most), the waste onto the columns, then home
   whatever fits, then the stock;
 - hard: a look-ahead over the moves it can see (:mod:`solitario_search`), which never
-  returns to a position it has already played, and remembers the stock from its last
-  pass, so it knows whether another pass can still bring anything.
+  returns to a position it has already played; when the stock has gone round with
+  nothing to play, it rearranges the columns into a layout it has not tried before
+  stopping.
 
 Every level stops when the stock has gone round with nothing played from it, and a
 recycle that costs points is taken only while the last pass played something.
@@ -38,6 +40,9 @@ from tavolo.cardgames.games.solitario_piles import (
     fits_on_column,
 )
 from tavolo.cardgames.rng import SeededRandom
+
+EASY_RECYCLES = 2
+"""The easy bot gives up after three passes through the stock."""
 
 
 class _StockWatch:
@@ -87,12 +92,19 @@ class SolitarioBot:
         if draw is not None and not self.watch.exhausted(pos) and self._may_recycle(pos, view):
             self.watch.drew(pos)
             return draw
+        if self.level == "hard":  # before giving up, rearrange the columns somewhere new
+            fresh = _unseen_move(pos, list(moves), self.seen)
+            if fresh is not None:
+                self.watch.played()
+                return moves[self._played(pos, fresh)]
         return next(a for a in legal if a.kind is ActionKind.STOP)
 
     def _may_recycle(self, pos: Position, view: View) -> bool:
         """A recycle that costs points only after a pass that played something."""
         if pos.stock:
             return True
+        if self.level == "easy" and int(view.private.get("recycles", 0)) >= EASY_RECYCLES:
+            return False
         costly = view.public.get("scoring") == "standard" and (
             view.public.get("draw") == 1 or int(view.private.get("recycles", 0)) >= 2
         )
@@ -122,6 +134,14 @@ class SolitarioBot:
         return move
 
 
+def _unseen_move(pos: Position, moves: list[Move], seen: set[tuple[Any, ...]]) -> Move | None:
+    """A move between columns to a layout never played, which may open the stock's cards."""
+    for move in moves:
+        if move[0] in COLUMN_NAMES and useful(pos, move) and key_of(play(pos, move)[0]) not in seen:
+            return move
+    return None
+
+
 def _waste_move(pos: Position, moves: list[Move], seen: set[tuple[Any, ...]]) -> Move | None:
     """The waste's top onto a column or home, when it leads somewhere new."""
     for move in moves:
@@ -131,11 +151,19 @@ def _waste_move(pos: Position, moves: list[Move], seen: set[tuple[Any, ...]]) ->
 
 
 def _easy(pos: Position, moves: list[Move], rng: SeededRandom) -> Move | None:
+    """A beginner: home first, else any move that turns a card up or plays the waste."""
     home = [m for m in moves if m[1] in FOUNDATION_NAMES]
     if home:
         return home[0]
-    plausible = [m for m in moves if m[0] not in FOUNDATION_NAMES and useful(pos, m)]
+    plausible = [m for m in moves if m[0] == WASTE or _turns_up(pos, m)]
     return plausible[rng.randbelow(len(plausible))] if plausible else None
+
+
+def _turns_up(pos: Position, move: Move) -> bool:
+    if move[0] not in COLUMN_NAMES:
+        return False
+    k = COLUMN_NAMES.index(move[0])
+    return move[2] == len(pos.up[k]) and pos.down[k] > 0
 
 
 def _medium(pos: Position, moves: list[Move]) -> Move | None:
