@@ -16,7 +16,6 @@ looked at once per target.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from tavolo.cardgames.games.french_deck import RANKS, SUITS, full_deck
 
@@ -150,12 +149,6 @@ class Layout:
     waste: tuple[str, ...]
     foundations: tuple[int, ...]
 
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
-        """Pickled as one line of text: state snapshots and copies stay cheap."""
-        piles = [*self.down, *self.up, self.stock, self.waste]
-        text = "|".join(" ".join(p) for p in piles) + "|" + " ".join(map(str, self.foundations))
-        return layout_from_text, (text,)
-
     def position(self) -> Position:
         return Position(
             up=self.up,
@@ -187,18 +180,6 @@ class Layout:
     def all_face_up(self) -> bool:
         """Nothing left face down, in the stock or the waste: auto-finish may run."""
         return not self.stock and not self.waste and not any(self.down)
-
-
-def layout_from_text(text: str) -> Layout:
-    """The inverse of ``Layout.__reduce__``'s text."""
-    parts = [tuple(p.split()) for p in text.split("|")]
-    return Layout(
-        down=tuple(parts[:COLUMNS]),
-        up=tuple(parts[COLUMNS : 2 * COLUMNS]),
-        stock=parts[2 * COLUMNS],
-        waste=parts[2 * COLUMNS + 1],
-        foundations=tuple(int(n) for n in parts[2 * COLUMNS + 2]),
-    )
 
 
 def deal(deck: list[str]) -> Layout:
