@@ -13,8 +13,9 @@ def all_games() -> dict[str, Game[Any]]:
     from tavolo.cardgames.games.pika import Pika
     from tavolo.cardgames.games.solitario import Solitario
     from tavolo.cardgames.games.spades import Spades
+    from tavolo.cardgames.games.uno import Uno
 
-    games: list[Game[Any]] = [Pika(), Solitario(), Spades()]
+    games: list[Game[Any]] = [Pika(), Solitario(), Spades(), Uno()]
     return {g.name: g for g in games}
 
 

@@ -33,6 +33,7 @@ RENDERERS: dict[str, str] = {
     "pika": "tavolo.cli.render_pika",
     "solitario": "tavolo.cli.render_solitario",
     "spades": "tavolo.cli.render_spades",
+    "uno": "tavolo.cli.render_uno",
 }
 """Game name → module with its ``RENDERER``. One line per game."""
 
