@@ -59,6 +59,7 @@ compiled: $(STAMP)
 	$(BIN)/python tools/compile_rules.py
 
 bench: $(STAMP) compiled
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	@for script in bench/bench_*.py; do \
 		echo "== $$script"; $(BIN)/python $$script || exit 1; \
 	done

@@ -254,7 +254,9 @@ async def memory_per_table(url: str, tables: int, actions: int) -> float:
 async def run(server_url: str, nats_url: str, args: argparse.Namespace) -> None:
     namespace = f"bench_engine_{uuid.uuid4().hex[:8]}"
     async with scratch_database(server_url, "bench_engine") as url:
-        settings = Settings(database_url=url, nats_url=nats_url, namespace=namespace)
+        settings = Settings(
+            database_url=url, nats_url=nats_url, namespace=namespace, development=True
+        )
         service = await start_service("engine", assemble, settings, port=0)
         try:
             print(

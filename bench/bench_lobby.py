@@ -203,7 +203,10 @@ def pct(values: list[float], q: float) -> float:
 async def bench_joins(database_url: str, nats_url: str, joins: int, clients: int) -> None:
     print(f"\n2. tickets accepted: JoinQueue over gRPC, {clients} concurrent callers")
     settings = Settings(
-        database_url=database_url, nats_url=nats_url, namespace=f"b{uuid.uuid4().hex[:10]}"
+        database_url=database_url,
+        nats_url=nats_url,
+        namespace=f"b{uuid.uuid4().hex[:10]}",
+        development=True,  # the bench signs with the development secret
     )
     overrides = LobbyOverrides(
         config=LobbyConfig(),

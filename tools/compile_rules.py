@@ -38,12 +38,14 @@ COMPILED = (
     "games/pika.py",
     "games/uno_state.py",
     "games/uno.py",
+    "games/hearts_state.py",
+    "games/hearts.py",
     "games/solitario_piles.py",
     "games/solitario_scoring.py",
     "games/solitario.py",
     "bots/solitario_search.py",
 )
-"""What is compiled, relative to libs/cardgames: the contract, every module a Pika, Uno or
+"""What is compiled, relative to libs/cardgames: the contract, every module a Pika, Uno, Hearts or
 Solitario action runs through, and the Klondike bots' look-ahead (most of a hard bot's
 time). A game left out keeps working, interpreted, on the compiled
 contract (its base class allows interpreted subclasses)."""

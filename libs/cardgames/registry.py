@@ -10,12 +10,13 @@ from tavolo.cardgames.errors import InvalidOptions
 
 def all_games() -> dict[str, Game[Any]]:
     """Name → engine. Imported lazily so that loading one game does not load them all."""
+    from tavolo.cardgames.games.hearts import Hearts
     from tavolo.cardgames.games.pika import Pika
     from tavolo.cardgames.games.solitario import Solitario
     from tavolo.cardgames.games.spades import Spades
     from tavolo.cardgames.games.uno import Uno
 
-    games: list[Game[Any]] = [Pika(), Solitario(), Spades(), Uno()]
+    games: list[Game[Any]] = [Pika(), Solitario(), Spades(), Uno(), Hearts()]
     return {g.name: g for g in games}
 
 
@@ -25,5 +26,5 @@ def get_game(name: str) -> Game[Any]:
         return games[name]
     except KeyError:
         raise InvalidOptions(
-            f"unknown game {name!r}; games offered: {', '.join(sorted(games))}"
+            f"unknown game {name[:40]!r}; games offered: {', '.join(sorted(games))}"
         ) from None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+import grpc
 from google.protobuf import json_format, struct_pb2
 
 from tavolo.cli import session as sessions
@@ -36,6 +37,9 @@ def register(subparsers: Any) -> None:
     who = acts.add_parser("whoami", help="the saved login in use")
     who.add_argument("--as", dest="as_nick")
     who.set_defaults(handler=_whoami)
+    out = acts.add_parser("logout", help="end the login here and at the platform")
+    out.add_argument("--as", dest="as_nick")
+    out.set_defaults(handler=_logout)
 
     room = subparsers.add_parser("room", help="play with friends (MODE-2)")
     ra = room.add_subparsers(dest="action", required=True)
@@ -100,6 +104,20 @@ def _whoami(args: argparse.Namespace) -> int:
     def run() -> None:
         saved = sessions.load(args.as_nick)
         print(f"{saved.nickname} ({saved.player_id})")
+
+    return sessions.run_call(run)
+
+
+def _logout(args: argparse.Namespace) -> int:
+    def run() -> None:
+        saved = sessions.forget(args.as_nick)
+        try:
+            _lobby().Logout(lobby_pb2.LogoutRequest(refresh_token=saved.refresh_token))
+        except grpc.RpcError as exc:
+            # Ended already (logged out elsewhere, suspended): nothing left to end.
+            if not isinstance(exc, grpc.Call) or exc.code() != grpc.StatusCode.UNAUTHENTICATED:
+                raise
+        print(f"logged out {saved.nickname}: its sessions are over")
 
     return sessions.run_call(run)
 

@@ -34,6 +34,7 @@ RENDERERS: dict[str, str] = {
     "solitario": "tavolo.cli.render_solitario",
     "spades": "tavolo.cli.render_spades",
     "uno": "tavolo.cli.render_uno",
+    "hearts": "tavolo.cli.render_hearts",
 }
 """Game name → module with its ``RENDERER``. One line per game."""
 

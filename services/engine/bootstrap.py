@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 
 import asyncpg
 import grpc
@@ -23,13 +21,15 @@ from tavolo.engine.grpc_api import engine_service
 from tavolo.engine.live import LiveTable
 from tavolo.engine.notifications import TableNotifications
 from tavolo.engine.outbox import EngineEncoder
-from tavolo.engine.repository import TableRepository, utc_now
+from tavolo.engine.repository import TableRepository
 from tavolo.engine.scheduler import TimerLoop
 from tavolo.engine.store import TableStore
-from tavolo.engine.table import ABORTED, FINISHED, OPENED, Decision
+from tavolo.engine.table import ABORTED, FINISHED, OPENED, SEAT_TAKEN, Decision
 from tavolo.eventlog.relay import OutboxRelay
 from tavolo.messaging import (
+    DeadLetters,
     IdempotentHandler,
+    ProcessedMessagesPruner,
     Topology,
     ensure_streams,
     install_processed_messages,
@@ -40,7 +40,7 @@ from tavolo.servicekit.runtime import Infrastructure, ServiceApp
 
 SCHEMA = "engine"
 RELAY_STOP_SECONDS = 5.0
-PUBLISHED = frozenset({OPENED, FINISHED, ABORTED})
+PUBLISHED = frozenset({OPENED, FINISHED, ABORTED, SEAT_TAKEN})
 
 # The rules' refusals, as status codes (NotYourTurn and GameOver are RuleErrors).
 RULE_ERRORS: ErrorMap = {
@@ -66,7 +66,6 @@ async def build_engine(
     pool: asyncpg.Pool,
     *,
     schema: str = SCHEMA,
-    clock: Callable[[], datetime] = utc_now,
     timer_poll_seconds: float = 0.25,
 ) -> Engine:
     """Install the schema and wire the use cases, the timer loop and notifications."""
@@ -79,9 +78,9 @@ async def build_engine(
         if engine.relay is not None and any(e.type in PUBLISHED for e in decision.events):
             engine.relay.wake()
 
-    repo = TableRepository(store, clock=clock, on_commit=on_commit)
+    repo = TableRepository(store, on_commit=on_commit)
     app = EngineApp(repo)
-    timers = TimerLoop(store, app, clock, poll_seconds=timer_poll_seconds)
+    timers = TimerLoop(store, app, poll_seconds=timer_poll_seconds)
     engine = Engine(store, repo, app, timers, TableNotifications(pool, store.channel, repo.cache))
     return engine
 
@@ -104,6 +103,7 @@ async def assemble(infra: Infrastructure) -> ServiceApp:
             durable=durable,
             subjects=[topology.match_formed],
             handler=handler,
+            dead_letters=DeadLetters(infra.js, topology),
         )
 
     async def publish_events() -> None:
@@ -120,6 +120,12 @@ async def assemble(infra: Infrastructure) -> ServiceApp:
 
     return ServiceApp(
         grpc_services=[engine_service(engine.app)],
-        background=[publish_events, engine.timers.run, engine.notifications.run, consume_matches],
+        background=[
+            publish_events,
+            engine.timers.run,
+            engine.notifications.run,
+            consume_matches,
+            ProcessedMessagesPruner.configured(infra.pool, SCHEMA, infra.settings).run,
+        ],
         extra_errors=RULE_ERRORS,
     )

@@ -211,6 +211,26 @@ def decide_abort(table: Table, reason: str, *, seed: bytes) -> Decision:
     return Decision(table.version, [NewEvent(ABORTED, data)], after)
 
 
+def refused_match(
+    table_id: str, game: str, mode: str, seats: Sequence[SeatInfo], stake: int, reason: str
+) -> NewEvent:
+    """The abort of a match the engine could not open (an unknown game, impossible seats):
+    a ``table_aborted`` like any other, so the wallet refunds its holds and the lobby frees
+    its players. No table was dealt, so there is no seed to reveal."""
+    data = {
+        "table_id": table_id,
+        "game": game,
+        "mode": mode,
+        "options": {},
+        "seats": [s.to_dict() for s in seats],
+        "stake": stake,
+        "bot_filled": False,
+        "seed": "",
+        "reason": reason,
+    }
+    return NewEvent(ABORTED, data)
+
+
 def _closing_data(table: Table, seed: bytes) -> dict[str, Any]:
     """What a closing event carries: enough for the wallet and leaderboard on its own."""
     setup = table.setup

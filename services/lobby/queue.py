@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 import structlog
@@ -24,7 +25,7 @@ from tavolo.lobby.store import Connection
 from tavolo.lobby.tables import TableSpec, check_stake, table_spec
 from tavolo.lobby.updates import TicketChanged
 from tavolo.servicekit.auth import Principal
-from tavolo.servicekit.errors import DomainError, FailedPrecondition, NotFound, Unavailable
+from tavolo.servicekit.errors import DomainError, FailedPrecondition, NotFound, Unavailable, quoted
 
 log = structlog.get_logger("tavolo.lobby.queue")
 
@@ -102,7 +103,7 @@ class Queue:
         async with self.ctx.db.transaction() as conn:
             ticket = await queue_store.ticket_for_update(conn, ticket_id) if ticket_id else None
             if ticket is None or ticket.player_id != caller.player_id:
-                raise NotFound(f"you have no ticket {ticket_id!r}")
+                raise NotFound(f"you have no ticket {quoted(ticket_id)}")
             if ticket.state is TicketState.SEATED:
                 raise FailedPrecondition(
                     f"this ticket is already seated at table {ticket.table_id}: leave the"
@@ -164,3 +165,16 @@ async def _record(conn: Connection, ticket: Ticket) -> None:
     if busy:
         raise FailedPrecondition(busy_message(busy[0], ticket.nickname, you=True))
     await queue_store.insert_ticket(conn, ticket)
+
+
+async def hold_lost(conn: Connection, hold_id: str, why: str, at: datetime) -> Ticket | None:
+    """A waiting ticket whose stake hold failed at the wallet leaves the queue (MODE-4):
+    the matchmaker seats only tickets still waiting, so no table forms on a hold that is
+    gone. The ticket, closed, to tell its player; None if no waiting ticket had it."""
+    ticket = await queue_store.ticket_for_update(conn, hold_id)
+    if ticket is None or ticket.hold_id != hold_id or ticket.state is not TicketState.WAITING:
+        return None
+    lost = await queue_store.close_ticket(conn, ticket.ticket_id, TicketState.HOLD_LOST, at)
+    await tables_store.release_ticket_claim(conn, ticket.player_id, ticket.ticket_id)
+    log.warning("stake hold lost; ticket closed", ticket=ticket.ticket_id, why=why)
+    return lost

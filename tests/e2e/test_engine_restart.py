@@ -20,6 +20,7 @@ from tavolo.servicekit.auth import Role
 from tavolo.servicekit.embedded import free_port
 from tavolo.v1 import common_pb2, engine_pb2
 from tests.integration.engine.helpers import auth, bot, channel, human, open_request, play_seat
+from tests.secret import TEST_TOKEN_SECRET
 
 pytestmark = [pytest.mark.e2e, pytest.mark.fault]
 
@@ -32,6 +33,7 @@ def _start(
         **os.environ,
         "TAVOLO_DATABASE_URL": database_url,
         "TAVOLO_NATS_URL": nats_url,
+        "TAVOLO_TOKEN_SECRET": TEST_TOKEN_SECRET,
         "TAVOLO_NAMESPACE": namespace,
         "TAVOLO_ENGINE_PORT": str(port),
         "TAVOLO_ENGINE_METRICS_PORT": "0",

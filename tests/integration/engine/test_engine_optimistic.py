@@ -33,7 +33,7 @@ async def test_guarantee2_a_stale_copy_is_refused_by_the_log_then_reloaded_and_r
             stale.game.legal_actions(stale.state, first)[0],
             by=BY_PLAYER,
             seed=live.seed,
-            now=engine.repo.clock(),
+            now=await engine.store.now(),
         )
         await engine.store.events.append_events(
             stream_id("t-stale"), foreign.expected_version, foreign.events

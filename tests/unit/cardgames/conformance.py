@@ -42,6 +42,7 @@ EXTRA_OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"pika_window": 1},
     ],
     "spades": [{"target": 100}, {"target": 100, "blind_nil": True}],
+    "hearts": [{"target": 30}, {"rules": "standard", "target": 30}],
     "uno": [{"match_length": "single"}, {"match_length": "hands:2"}, {"uno_window": 1}],
 }
 """Option sets worth playing beyond the defaults and each option's listed choices."""
