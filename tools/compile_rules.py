@@ -57,6 +57,10 @@ COMPILED = (
     "games/meld_search.py",
     "games/burraco_scoring.py",
     "games/burraco_legal.py",
+    "games/solitario_piles.py",
+    "games/solitario_scoring.py",
+    "games/solitario.py",
+    "bots/solitario_search.py",
 )
 """What is compiled, relative to libs/cardgames: the contract and the modules a game's
 action runs through when it is hot in self-play. A game or module left out keeps working,

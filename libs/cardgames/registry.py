@@ -18,6 +18,7 @@ def all_games() -> dict[str, Game[Any]]:
     from tavolo.cardgames.games.scala40 import Scala40
     from tavolo.cardgames.games.scopa import Scopa
     from tavolo.cardgames.games.scopone import Scopone
+    from tavolo.cardgames.games.solitario import Solitario
     from tavolo.cardgames.games.spades import Spades
     from tavolo.cardgames.games.uno import Uno
 
@@ -32,6 +33,7 @@ def all_games() -> dict[str, Game[Any]]:
         Cirulla(),
         Burraco(),
         Scala40(),
+        Solitario(),
     ]
     return {g.name: g for g in games}
 

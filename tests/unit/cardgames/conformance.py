@@ -183,7 +183,9 @@ def mutations(
         card = codes[rng.randbelow(len(codes))]
         hand = hands.get(seat, ())
         if pick == 1:
-            yield (seat + 1 + rng.randbelow(seats - 1)) % seats, action
+            # Another seat acting; at a one-seat table, a seat that is not there.
+            other = seats if seats == 1 else (seat + 1 + rng.randbelow(seats - 1)) % seats
+            yield other, action
         elif pick in (2, 3) and hand:
             yield seat, replace(action, cards=(hand[rng.randbelow(len(hand))],))
         elif pick == 4:
@@ -283,7 +285,7 @@ def play_random_game(
                 assert_refused(game, state, rng.randbelow(seats), stale, before)
             budget = 40 if thorough else 5
             for seat, action in islice(mutations(legal, hands, codes, rng), 3 * budget):
-                if action in legal[seat] or action.kind in NOT_LISTED:
+                if action in legal.get(seat, ()) or action.kind in NOT_LISTED:
                     continue
                 assert_refused(game, state, seat, action, before)
                 budget -= 1
