@@ -11,7 +11,7 @@ Tresette: 3 2 A R C F 7 6 5 4), so each game builds its own
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Final
 
 RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "F", "C", "R")
@@ -37,7 +37,7 @@ def is_card(code: str) -> bool:
     return code in _INDEX
 
 
-def sort_hand(cards: Iterable[str], strength: dict[str, int] | None = None) -> tuple[str, ...]:
+def sort_hand(cards: Iterable[str], strength: Mapping[str, int] | None = None) -> tuple[str, ...]:
     """Display order: by suit (coppe, denari, bastoni, spade), strongest first when the
     game's ``strength`` is given, else A to R."""
     if strength is None:
