@@ -30,6 +30,7 @@ from tavolo.cardgames.errors import RuleError
 from tavolo.cardgames.registry import get_game
 
 RENDERERS: dict[str, str] = {
+    "briscola": "tavolo.cli.render_briscola",
     "pika": "tavolo.cli.render_pika",
     "spades": "tavolo.cli.render_spades",
 }
