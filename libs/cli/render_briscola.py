@@ -38,7 +38,7 @@ class BriscolaRenderer:
         lines = [f"--- Hand {p['hand_no']}, trick {p['trick_number']} - your turn " + "-" * 20]
         turned = f", the {pretty(p['turned'])} under the stock" if p["turned"] else ""
         lines.append(f"Trumps: {SUIT_NAMES[p['trumps']]}{turned}.  Stock: {p['stock_size']} cards.")
-        if p["match_length"] != "hands:1":
+        if p["match_length"] != "single":
             lines.append(
                 "Hands won: "
                 + "   ".join(
@@ -109,7 +109,7 @@ class BriscolaRenderer:
             place = _ORDINALS[outcome.places[seats[0]]]
             measure = (
                 f"{outcome.scores[seats[0]]} points"
-                if p["match_length"] == "hands:1"
+                if p["match_length"] == "single"
                 else f"{p['hands_won'][i]} hands won"
             )
             lines.append(f"{place:>4}  {_side(names, seats)} ({measure})")

@@ -17,7 +17,7 @@ anticlockwise, so the turn passes from seat s to s+1 (RULES §0 rule 2). Each ha
    holder of the 2 of trumps may ``TAKE(cards=(two,))`` the turned card for it, while it
    is under the stock and a face-down card remains.
 5. *Result and match* (BRISCOLA-5, 6) in :mod:`~tavolo.cardgames.games.briscola_match`:
-   61 points wins a two-sided hand; ``match_length = hands:1`` (a single hand) or
+   61 points wins a two-sided hand; ``match_length = single`` (one hand) or
    ``hands:N`` won by the most hands, stopping once nobody can catch the leader. With
    ``ko`` on, a drawn match plays tie-break hands (RULES §0 rules 13-14, PCG-7).
 
@@ -48,7 +48,6 @@ from tavolo.cardgames.games.briscola_match import (
     decided,
     hand_winner,
     match_measure,
-    tiebreak_ranking,
     tied_at_top,
 )
 from tavolo.cardgames.games.briscola_state import (
@@ -60,10 +59,10 @@ from tavolo.cardgames.games.briscola_state import (
     deal,
     side_of,
 )
-from tavolo.cardgames.games.tricks import card_points, per_side, trick_winner
+from tavolo.cardgames.games.tricks import card_points, per_side, tiebreak_ranking, trick_winner
 from tavolo.cardgames.rng import SeededRandom
 
-MATCH_LENGTHS = ("hands:1", "hands:3", "hands:5", "hands:7")
+MATCH_LENGTHS = ("single", "hands:3", "hands:5", "hands:7")
 _PLAYS = {c: Action(ActionKind.PLAY, cards=(c,)) for c in italian_cards.DECK}
 _SWAPS = {c: Action(ActionKind.TAKE, cards=(c,)) for c in italian_cards.DECK if c[0] == "2"}
 
@@ -83,8 +82,8 @@ class Briscola(Game[BriscolaState]):
     option_specs = (
         OptionSpec(
             "match_length",
-            "hands:1",
-            "hands:1 is a single hand (a punti); hands:N is won by the most hands (a smazzate)",
+            "single",
+            "single: one hand (a punti); hands:N: the most hands won (a smazzate)",
             MATCH_LENGTHS,
         ),
         OptionSpec(

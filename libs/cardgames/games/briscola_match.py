@@ -9,8 +9,6 @@ from collections.abc import Sequence
 
 from tavolo.cardgames.games.briscola_state import WINNING_POINTS
 
-MAX_TIEBREAKS = 3
-
 
 def hand_winner(points: Sequence[int]) -> int | None:
     """The side that wins a hand on its card points, or ``None`` for a drawn hand.
@@ -49,25 +47,3 @@ def tied_at_top(measure: Sequence[int]) -> tuple[int, ...]:
     best = max(measure)
     top = tuple(side for side, m in enumerate(measure) if m == best)
     return top if len(top) > 1 else ()
-
-
-def tiebreak_ranking(
-    tied: Sequence[int], points: Sequence[int], tiebreaks: int, last_trick_side: int, sides: int
-) -> tuple[int, ...] | None:
-    """The order a KO tie-break hand gives the ``tied`` sides (higher ranks higher), or
-    ``None`` when it is drawn and another is due (RULES §0 rules 13-14, PCG-7).
-
-    More points among the tied sides ranks higher. After the third drawn hand, the side
-    that took the last trick loses; if it is not among the tied sides they share.
-    """
-    ranking = [0] * sides
-    scored = {points[side] for side in tied}
-    if len(scored) > 1:
-        for side in tied:
-            ranking[side] = sum(1 for other in tied if points[other] < points[side]) + 1
-        return tuple(ranking)
-    if tiebreaks < MAX_TIEBREAKS:
-        return None
-    for side in tied:
-        ranking[side] = 1 if side == last_trick_side else 2
-    return tuple(ranking)

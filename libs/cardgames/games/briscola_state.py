@@ -34,8 +34,8 @@ class BriscolaOptions:
 
     @property
     def hands(self) -> int:
-        """``hands:N`` → N (a single hand is ``hands:1``)."""
-        return int(self.match_length.split(":")[1])
+        """``hands:N`` → N; ``single`` → 1."""
+        return 1 if self.match_length == "single" else int(self.match_length.split(":")[1])
 
 
 @dataclass(frozen=True)

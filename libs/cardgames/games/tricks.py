@@ -9,7 +9,9 @@ functions here then answer the questions every trick game asks:
 - who wins a trick, and whether a card would take the lead (:func:`trick_winner`,
   :func:`beats`);
 - how many card points a pile of tricks holds, and what each side took
-  (:func:`card_points`, :func:`per_side`, :func:`sides_of`).
+  (:func:`card_points`, :func:`per_side`, :func:`sides_of`);
+- how a KO tie-break hand ranks tied sides, the last trick deciding a third drawn one
+  (:func:`tiebreak_ranking`, RULES §0 rule 14).
 
 A trick is the sequence of ``(seat, card)`` plays in the order played; the last trick of a
 hand decides RULES §0 rule 14's "last capture", so games keep it (``last_trick``).
@@ -104,3 +106,29 @@ def sides_of(seats: int, partnerships: bool) -> tuple[tuple[int, ...], ...]:
         half = seats // 2
         return tuple(tuple(range(s, seats, half)) for s in range(half))
     return tuple((s,) for s in range(seats))
+
+
+MAX_TIEBREAKS = 3
+"""Tie-break hands a drawn KO match plays at most (RULES §0 rules 13-14, PCG-7)."""
+
+
+def tiebreak_ranking(
+    tied: Sequence[int], points: Sequence[int], tiebreaks: int, last_trick_side: int, sides: int
+) -> tuple[int, ...] | None:
+    """The order a KO tie-break hand gives the ``tied`` sides (higher ranks higher), or
+    ``None`` when it is drawn and another is due (RULES §0 rules 13-14, PCG-7).
+
+    More points among the tied sides ranks higher. After the third drawn hand, the side
+    that took the last trick loses; if it is not among the tied sides they share.
+    """
+    ranking = [0] * sides
+    scored = {points[side] for side in tied}
+    if len(scored) > 1:
+        for side in tied:
+            ranking[side] = sum(1 for other in tied if points[other] < points[side]) + 1
+        return tuple(ranking)
+    if tiebreaks < MAX_TIEBREAKS:
+        return None
+    for side in tied:
+        ranking[side] = 1 if side == last_trick_side else 2
+    return tuple(ranking)

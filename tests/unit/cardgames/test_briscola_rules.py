@@ -16,9 +16,9 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import InvalidOptions, NotYourTurn, RuleError
 from tavolo.cardgames.games import italian_cards
 from tavolo.cardgames.games.briscola import Briscola
-from tavolo.cardgames.games.briscola_match import hand_winner, tiebreak_ranking
+from tavolo.cardgames.games.briscola_match import hand_winner
 from tavolo.cardgames.games.briscola_state import ORDER, POINTS, BriscolaState
-from tavolo.cardgames.games.tricks import card_points, trick_winner
+from tavolo.cardgames.games.tricks import card_points, tiebreak_ranking, trick_winner
 
 GAME = Briscola()
 
@@ -150,8 +150,8 @@ def test_briscola_5_three_players_sharing_the_most_points_share_first_place() ->
 
 
 def test_briscola_6_single_hand_by_default_and_a_draw_shares_first_place() -> None:
-    """BRISCOLA-6: match_length = hands:1; 60-60 is a drawn match."""
-    assert GAME.options()["match_length"] == "hands:1"
+    """BRISCOLA-6: match_length = single; 60-60 is a drawn match."""
+    assert GAME.options()["match_length"] == "single"
     half = ("AC", "3C", "RC", "CC", "FC", "AD", "3D", "RD", "CD", "FD", "2C")
     assert card_points(half, POINTS) == 60
     state = table(2, {0: "4C", 1: "5C"}, turn=0)
@@ -263,7 +263,7 @@ def test_refusals_name_the_rule_and_change_nothing() -> None:
 
 
 def test_options_refuse_a_bad_value_naming_the_allowed_ones() -> None:
-    with pytest.raises(InvalidOptions, match=r"match_length.*'hands:1'.*'hands:3'"):
+    with pytest.raises(InvalidOptions, match=r"match_length.*'single'.*'hands:3'"):
         GAME.new_game({"match_length": "points:61"}, 2, b"x")
     with pytest.raises(InvalidOptions, match="for 2 to 4 players"):
         GAME.new_game(None, 5, b"x")
