@@ -51,6 +51,9 @@ class Setup:
 SETUPS: dict[str, Setup] = {
     "briscola": Setup(2, {}, lambda swap: (swap,)),
     "briscola4": Setup(4, {}, lambda swap: (swap, swap + 2)),
+    "tresette": Setup(4, {}, lambda swap: (swap, swap + 2)),
+    "tresette2": Setup(2, {}, lambda swap: (swap,)),
+    "ciapano": Setup(4, {}, lambda swap: (swap, swap + 2)),
 }
 
 

@@ -11,10 +11,12 @@ from tavolo.cardgames.errors import InvalidOptions
 def all_games() -> dict[str, Game[Any]]:
     """Name → engine. Imported lazily so that loading one game does not load them all."""
     from tavolo.cardgames.games.briscola import Briscola
+    from tavolo.cardgames.games.ciapano import Ciapano
     from tavolo.cardgames.games.pika import Pika
     from tavolo.cardgames.games.spades import Spades
+    from tavolo.cardgames.games.tresette import Tresette
 
-    games: list[Game[Any]] = [Pika(), Spades(), Briscola()]
+    games: list[Game[Any]] = [Pika(), Spades(), Briscola(), Tresette(), Ciapano()]
     return {g.name: g for g in games}
 
 

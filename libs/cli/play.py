@@ -31,8 +31,10 @@ from tavolo.cardgames.registry import get_game
 
 RENDERERS: dict[str, str] = {
     "briscola": "tavolo.cli.render_briscola",
+    "ciapano": "tavolo.cli.render_tresette",
     "pika": "tavolo.cli.render_pika",
     "spades": "tavolo.cli.render_spades",
+    "tresette": "tavolo.cli.render_tresette",
 }
 """Game name → module with its ``RENDERER``. One line per game."""
 

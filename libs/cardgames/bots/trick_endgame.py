@@ -3,7 +3,7 @@
 At two players with no stock left, a bot that remembers every card played knows the
 other hand exactly: the unseen cards are it. The few tricks left (at most three cards
 each in Briscola) are then searched to the end, maximising this seat's card points
-minus the other's.
+minus the other's (the last trick may carry a bonus, as in Tresette).
 """
 
 from __future__ import annotations
@@ -23,12 +23,15 @@ def best_endgame_card(
     points: Mapping[str, int],
     *,
     follow: bool,
+    last_trick: int = 0,
 ) -> str:
     """The card for ``seat`` to play now that scores most from here to the hand's end."""
     hands = {seat: tuple(hand), 1 - seat: tuple(other)}
     best_card, best = hand[0], -(10**9)
     for card in _choices(hands[seat], trick, order, follow):
-        value = _after(seat, card, hands, tuple(trick), seat, trumps, order, points, follow)
+        value = _after(
+            seat, card, hands, tuple(trick), seat, trumps, order, points, follow, last_trick
+        )
         if value > best:
             best_card, best = card, value
     return best_card
@@ -50,6 +53,7 @@ def _after(
     order: CardOrder,
     points: Mapping[str, int],
     follow: bool,
+    last_trick: int,
 ) -> int:
     """My points minus the other's from the rest of the hand, once ``player`` plays
     ``card``, both sides playing their best."""
@@ -59,6 +63,8 @@ def _after(
     if len(trick) == 2:
         winner = trick_winner(trick, order, trumps)
         won = sum(points.get(c, 0) for _, c in trick)
+        if not hands[winner]:
+            won += last_trick
         gained = won if winner == me else -won
         trick, player = (), winner
     else:
@@ -66,7 +72,7 @@ def _after(
     if not hands[player]:
         return gained
     values = [
-        _after(player, c, hands, trick, me, trumps, order, points, follow)
+        _after(player, c, hands, trick, me, trumps, order, points, follow, last_trick)
         for c in _choices(hands[player], trick, order, follow)
     ]
     return gained + (max(values) if player == me else min(values))
