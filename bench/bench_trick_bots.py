@@ -5,8 +5,8 @@ Strength: a hard seat (or partnership) plays seeded games against an easy one an
 against a medium one. Games come in pairs on the same seed with the seats swapped, so
 both sides get the same deals once each and the luck of the cards mostly cancels out.
 For games ranked by places, each game scores the hero 1 for a win, ½ for a shared first
-place and 0 for a loss; for chip games (Bestia) the figure is the hero's chips won per
-game. Each figure comes with a 95% confidence interval (normal approximation over the
+place and 0 for a loss; for chip games (Bestia) the figure is the chips a hero seat won
+per game less those a rival seat won. Each figure comes with a 95% confidence interval (normal approximation over the
 games); an interval above ½ (above 0 chips) means hard beats that level. Medium against
 itself is the reference and must come out at exactly even, because every seed is played
 from both sides.
@@ -54,13 +54,18 @@ SETUPS: dict[str, Setup] = {
     "tresette": Setup(4, {}, lambda swap: (swap, swap + 2)),
     "tresette2": Setup(2, {}, lambda swap: (swap,)),
     "ciapano": Setup(4, {}, lambda swap: (swap, swap + 2)),
+    "bestia": Setup(4, {}, lambda swap: (swap, swap + 2), chips=True),
 }
 
 
 def hero_result(name: str, outcome: Any, heroes: tuple[int, ...]) -> float:
     """1 for a win, ½ for a shared first place, 0 for a loss; chips for chip games."""
-    if SETUPS[name].chips:
-        return float(sum(outcome.detail["chips_won"][s] for s in heroes)) / len(heroes)
+    if SETUPS[name].chips:  # chips left in the pot belong to nobody: compare the sides
+        won = outcome.detail["chips_won"]
+        rivals = [s for s in range(len(won)) if s not in heroes]
+        return float(
+            sum(won[s] for s in heroes) / len(heroes) - sum(won[s] for s in rivals) / len(rivals)
+        )
     firsts = set(outcome.winners())
     if not firsts & set(heroes):
         return 0.0

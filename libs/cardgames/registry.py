@@ -10,13 +10,14 @@ from tavolo.cardgames.errors import InvalidOptions
 
 def all_games() -> dict[str, Game[Any]]:
     """Name → engine. Imported lazily so that loading one game does not load them all."""
+    from tavolo.cardgames.games.bestia import Bestia
     from tavolo.cardgames.games.briscola import Briscola
     from tavolo.cardgames.games.ciapano import Ciapano
     from tavolo.cardgames.games.pika import Pika
     from tavolo.cardgames.games.spades import Spades
     from tavolo.cardgames.games.tresette import Tresette
 
-    games: list[Game[Any]] = [Pika(), Spades(), Briscola(), Tresette(), Ciapano()]
+    games: list[Game[Any]] = [Pika(), Spades(), Briscola(), Tresette(), Ciapano(), Bestia()]
     return {g.name: g for g in games}
 
 

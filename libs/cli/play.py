@@ -30,6 +30,7 @@ from tavolo.cardgames.errors import RuleError
 from tavolo.cardgames.registry import get_game
 
 RENDERERS: dict[str, str] = {
+    "bestia": "tavolo.cli.render_bestia",
     "briscola": "tavolo.cli.render_briscola",
     "ciapano": "tavolo.cli.render_tresette",
     "pika": "tavolo.cli.render_pika",
