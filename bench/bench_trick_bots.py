@@ -6,8 +6,8 @@ against a medium one. Games come in pairs on the same seed with the seats swappe
 both sides get the same deals once each and the luck of the cards mostly cancels out.
 For games ranked by places, each game scores the hero 1 for a win, ½ for a shared first
 place and 0 for a loss; for chip games (Bestia) the figure is the chips a hero seat won
-per game less those a rival seat won. Each figure comes with a 95% confidence interval (normal approximation over the
-games); an interval above ½ (above 0 chips) means hard beats that level. Medium against
+per game less those a rival seat won. Each figure comes with a 95% confidence interval
+(normal approximation over the games); an interval above ½ (above 0 chips) means hard beats that level. Medium against
 itself is the reference and must come out at exactly even, because every seed is played
 from both sides.
 
