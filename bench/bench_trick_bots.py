@@ -7,9 +7,9 @@ both sides get the same deals once each and the luck of the cards mostly cancels
 For games ranked by places, each game scores the hero 1 for a win, ½ for a shared first
 place and 0 for a loss; for chip games (Bestia) the figure is the chips a hero seat won
 per game less those a rival seat won. Each figure comes with a 95% confidence interval
-(normal approximation over the games); an interval above ½ (above 0 chips) means hard beats that level. Medium against
-itself is the reference and must come out at exactly even, because every seed is played
-from both sides.
+(normal approximation over the games); an interval above ½ (above 0 chips) means hard
+beats that level. Medium against itself is the reference and must come out at exactly
+even, because every seed is played from both sides.
 
 Speed: random self-play actions per second of each game and of Pika, interpreted, and
 compiled when ``build/compiled`` exists (``make compiled``).
