@@ -41,6 +41,12 @@ COMPILED = (
     "games/briscola_state.py",
     "games/briscola_match.py",
     "games/briscola.py",
+    "games/tresette_cards.py",
+    "games/tresette_table.py",
+    "games/tresette.py",
+    "games/ciapano.py",
+    "games/bestia_state.py",
+    "games/bestia.py",
 )
 """What is compiled, relative to libs/cardgames: the contract and every module a Pika
 action runs through. A game left out keeps working, interpreted, on the compiled
