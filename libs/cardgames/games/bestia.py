@@ -166,7 +166,7 @@ class Bestia(Game[BestiaState]):
             return RuleError("declare first: play (to take tricks) or pass")
         if state.phase == BUIO:
             return RuleError("go al buio (draw 3 unseen cards for your hand) or keep your hand")
-        if action.kind is not ActionKind.PLAY or len(action.cards) != 1:
+        if action != Action(ActionKind.PLAY, cards=action.cards) or len(action.cards) != 1:
             return RuleError("play one card from your hand")
         card = action.cards[0]
         if not italian_cards.is_card(card):
