@@ -89,12 +89,13 @@ def check_views(
         # The seat's own cards are exactly those hidden from everyone but not from it,
         # except held cards shown to the whole table (Tresette's two-player draws), which
         # must then be face up for everyone.
-        shown = [c for c in view.hand if c in on_view]  # held, yet hidden from nobody
+        held = Counter(view.hand)
+        private = held & Counter(all_hidden)
+        shown = list((held - private).elements())  # held, yet hidden from nobody
         if shown:
             table = json.dumps(game.view(state, None).public)
             named_on_table = set(_JSON_STRING.findall(table))
             assert all(c in named_on_table for c in shown), f"seat {seat} holds unshown {shown}"
-        private = Counter(view.hand) - Counter(shown)
         assert sorted([*private.elements(), *hidden]) == all_hidden, (
             f"seat {seat}'s hand is not its own"
         )
