@@ -143,9 +143,16 @@ class _Situation:
             return 0.6
         led = ORDER.suit[self.trick[0][1]] if self.trick else ORDER.suit[card]
         threats = sum(1 for c in self.unseen if beats(c, card, led, self.trumps, ORDER))
-        if threats == 0:
-            return 1.0
-        return max(0.15, 1.0 - threats * 0.12)
+        return float((1.0 - self.share_of_rivals_after()) ** threats)
+
+    def share_of_rivals_after(self) -> float:
+        """The chance that a given unseen card sits with an opponent still to play."""
+        assert self.unseen is not None
+        if not self.unseen:
+            return 0.0
+        later = [(self.seat + i) % self.n for i in range(1, self.after + 1)]
+        held = sum(int(self.hand_sizes[s]) for s in later if s not in self.side)
+        return min(1.0, held / len(self.unseen))
 
     def masters(self, card: str) -> bool:
         """Whether nothing left unseen can beat ``card`` led now."""
