@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install lint typecheck format protos compiled bench soak clean
+.PHONY: run test install lint typecheck format protos compiled bench soak clean deploy-tools manifests
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,12 +16,26 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# The manifest checkers live apart from the project's environment: checkov pins many
+# libraries of its own (tools/check_manifests.py).
+DEPLOY_STAMP := .venv-deploy/.installed
+$(DEPLOY_STAMP): tools/deploy-requirements.txt
+	@test -x .venv-deploy/bin/python || $(PYTHON) -m venv .venv-deploy
+	.venv-deploy/bin/python -m pip install --quiet --upgrade pip
+	.venv-deploy/bin/python -m pip install --quiet -r tools/deploy-requirements.txt
+	@touch $(DEPLOY_STAMP)
+
+deploy-tools: $(DEPLOY_STAMP)
+
+manifests: $(DEPLOY_STAMP)
+	.venv-deploy/bin/python tools/check_manifests.py
+
 run: $(STAMP)
 	$(BIN)/tavolo up
 
 # The rules tests run a second time on the rules compiled by mypyc, which is what the
 # container image ships (tools/compile_rules.py).
-test: $(STAMP) lint compiled
+test: $(STAMP) $(DEPLOY_STAMP) lint compiled
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 	TAVOLO_EXPECT_COMPILED_RULES=1 PYTHONPATH=build/compiled \
 		$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/cardgames
@@ -45,6 +59,7 @@ compiled: $(STAMP)
 	$(BIN)/python tools/compile_rules.py
 
 bench: $(STAMP) compiled
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	@for script in bench/bench_*.py; do \
 		echo "== $$script"; $(BIN)/python $$script || exit 1; \
 	done
@@ -53,4 +68,4 @@ soak: $(STAMP)
 	TAVOLO_SOAK=full $(BIN)/python -m pytest -q -p no:cacheprovider --timeout 3600 -m 'fault or load' tests
 
 clean:
-	rm -rf build .data .pytest_cache .mypy_cache .ruff_cache
+	rm -rf build .data .pytest_cache .mypy_cache .ruff_cache .venv-deploy

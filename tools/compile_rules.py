@@ -47,6 +47,8 @@ COMPILED = (
     "games/ciapano.py",
     "games/bestia_state.py",
     "games/bestia.py",
+    "games/uno_state.py",
+    "games/uno.py",
 )
 """What is compiled, relative to libs/cardgames: the contract and every module a Pika
 action runs through. A game left out keeps working, interpreted, on the compiled

@@ -235,3 +235,8 @@ class Game(ABC, Generic[S]):
     def hidden_cards(self, state: S, seat: int | None) -> list[str]:
         """The cards ``seat`` must not see (others' hands, the stock, face-down cards);
         the conformance suite checks that a view never reveals them."""
+
+    def shown_cards(self, state: S, seat: int) -> list[str]:
+        """Cards of other seats that the rules show to ``seat`` alone right now (Uno's
+        challenged hand); the conformance suite lets only that seat's view name them."""
+        return []

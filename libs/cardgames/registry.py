@@ -16,8 +16,17 @@ def all_games() -> dict[str, Game[Any]]:
     from tavolo.cardgames.games.pika import Pika
     from tavolo.cardgames.games.spades import Spades
     from tavolo.cardgames.games.tresette import Tresette
+    from tavolo.cardgames.games.uno import Uno
 
-    games: list[Game[Any]] = [Pika(), Spades(), Briscola(), Tresette(), Ciapano(), Bestia()]
+    games: list[Game[Any]] = [
+        Pika(),
+        Spades(),
+        Uno(),
+        Briscola(),
+        Tresette(),
+        Ciapano(),
+        Bestia(),
+    ]
     return {g.name: g for g in games}
 
 
@@ -27,5 +36,5 @@ def get_game(name: str) -> Game[Any]:
         return games[name]
     except KeyError:
         raise InvalidOptions(
-            f"unknown game {name!r}; games offered: {', '.join(sorted(games))}"
+            f"unknown game {name[:40]!r}; games offered: {', '.join(sorted(games))}"
         ) from None

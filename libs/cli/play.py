@@ -36,6 +36,7 @@ RENDERERS: dict[str, str] = {
     "pika": "tavolo.cli.render_pika",
     "spades": "tavolo.cli.render_spades",
     "tresette": "tavolo.cli.render_tresette",
+    "uno": "tavolo.cli.render_uno",
 }
 """Game name → module with its ``RENDERER``. One line per game."""
 

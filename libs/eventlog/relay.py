@@ -36,6 +36,7 @@ from tavolo.eventlog.model import RecordedEvent
 from tavolo.eventlog.postgres import PostgresEventStore
 from tavolo.eventlog.schema import quoted_schema
 from tavolo.messaging.publish import publish_with_id
+from tavolo.servicekit.metrics import OUTBOX_BACKLOG
 
 #: What the encoder returns for an event that crosses NATS: subject, payload, headers.
 Encoded = tuple[str, bytes, Mapping[str, str]]
@@ -175,6 +176,7 @@ class OutboxRelay:
             batch = await self.store.read_all(position, self._batch_size, conn=conn)
             if batch:
                 position = await self._publish_batch(conn, batch)
+            await self._measure_backlog(conn, position)
             if len(batch) < self._batch_size:
                 await self._sleep(self._poll_interval)
 
@@ -209,6 +211,17 @@ class OutboxRelay:
         self.stats.published += 1
         if ack.duplicate:
             self.stats.duplicates += 1
+
+    async def backlog(self) -> int:
+        """Events committed but not yet confirmed by JetStream (the outbox-backlog alert's
+        metric, which a publishing relay keeps up to date)."""
+        async with self.store.pool.acquire() as conn:
+            return await self._measure_backlog(conn, await self._load(conn))
+
+    async def _measure_backlog(self, conn: Any, position: int) -> int:
+        backlog = max(await self.store.head_position(conn=conn) - position, 0)
+        OUTBOX_BACKLOG.labels(self.store.schema).set(backlog)
+        return backlog
 
     async def _load(self, conn: Any) -> int:
         position = await conn.fetchval(self._sql_load, self.name)

@@ -41,10 +41,14 @@ class Topology:
     namespace: str
     duplicate_window: float = DEFAULT_DUPLICATE_WINDOW
     max_age: float = DEFAULT_MAX_AGE
+    #: NATS nodes holding the events stream (3 on a production cluster: survives a node).
+    replicas: int = 1
 
     def __post_init__(self) -> None:
         if not _NAMESPACE.match(self.namespace):
             raise ValueError(f"namespace {self.namespace!r} may hold only letters, digits, '_'")
+        if not 1 <= self.replicas <= 5:
+            raise ValueError(f"a stream has 1 to 5 replicas, not {self.replicas}")
 
     @property
     def events_stream(self) -> str:
@@ -105,4 +109,5 @@ class Topology:
             storage=StorageType.FILE,
             max_age=self.max_age,
             duplicate_window=self.duplicate_window,
+            num_replicas=self.replicas,
         )

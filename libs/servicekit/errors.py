@@ -9,6 +9,20 @@ from __future__ import annotations
 
 import grpc
 
+QUOTE_LIMIT = 40
+
+
+def quoted(value: str, limit: int = QUOTE_LIMIT) -> str:
+    """``value`` as a short, escaped quotation for a message a person reads.
+
+    Whatever a caller sent may be a megabyte long or hold control characters; an error
+    that repeats it must stay small (gRPC carries the message in a header, refused past
+    16 KiB) and printable. ``repr`` escapes, and the cut says how much was left out.
+    """
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}... ({len(value)} characters)"
+
 
 class DomainError(Exception):
     """Base of every error a caller can cause; the message is shown to them."""

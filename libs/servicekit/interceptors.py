@@ -1,8 +1,11 @@
-"""The one server interceptor: authenticate, bind log context, map errors to status codes.
+"""The one server interceptor: authenticate, check input, bind log context, map errors.
 
-Every service installs it, so error handling is identical everywhere: a domain error
-becomes its status with the human message; anything unexpected becomes ``INTERNAL``
-with an error id that is logged with the traceback (and nothing else leaks to the caller).
+Every service installs it, so error handling is identical everywhere: a request that
+cannot be parsed, or whose fields break their rules (``tavolo.servicekit.validation``),
+is refused with INVALID_ARGUMENT before any servicer runs; a domain error becomes its
+status with the human message, cut to a bounded length; anything unexpected becomes
+``INTERNAL`` with an error id that is logged with the traceback (and nothing else leaks
+to the caller).
 """
 
 from __future__ import annotations
@@ -14,10 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 import structlog
+from google.protobuf.message import DecodeError
 
 from tavolo.servicekit.auth import TokenSigner, current_principal
-from tavolo.servicekit.errors import DomainError, Unauthenticated
+from tavolo.servicekit.errors import DomainError, InvalidArgument, Unauthenticated
 from tavolo.servicekit.metrics import RPC_SECONDS, RPC_TOTAL
+from tavolo.servicekit.validation import check_request
 
 log = structlog.get_logger("tavolo.rpc")
 
@@ -25,6 +30,56 @@ if TYPE_CHECKING:  # the stubs are generic, the runtime classes are not
     Handler = grpc.RpcMethodHandler[Any, Any]
     Context = grpc.aio.ServicerContext[Any, Any]
 ErrorMap = Mapping[type[BaseException], grpc.StatusCode]
+
+# gRPC sends a status message as a header and the peer refuses headers past 16 KiB, so a
+# message that repeated a large input would break the reply itself.
+MAX_STATUS_MESSAGE = 1000
+LOGGED_ID_LENGTH = 80
+
+
+def bounded(message: str, limit: int = MAX_STATUS_MESSAGE) -> str:
+    """A status message cut to ``limit`` characters, saying that it was cut."""
+    if len(message) <= limit:
+        return message
+    return message[: limit - 20] + f"... ({len(message)} chars)"
+
+
+class Undecodable:
+    """Stands for request bytes that are not the method's message (bad UTF-8, garbage)."""
+
+    def __init__(self, method: str, reason: str) -> None:
+        self.method = method
+        self.reason = reason
+
+
+def lenient(
+    deserialize: Callable[[bytes], Any] | None, method: str
+) -> Callable[[bytes], Any] | None:
+    """A deserializer that hands bad bytes on as :class:`Undecodable` instead of raising.
+
+    gRPC answers a deserializer's exception with UNKNOWN, outside every handler; handing
+    the failure on lets the interceptor refuse it like any other bad input.
+    """
+    if deserialize is None:
+        return None
+
+    def parse(data: bytes) -> Any:
+        try:
+            return deserialize(data)
+        except DecodeError as exc:
+            return Undecodable(method, str(exc))
+
+    return parse
+
+
+def check_input(request: Any) -> None:
+    """Refuse bytes that are no message, and messages whose fields break their rules."""
+    if isinstance(request, Undecodable):
+        raise InvalidArgument(
+            f"the request is not a valid message for {request.method}: "
+            + bounded(request.reason, 200)
+        )
+    check_request(request)
 
 
 def status_for(exc: BaseException, extra: ErrorMap) -> grpc.StatusCode | None:
@@ -67,13 +122,13 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         if handler.unary_unary:
             return grpc.unary_unary_rpc_method_handler(
                 self._wrap_unary(handler.unary_unary, method, metadata, public),
-                request_deserializer=handler.request_deserializer,
+                request_deserializer=lenient(handler.request_deserializer, method),
                 response_serializer=handler.response_serializer,
             )
         if handler.unary_stream:
             return grpc.unary_stream_rpc_method_handler(
                 self._wrap_stream(handler.unary_stream, method, metadata, public),
-                request_deserializer=handler.request_deserializer,
+                request_deserializer=lenient(handler.request_deserializer, method),
                 response_serializer=handler.response_serializer,
             )
         return handler
@@ -97,13 +152,15 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         structlog.contextvars.bind_contextvars(
             service=self._service,
             method=method,
-            request_id=str(metadata.get("x-request-id") or uuid.uuid4().hex[:16]),
+            request_id=str(metadata.get("x-request-id") or uuid.uuid4().hex[:16])[
+                :LOGGED_ID_LENGTH
+            ],
         )
         # Every request about a table names it `table_id`: bind it so each log line of the
-        # call can be found by table.
+        # call can be found by table (cut: it is not checked yet).
         table_id = getattr(request, "table_id", "")
         if table_id:
-            structlog.contextvars.bind_contextvars(table_id=str(table_id))
+            structlog.contextvars.bind_contextvars(table_id=str(table_id)[:LOGGED_ID_LENGTH])
 
     async def _fail(self, exc: BaseException, context: Context) -> None:
         status = status_for(exc, self._extra)
@@ -114,8 +171,9 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
                 grpc.StatusCode.INTERNAL, f"internal error (id {error_id}); nothing was changed"
             )
         else:
-            log.info("request refused", code=status.name, reason=str(exc))
-            await context.abort(status, str(exc))
+            message = bounded(str(exc))
+            log.info("request refused", code=status.name, reason=message)
+            await context.abort(status, message)
 
     def _record(self, method: str, started: float, code: str) -> None:
         name = method.rsplit("/", 1)[-1]
@@ -131,6 +189,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
             code = "OK"
             try:
                 self._authenticate(metadata, public)
+                check_input(request)
                 return await behaviour(request, context)
             except grpc.aio.AbortError:
                 code = "ABORTED_BY_HANDLER"
@@ -152,6 +211,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
             code = "OK"
             try:
                 self._authenticate(metadata, public)
+                check_input(request)
                 async for item in behaviour(request, context):
                     yield item
             except grpc.aio.AbortError:

@@ -6,7 +6,7 @@ each service exposes them on its own metrics port.
 
 from __future__ import annotations
 
-from prometheus_client import Counter, Histogram, start_http_server
+from prometheus_client import Counter, Gauge, Histogram, start_http_server
 
 RPC_TOTAL = Counter("tavolo_rpc_total", "gRPC calls handled", ["service", "method", "code"])
 RPC_SECONDS = Histogram(
@@ -17,6 +17,17 @@ RPC_SECONDS = Histogram(
 )
 EVENTS_HANDLED = Counter(
     "tavolo_events_handled_total", "NATS events handled", ["service", "consumer", "outcome"]
+)
+
+OUTBOX_BACKLOG = Gauge(
+    "tavolo_outbox_backlog",
+    "Events committed to the log but not yet confirmed by JetStream",
+    ["service"],
+)
+TIMER_OVERDUE_SECONDS = Gauge(
+    "tavolo_timer_overdue_seconds",
+    "How long the oldest due turn timer has waited to be fired (0 when none waits)",
+    ["service"],
 )
 
 

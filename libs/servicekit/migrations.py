@@ -2,7 +2,8 @@
 
 Each service owns one PostgreSQL schema (DESIGN: no service reads another's tables) and a
 ``migrations/`` folder of files named ``NNN_description.sql``. Files are applied in name
-order inside one transaction each; an advisory lock serialises replicas starting together.
+order, all in one transaction; a transaction-scoped advisory lock serialises replicas
+starting together, also through a PgBouncer pool in transaction mode.
 """
 
 from __future__ import annotations
@@ -27,39 +28,36 @@ async def apply_migrations(pool: asyncpg.Pool, schema: str, directory: Path) -> 
     lock_key = int.from_bytes(
         hashlib.sha256(f"migrate:{schema}".encode()).digest()[:8], "big", signed=True
     )
-    async with pool.acquire() as conn:
-        await conn.execute("SELECT pg_advisory_lock($1)", lock_key)
-        try:
-            await conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
-            await conn.execute(
-                f'CREATE TABLE IF NOT EXISTS "{schema}".schema_migrations ('
-                " name text PRIMARY KEY, checksum text NOT NULL,"
-                " applied_at timestamptz NOT NULL DEFAULT now())"
-            )
-            done = {
-                r["name"]: r["checksum"]
-                for r in await conn.fetch(
-                    f'SELECT name, checksum FROM "{schema}".schema_migrations'
-                )
-            }
-            for name, sql in scripts:
-                checksum = hashlib.sha256(sql.encode()).hexdigest()
-                if name in done:
-                    if done[name] != checksum:
-                        raise MigrationError(
-                            f"migration {name} of schema {schema} changed after it was applied"
-                        )
-                    continue
-                async with conn.transaction():
-                    await conn.execute(f'SET LOCAL search_path TO "{schema}", public')
-                    await conn.execute(sql)
-                    await conn.execute(
-                        f'INSERT INTO "{schema}".schema_migrations (name, checksum)'
-                        " VALUES ($1, $2)",
-                        name,
-                        checksum,
+    # One transaction with a transaction-scoped lock: it holds through a PgBouncer pool in
+    # transaction mode (a session lock would stay on whichever server connection the
+    # pooler happened to lend, and be "released" on another), and a release's files land
+    # all together or not at all.
+    async with pool.acquire() as conn, conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", lock_key)
+        await conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+        await conn.execute(
+            f'CREATE TABLE IF NOT EXISTS "{schema}".schema_migrations ('
+            " name text PRIMARY KEY, checksum text NOT NULL,"
+            " applied_at timestamptz NOT NULL DEFAULT now())"
+        )
+        done = {
+            r["name"]: r["checksum"]
+            for r in await conn.fetch(f'SELECT name, checksum FROM "{schema}".schema_migrations')
+        }
+        await conn.execute(f'SET LOCAL search_path TO "{schema}", public')
+        for name, sql in scripts:
+            checksum = hashlib.sha256(sql.encode()).hexdigest()
+            if name in done:
+                if done[name] != checksum:
+                    raise MigrationError(
+                        f"migration {name} of schema {schema} changed after it was applied"
                     )
-                applied_now.append(name)
-        finally:
-            await conn.execute("SELECT pg_advisory_unlock($1)", lock_key)
+                continue
+            await conn.execute(sql)
+            await conn.execute(
+                f'INSERT INTO "{schema}".schema_migrations (name, checksum) VALUES ($1, $2)',
+                name,
+                checksum,
+            )
+            applied_now.append(name)
     return applied_now

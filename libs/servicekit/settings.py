@@ -38,6 +38,7 @@ class Settings:
     token_secret: str = DEV_TOKEN_SECRET
     shutdown_grace_seconds: float = 5.0
     addresses: Mapping[str, str] = field(default_factory=dict)
+    stream_replicas: int = 1
 
     def grpc_address(self, service: str) -> str:
         """Where to reach ``service``: TAVOLO_<SERVICE>_ADDRESS, else its port on this host."""
@@ -81,6 +82,7 @@ class Settings:
             token_secret=env.get("TAVOLO_TOKEN_SECRET", DEV_TOKEN_SECRET),
             shutdown_grace_seconds=float(env.get("TAVOLO_SHUTDOWN_GRACE", "5")),
             addresses=addresses,
+            stream_replicas=_stream_replicas(env),
         )
 
 
@@ -113,3 +115,15 @@ def _port(env: Mapping[str, str], name: str, default: int) -> int:
     if not 0 <= port <= 65535:
         raise SettingsError(f"{name} must be between 0 and 65535, not {port}")
     return port
+
+
+def _stream_replicas(env: Mapping[str, str]) -> int:
+    """TAVOLO_NATS_REPLICAS: how many NATS nodes keep each copy of the events stream.
+
+    1 on one machine; 3 on a NATS cluster of three or more nodes, so the stream survives
+    losing a node. JetStream allows 1 to 5.
+    """
+    raw = env.get("TAVOLO_NATS_REPLICAS", "1")
+    if raw not in ("1", "2", "3", "4", "5"):
+        raise SettingsError(f"TAVOLO_NATS_REPLICAS must be a whole number from 1 to 5, not {raw!r}")
+    return int(raw)

@@ -88,7 +88,7 @@ async def build_engine(
 
 async def assemble(infra: Infrastructure) -> ServiceApp:
     engine = await build_engine(infra.pool)
-    topology = Topology(infra.settings.namespace)
+    topology = Topology(infra.settings.namespace, replicas=infra.settings.stream_replicas)
     await ensure_streams(infra.js, topology)
     async with infra.pool.acquire() as conn:
         await install_processed_messages(conn, SCHEMA)

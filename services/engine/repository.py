@@ -28,7 +28,7 @@ from tavolo.engine.setup import TableSetup
 from tavolo.engine.store import DeadlineRow, LockedTable, TableStore, stream_id
 from tavolo.engine.table import Decision, Table
 from tavolo.eventlog import ConcurrencyError
-from tavolo.servicekit.errors import AlreadyExists, Conflict, NotFound
+from tavolo.servicekit.errors import AlreadyExists, Conflict, NotFound, quoted
 
 log = structlog.get_logger("tavolo.engine")
 
@@ -89,7 +89,7 @@ class TableRepository:
         seed = await self.store.seed(table_id)
         events = await self.store.read_events(table_id) if seed is not None else []
         if seed is None or not events:
-            raise NotFound(f"there is no table {table_id!r}: check the id you were given")
+            raise NotFound(f"there is no table {quoted(table_id)}: check the id you were given")
         loaded: LiveTable | None = None
         for table in tables_by_version(events, seed):
             if loaded is None:
@@ -200,7 +200,7 @@ class TableRepository:
             if locked is None:
                 if fired is not None:
                     return None
-                raise NotFound(f"there is no table {table_id!r}")
+                raise NotFound(f"there is no table {quoted(table_id)}")
             if fired is not None and fired.key not in locked.deadlines:
                 return None
             if locked.version != live.table.version:

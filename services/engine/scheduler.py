@@ -22,6 +22,7 @@ import structlog
 from tavolo.engine.app import EngineApp
 from tavolo.engine.store import DeadlineRow, TableStore
 from tavolo.servicekit.errors import DomainError
+from tavolo.servicekit.metrics import TIMER_OVERDUE_SECONDS
 
 log = structlog.get_logger("tavolo.engine.timers")
 
@@ -61,7 +62,10 @@ class TimerLoop:
 
     async def fire_due(self) -> int:
         """Fire what is due now; tables in parallel, each table's deadlines in order."""
-        rows = await self._store.due(self._clock(), self._batch)
+        now = self._clock()
+        rows = await self._store.due(now, self._batch)
+        waited = max(((now - row.due).total_seconds() for row in rows), default=0.0)
+        TIMER_OVERDUE_SECONDS.labels("engine").set(waited)
         by_table: dict[str, list[DeadlineRow]] = defaultdict(list)
         for row in rows:
             by_table[row.table_id].append(row)

@@ -28,7 +28,7 @@ def make_assemble(
         await store.migrate(infra.pool)
         async with infra.pool.acquire() as conn:
             await install_processed_messages(conn, store.SCHEMA)
-        topology = Topology(infra.settings.namespace)
+        topology = Topology(infra.settings.namespace, replicas=infra.settings.stream_replicas)
         await ensure_streams(infra.js, topology)
         known = games if games is not None else frozenset(all_games())
         leaderboard = Leaderboard(infra.pool, settings, known, clock)

@@ -17,6 +17,7 @@ from tavolo.servicekit.errors import (
     InvalidArgument,
     NotFound,
     Unauthenticated,
+    quoted,
 )
 
 _WRONG_LOGIN = "the nickname or the password is wrong"
@@ -118,7 +119,7 @@ class Accounts:
         async with self.ctx.db.connection() as conn:
             account = await accounts_store.account_by_id(conn, wanted)
             if account is None:
-                raise NotFound(f"no player has the id {wanted!r}")
+                raise NotFound(f"no player has the id {quoted(wanted)}")
             staff = (
                 caller.has(Role.MODERATOR) or caller.has(Role.OPERATOR) or caller.has(Role.AUDITOR)
             )
@@ -142,7 +143,7 @@ class Accounts:
         async with self.ctx.db.transaction() as conn:
             account = await accounts_store.set_roles(conn, player_id, wanted)
         if account is None:
-            raise NotFound(f"no player has the id {player_id!r}")
+            raise NotFound(f"no player has the id {quoted(player_id)}")
         return await self.profile(caller, player_id)
 
     async def ensure_operator(self, nickname: str, password: str) -> Account:

@@ -150,7 +150,7 @@ def make_assemble(
         await store.install()
         async with infra.pool.acquire() as conn:
             await install_processed_messages(conn, SCHEMA)
-        topology = Topology(settings.namespace)
+        topology = Topology(settings.namespace, replicas=settings.stream_replicas)
         await ensure_streams(infra.js, topology)
         relay = OutboxRelay(store, infra.js, events.encoder(topology))
 

@@ -13,7 +13,7 @@ from tavolo.lobby.chat_store import Channel, ChannelKind, ChatMessage
 from tavolo.lobby.sanctions import ensure_may_chat
 from tavolo.lobby.store import Connection
 from tavolo.servicekit.auth import Principal, Role
-from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument, NotFound
+from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument, NotFound, quoted
 
 MAX_TEXT = 500
 DEFAULT_PAGE = 50
@@ -91,7 +91,7 @@ class Chat:
             raise InvalidArgument("say which table or room: the channel is empty")
         if channel.kind is ChannelKind.TABLE:
             if not await tables_store.is_seated(conn, channel.channel_id, caller.player_id):
-                raise NotFound(f"you are not seated at table {channel.channel_id!r}")
+                raise NotFound(f"you are not seated at table {quoted(channel.channel_id)}")
             if writing:
                 record = await tables_store.table(conn, channel.channel_id)
                 if record is not None and record.ended_at is not None:
@@ -99,4 +99,4 @@ class Chat:
             return
         room = await rooms_store.room(conn, channel.channel_id)
         if room is None or not room.is_member(caller.player_id):
-            raise NotFound(f"you are not in room {channel.channel_id!r}")
+            raise NotFound(f"you are not in room {quoted(channel.channel_id)}")

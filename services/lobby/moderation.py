@@ -17,7 +17,7 @@ from tavolo.lobby.sanctions import (
     sanction_until,
 )
 from tavolo.servicekit.auth import Principal, Role
-from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument, NotFound
+from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument, NotFound, quoted
 
 
 class Moderation:
@@ -53,7 +53,7 @@ class Moderation:
         )
         async with self.ctx.db.transaction() as conn:
             if player_id == "" or await accounts_store.account_by_id(conn, player_id) is None:
-                raise NotFound(f"no player has the id {player_id!r}")
+                raise NotFound(f"no player has the id {quoted(player_id)}")
             await accounts_store.lock_account(conn, player_id)
             await accounts_store.insert_sanction(conn, sanction)
             if kind is SanctionKind.FREEZE:
@@ -71,7 +71,7 @@ class Moderation:
                 await accounts_store.sanction_for_update(conn, sanction_id) if sanction_id else None
             )
             if found is None:
-                raise NotFound(f"no sanction has the id {sanction_id!r}")
+                raise NotFound(f"no sanction has the id {quoted(sanction_id)}")
             if found.lifted_at is not None:
                 raise FailedPrecondition("this sanction was already lifted")
             await accounts_store.lock_account(conn, found.player_id)

@@ -27,7 +27,7 @@ from tavolo.lobby.tables import BotLevel, Mode, Seat, bot_seats, table_spec
 from tavolo.lobby.tables_store import Assignment, TableRecord
 from tavolo.lobby.updates import InvitationChanged
 from tavolo.servicekit.auth import Principal
-from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument, NotFound
+from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument, NotFound, quoted
 
 DEFAULT_LEVEL = BotLevel.MEDIUM
 
@@ -87,7 +87,7 @@ class Play:
             room = await self._room(conn, room_id)
             invitee = await accounts_store.account_by_key(conn, _key(nickname))
             if invitee is None:
-                raise NotFound(f"no player is called {nickname.strip()!r}")
+                raise NotFound(f"no player is called {quoted(nickname.strip())}")
             check_invite(room, caller.player_id, invitee.player_id, invitee.nickname)
             invitation = Invitation(
                 room.room_id,
@@ -160,7 +160,7 @@ class Play:
     async def _room(self, conn: Connection, room_id: str) -> Room:
         room = await rooms_store.room(conn, room_id, for_update=True) if room_id else None
         if room is None:
-            raise NotFound(f"no room has the id {room_id!r}")
+            raise NotFound(f"no room has the id {quoted(room_id)}")
         return room
 
 
@@ -168,4 +168,4 @@ def _key(nickname: str) -> str:
     try:
         return skeleton(normalise(nickname))
     except InvalidArgument:
-        raise NotFound(f"no player is called {nickname.strip()!r}") from None
+        raise NotFound(f"no player is called {quoted(nickname.strip())}") from None

@@ -24,7 +24,7 @@ from tavolo.lobby.store import Connection
 from tavolo.lobby.tables import TableSpec, check_stake, table_spec
 from tavolo.lobby.updates import TicketChanged
 from tavolo.servicekit.auth import Principal
-from tavolo.servicekit.errors import DomainError, FailedPrecondition, NotFound, Unavailable
+from tavolo.servicekit.errors import DomainError, FailedPrecondition, NotFound, Unavailable, quoted
 
 log = structlog.get_logger("tavolo.lobby.queue")
 
@@ -102,7 +102,7 @@ class Queue:
         async with self.ctx.db.transaction() as conn:
             ticket = await queue_store.ticket_for_update(conn, ticket_id) if ticket_id else None
             if ticket is None or ticket.player_id != caller.player_id:
-                raise NotFound(f"you have no ticket {ticket_id!r}")
+                raise NotFound(f"you have no ticket {quoted(ticket_id)}")
             if ticket.state is TicketState.SEATED:
                 raise FailedPrecondition(
                     f"this ticket is already seated at table {ticket.table_id}: leave the"

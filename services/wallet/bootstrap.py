@@ -32,7 +32,7 @@ def make_assemble(config: WalletConfig | None = None, clock: Clock = utc_now) ->
         await store.migrate(infra.pool)
         async with infra.pool.acquire() as conn:
             await install_processed_messages(conn, store.SCHEMA)
-        topology = Topology(infra.settings.namespace)
+        topology = Topology(infra.settings.namespace, replicas=infra.settings.stream_replicas)
         await ensure_streams(infra.js, topology)
         wallet = WalletApp(infra.pool, settings, clock)
         consumer = wallet_consumer(

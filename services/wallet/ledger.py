@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from tavolo.servicekit.errors import NotFound
+from tavolo.servicekit.errors import NotFound, quoted
 from tavolo.wallet import store
 from tavolo.wallet.accounts import (
     ensure_can_debit,
@@ -100,7 +100,7 @@ async def resolve(
     """
     pending = await store.find_transfer(conn, hold_id)
     if pending is None or pending.kind is not TransferKind.PENDING:
-        raise NotFound(f"there is no hold {hold_id!r}: check the hold id")
+        raise NotFound(f"there is no hold {quoted(hold_id)}: check the hold id")
     await store.lock_accounts(
         conn, {pending.debit_account, pending.credit_account, *([post_to] if post_to else [])}
     )

@@ -18,6 +18,7 @@ import asyncpg
 import nats
 import pytest
 from nats.js.errors import NoStreamResponseError
+from prometheus_client import REGISTRY
 
 from tavolo.eventlog import NewEvent, PostgresEventStore, RecordedEvent
 from tavolo.eventlog.relay import Encoded, OutboxRelay
@@ -108,14 +109,21 @@ async def test_running_relay_follows_new_appends_and_stops_cleanly(
 ) -> None:
     topology = Topology(namespace)
     relay = OutboxRelay(store, nc.jetstream(), make_encoder(topology), poll_interval=0.05)
-    task = asyncio.create_task(relay.run())
     recorded = await append_interleaved(store, streams=3, per_stream=20)
+    assert await relay.backlog() == 60
+    task = asyncio.create_task(relay.run())
     relay.wake()
 
     async def all_published() -> bool:
         return len(await stream_messages(nc.jetstream(), topology.events_stream)) == 60
 
     await eventually(all_published, "60 events on JetStream")
+
+    async def metric_caught_up() -> bool:  # what deploy/k8s's TavoloOutboxBacklog watches
+        sample = REGISTRY.get_sample_value("tavolo_outbox_backlog", {"service": store.schema})
+        return sample == 0
+
+    await eventually(metric_caught_up, "the backlog metric back to 0")
     relay.stop()
     await asyncio.wait_for(task, 30)
     assert await relay.checkpoint() == 60

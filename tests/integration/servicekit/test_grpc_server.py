@@ -32,10 +32,14 @@ class ProbeLeaderboard(leaderboard_pb2_grpc.LeaderboardServicer):
             raise RuntimeError("secret internal detail")
         if request.player_id == "role":
             caller().require(Role.OPERATOR)
+        if request.player_id == "chatty":
+            raise NotFound("no such player: " + "z" * 100_000)
+        REACHED.append(request.player_id)
         return leaderboard_pb2.PlayerStats(player_id=caller().player_id, xp=7)
 
 
 SEEN_CONTEXT: list[dict[str, Any]] = []
+REACHED: list[str] = []
 
 
 class ProbeEngine(engine_pb2_grpc.EngineServicer):
@@ -179,3 +183,39 @@ async def test_log_lines_carry_the_request_player_and_table(server: RunningServe
     assert bound["player_id"] == "p7"
     assert bound["request_id"] == "req-1"
     assert bound["service"] == "probe"
+
+
+async def test_bytes_that_are_no_request_are_refused_before_the_servicer(
+    server: RunningServer,
+) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        raw = channel.unary_unary("/tavolo.v1.Leaderboard/GetPlayerStats")
+        for garbage in (b"\n\x02\xff\x00", b"\x8d"):  # bad UTF-8; a truncated tag
+            with pytest.raises(grpc.aio.AioRpcError) as info:
+                await raw(garbage, metadata=_auth())
+            assert info.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+            assert "not a valid message for /tavolo.v1.Leaderboard/GetPlayerStats" in (
+                info.value.details() or ""
+            )
+
+
+async def test_a_field_breaking_its_rule_never_reaches_the_servicer(
+    server: RunningServer,
+) -> None:
+    REACHED.clear()
+    for player_id in ("p\x00", "x" * 1_000_000):
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await _stats(server, player_id, _auth())
+        assert info.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+        assert (info.value.details() or "").startswith("player_id ")
+    assert REACHED == []
+
+
+async def test_a_huge_error_message_is_cut_instead_of_breaking_the_reply(
+    server: RunningServer,
+) -> None:
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await _stats(server, "chatty", _auth())
+    assert info.value.code() is grpc.StatusCode.NOT_FOUND
+    details = info.value.details() or ""
+    assert details.startswith("no such player: zzz") and len(details) <= 1000

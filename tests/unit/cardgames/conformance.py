@@ -42,10 +42,14 @@ EXTRA_OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"pika_window": 1},
     ],
     "spades": [{"target": 100}, {"target": 100, "blind_nil": True}],
+    "uno": [{"match_length": "single"}, {"match_length": "hands:2"}, {"uno_window": 1}],
 }
 """Option sets worth playing beyond the defaults and each option's listed choices."""
 
 MAX_ACTIONS = 5000
+MAX_ACTIONS_OF = {"uno": 40_000}
+"""Longer limits: a uniformly random Uno seat draws by choice (UNO-3) about one turn in
+three, so a random match to 500 points can run to some ten thousand actions."""
 DEEP_STEPS = 300
 """Deep checks cover a game's first steps; long matches finish with the per-action ones."""
 NOT_LISTED = frozenset({ActionKind.REORDER, ActionKind.EXPIRE})
@@ -86,20 +90,23 @@ def check_views(
         view = game.view(state, seat)
         assert view.seat == seat
         hidden = game.hidden_cards(state, seat)
+        shown = game.shown_cards(state, seat) if seat is not None else []
         # The seat's own cards are exactly those hidden from everyone but not from it,
-        # except held cards shown to the whole table (Tresette's two-player draws), which
-        # must then be face up for everyone.
+        # apart from any the rules show it alone, and held cards shown to the whole table
+        # (Tresette's two-player draws), which must then be named on the table.
         held = Counter(view.hand)
         private = held & Counter(all_hidden)
-        shown = list((held - private).elements())  # held, yet hidden from nobody
-        if shown:
+        on_table = list((held - private).elements())  # held, yet hidden from nobody
+        if on_table:
             table = json.dumps(game.view(state, None).public)
             named_on_table = set(_JSON_STRING.findall(table))
-            assert all(c in named_on_table for c in shown), f"seat {seat} holds unshown {shown}"
-        assert sorted([*private.elements(), *hidden]) == all_hidden, (
+            assert all(c in named_on_table for c in on_table), (
+                f"seat {seat} holds unshown {on_table}"
+            )
+        assert sorted([*private.elements(), *hidden, *shown]) == all_hidden, (
             f"seat {seat}'s hand is not its own"
         )
-        own = set(view.hand)
+        own = set(view.hand) | set(shown)
         if seat is not None:
             hands[seat] = tuple(view.hand)
         for part in (view.public, view.private):
@@ -224,7 +231,7 @@ def play_random_game(
     levels: Sequence[str | None],
     *,
     deep: bool,
-    max_actions: int = MAX_ACTIONS,
+    max_actions: int | None = None,
     deep_steps: int = DEEP_STEPS,
     probe_every: int = 1,
 ) -> Record:
@@ -237,6 +244,8 @@ def play_random_game(
     chosen action, an untouched input state, events and the end are checked at every step.
     """
     assert len(levels) == seats, "one level (or None) per seat"
+    if max_actions is None:
+        max_actions = MAX_ACTIONS_OF.get(game.name, MAX_ACTIONS)
     rng = SeededRandom(chooser_seed)
     state = game.new_game(options, seats, seed)
     deck = Counter(game.cards_in_play(state))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tavolo.messaging.topology import Topology
 from tavolo.servicekit.settings import Settings, SettingsError
 
 GOOD = {
@@ -33,6 +34,7 @@ def test_defaults_follow_the_design_ports() -> None:
         ({**GOOD, "TAVOLO_WALLET_PORT": "70000"}, "between 0 and 65535"),
         ({**GOOD, "TAVOLO_LOG_FORMAT": "xml"}, "TAVOLO_LOG_FORMAT"),
         ({**GOOD, "TAVOLO_NAMESPACE": "a.b"}, "TAVOLO_NAMESPACE"),
+        ({**GOOD, "TAVOLO_NATS_REPLICAS": "7"}, "TAVOLO_NATS_REPLICAS must be .* from 1 to 5"),
     ],
 )
 def test_bad_settings_are_named(env: dict[str, str], needle: str) -> None:
@@ -46,3 +48,11 @@ def test_other_services_are_reached_at_their_configured_address() -> None:
     )
     assert settings.grpc_address("engine") == "engine:50052"
     assert settings.grpc_address("wallet") == "127.0.0.1:50053"
+
+
+def test_the_events_stream_is_kept_on_as_many_nats_nodes_as_configured() -> None:
+    """On a three-node NATS cluster (deploy/k8s) the stream survives losing a node."""
+    settings = Settings.from_env({**GOOD, "TAVOLO_NATS_REPLICAS": "3"})
+    topology = Topology(settings.namespace, replicas=settings.stream_replicas)
+    assert topology.events_stream_config().num_replicas == 3
+    assert Topology("tavolo").events_stream_config().num_replicas == 1

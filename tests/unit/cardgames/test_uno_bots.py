@@ -1,0 +1,45 @@
+"""Uno bots (three levels) choose only legal actions, from their own view, with purpose."""
+
+from __future__ import annotations
+
+from tavolo.cardgames.actions import Action, ActionKind
+from tavolo.cardgames.bots.registry import bot_levels, make_bot
+from tavolo.cardgames.games.uno import ACCEPT, CALL_UNO, CHALLENGE, Uno
+from tavolo.cardgames.games.uno_state import UnoState
+from tests.unit.cardgames.test_uno_rules import act, play, uno_table
+
+GAME = Uno()
+
+
+def choose(level: str, state: UnoState, seat: int) -> Action:
+    bot = make_bot("uno", level, b"bot seed")
+    return bot.choose(GAME.view(state, seat), GAME.legal_actions(state, seat))
+
+
+def test_uno_has_three_bot_levels() -> None:
+    assert bot_levels("uno") == ("easy", "medium", "hard")
+
+
+def test_thinking_bots_call_uno_with_the_play_and_play_rather_than_draw() -> None:
+    state = uno_table({0: ["R1", "R2"]}, top="R5")
+    for level in ("medium", "hard"):
+        action = choose(level, state, 0)
+        assert action.kind is ActionKind.PLAY and action.call == "uno"
+    after = act(state, 0, play("R1"))
+    assert choose("easy", after, 0) == CALL_UNO  # the only thing to do
+
+
+def test_thinking_bots_keep_wilds_and_play_an_honest_plus4_only() -> None:
+    state = uno_table({0: ["R1", "W", "W+4", "G3"]}, top="R5")
+    for level in ("medium", "hard"):
+        action = choose(level, state, 0)
+        assert action.cards == ("R1",)
+
+
+def test_the_hard_bot_challenges_a_likely_bluff_and_medium_accepts() -> None:
+    """Seat 0 lays a +4 on red holding many cards: red was probably among them."""
+    hand = ["W+4", "B1", "B2", "G3", "G4", "Y5", "Y6", "B7", "G8"]
+    hit = act(uno_table({0: hand}, top="R5"), 0, play("W+4", "blue"))
+    hit.recent = ((1, 1, "play", "R5", "R"), (2, 0, "play", "W+4", "B"))
+    assert choose("medium", hit, 2) == ACCEPT
+    assert choose("hard", hit, 2) == CHALLENGE

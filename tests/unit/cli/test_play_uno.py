@@ -1,0 +1,33 @@
+"""``tavolo play uno``: a whole offline match, with Uno's own screens (UNO-1..9)."""
+
+from __future__ import annotations
+
+import io
+import itertools
+
+from tavolo.cardgames.games.uno import ACCEPT, CHALLENGE, NAME
+from tavolo.cli.play import play
+from tavolo.cli.render_uno import RENDERER
+from tests.unit.cardgames.test_cli_play import scripted
+from tests.unit.cardgames.test_uno_rules import GAME, act, uno_table
+from tests.unit.cardgames.test_uno_rules import play as uno_play
+
+
+def test_a_whole_uno_match_against_hard_bots() -> None:
+    out = io.StringIO()
+    code = play("uno", 3, "hard", "uno cli", input_line=scripted(itertools.repeat("1")), out=out)
+    text = out.getvalue()
+    assert code == 0
+    assert "Match points: You 0" in text and "Colour in play:" in text
+    assert "is over:" in text and "scores" in text  # each hand's result, as it ends
+    assert "Final places" in text and "points)" in text
+
+
+def test_a_challenge_and_an_uno_call_read_as_words() -> None:
+    hit = act(uno_table({0: ["W+4", "B1"]}, top="R5"), 0, uno_play("W+4", "blue"))
+    view = GAME.view(hit, 2)
+    table = RENDERER.table(view, ["Ada", "Bea", "You"])
+    assert "Ada played a wild +4 on you: accept (draw 4) or challenge" in table
+    assert RENDERER.choice(ACCEPT, view) == "accept the wild +4 (draw 4)"
+    assert RENDERER.choice(CHALLENGE, view) == "challenge the wild +4"
+    assert RENDERER.choice(NAME[0], view) == "name red"
