@@ -9,6 +9,8 @@ from google.protobuf import json_format, struct_pb2, timestamp_pb2
 
 from tavolo.lobby.accounts import ProfileView, SessionTokens
 from tavolo.lobby.chat_store import Channel, ChannelKind, ChatMessage
+from tavolo.lobby.conduct.chat_settings import ChatSettings
+from tavolo.lobby.conduct.language import Policy
 from tavolo.lobby.events import LEVEL_FROM_PROTO, MODE_TO_PROTO
 from tavolo.lobby.queue_store import Ticket, TicketState
 from tavolo.lobby.rooms import Invitation, InvitationState, Room
@@ -193,6 +195,22 @@ def chat_message(found: ChatMessage) -> lobby_pb2.ChatMessage:
         sender_nickname=found.sender_nickname,
         text=found.text,
         sent_at=timestamp(found.sent_at),
+        original_text=found.original_text or "",
+        refused=found.refused,
+    )
+
+
+def chat_settings_in(message: lobby_pb2.ChatSettings) -> ChatSettings:
+    policy = Policy.REFUSE if message.policy == lobby_pb2.CHAT_POLICY_REFUSE else Policy.MASK
+    return ChatSettings(channel_in(message.channel), not message.disabled, policy)
+
+
+def chat_settings_out(found: ChatSettings) -> lobby_pb2.ChatSettings:
+    refuse = found.policy is Policy.REFUSE
+    return lobby_pb2.ChatSettings(
+        channel=channel_out(found.channel),
+        disabled=not found.enabled,
+        policy=lobby_pb2.CHAT_POLICY_REFUSE if refuse else lobby_pb2.CHAT_POLICY_MASK,
     )
 
 

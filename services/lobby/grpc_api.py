@@ -140,6 +140,12 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         )
         return convert.chat_message(message)
 
+    async def SetChatSettings(
+        self, request: lobby_pb2.ChatSettings, context: Context
+    ) -> lobby_pb2.ChatSettings:
+        found = await self.app.chat.configure(caller(), convert.chat_settings_in(request))
+        return convert.chat_settings_out(found)
+
     async def ListChat(
         self, request: lobby_pb2.ListChatRequest, context: Context
     ) -> lobby_pb2.ListChatResponse:

@@ -120,6 +120,30 @@ TICKET_STATE_HOLD_LOST: TicketState.ValueType  # 5
 """The stake hold failed before a table formed (expired, voided): the ticket is out."""
 Global___TicketState: _TypeAlias = TicketState  # noqa: Y015
 
+class _ChatPolicy:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ChatPolicyEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ChatPolicy.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    CHAT_POLICY_UNSPECIFIED: _ChatPolicy.ValueType  # 0
+    """Not set: masking."""
+    CHAT_POLICY_MASK: _ChatPolicy.ValueType  # 1
+    """The vulgar words are shown as asterisks."""
+    CHAT_POLICY_REFUSE: _ChatPolicy.ValueType  # 2
+    """The message is not sent (and is recorded for moderators)."""
+
+class ChatPolicy(_ChatPolicy, metaclass=_ChatPolicyEnumTypeWrapper):
+    """What the language filter does with a vulgar message (PCG-3)."""
+
+CHAT_POLICY_UNSPECIFIED: ChatPolicy.ValueType  # 0
+"""Not set: masking."""
+CHAT_POLICY_MASK: ChatPolicy.ValueType  # 1
+"""The vulgar words are shown as asterisks."""
+CHAT_POLICY_REFUSE: ChatPolicy.ValueType  # 2
+"""The message is not sent (and is recorded for moderators)."""
+Global___ChatPolicy: _TypeAlias = ChatPolicy  # noqa: Y015
+
 class _SanctionKind:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -861,6 +885,8 @@ class ChatMessage(_message.Message):
     SENDER_NICKNAME_FIELD_NUMBER: _builtins.int
     TEXT_FIELD_NUMBER: _builtins.int
     SENT_AT_FIELD_NUMBER: _builtins.int
+    ORIGINAL_TEXT_FIELD_NUMBER: _builtins.int
+    REFUSED_FIELD_NUMBER: _builtins.int
     message_id: _builtins.str
     """Its id."""
     sender_id: _builtins.str
@@ -869,6 +895,10 @@ class ChatMessage(_message.Message):
     """The sender's nickname."""
     text: _builtins.str
     """The text."""
+    original_text: _builtins.str
+    """Moderators and auditors only: what the sender wrote, when the filter masked or refused it."""
+    refused: _builtins.bool
+    """Moderators and auditors only: the filter refused it, nobody else saw it."""
     @_builtins.property
     def channel(self) -> Global___ChatChannel:
         """Where."""
@@ -886,14 +916,48 @@ class ChatMessage(_message.Message):
         sender_nickname: _builtins.str = ...,
         text: _builtins.str = ...,
         sent_at: _timestamp_pb2.Timestamp | None = ...,
+        original_text: _builtins.str = ...,
+        refused: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["channel", b"channel", "sent_at", b"sent_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["channel", b"channel", "message_id", b"message_id", "sender_id", b"sender_id", "sender_nickname", b"sender_nickname", "sent_at", b"sent_at", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["channel", b"channel", "message_id", b"message_id", "original_text", b"original_text", "refused", b"refused", "sender_id", b"sender_id", "sender_nickname", b"sender_nickname", "sent_at", b"sent_at", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ChatMessage: _TypeAlias = ChatMessage  # noqa: Y015
+
+@_typing.final
+class ChatSettings(_message.Message):
+    """Whether chat is on at a table or room, and the filter's policy there."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHANNEL_FIELD_NUMBER: _builtins.int
+    DISABLED_FIELD_NUMBER: _builtins.int
+    POLICY_FIELD_NUMBER: _builtins.int
+    disabled: _builtins.bool
+    """Chat off: nobody may write here."""
+    policy: Global___ChatPolicy.ValueType
+    """Mask or refuse."""
+    @_builtins.property
+    def channel(self) -> Global___ChatChannel:
+        """Where."""
+
+    def __init__(
+        self,
+        *,
+        channel: Global___ChatChannel | None = ...,
+        disabled: _builtins.bool = ...,
+        policy: Global___ChatPolicy.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["channel", b"channel"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["channel", b"channel", "disabled", b"disabled", "policy", b"policy"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ChatSettings: _TypeAlias = ChatSettings  # noqa: Y015
 
 @_typing.final
 class ListChatRequest(_message.Message):

@@ -127,6 +127,11 @@ class LobbyStub:
                 request_serializer=tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersRequest.SerializeToString,
                 response_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersResponse.FromString,
                 _registered_method=True)
+        self.SetChatSettings = channel.unary_unary(
+                '/tavolo.v1.Lobby/SetChatSettings',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.ChatSettings.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.ChatSettings.FromString,
+                _registered_method=True)
 
 
 class LobbyServicer:
@@ -262,6 +267,13 @@ class LobbyServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SetChatSettings(self, request, context):
+        """A room's host or a moderator: whether chat is on here and what the filter does (PCG-2, PCG-3).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LobbyServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -354,6 +366,11 @@ def add_LobbyServicer_to_server(servicer, server):
                     servicer.ListDeadLetters,
                     request_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersRequest.FromString,
                     response_serializer=tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersResponse.SerializeToString,
+            ),
+            'SetChatSettings': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetChatSettings,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.ChatSettings.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.ChatSettings.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -844,6 +861,33 @@ class Lobby:
             '/tavolo.v1.Lobby/ListDeadLetters',
             tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersRequest.SerializeToString,
             tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetChatSettings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/SetChatSettings',
+            tavolo_dot_v1_dot_lobby__pb2.ChatSettings.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.ChatSettings.FromString,
             options,
             channel_credentials,
             insecure,

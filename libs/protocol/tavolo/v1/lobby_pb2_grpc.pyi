@@ -75,6 +75,8 @@ class LobbyStub:
     """Operators: set a player's roles (they take effect at the player's next login or refresh)."""
     ListDeadLetters: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListDeadLettersRequest, _lobby_pb2.ListDeadLettersResponse]
     """Operators: events a service's consumer gave up on (dead letters), newest first."""
+    SetChatSettings: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ChatSettings, _lobby_pb2.ChatSettings]
+    """A room's host or a moderator: whether chat is on here and what the filter does (PCG-2, PCG-3)."""
 
 @_typing.type_check_only
 class LobbyAsyncStub(LobbyStub):
@@ -122,6 +124,8 @@ class LobbyAsyncStub(LobbyStub):
     """Operators: set a player's roles (they take effect at the player's next login or refresh)."""
     ListDeadLetters: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListDeadLettersRequest, _lobby_pb2.ListDeadLettersResponse]  # type: ignore[assignment]
     """Operators: events a service's consumer gave up on (dead letters), newest first."""
+    SetChatSettings: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ChatSettings, _lobby_pb2.ChatSettings]  # type: ignore[assignment]
+    """A room's host or a moderator: whether chat is on here and what the filter does (PCG-2, PCG-3)."""
 
 class LobbyServicer(metaclass=_abc_1.ABCMeta):
     """Everything before and around a table. Register, Login and Refresh need no token;
@@ -274,5 +278,13 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.ListDeadLettersResponse, _abc.Awaitable[_lobby_pb2.ListDeadLettersResponse]]:
         """Operators: events a service's consumer gave up on (dead letters), newest first."""
+
+    @_abc_1.abstractmethod
+    def SetChatSettings(
+        self,
+        request: _lobby_pb2.ChatSettings,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.ChatSettings, _abc.Awaitable[_lobby_pb2.ChatSettings]]:
+        """A room's host or a moderator: whether chat is on here and what the filter does (PCG-2, PCG-3)."""
 
 def add_LobbyServicer_to_server(servicer: LobbyServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
