@@ -15,6 +15,8 @@ import grpc
 
 from tavolo.lobby import convert
 from tavolo.lobby.app import LobbyApp
+from tavolo.lobby.conduct import convert as conduct_convert
+from tavolo.lobby.conduct.reports import ReportAbout
 from tavolo.lobby.dead_letters import DeadLetterDesk
 from tavolo.lobby.updates import LobbyUpdates
 from tavolo.servicekit.auth import caller, current_principal
@@ -145,6 +147,42 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
     ) -> lobby_pb2.ChatSettings:
         found = await self.app.chat.configure(caller(), convert.chat_settings_in(request))
         return convert.chat_settings_out(found)
+
+    async def ReportPlayer(
+        self, request: lobby_pb2.ReportPlayerRequest, context: Context
+    ) -> lobby_pb2.ReportReceipt:
+        about = ReportAbout(request.message_id, request.table_id, request.player_id)
+        return conduct_convert.receipt(await self.app.reports.file(caller(), about, request.reason))
+
+    async def ListMyReports(
+        self, request: lobby_pb2.ListMyReportsRequest, context: Context
+    ) -> lobby_pb2.ListMyReportsResponse:
+        found, token = await self.app.reports.mine(
+            caller(), request.page.page_size, request.page.page_token
+        )
+        return lobby_pb2.ListMyReportsResponse(
+            reports=[conduct_convert.receipt(r) for r in found],
+            page=common_pb2.PageInfo(next_page_token=token),
+        )
+
+    async def ListReports(
+        self, request: lobby_pb2.ListReportsRequest, context: Context
+    ) -> lobby_pb2.ListReportsResponse:
+        found, token = await self.app.reports.queue(
+            caller(), request.open_only, request.page.page_size, request.page.page_token
+        )
+        return lobby_pb2.ListReportsResponse(
+            reports=[conduct_convert.report(r) for r in found],
+            page=common_pb2.PageInfo(next_page_token=token),
+        )
+
+    async def ResolveReport(
+        self, request: lobby_pb2.ResolveReportRequest, context: Context
+    ) -> lobby_pb2.Report:
+        resolved = await self.app.reports.resolve(
+            caller(), request.report_id, request.sanction_id, request.note
+        )
+        return conduct_convert.report(resolved)
 
     async def ListChat(
         self, request: lobby_pb2.ListChatRequest, context: Context

@@ -200,6 +200,30 @@ SANCTION_DURATION_PERMANENT: SanctionDuration.ValueType  # 2
 """For ever."""
 Global___SanctionDuration: _TypeAlias = SanctionDuration  # noqa: Y015
 
+class _ReportState:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ReportStateEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ReportState.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    REPORT_STATE_UNSPECIFIED: _ReportState.ValueType  # 0
+    """Not set."""
+    REPORT_STATE_RECEIVED: _ReportState.ValueType  # 1
+    """Received, waiting for a moderator."""
+    REPORT_STATE_HANDLED: _ReportState.ValueType  # 2
+    """A moderator handled it."""
+
+class ReportState(_ReportState, metaclass=_ReportStateEnumTypeWrapper):
+    """Where a report stands, as its reporter sees it."""
+
+REPORT_STATE_UNSPECIFIED: ReportState.ValueType  # 0
+"""Not set."""
+REPORT_STATE_RECEIVED: ReportState.ValueType  # 1
+"""Received, waiting for a moderator."""
+REPORT_STATE_HANDLED: ReportState.ValueType  # 2
+"""A moderator handled it."""
+Global___ReportState: _TypeAlias = ReportState  # noqa: Y015
+
 @_typing.final
 class RegisterRequest(_message.Message):
     """Register."""
@@ -788,6 +812,7 @@ class LobbyUpdate(_message.Message):
     INVITATION_FIELD_NUMBER: _builtins.int
     TICKET_FIELD_NUMBER: _builtins.int
     SEATED_FIELD_NUMBER: _builtins.int
+    REPORT_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def invitation(self) -> Global___Invitation:
         """An invitation arrived or changed."""
@@ -800,18 +825,23 @@ class LobbyUpdate(_message.Message):
     def seated(self) -> Global___TableAssignment:
         """The caller was seated at a table."""
 
+    @_builtins.property
+    def report(self) -> Global___ReportReceipt:
+        """A report the caller filed was handled (PCG-3)."""
+
     def __init__(
         self,
         *,
         invitation: Global___Invitation | None = ...,
         ticket: Global___Ticket | None = ...,
         seated: Global___TableAssignment | None = ...,
+        report: Global___ReportReceipt | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["invitation", b"invitation", "seated", b"seated", "ticket", b"ticket", "update", b"update"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["invitation", b"invitation", "report", b"report", "seated", b"seated", "ticket", b"ticket", "update", b"update"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["invitation", b"invitation", "seated", b"seated", "ticket", b"ticket", "update", b"update"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["invitation", b"invitation", "report", b"report", "seated", b"seated", "ticket", b"ticket", "update", b"update"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_update: _TypeAlias = _typing.Literal["invitation", "ticket", "seated"]  # noqa: Y015
+    _WhichOneofReturnType_update: _TypeAlias = _typing.Literal["invitation", "ticket", "seated", "report"]  # noqa: Y015
     _WhichOneofArgType_update: _TypeAlias = _typing.Literal["update", b"update"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_update) -> _WhichOneofReturnType_update | None: ...
 
@@ -1204,3 +1234,333 @@ class ListDeadLettersResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ListDeadLettersResponse: _TypeAlias = ListDeadLettersResponse  # noqa: Y015
+
+@_typing.final
+class ReportPlayerRequest(_message.Message):
+    """Report misconduct (PCG-3): a chat message; else a table (and, if given, a player who
+    sat there); else a player.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MESSAGE_ID_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    message_id: _builtins.str
+    """The chat message reported."""
+    table_id: _builtins.str
+    """The table reported."""
+    player_id: _builtins.str
+    """The player reported."""
+    reason: _builtins.str
+    """Why, at most 1000 characters."""
+    def __init__(
+        self,
+        *,
+        message_id: _builtins.str = ...,
+        table_id: _builtins.str = ...,
+        player_id: _builtins.str = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["message_id", b"message_id", "player_id", b"player_id", "reason", b"reason", "table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReportPlayerRequest: _TypeAlias = ReportPlayerRequest  # noqa: Y015
+
+@_typing.final
+class ReportReceipt(_message.Message):
+    """What a reporter is told about their report."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REPORT_ID_FIELD_NUMBER: _builtins.int
+    STATE_FIELD_NUMBER: _builtins.int
+    FILED_AT_FIELD_NUMBER: _builtins.int
+    report_id: _builtins.str
+    """Its id."""
+    state: Global___ReportState.ValueType
+    """Received or handled."""
+    @_builtins.property
+    def filed_at(self) -> _timestamp_pb2.Timestamp:
+        """When it was filed."""
+
+    def __init__(
+        self,
+        *,
+        report_id: _builtins.str = ...,
+        state: Global___ReportState.ValueType = ...,
+        filed_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["filed_at", b"filed_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["filed_at", b"filed_at", "report_id", b"report_id", "state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReportReceipt: _TypeAlias = ReportReceipt  # noqa: Y015
+
+@_typing.final
+class ListMyReportsRequest(_message.Message):
+    """The caller's reports."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PAGE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def page(self) -> _common_pb2.PageRequest:
+        """Which page (oldest first)."""
+
+    def __init__(
+        self,
+        *,
+        page: _common_pb2.PageRequest | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["page", b"page"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["page", b"page"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListMyReportsRequest: _TypeAlias = ListMyReportsRequest  # noqa: Y015
+
+@_typing.final
+class ListMyReportsResponse(_message.Message):
+    """A page of the caller's reports."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REPORTS_FIELD_NUMBER: _builtins.int
+    PAGE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def reports(self) -> _containers.RepeatedCompositeFieldContainer[Global___ReportReceipt]:
+        """The receipts."""
+
+    @_builtins.property
+    def page(self) -> _common_pb2.PageInfo:
+        """The next page."""
+
+    def __init__(
+        self,
+        *,
+        reports: _abc.Iterable[Global___ReportReceipt] | None = ...,
+        page: _common_pb2.PageInfo | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["page", b"page"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["page", b"page", "reports", b"reports"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListMyReportsResponse: _TypeAlias = ListMyReportsResponse  # noqa: Y015
+
+@_typing.final
+class EvidenceLine(_message.Message):
+    """A chat line kept as evidence."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MESSAGE_ID_FIELD_NUMBER: _builtins.int
+    SENDER_ID_FIELD_NUMBER: _builtins.int
+    SENDER_NICKNAME_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
+    ORIGINAL_TEXT_FIELD_NUMBER: _builtins.int
+    SENT_AT_FIELD_NUMBER: _builtins.int
+    message_id: _builtins.str
+    """The message."""
+    sender_id: _builtins.str
+    """Its sender."""
+    sender_nickname: _builtins.str
+    """The sender's nickname."""
+    text: _builtins.str
+    """What the channel showed."""
+    original_text: _builtins.str
+    """What the sender wrote, when the filter masked or refused it."""
+    @_builtins.property
+    def sent_at(self) -> _timestamp_pb2.Timestamp:
+        """When."""
+
+    def __init__(
+        self,
+        *,
+        message_id: _builtins.str = ...,
+        sender_id: _builtins.str = ...,
+        sender_nickname: _builtins.str = ...,
+        text: _builtins.str = ...,
+        original_text: _builtins.str = ...,
+        sent_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["sent_at", b"sent_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["message_id", b"message_id", "original_text", b"original_text", "sender_id", b"sender_id", "sender_nickname", b"sender_nickname", "sent_at", b"sent_at", "text", b"text"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EvidenceLine: _TypeAlias = EvidenceLine  # noqa: Y015
+
+@_typing.final
+class Report(_message.Message):
+    """A report as moderators see it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REPORT_ID_FIELD_NUMBER: _builtins.int
+    REPORTER_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    MESSAGE_ID_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    CHAT_FIELD_NUMBER: _builtins.int
+    LOG_REF_FIELD_NUMBER: _builtins.int
+    FILED_AT_FIELD_NUMBER: _builtins.int
+    RESOLVED_BY_FIELD_NUMBER: _builtins.int
+    RESOLVED_AT_FIELD_NUMBER: _builtins.int
+    SANCTION_ID_FIELD_NUMBER: _builtins.int
+    NOTE_FIELD_NUMBER: _builtins.int
+    report_id: _builtins.str
+    """Its id."""
+    reporter_id: _builtins.str
+    """Who filed it."""
+    player_id: _builtins.str
+    """The player reported (empty for a table report naming nobody)."""
+    message_id: _builtins.str
+    """The message reported, if any."""
+    table_id: _builtins.str
+    """The table reported, or the message's table."""
+    reason: _builtins.str
+    """The reporter's reason."""
+    log_ref: _builtins.str
+    """The table's event-log stream, for `tavolo audit --table`."""
+    resolved_by: _builtins.str
+    """Who handled it, when (empty while open)."""
+    sanction_id: _builtins.str
+    """The sanction the decision applied (PCG-4), if any."""
+    note: _builtins.str
+    """The moderator's note."""
+    @_builtins.property
+    def chat(self) -> _containers.RepeatedCompositeFieldContainer[Global___EvidenceLine]:
+        """The chat lines around the message, or the table's last lines."""
+
+    @_builtins.property
+    def filed_at(self) -> _timestamp_pb2.Timestamp:
+        """When it was filed."""
+
+    @_builtins.property
+    def resolved_at(self) -> _timestamp_pb2.Timestamp:
+        """When it was handled."""
+
+    def __init__(
+        self,
+        *,
+        report_id: _builtins.str = ...,
+        reporter_id: _builtins.str = ...,
+        player_id: _builtins.str = ...,
+        message_id: _builtins.str = ...,
+        table_id: _builtins.str = ...,
+        reason: _builtins.str = ...,
+        chat: _abc.Iterable[Global___EvidenceLine] | None = ...,
+        log_ref: _builtins.str = ...,
+        filed_at: _timestamp_pb2.Timestamp | None = ...,
+        resolved_by: _builtins.str = ...,
+        resolved_at: _timestamp_pb2.Timestamp | None = ...,
+        sanction_id: _builtins.str = ...,
+        note: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["filed_at", b"filed_at", "resolved_at", b"resolved_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chat", b"chat", "filed_at", b"filed_at", "log_ref", b"log_ref", "message_id", b"message_id", "note", b"note", "player_id", b"player_id", "reason", b"reason", "report_id", b"report_id", "reporter_id", b"reporter_id", "resolved_at", b"resolved_at", "resolved_by", b"resolved_by", "sanction_id", b"sanction_id", "table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Report: _TypeAlias = Report  # noqa: Y015
+
+@_typing.final
+class ListReportsRequest(_message.Message):
+    """Moderators: the report queue."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    OPEN_ONLY_FIELD_NUMBER: _builtins.int
+    PAGE_FIELD_NUMBER: _builtins.int
+    open_only: _builtins.bool
+    """Only reports nobody handled yet."""
+    @_builtins.property
+    def page(self) -> _common_pb2.PageRequest:
+        """Which page (oldest first)."""
+
+    def __init__(
+        self,
+        *,
+        open_only: _builtins.bool = ...,
+        page: _common_pb2.PageRequest | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["page", b"page"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["open_only", b"open_only", "page", b"page"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListReportsRequest: _TypeAlias = ListReportsRequest  # noqa: Y015
+
+@_typing.final
+class ListReportsResponse(_message.Message):
+    """A page of reports."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REPORTS_FIELD_NUMBER: _builtins.int
+    PAGE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def reports(self) -> _containers.RepeatedCompositeFieldContainer[Global___Report]:
+        """The reports."""
+
+    @_builtins.property
+    def page(self) -> _common_pb2.PageInfo:
+        """The next page."""
+
+    def __init__(
+        self,
+        *,
+        reports: _abc.Iterable[Global___Report] | None = ...,
+        page: _common_pb2.PageInfo | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["page", b"page"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["page", b"page", "reports", b"reports"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListReportsResponse: _TypeAlias = ListReportsResponse  # noqa: Y015
+
+@_typing.final
+class ResolveReportRequest(_message.Message):
+    """Moderators: decide a report."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REPORT_ID_FIELD_NUMBER: _builtins.int
+    SANCTION_ID_FIELD_NUMBER: _builtins.int
+    NOTE_FIELD_NUMBER: _builtins.int
+    report_id: _builtins.str
+    """Which."""
+    sanction_id: _builtins.str
+    """The sanction applied for it (ApplySanction first); empty to dismiss."""
+    note: _builtins.str
+    """Why; required to dismiss."""
+    def __init__(
+        self,
+        *,
+        report_id: _builtins.str = ...,
+        sanction_id: _builtins.str = ...,
+        note: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["note", b"note", "report_id", b"report_id", "sanction_id", b"sanction_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ResolveReportRequest: _TypeAlias = ResolveReportRequest  # noqa: Y015

@@ -77,6 +77,14 @@ class LobbyStub:
     """Operators: events a service's consumer gave up on (dead letters), newest first."""
     SetChatSettings: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ChatSettings, _lobby_pb2.ChatSettings]
     """A room's host or a moderator: whether chat is on here and what the filter does (PCG-2, PCG-3)."""
+    ReportPlayer: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ReportPlayerRequest, _lobby_pb2.ReportReceipt]
+    """Report a chat message, a table or a player (PCG-3); the receipt says it was received."""
+    ListMyReports: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListMyReportsRequest, _lobby_pb2.ListMyReportsResponse]
+    """The caller's own reports: received or handled (never how)."""
+    ListReports: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListReportsRequest, _lobby_pb2.ListReportsResponse]
+    """Moderators: reports with their evidence, oldest first."""
+    ResolveReport: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ResolveReportRequest, _lobby_pb2.Report]
+    """Moderators: decide a report, linking the sanction applied (PCG-4) or dismissing it."""
 
 @_typing.type_check_only
 class LobbyAsyncStub(LobbyStub):
@@ -126,6 +134,14 @@ class LobbyAsyncStub(LobbyStub):
     """Operators: events a service's consumer gave up on (dead letters), newest first."""
     SetChatSettings: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ChatSettings, _lobby_pb2.ChatSettings]  # type: ignore[assignment]
     """A room's host or a moderator: whether chat is on here and what the filter does (PCG-2, PCG-3)."""
+    ReportPlayer: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ReportPlayerRequest, _lobby_pb2.ReportReceipt]  # type: ignore[assignment]
+    """Report a chat message, a table or a player (PCG-3); the receipt says it was received."""
+    ListMyReports: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListMyReportsRequest, _lobby_pb2.ListMyReportsResponse]  # type: ignore[assignment]
+    """The caller's own reports: received or handled (never how)."""
+    ListReports: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListReportsRequest, _lobby_pb2.ListReportsResponse]  # type: ignore[assignment]
+    """Moderators: reports with their evidence, oldest first."""
+    ResolveReport: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ResolveReportRequest, _lobby_pb2.Report]  # type: ignore[assignment]
+    """Moderators: decide a report, linking the sanction applied (PCG-4) or dismissing it."""
 
 class LobbyServicer(metaclass=_abc_1.ABCMeta):
     """Everything before and around a table. Register, Login and Refresh need no token;
@@ -286,5 +302,37 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.ChatSettings, _abc.Awaitable[_lobby_pb2.ChatSettings]]:
         """A room's host or a moderator: whether chat is on here and what the filter does (PCG-2, PCG-3)."""
+
+    @_abc_1.abstractmethod
+    def ReportPlayer(
+        self,
+        request: _lobby_pb2.ReportPlayerRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.ReportReceipt, _abc.Awaitable[_lobby_pb2.ReportReceipt]]:
+        """Report a chat message, a table or a player (PCG-3); the receipt says it was received."""
+
+    @_abc_1.abstractmethod
+    def ListMyReports(
+        self,
+        request: _lobby_pb2.ListMyReportsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.ListMyReportsResponse, _abc.Awaitable[_lobby_pb2.ListMyReportsResponse]]:
+        """The caller's own reports: received or handled (never how)."""
+
+    @_abc_1.abstractmethod
+    def ListReports(
+        self,
+        request: _lobby_pb2.ListReportsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.ListReportsResponse, _abc.Awaitable[_lobby_pb2.ListReportsResponse]]:
+        """Moderators: reports with their evidence, oldest first."""
+
+    @_abc_1.abstractmethod
+    def ResolveReport(
+        self,
+        request: _lobby_pb2.ResolveReportRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.Report, _abc.Awaitable[_lobby_pb2.Report]]:
+        """Moderators: decide a report, linking the sanction applied (PCG-4) or dismissing it."""
 
 def add_LobbyServicer_to_server(servicer: LobbyServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
