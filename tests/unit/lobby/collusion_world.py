@@ -87,8 +87,7 @@ def sessions(pair_shares_installation: bool) -> list[SessionSeen]:
     """Each honest player from their own installation; two honest flatmates share an
     address; the pair play from one installation, or (more careful) from two."""
     seen = [
-        SessionSeen(f"login-{p}", p, f"203.0.113.{i}", f"install-{i}")
-        for i, p in enumerate(HONEST)
+        SessionSeen(f"login-{p}", p, f"203.0.113.{i}", f"install-{i}") for i, p in enumerate(HONEST)
     ]
     seen.append(SessionSeen("login-flatmate", "honest-1", "203.0.113.0", "install-1"))
     seen.append(SessionSeen("login-dumper", "dumper", "198.51.100.7", "install-shared"))
@@ -108,7 +107,8 @@ def world(
     """The facts of a season: sessions, stake tables (``rigged`` of them with the pair
     dumping) and Pika tables, half of them with the pair seated together."""
     rng = random.Random(seed)
-    facts: list[Fact] = [*sessions(pair_shares_installation), *stake_tables(rng, fair_stakes, rigged)]
+    facts: list[Fact] = [*sessions(pair_shares_installation)]
+    facts.extend(stake_tables(rng, fair_stakes, rigged))
     for index in range(pika_games):
         result, turns = pika_table(rng, f"pika-{index}", pair_together=index % 2 == 0)
         facts.append(result)
