@@ -131,6 +131,7 @@ class LobbyApp:
     def __init__(self, ctx: LobbyContext) -> None:
         from tavolo.lobby.accounts import Accounts
         from tavolo.lobby.chat import Chat
+        from tavolo.lobby.conduct.fair_play import FairPlay
         from tavolo.lobby.conduct.reports import Reports
         from tavolo.lobby.matchmaker import Matchmaker
         from tavolo.lobby.moderation import Moderation
@@ -146,4 +147,5 @@ class LobbyApp:
         self.chat = Chat(ctx)
         self.moderation = Moderation(ctx)
         self.reports = Reports(ctx)
+        self.fair_play = FairPlay(ctx)
         self.watch = Watch(ctx)

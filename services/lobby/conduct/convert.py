@@ -6,6 +6,7 @@ from datetime import datetime
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from tavolo.lobby.conduct.collusion_signals import PairSignals
 from tavolo.lobby.conduct.reports_store import ChatLine, Report
 from tavolo.v1 import lobby_pb2
 
@@ -51,4 +52,21 @@ def report(found: Report) -> lobby_pb2.Report:
         resolved_at=_timestamp(found.resolved_at),
         sanction_id=found.sanction_id or "",
         note=found.note or "",
+    )
+
+
+def collusion_pair(found: PairSignals) -> lobby_pb2.CollusionPair:
+    return lobby_pb2.CollusionPair(
+        player_ids=list(found.players),
+        score=found.score,
+        signals=[
+            lobby_pb2.CollusionSignal(
+                kind=s.kind,
+                score=s.score,
+                summary=s.summary,
+                table_ids=list(s.tables),
+                audit_commands=[f"tavolo audit --table {t}" for t in s.tables],
+            )
+            for s in found.signals
+        ],
     )

@@ -1564,3 +1564,125 @@ class ResolveReportRequest(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ResolveReportRequest: _TypeAlias = ResolveReportRequest  # noqa: Y015
+
+@_typing.final
+class ListCollusionSignalsRequest(_message.Message):
+    """Moderators: the collusion signals."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LIMIT_FIELD_NUMBER: _builtins.int
+    limit: _builtins.int
+    """At most this many pairs (default 50, at most 500)."""
+    def __init__(
+        self,
+        *,
+        limit: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["limit", b"limit"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListCollusionSignalsRequest: _TypeAlias = ListCollusionSignalsRequest  # noqa: Y015
+
+@_typing.final
+class CollusionSignal(_message.Message):
+    """One signal between two accounts, with its evidence."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KIND_FIELD_NUMBER: _builtins.int
+    SCORE_FIELD_NUMBER: _builtins.int
+    SUMMARY_FIELD_NUMBER: _builtins.int
+    TABLE_IDS_FIELD_NUMBER: _builtins.int
+    AUDIT_COMMANDS_FIELD_NUMBER: _builtins.int
+    kind: _builtins.str
+    """together, coin_flow, soft_play, same_installation or same_address."""
+    score: _builtins.float
+    """Standard deviations from fair play (a fixed weight for a shared origin)."""
+    summary: _builtins.str
+    """The figures, for people."""
+    @_builtins.property
+    def table_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The tables behind it."""
+
+    @_builtins.property
+    def audit_commands(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """How to audit each table (AUDIT-1..4)."""
+
+    def __init__(
+        self,
+        *,
+        kind: _builtins.str = ...,
+        score: _builtins.float = ...,
+        summary: _builtins.str = ...,
+        table_ids: _abc.Iterable[_builtins.str] | None = ...,
+        audit_commands: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit_commands", b"audit_commands", "kind", b"kind", "score", b"score", "summary", b"summary", "table_ids", b"table_ids"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CollusionSignal: _TypeAlias = CollusionSignal  # noqa: Y015
+
+@_typing.final
+class CollusionPair(_message.Message):
+    """A pair of accounts and every signal between them."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_IDS_FIELD_NUMBER: _builtins.int
+    SCORE_FIELD_NUMBER: _builtins.int
+    SIGNALS_FIELD_NUMBER: _builtins.int
+    score: _builtins.float
+    """The sum of the signals' scores."""
+    @_builtins.property
+    def player_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The two player ids."""
+
+    @_builtins.property
+    def signals(self) -> _containers.RepeatedCompositeFieldContainer[Global___CollusionSignal]:
+        """The signals, strongest first."""
+
+    def __init__(
+        self,
+        *,
+        player_ids: _abc.Iterable[_builtins.str] | None = ...,
+        score: _builtins.float = ...,
+        signals: _abc.Iterable[Global___CollusionSignal] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["player_ids", b"player_ids", "score", b"score", "signals", b"signals"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CollusionPair: _TypeAlias = CollusionPair  # noqa: Y015
+
+@_typing.final
+class ListCollusionSignalsResponse(_message.Message):
+    """The ranked pairs."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PAIRS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def pairs(self) -> _containers.RepeatedCompositeFieldContainer[Global___CollusionPair]:
+        """Most suspicious first."""
+
+    def __init__(
+        self,
+        *,
+        pairs: _abc.Iterable[Global___CollusionPair] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["pairs", b"pairs"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListCollusionSignalsResponse: _TypeAlias = ListCollusionSignalsResponse  # noqa: Y015

@@ -152,6 +152,11 @@ class LobbyStub:
                 request_serializer=tavolo_dot_v1_dot_lobby__pb2.ResolveReportRequest.SerializeToString,
                 response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Report.FromString,
                 _registered_method=True)
+        self.ListCollusionSignals = channel.unary_unary(
+                '/tavolo.v1.Lobby/ListCollusionSignals',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsResponse.FromString,
+                _registered_method=True)
 
 
 class LobbyServicer:
@@ -322,6 +327,14 @@ class LobbyServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListCollusionSignals(self, request, context):
+        """Moderators and auditors: pairs of accounts that may collude, most suspicious first,
+        with their evidence (PCG-3). Nothing is sanctioned automatically.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LobbyServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -439,6 +452,11 @@ def add_LobbyServicer_to_server(servicer, server):
                     servicer.ResolveReport,
                     request_deserializer=tavolo_dot_v1_dot_lobby__pb2.ResolveReportRequest.FromString,
                     response_serializer=tavolo_dot_v1_dot_lobby__pb2.Report.SerializeToString,
+            ),
+            'ListCollusionSignals': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListCollusionSignals,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1064,6 +1082,33 @@ class Lobby:
             '/tavolo.v1.Lobby/ResolveReport',
             tavolo_dot_v1_dot_lobby__pb2.ResolveReportRequest.SerializeToString,
             tavolo_dot_v1_dot_lobby__pb2.Report.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListCollusionSignals(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/ListCollusionSignals',
+            tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsResponse.FromString,
             options,
             channel_credentials,
             insecure,

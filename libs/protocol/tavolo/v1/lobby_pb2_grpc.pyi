@@ -85,6 +85,10 @@ class LobbyStub:
     """Moderators: reports with their evidence, oldest first."""
     ResolveReport: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ResolveReportRequest, _lobby_pb2.Report]
     """Moderators: decide a report, linking the sanction applied (PCG-4) or dismissing it."""
+    ListCollusionSignals: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListCollusionSignalsRequest, _lobby_pb2.ListCollusionSignalsResponse]
+    """Moderators and auditors: pairs of accounts that may collude, most suspicious first,
+    with their evidence (PCG-3). Nothing is sanctioned automatically.
+    """
 
 @_typing.type_check_only
 class LobbyAsyncStub(LobbyStub):
@@ -142,6 +146,10 @@ class LobbyAsyncStub(LobbyStub):
     """Moderators: reports with their evidence, oldest first."""
     ResolveReport: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ResolveReportRequest, _lobby_pb2.Report]  # type: ignore[assignment]
     """Moderators: decide a report, linking the sanction applied (PCG-4) or dismissing it."""
+    ListCollusionSignals: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListCollusionSignalsRequest, _lobby_pb2.ListCollusionSignalsResponse]  # type: ignore[assignment]
+    """Moderators and auditors: pairs of accounts that may collude, most suspicious first,
+    with their evidence (PCG-3). Nothing is sanctioned automatically.
+    """
 
 class LobbyServicer(metaclass=_abc_1.ABCMeta):
     """Everything before and around a table. Register, Login and Refresh need no token;
@@ -334,5 +342,15 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.Report, _abc.Awaitable[_lobby_pb2.Report]]:
         """Moderators: decide a report, linking the sanction applied (PCG-4) or dismissing it."""
+
+    @_abc_1.abstractmethod
+    def ListCollusionSignals(
+        self,
+        request: _lobby_pb2.ListCollusionSignalsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.ListCollusionSignalsResponse, _abc.Awaitable[_lobby_pb2.ListCollusionSignalsResponse]]:
+        """Moderators and auditors: pairs of accounts that may collude, most suspicious first,
+        with their evidence (PCG-3). Nothing is sanctioned automatically.
+        """
 
 def add_LobbyServicer_to_server(servicer: LobbyServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
