@@ -103,6 +103,7 @@ def _lexicon() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(words), frozenset(phrases)
 
 
+@cache
 def _stems() -> frozenset[str]:
     words, _ = _lexicon()
     return frozenset(w for w in words if len(w) >= 5)
