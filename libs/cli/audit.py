@@ -7,12 +7,12 @@
 - ``tavolo audit export TABLE``: the log as JSON lines, one event per line, with every
   field the hash covers, so anyone can audit it offline (``--file`` reads it back).
 
-The log comes from the engine's auditor-only ``GetTableLog`` (``--server``, default the
-local engine) or from an exported file. Nothing is taken on trust from the server: the
-checks run here, on the events as received. The engine wants an auditor's or operator's
-session: ``--token``, else the saved login named by ``--as NICK`` (``tavolo account
-login``), else ``$TAVOLO_TOKEN``, else a development auditor token signed with
-``$TAVOLO_TOKEN_SECRET``.
+The log comes from the engine's ``GetTableLog`` (``--server``, default the local engine)
+or from an exported file. Nothing is taken on trust from the server: the checks run here,
+on the events as received. The engine serves any table to an auditor or an operator, and
+a table that has ended to the players who sat at it. The session is ``--token``, else the
+saved login named by ``--as NICK``, else ``$TAVOLO_TOKEN``, else the last login (``tavolo
+account login``); the client never signs a token of its own.
 """
 
 from __future__ import annotations
@@ -31,21 +31,26 @@ from typing import Any, TextIO
 import grpc
 
 from tavolo.cli import session
-from tavolo.engine.convert import recorded_from_proto
-from tavolo.engine.replay import AuditError, audit_table, revealed_seed, table_at
-from tavolo.engine.views import seat_view
 from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.canonical import format_timestamp
-from tavolo.servicekit.auth import Role, TokenSigner
-from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS, DEV_TOKEN_SECRET
+from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS
+from tavolo.tablelog.convert import recorded_from_proto
+from tavolo.tablelog.replay import AuditError, audit_table, revealed_seed, table_at
+from tavolo.tablelog.views import seat_view
 from tavolo.v1 import engine_pb2, engine_pb2_grpc
 
 DEFAULT_SERVER = f"127.0.0.1:{DEFAULT_GRPC_PORTS['engine']}"
+DESCRIPTION = (
+    "Check a table's event log yourself: the hash chain, the seed commitment and every "
+    "recorded action are checked here, on the events as received, so nothing is taken on "
+    "trust from the server. `verify` exits 0 only if all pass; `show` prints what a seat "
+    "saw after an event; `export` writes the log as JSON lines that `--file` reads back."
+)
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "audit", help="verify, inspect or export a table's event log", description=__doc__
+        "audit", help="verify, inspect or export a table's event log", description=DESCRIPTION
     )
     commands = parser.add_subparsers(dest="audit_command", required=True, metavar="ACTION")
     for name, text in (
@@ -63,13 +68,13 @@ def register(subparsers: Any) -> None:
         sub.add_argument(
             "--token",
             default=None,
-            help="an auditor's session token (default: --as, else $TAVOLO_TOKEN)",
+            help="a session token (default: --as, else $TAVOLO_TOKEN, else the last login)",
         )
         sub.add_argument(
             "--as",
             dest="as_nick",
             metavar="NICK",
-            help="use this saved login (an auditor or operator) instead of a token",
+            help="use this saved login: an auditor, an operator, or a player of the table",
         )
         if name != "export":
             sub.add_argument("--file", type=Path, help="read the log from an exported file")
@@ -82,14 +87,6 @@ def register(subparsers: Any) -> None:
 
 
 # -- getting the log ---------------------------------------------------------------------
-
-
-def auditor_token() -> str:
-    """A development auditor token, signed with $TAVOLO_TOKEN_SECRET, until the lobby
-    issues real ones."""
-    signer = TokenSigner(os.environ.get("TAVOLO_TOKEN_SECRET", DEV_TOKEN_SECRET))
-    signed, _ = signer.issue("auditor", (Role.AUDITOR,), nickname="auditor")
-    return signed
 
 
 async def fetch_log(server: str, token: str, table_id: str) -> list[RecordedEvent]:
@@ -154,12 +151,13 @@ def _load(args: argparse.Namespace) -> list[RecordedEvent]:
 
 
 def _token(args: argparse.Namespace) -> str:
-    """What the command line names first: ``--token``, ``--as``, then the environment."""
+    """What the command line names first: ``--token``, ``--as``, the environment, then the
+    last login (NoSession, saying how to log in, when there is none)."""
     if args.token:
         return str(args.token)
     if args.as_nick:
         return session.load(args.as_nick).access_token
-    return os.environ.get("TAVOLO_TOKEN") or auditor_token()
+    return os.environ.get("TAVOLO_TOKEN") or session.load(None).access_token
 
 
 # -- the sub-commands --------------------------------------------------------------------

@@ -108,6 +108,14 @@ class Topology:
     def player_registered(self) -> str:
         return self.subject_for("PlayerRegistered")
 
+    @property
+    def accounts_suspended(self) -> str:
+        return self.subject_for("AccountsSuspended")
+
+    @property
+    def accounts_reinstated(self) -> str:
+        return self.subject_for("AccountsReinstated")
+
     def events_stream_config(self) -> StreamConfig:
         """File storage (JetStream's memory storage loses everything on restart)."""
         return StreamConfig(

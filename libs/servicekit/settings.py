@@ -15,8 +15,12 @@ from urllib.parse import urlparse
 SERVICES = ("lobby", "engine", "wallet", "leaderboard")
 DEFAULT_GRPC_PORTS = {"lobby": 50051, "engine": 50052, "wallet": 50053, "leaderboard": 50054}
 DEFAULT_METRICS_PORTS = {"lobby": 9151, "engine": 9152, "wallet": 9153, "leaderboard": 9154}
-# Development-only signing secret; `tavolo up` and production deployments set their own.
+# Development-only signing secret: it is in the source, so anyone can sign with it. A
+# service refuses it unless told it runs in development (TAVOLO_DEVELOPMENT=1); `tavolo up`
+# and deployments set their own (TAVOLO_TOKEN_SECRET).
 DEV_TOKEN_SECRET = "tavolo-development-secret-change-me"
+_YES = ("1", "true", "yes", "on")
+_NO = ("", "0", "false", "no", "off")
 
 
 class SettingsError(Exception):
@@ -36,6 +40,7 @@ class Settings:
     log_format: str = "console"
     log_level: str = "info"
     token_secret: str = DEV_TOKEN_SECRET
+    development: bool = False
     shutdown_grace_seconds: float = 5.0
     addresses: Mapping[str, str] = field(default_factory=dict)
     # Handled message ids kept this long (beyond the events stream's max_age), pruned this often.
@@ -82,7 +87,8 @@ class Settings:
             metrics_ports=metrics,
             log_format=log_format,
             log_level=env.get("TAVOLO_LOG_LEVEL", "info").lower(),
-            token_secret=env.get("TAVOLO_TOKEN_SECRET", DEV_TOKEN_SECRET),
+            token_secret=env.get("TAVOLO_TOKEN_SECRET") or DEV_TOKEN_SECRET,
+            development=_flag(env, "TAVOLO_DEVELOPMENT"),
             shutdown_grace_seconds=float(env.get("TAVOLO_SHUTDOWN_GRACE", "5")),
             addresses=addresses,
             processed_retention_days=_positive(env, "TAVOLO_PROCESSED_RETENTION_DAYS", 15.0),
@@ -107,6 +113,29 @@ def _required_url(env: Mapping[str, str], name: str, schemes: tuple[str, ...]) -
             f"{name}={value!r} is not a {' or '.join(s + '://' for s in schemes)} URL"
         )
     return value
+
+
+def token_secret_problem(settings: Settings) -> str | None:
+    """Why ``settings`` must not sign tokens, or None: the public development secret is
+    refused outside development, and any secret shorter than HS256's 32 bytes always."""
+    if len(settings.token_secret.encode()) < 32:
+        return "TAVOLO_TOKEN_SECRET must be at least 32 bytes long (an HS256 key of 256 bits)"
+    if settings.token_secret == DEV_TOKEN_SECRET and not settings.development:
+        return (
+            "TAVOLO_TOKEN_SECRET is not set, and the development secret in the source would let"
+            " anyone sign tokens: set TAVOLO_TOKEN_SECRET (or TAVOLO_DEVELOPMENT=1 on a"
+            " developer's machine)"
+        )
+    return None
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if raw in _YES:
+        return True
+    if raw in _NO:
+        return False
+    raise SettingsError(f"{name} must be 1 or 0, not {raw!r}")
 
 
 def _port(env: Mapping[str, str], name: str, default: int) -> int:

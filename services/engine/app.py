@@ -21,9 +21,17 @@ from tavolo.cardgames.errors import InvalidOptions
 from tavolo.cardgames.rng import SeededRandom
 from tavolo.engine.live import LiveTable
 from tavolo.engine.repository import BOT_TIMER, Request, TableRepository
-from tavolo.engine.setup import TableSetup
 from tavolo.engine.store import DeadlineRow, refused_stream_id
-from tavolo.engine.table import (
+from tavolo.eventlog import ConcurrencyError, NewEvent, RecordedEvent
+from tavolo.servicekit.auth import Principal, Role
+from tavolo.servicekit.errors import (
+    Conflict,
+    FailedPrecondition,
+    InvalidArgument,
+    PermissionDenied,
+)
+from tavolo.tablelog.setup import TableSetup
+from tavolo.tablelog.table import (
     BY_BOT,
     BY_PLAYER,
     BY_TIMER,
@@ -33,15 +41,7 @@ from tavolo.engine.table import (
     decide_leave,
     open_table,
 )
-from tavolo.engine.views import SeatView, seat_view
-from tavolo.eventlog import ConcurrencyError, NewEvent, RecordedEvent
-from tavolo.servicekit.auth import Principal, Role
-from tavolo.servicekit.errors import (
-    Conflict,
-    FailedPrecondition,
-    InvalidArgument,
-    PermissionDenied,
-)
+from tavolo.tablelog.views import SeatView, seat_view
 
 LEAVER_BOT_LEVEL = "medium"
 WATCH_POLL_SECONDS = 2.0
@@ -104,9 +104,21 @@ class EngineApp:
         return seat_view(table, self._viewer_seat(table, principal))
 
     async def table_log(self, principal: Principal, table_id: str) -> list[RecordedEvent]:
-        """The whole hash-chained log, for auditors and operators only (AUDIT-4)."""
-        principal.require(*OBSERVERS)
-        await self.repo.live(table_id)  # NOT_FOUND for an unknown table
+        """The whole hash-chained log (AUDIT-4): auditors and operators see any table; a
+        player sees a table they sat at once it has ended, when its closing event has
+        revealed the seed and the log shows nothing a seat could still use."""
+        live = await self.repo.live(table_id)  # NOT_FOUND for an unknown table
+        if not principal.roles.intersection(OBSERVERS):
+            table = await self.repo.refresh(live)
+            if table.setup.seat_of(principal.player_id) is None:
+                raise PermissionDenied(
+                    f"you had no seat at table {table_id}: players check only their own tables"
+                )
+            if table.playing:
+                raise FailedPrecondition(
+                    f"table {table_id} is still in play: its log opens to its players when it"
+                    " ends and its seed is revealed"
+                )
         return await self.repo.store.read_events(table_id)
 
     async def watch(

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tavolo.lobby import chat_store, rooms_store, tables_store
-from tavolo.lobby.app import LobbyContext
 from tavolo.lobby.chat_store import Channel, ChannelKind, ChatMessage
 from tavolo.lobby.conduct import chat_settings
 from tavolo.lobby.conduct.chat_settings import ChatSettings
 from tavolo.lobby.conduct.language import Policy, judge
+from tavolo.lobby.context import LobbyContext
 from tavolo.lobby.sanctions import ensure_may_chat
 from tavolo.lobby.store import Connection
 from tavolo.servicekit.auth import Principal, Role

@@ -24,7 +24,7 @@ from tavolo.servicekit.auth import caller, current_principal
 from tavolo.servicekit.grpc_server import GrpcService
 from tavolo.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
 
-PUBLIC_METHODS = frozenset({"Register", "Login", "Refresh"})
+PUBLIC_METHODS = frozenset({"Register", "Login", "Refresh", "Logout"})
 
 Context = grpc.aio.ServicerContext[Any, Any]
 
@@ -67,6 +67,12 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         self, request: lobby_pb2.RefreshRequest, context: Context
     ) -> lobby_pb2.Session:
         return convert.session(await self.app.accounts.refresh(request.refresh_token))
+
+    async def Logout(
+        self, request: lobby_pb2.LogoutRequest, context: Context
+    ) -> lobby_pb2.LogoutResponse:
+        await self.app.accounts.logout(request.refresh_token)
+        return lobby_pb2.LogoutResponse()
 
     async def GetProfile(
         self, request: lobby_pb2.GetProfileRequest, context: Context

@@ -180,6 +180,7 @@ class WalletApp:
         )
 
         async def work(conn: Connection) -> Transfer:
+            await _require_account(conn, player_id)
             held = await ledger.hold(conn, spec, now)
             await self._holds.tell(conn, hold_events.placed(held))
             return held
@@ -236,6 +237,7 @@ class WalletApp:
         )
 
         async def work(conn: Connection) -> Transfer:
+            await _require_account(conn, player_id)
             return await ledger.record(
                 conn, spec, refuse_frozen=[FrozenCheck(account, "receive grants")]
             )
@@ -261,6 +263,7 @@ class WalletApp:
 
     async def _change_freeze(self, change: FreezeChange) -> BalanceView:
         async def work(conn: Connection) -> BalanceView:
+            await _require_account(conn, change.player_id)
             return await change_freeze(conn, change)
 
         return await store.in_transaction(self._pool, work)
@@ -283,6 +286,16 @@ class WalletApp:
         if expired:
             log.info("expired holds voided", count=len(expired))
         return len(expired)
+
+
+async def _require_account(conn: Connection, player_id: str) -> None:
+    """NOT_FOUND unless the lobby registered ``player_id``: a grant, a hold or a freeze that
+    names nobody would otherwise open an account for nobody (and mint coins into it)."""
+    if not await store.player_account_exists(conn, player_id):
+        raise NotFound(
+            f"the wallet has no account for player {player_id!r}: accounts open when the"
+            " lobby registers a player"
+        )
 
 
 @dataclass(frozen=True, slots=True)

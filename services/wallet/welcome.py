@@ -38,7 +38,10 @@ class Welcome:
         self._coins = coins
 
     async def registered(self, conn: Connection, fact: PlayerRegistered) -> None:
-        """Pay the new account its welcome grant unless the person was welcomed already."""
+        """Open the new account, and pay it its welcome grant unless the person was
+        welcomed already. Only a registered account may be granted coins or hold a stake
+        (``tavolo.wallet.app``), so the wallet never mints coins into an account nobody has."""
+        await store.open_player_account(conn, fact.player_id)
         if self._coins == 0:
             return
         if not fact.first_account:

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tavolo.lobby.app import LobbyContext
 from tavolo.lobby.conduct import collusion_store
 from tavolo.lobby.conduct.collusion import SessionSeen, rebuild, table_result
 from tavolo.lobby.conduct.collusion_signals import PairSignals, ranked
+from tavolo.lobby.context import LobbyContext
 from tavolo.lobby.store import Connection
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.servicekit.errors import InvalidArgument

@@ -12,6 +12,7 @@ from tests.waiting import eventually
 from . import wire
 from .conftest import LOBBY, OPERATOR
 from .ledger_audit import audit_pool, balance
+from .registered import register
 from .running import Running
 
 pytestmark = pytest.mark.integration
@@ -21,6 +22,7 @@ async def fund_and_hold(
     running: Running, table: str, players: list[str], stake: int
 ) -> dict[int, str]:
     holds = {}
+    await register(running.pool, *players)
     for seat, player in enumerate(players):
         await running.wallet.grant(OPERATOR, f"g-{table}-{player}", player, 1000, "welcome")
         hold_id = f"h-{table}-{seat}"

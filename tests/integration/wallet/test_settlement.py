@@ -23,8 +23,15 @@ from tavolo.wallet.settlement import RetryLater, Settlement
 
 from .conftest import LOBBY, OPERATOR, Clock
 from .ledger_audit import audit_pool, balance
+from .registered import register
 
 pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(autouse=True)
+async def registered_players(pool: asyncpg.Pool) -> None:
+    """The players these tests fund by name, registered at the lobby."""
+    await register(pool, "ann", "bob")
 
 
 async def run(pool: asyncpg.Pool, step: Callable[[Any], Awaitable[None]]) -> None:
@@ -44,6 +51,7 @@ async def stake_table(
     funds: int = 1000,
 ) -> MatchFormed:
     """Players funded and seated at a formed stake table, their holds posted into escrow."""
+    await register(pool, *players)
     for player in players:
         await wallet.grant(OPERATOR, f"g-{table}-{player}", player, funds, "welcome bonus")
         await wallet.hold_stake(LOBBY, f"h-{table}-{player}", player, stake, "queue", 0)

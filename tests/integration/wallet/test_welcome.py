@@ -10,6 +10,7 @@ import asyncpg
 import pytest
 
 from tavolo.messaging import DeadLetters
+from tavolo.servicekit.errors import NotFound
 from tavolo.wallet import store
 from tavolo.wallet.config import WalletConfig
 from tavolo.wallet.facts import PlayerRegistered
@@ -149,3 +150,20 @@ async def test_replicas_and_a_changed_amount_never_pay_an_account_twice(
     await welcome_in_transaction(pool, Welcome(WELCOME // 2), fact)
     assert await balance(pool, "player:cy") == WELCOME
     assert (await audit_pool(pool)).problems == []
+
+
+async def test_an_account_opens_when_its_registration_arrives_and_not_before(
+    database_url: str, nats_url: str, namespace: str
+) -> None:
+    """Coins move only into accounts the lobby registered; with no welcome grant the
+    registration still opens the account."""
+    config = WalletConfig(ack_wait=2.0, sweep_seconds=0.2, welcome_coins=0)
+    async with wallet_on_nats(database_url, nats_url, namespace, config) as running:
+        with pytest.raises(NotFound, match="no account for player 'ann'"):
+            await running.wallet.grant(OPERATOR, "g-ann", "ann", 100, "goodwill")
+        registered = wire.player_registered("ann", "ann")
+        await wire.publish(running.js, running.topology, registered)
+        await running.handled(registered.header.event_id)
+        await running.wallet.grant(OPERATOR, "g-ann", "ann", 100, "goodwill")
+        assert await balance(running.pool, "player:ann") == 100
+        assert (await audit_pool(running.pool)).problems == []

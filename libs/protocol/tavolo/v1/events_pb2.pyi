@@ -657,3 +657,83 @@ class DeadLetter(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___DeadLetter: _TypeAlias = DeadLetter  # noqa: Y015
+
+@_typing.final
+class AccountsSuspended(_message.Message):
+    """A sanction suspended every account of a person (PCG-4): every service refuses their
+    session tokens from now on, without waiting for the tokens to expire.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HEADER_FIELD_NUMBER: _builtins.int
+    SANCTION_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_IDS_FIELD_NUMBER: _builtins.int
+    UNTIL_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    sanction_id: _builtins.str
+    """The sanction, which a later AccountsReinstated names."""
+    reason: _builtins.str
+    """Why, for people."""
+    @_builtins.property
+    def header(self) -> Global___EventHeader:
+        """Event identity."""
+
+    @_builtins.property
+    def player_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Every account of the person, the sanctioned one first."""
+
+    @_builtins.property
+    def until(self) -> _timestamp_pb2.Timestamp:
+        """When the suspension ends by itself; unset: when a moderator lifts it."""
+
+    def __init__(
+        self,
+        *,
+        header: Global___EventHeader | None = ...,
+        sanction_id: _builtins.str = ...,
+        player_ids: _abc.Iterable[_builtins.str] | None = ...,
+        until: _timestamp_pb2.Timestamp | None = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["header", b"header", "until", b"until"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["header", b"header", "player_ids", b"player_ids", "reason", b"reason", "sanction_id", b"sanction_id", "until", b"until"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AccountsSuspended: _TypeAlias = AccountsSuspended  # noqa: Y015
+
+@_typing.final
+class AccountsReinstated(_message.Message):
+    """A suspension was lifted: the accounts may log in again (their old sessions stay revoked)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HEADER_FIELD_NUMBER: _builtins.int
+    SANCTION_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_IDS_FIELD_NUMBER: _builtins.int
+    sanction_id: _builtins.str
+    """The sanction lifted."""
+    @_builtins.property
+    def header(self) -> Global___EventHeader:
+        """Event identity."""
+
+    @_builtins.property
+    def player_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The accounts it had suspended."""
+
+    def __init__(
+        self,
+        *,
+        header: Global___EventHeader | None = ...,
+        sanction_id: _builtins.str = ...,
+        player_ids: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["header", b"header"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["header", b"header", "player_ids", b"player_ids", "sanction_id", b"sanction_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AccountsReinstated: _TypeAlias = AccountsReinstated  # noqa: Y015

@@ -27,7 +27,7 @@ if _version_not_supported:
 
 
 class LobbyStub:
-    """Everything before and around a table. Register, Login and Refresh need no token;
+    """Everything before and around a table. Register, Login, Refresh and Logout need no token;
     every other call needs "authorization: Bearer <access token>".
     """
 
@@ -51,6 +51,11 @@ class LobbyStub:
                 '/tavolo.v1.Lobby/Refresh',
                 request_serializer=tavolo_dot_v1_dot_lobby__pb2.RefreshRequest.SerializeToString,
                 response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Session.FromString,
+                _registered_method=True)
+        self.Logout = channel.unary_unary(
+                '/tavolo.v1.Lobby/Logout',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.LogoutRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.LogoutResponse.FromString,
                 _registered_method=True)
         self.GetProfile = channel.unary_unary(
                 '/tavolo.v1.Lobby/GetProfile',
@@ -160,7 +165,7 @@ class LobbyStub:
 
 
 class LobbyServicer:
-    """Everything before and around a table. Register, Login and Refresh need no token;
+    """Everything before and around a table. Register, Login, Refresh and Logout need no token;
     every other call needs "authorization: Bearer <access token>".
     """
 
@@ -181,7 +186,15 @@ class LobbyServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Refresh(self, request, context):
-        """Exchange a refresh token for a new session.
+        """Exchange a refresh token for a new session. A refresh token is used once: the session
+        returned carries the next one; a token presented twice ends its whole login.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Logout(self, request, context):
+        """End a login: its refresh token, and every one rotated from the same login, stop working.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -353,6 +366,11 @@ def add_LobbyServicer_to_server(servicer, server):
                     request_deserializer=tavolo_dot_v1_dot_lobby__pb2.RefreshRequest.FromString,
                     response_serializer=tavolo_dot_v1_dot_lobby__pb2.Session.SerializeToString,
             ),
+            'Logout': grpc.unary_unary_rpc_method_handler(
+                    servicer.Logout,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.LogoutRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.LogoutResponse.SerializeToString,
+            ),
             'GetProfile': grpc.unary_unary_rpc_method_handler(
                     servicer.GetProfile,
                     request_deserializer=tavolo_dot_v1_dot_lobby__pb2.GetProfileRequest.FromString,
@@ -467,7 +485,7 @@ def add_LobbyServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class Lobby:
-    """Everything before and around a table. Register, Login and Refresh need no token;
+    """Everything before and around a table. Register, Login, Refresh and Logout need no token;
     every other call needs "authorization: Bearer <access token>".
     """
 
@@ -542,6 +560,33 @@ class Lobby:
             '/tavolo.v1.Lobby/Refresh',
             tavolo_dot_v1_dot_lobby__pb2.RefreshRequest.SerializeToString,
             tavolo_dot_v1_dot_lobby__pb2.Session.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Logout(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/Logout',
+            tavolo_dot_v1_dot_lobby__pb2.LogoutRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.LogoutResponse.FromString,
             options,
             channel_credentials,
             insecure,
