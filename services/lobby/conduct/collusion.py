@@ -158,3 +158,13 @@ def turns_of(
         if kind == "play" and "stack" in event:
             penalty = True
     return found
+
+
+def rule_events(log: Iterable[tuple[str, Mapping[str, Any]]]) -> list[Mapping[str, Any]]:
+    """The rules' events of a table's log (engine ``GetTableLog``: type and data of each
+    stored event), in order: each ``action`` event carries those its action produced."""
+    found: list[Mapping[str, Any]] = []
+    for kind, data in log:
+        if kind == "action":
+            found.extend(data.get("events", []))
+    return found

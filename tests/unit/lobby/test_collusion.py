@@ -12,6 +12,7 @@ from tavolo.lobby.conduct.collusion import (
     TableResult,
     TurnPassed,
     rebuild,
+    rule_events,
     turns_of,
 )
 from tavolo.lobby.conduct.collusion_signals import PairSignals, ranked
@@ -88,6 +89,17 @@ def test_pika_turns_mark_the_seat_a_stack_was_put_on() -> None:
         ("d", "c", True),
         ("c", "b", False),
     ]
+
+
+def test_turns_are_read_from_a_table_logs_action_events() -> None:
+    log = [
+        ("table_opened", {"game": "pika"}),
+        ("action", {"seat": 0, "events": [{"type": "play", "seat": 0, "card": "R+2", "stack": 2}]}),
+        ("action", {"seat": 3, "events": [{"type": "take", "seat": 3, "cards": ["B1", "B2"]}]}),
+        ("table_finished", {"seed": "00"}),
+    ]
+    turns = turns_of("t", ["a", "b", "c", "d"], rule_events(log))
+    assert [(t.actor, t.next_actor, t.penalty) for t in turns] == [("a", "d", True)]
 
 
 def test_shared_installation_outweighs_a_shared_address() -> None:
