@@ -42,6 +42,12 @@ EXTRA_OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"pika_window": 1},
     ],
     "spades": [{"target": 100}, {"target": 100, "blind_nil": True}],
+    "scopa": [{"match_length": "hands:1"}, {"match_length": "hands:2", "napola": True}],
+    "scopone": [{"match_length": "hands:1"}, {"match_length": "hands:1", "deal": "10+0"}],
+    "asso": [{"match_length": "hands:1"}, {"match_length": "hands:1", "ace_sweep_scopa": True}],
+    "cirulla": [{"match_length": "hands:1"}, {"match_length": "hands:2"}],
+    "burraco": [{"match_length": "hands:2"}, {"match_length": "points:500"}],
+    "scala40": [{"match_length": "hands:3"}],
     "hearts": [{"target": 30}, {"rules": "standard", "target": 30}],
     "uno": [{"match_length": "single"}, {"match_length": "hands:2"}, {"uno_window": 1}],
 }
@@ -93,8 +99,18 @@ def check_views(
         hidden = game.hidden_cards(state, seat)
         shown = game.shown_cards(state, seat) if seat is not None else []
         # The seat's own cards are exactly those hidden from everyone but not from it,
-        # apart from any the rules show it alone.
-        assert sorted([*view.hand, *hidden, *shown]) == all_hidden, (
+        # apart from any the rules show it alone, and held cards shown to the whole table
+        # (Tresette's two-player draws), which must then be named on the table.
+        held = Counter(view.hand)
+        private = held & Counter(all_hidden)
+        on_table = list((held - private).elements())  # held, yet hidden from nobody
+        if on_table:
+            table = json.dumps(game.view(state, None).public)
+            named_on_table = set(_JSON_STRING.findall(table))
+            assert all(c in named_on_table for c in on_table), (
+                f"seat {seat} holds unshown {on_table}"
+            )
+        assert sorted([*private.elements(), *hidden, *shown]) == all_hidden, (
             f"seat {seat}'s hand is not its own"
         )
         own = set(view.hand) | set(shown)
@@ -172,7 +188,9 @@ def mutations(
         card = codes[rng.randbelow(len(codes))]
         hand = hands.get(seat, ())
         if pick == 1:
-            yield (seat + 1 + rng.randbelow(seats - 1)) % seats, action
+            # Another seat acting; at a one-seat table, a seat that is not there.
+            other = seats if seats == 1 else (seat + 1 + rng.randbelow(seats - 1)) % seats
+            yield other, action
         elif pick in (2, 3) and hand:
             yield seat, replace(action, cards=(hand[rng.randbelow(len(hand))],))
         elif pick == 4:
@@ -272,7 +290,7 @@ def play_random_game(
                 assert_refused(game, state, rng.randbelow(seats), stale, before)
             budget = 40 if thorough else 5
             for seat, action in islice(mutations(legal, hands, codes, rng), 3 * budget):
-                if action in legal[seat] or action.kind in NOT_LISTED:
+                if action in legal.get(seat, ()) or action.kind in NOT_LISTED:
                     continue
                 assert_refused(game, state, seat, action, before)
                 budget -= 1

@@ -77,6 +77,34 @@ def spades_by_the_readme(seed: bytes) -> tuple[int, list[list[str]]]:
     return first, hands
 
 
+def uno_by_the_readme(seed: bytes, seats: int) -> tuple[int, list[list[str]], str]:
+    rng = ReadmeRandom(seed)
+    dealer = rng.randbelow(seats)
+    deck = list(PIKA_DECK)
+    rng.shuffle(deck)
+    hands = [[] for _ in range(seats)]  # type: list[list[str]]
+    first = (dealer - 1) % seats
+    for k, seat in enumerate(clockwise_from(first, seats)):
+        hands[seat] = deck[k : 7 * seats : seats]
+    stock = deck[7 * seats :]
+    while stock[0] == "W+4":
+        rng.shuffle(stock)
+    if stock[0].endswith("+2"):
+        hands[first] += stock[1:3]
+    return dealer, hands, stock[0]
+
+
+def hearts_by_the_readme(seed: bytes) -> tuple[int, list[list[str]]]:
+    rng = ReadmeRandom(seed)
+    dealer = rng.randbelow(4)
+    deck = list(SPADES_DECK)
+    rng.shuffle(deck)
+    hands = [[] for _ in range(4)]  # type: list[list[str]]
+    for k in range(4):
+        hands[(dealer + 1 + k) % 4] = deck[k::4]
+    return dealer, hands
+
+
 SEEDS = [hashlib.sha256(f"readme-{n}".encode()).digest() for n in range(40)]
 
 
@@ -103,6 +131,27 @@ def test_a_spades_deal_follows_the_readme() -> None:
         first, hands = spades_by_the_readme(seed)
         state: Any = game.new_game({}, 4, seed)
         assert game.view(state, None).public["first_bidder"] == first
+        for seat in range(4):  # the screen sorts a hand; the cards are the README's
+            assert sorted(game.view(state, seat).hand) == sorted(hands[seat])
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 7])
+def test_an_uno_deal_follows_the_readme(seats: int) -> None:
+    game = get_game("uno")
+    for seed in SEEDS:
+        dealer, hands, top = uno_by_the_readme(seed, seats)
+        state: Any = game.new_game({}, seats, seed)
+        public = game.view(state, None).public
+        assert (public["dealer"], public["top"]) == (dealer, top)
+        assert [list(game.view(state, s).hand) for s in range(seats)] == hands
+
+
+def test_a_hearts_deal_follows_the_readme() -> None:
+    game = get_game("hearts")
+    for seed in SEEDS:
+        dealer, hands = hearts_by_the_readme(seed)
+        state: Any = game.new_game({}, 4, seed)
+        assert game.view(state, None).public["dealer"] == dealer
         for seat in range(4):  # the screen sorts a hand; the cards are the README's
             assert sorted(game.view(state, seat).hand) == sorted(hands[seat])
 
