@@ -15,6 +15,7 @@ Service does.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -71,6 +72,19 @@ def plan_replicas(
                 metrics = free_port()
             planned.append(Replica(name, service, port, metrics))
     return planned
+
+
+def dial_host(grpc_host: str) -> str:
+    """The IPv4 address clients dial for services bound to ``grpc_host``: gRPC's
+    multi-address ``ipv4:`` target takes addresses, not names."""
+    if grpc_host in ("0.0.0.0", "localhost", ""):
+        return "127.0.0.1"
+    try:
+        return str(ipaddress.IPv4Address(grpc_host))
+    except ValueError:
+        raise ReplicasError(
+            f"--replicas needs TAVOLO_GRPC_HOST to be an IPv4 address, not {grpc_host!r}"
+        ) from None
 
 
 def client_targets(replicas: list[Replica], host: str) -> dict[str, str]:

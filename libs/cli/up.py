@@ -30,6 +30,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from tavolo.cli.replicas import (
     ReplicasError,
     client_targets,
+    dial_host,
     parse_replicas,
     plan_replicas,
     replica_env,
@@ -125,6 +126,8 @@ def run_up(args: argparse.Namespace) -> int:
         )
         wildcard = settings.grpc_host in ("0.0.0.0", "[::]", "::")
         host = "127.0.0.1" if wildcard else settings.grpc_host
+        if any(counts[service] > 1 for service in services):
+            host = dial_host(host)
         targets = client_targets(planned, host)
         replicas = {replica.name: replica for replica in planned}
         addresses = {name: f"{host}:{replica.port}" for name, replica in replicas.items()}
@@ -174,7 +177,7 @@ def run_up(args: argparse.Namespace) -> int:
         return 0
     except KeyboardInterrupt:
         return 0
-    except (SettingsError, EmbeddedServerError, SecretFileError) as exc:
+    except (SettingsError, EmbeddedServerError, SecretFileError, ReplicasError) as exc:
         print(f"cannot start: {exc}")
         return 2
     finally:

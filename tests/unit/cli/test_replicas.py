@@ -10,6 +10,7 @@ from tavolo.cli.replicas import (
     Replica,
     ReplicasError,
     client_targets,
+    dial_host,
     parse_replicas,
     plan_replicas,
     replica_env,
@@ -74,3 +75,10 @@ def test_clients_get_one_target_per_service_and_each_replica_its_own_ports() -> 
     assert env["TAVOLO_WALLET_METRICS_PORT"] == "40001"
     assert env["TAVOLO_WALLET_ADDRESS"] == "ipv4:127.0.0.1:50053,127.0.0.1:40000"
     assert env["TAVOLO_LOBBY_ADDRESS"] == "lobby.example:443"  # an operator's own wins
+
+
+def test_clients_dial_an_ipv4_address_and_a_host_name_is_refused() -> None:
+    assert dial_host("0.0.0.0") == "127.0.0.1"
+    assert dial_host("10.1.2.3") == "10.1.2.3"
+    with pytest.raises(ReplicasError, match="IPv4 address"):
+        dial_host("tavolo.internal")
