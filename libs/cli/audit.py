@@ -1,7 +1,10 @@
 """``tavolo audit``: check a table's log yourself (PLAT-3, AUDIT-1..4).
 
-- ``tavolo audit verify TABLE``: the hash chain, the seed commitment, and a re-execution of
-  every recorded action; the first event that differs is named. Exit 0 only if all pass.
+- ``tavolo audit verify TABLE``: the hash chain, the seed commitment, a re-execution of
+  every recorded action, a cut tail, and a gap anywhere in the engine's log; each finding
+  names the table, the event and what is wrong. ``--receipt HASH`` (the last hash every
+  seat was handed when the table ended) shows the stored log is the one they were given.
+  Exit 0 only if all pass.
 - ``tavolo audit show TABLE --seat N --at K``: what seat N saw right after event K
   (without ``--seat``: every seat, and the event itself — the full table).
 - ``tavolo audit export TABLE``: the log as JSON lines, one event per line, with every
@@ -31,11 +34,13 @@ from typing import Any, TextIO
 import grpc
 
 from tavolo.cli import session
-from tavolo.engine.convert import recorded_from_proto
-from tavolo.engine.replay import AuditError, audit_table, revealed_seed, table_at
+from tavolo.cli.audit_checks import EngineFacts, check_table
+from tavolo.engine.convert import STATUS_VALUES, recorded_from_proto
+from tavolo.engine.replay import AuditError, revealed_seed, table_at
 from tavolo.engine.views import seat_view
 from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.canonical import format_timestamp
+from tavolo.eventlog.integrity import IndexEntry
 from tavolo.servicekit.auth import Role, TokenSigner
 from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS, DEV_TOKEN_SECRET
 from tavolo.v1 import engine_pb2, engine_pb2_grpc
@@ -77,6 +82,10 @@ def register(subparsers: Any) -> None:
         if name == "show":
             sub.add_argument("--seat", type=int, help="the seat (default: the full table)")
             sub.add_argument("--at", type=int, help="the event number (default: the last)")
+        if name == "verify":
+            sub.add_argument(
+                "--receipt", metavar="HASH", help="the log hash a seat was given at the end"
+            )
         if name == "export":
             sub.add_argument("-o", "--output", type=Path, help="file to write (default stdout)")
 
@@ -101,6 +110,35 @@ async def fetch_log(server: str, token: str, table_id: str) -> list[RecordedEven
             timeout=30,
         )
     return [recorded_from_proto(e) for e in response.events]
+
+
+async def fetch_with_facts(
+    server: str, token: str, table_id: str
+) -> tuple[list[RecordedEvent], EngineFacts]:
+    """The table's log, its head row, and the whole engine log's index (page by page)."""
+    metadata = (("authorization", f"Bearer {token}"),)
+    async with grpc.aio.insecure_channel(server) as channel:
+        stub = engine_pb2_grpc.EngineStub(channel)
+        log = await stub.GetTableLog(
+            engine_pb2.GetTableLogRequest(table_id=table_id), metadata=metadata, timeout=30
+        )
+        index: list[IndexEntry] = []
+        head_position = 0
+        while True:
+            after = index[-1].position if index else 0
+            page = await stub.GetLogIndex(
+                engine_pb2.GetLogIndexRequest(after_position=after), metadata=metadata, timeout=30
+            )
+            head_position = max(head_position, page.head_position)
+            if not page.entries:
+                break
+            index += [
+                IndexEntry(e.position, e.stream_id, e.version, bytes.fromhex(e.hash))
+                for e in page.entries
+            ]
+    statuses = {value: name for name, value in STATUS_VALUES.items()}
+    facts = EngineFacts(log.head_version, statuses.get(log.status), index, head_position)
+    return [recorded_from_proto(e) for e in log.events], facts
 
 
 def event_to_json(event: RecordedEvent) -> dict[str, Any]:
@@ -180,10 +218,14 @@ def _guarded(run: Any) -> Any:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    report = audit_table(_load(args))
-    for line in report.lines():
+    if args.file is not None:
+        events, facts = _load(args), None
+    else:
+        events, facts = asyncio.run(fetch_with_facts(args.server, _token(args), args.table))
+    verdict = check_table(args.table, events, facts, args.receipt)
+    for line in verdict.lines():
         print(line)
-    return 0 if report.ok else 1
+    return 0 if verdict.ok else 1
 
 
 def _show(args: argparse.Namespace) -> int:

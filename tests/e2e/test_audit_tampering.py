@@ -1,0 +1,185 @@
+"""Tables finish over gRPC, each seat keeps its receipt, then the engine's log is tampered
+with in PostgreSQL itself (the append-only trigger lifted as tavolo.eventlog.schema shows):
+an event removed, altered, reordered, the tail cut, the whole chain rewritten with another
+seed. `tavolo audit verify` names the table, the event and what is wrong for each (AUDIT-1..3)."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import random
+import uuid
+from collections.abc import Awaitable, Callable
+
+import asyncpg
+import pytest
+
+from tavolo.cli.main import main as tavolo
+from tavolo.eventlog import PostgresEventStore
+from tavolo.eventlog.verification import event_hash
+from tavolo.servicekit.auth import Role
+from tavolo.v1 import engine_pb2
+from tests.integration.engine.helpers import (
+    auth,
+    bot,
+    channel,
+    human,
+    open_request,
+    play_seat,
+    running_engine,
+    settings,
+)
+
+pytestmark = pytest.mark.e2e
+
+Tamper = Callable[[asyncpg.Connection, str], Awaitable[None]]
+
+
+async def _verify(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    capsys.readouterr()
+    code = await asyncio.to_thread(tavolo, ["audit", "verify", *argv])
+    return code, capsys.readouterr().out
+
+
+async def _unguarded(database_url: str, change: Tamper, stream: str) -> None:
+    """Run ``change`` with the append-only trigger lifted for one transaction."""
+    conn = await asyncpg.connect(database_url)
+    try:
+        async with conn.transaction():
+            await conn.execute("ALTER TABLE engine.events DISABLE TRIGGER events_append_only")
+            await change(conn, stream)
+            await conn.execute("ALTER TABLE engine.events ENABLE TRIGGER events_append_only")
+    finally:
+        await conn.close()
+
+
+async def _remove_event_5(conn: asyncpg.Connection, stream: str) -> None:
+    await conn.execute("DELETE FROM engine.events WHERE stream_id = $1 AND version = 5", stream)
+
+
+async def _alter_event_3(conn: asyncpg.Connection, stream: str) -> None:
+    await conn.execute(
+        "UPDATE engine.events SET data = jsonb_set(data::jsonb, '{by}', '\"timer\"')::json"
+        " WHERE stream_id = $1 AND version = 3",
+        stream,
+    )
+
+
+async def _swap_events_4_and_5(conn: asyncpg.Connection, stream: str) -> None:
+    swap = "UPDATE engine.events SET version = $3 WHERE stream_id = $1 AND version = $2"
+    await conn.execute(swap, stream, 4, 100_000)
+    await conn.execute(swap, stream, 5, 4)
+    await conn.execute(swap, stream, 100_000, 5)
+
+
+async def _cut_last_two(conn: asyncpg.Connection, stream: str) -> None:
+    last = await conn.fetchval(
+        "SELECT max(version) FROM engine.events WHERE stream_id = $1", stream
+    )
+    await conn.execute(
+        "DELETE FROM engine.events WHERE stream_id = $1 AND version > $2", stream, last - 2
+    )
+
+
+async def _rewrite_with_another_seed(conn: asyncpg.Connection, stream: str) -> None:
+    """Another seed in the closing event, and every hash of the chain recomputed: the
+    chain alone cannot tell; the commitment and the receipt can."""
+    # The store reads through the connection it is handed; it needs no pool of its own.
+    store = PostgresEventStore(None, "engine")  # type: ignore[arg-type]
+    events = await store.read_stream(stream, conn=conn)
+    prev = events[0].prev_hash
+    for event in events:
+        data = dict(event.data)
+        if event is events[-1]:
+            data["seed"] = "ab" * 32
+        rebuilt = event_hash(dataclasses.replace(event, data=data), prev)
+        await conn.execute(
+            "UPDATE engine.events SET data = $3::json, prev_hash = $4, hash = $5"
+            " WHERE stream_id = $1 AND version = $2",
+            stream,
+            event.version,
+            json.dumps(data),
+            prev,
+            rebuilt,
+        )
+        prev = rebuilt
+
+
+async def test_verify_names_every_kind_of_tampering_in_postgresql(
+    database_url: str, nats_url: str, namespace: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async with running_engine(settings(database_url, nats_url, namespace)) as engine:
+        server = ("--server", f"127.0.0.1:{engine.port}")
+        async with channel(engine.port) as stub:
+            tables: dict[str, tuple[str, str]] = {}
+            for name in ("clean", "removed", "altered", "reordered", "cut", "rewritten"):
+                player = f"p-{uuid.uuid4().hex[:8]}"
+                opened = await stub.OpenTable(
+                    open_request([human(0, player), bot(1), bot(2), bot(3)]),
+                    metadata=auth("ops", Role.OPERATOR),
+                )
+                final = await asyncio.wait_for(
+                    play_seat(stub, opened.table_id, player, random.Random(name)), timeout=120
+                )
+                assert final.status == engine_pb2.TABLE_STATUS_FINISHED
+                # Receipts: the finishing view and GetTable carry the log's last hash.
+                assert len(final.log_hash) == 64
+                again = await stub.GetTable(
+                    engine_pb2.GetTableRequest(table_id=opened.table_id), metadata=auth(player)
+                )
+                assert again.log_hash == final.log_hash
+                tables[name] = (opened.table_id, final.log_hash)
+
+            clean, clean_receipt = tables["clean"]
+            code, out = await _verify(capsys, clean, *server, "--receipt", clean_receipt)
+            assert code == 0, out
+            assert "verdict: OK" in out and "the stored log is the one the players were" in out
+            assert "none deleted" in out
+
+            kinds: dict[str, Tamper] = {
+                "removed": _remove_event_5,
+                "altered": _alter_event_3,
+                "reordered": _swap_events_4_and_5,
+                "cut": _cut_last_two,
+                "rewritten": _rewrite_with_another_seed,
+            }
+            for name, change in kinds.items():
+                await _unguarded(database_url, change, f"table-{tables[name][0]}")
+
+            findings: dict[str, str] = {}
+            for name in kinds:
+                table_id, receipt = tables[name]
+                code, out = await _verify(capsys, table_id, *server, "--receipt", receipt)
+                assert code == 1, out
+                assert "verdict: FAILED" in out
+                findings[name] = out
+                with capsys.disabled():  # the findings, for the record (pytest -s)
+                    print(f"--- {name}\n{out}")
+
+        removed = tables["removed"][0]
+        assert f"table {removed}: version 5 is missing" in findings["removed"]
+        assert f"after table-{removed} event 4" in findings["removed"]
+        assert "an event was deleted" in findings["removed"]
+
+        altered = tables["altered"][0]
+        assert f"table {altered}: event 3 (id" in findings["altered"]
+        assert "was changed: its contents do not match its hash" in findings["altered"]
+
+        reordered = tables["reordered"][0]
+        assert f"table {reordered}: event 4 (id" in findings["reordered"]
+        assert "does not follow event 3" in findings["reordered"]
+
+        cut = tables["cut"][0]
+        assert "neither finished nor aborted" in findings["cut"]
+        assert f"table {cut} event" in findings["cut"] and "cut off" in findings["cut"]
+
+        rewritten = tables["rewritten"][0]
+        assert "hash chain intact" in findings["rewritten"]
+        assert "does not hash to the commitment in event 1" in findings["rewritten"]
+        assert "is not the hash of any stored event" in findings["rewritten"]
+
+        # A deleted event shows when auditing any table, not only its own.
+        code, out = await _verify(capsys, clean, *server)
+        assert code == 1
+        assert f"after table-{removed} event 4" in out
