@@ -176,6 +176,7 @@ async def test_verify_names_every_kind_of_tampering_in_postgresql(
 
         rewritten = tables["rewritten"][0]
         assert "hash chain intact" in findings["rewritten"]
+        assert f"table {rewritten} event" in findings["rewritten"]
         assert "does not hash to the commitment in event 1" in findings["rewritten"]
         assert "is not the hash of any stored event" in findings["rewritten"]
 
