@@ -3,7 +3,9 @@
 - ``tavolo audit verify TABLE``: the hash chain, the seed commitment, a re-execution of
   every recorded action, a cut tail, and a gap anywhere in the engine's log; each finding
   names the table, the event and what is wrong. ``--receipt HASH`` (the last hash every
-  seat was handed when the table ended) shows the stored log is the one they were given.
+  seat was handed when the table ended) shows the stored log is the one they were given;
+  ``--checkpoints FILE`` holds the engine's log to the signed checkpoints it published
+  (JSON lines, as ``tavolo audit checkpoints`` collects them).
   Exit 0 only if all pass.
 - ``tavolo audit show TABLE --seat N --at K``: what seat N saw right after event K
   (without ``--seat``: every seat, and the event itself — the full table).
@@ -33,13 +35,14 @@ from typing import Any, TextIO
 
 import grpc
 
-from tavolo.cli import session
+from tavolo.cli import audit_collect, session
 from tavolo.cli.audit_checks import EngineFacts, check_table
 from tavolo.engine.convert import STATUS_VALUES, recorded_from_proto
 from tavolo.engine.replay import AuditError, revealed_seed, table_at
 from tavolo.engine.views import seat_view
 from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.canonical import format_timestamp
+from tavolo.eventlog.checkpoint import Checkpoint, public_hex, signing_key
 from tavolo.eventlog.integrity import IndexEntry
 from tavolo.servicekit.auth import Role, TokenSigner
 from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS, DEV_TOKEN_SECRET
@@ -86,8 +89,18 @@ def register(subparsers: Any) -> None:
             sub.add_argument(
                 "--receipt", metavar="HASH", help="the log hash a seat was given at the end"
             )
+            sub.add_argument(
+                "--checkpoints", type=Path, help="signed checkpoints to hold the log to"
+            )
+            sub.add_argument(
+                "--checkpoint-key",
+                default=os.environ.get("TAVOLO_CHECKPOINT_PUBLIC_KEY", ""),
+                help="the public key the checkpoints are signed with, hex"
+                " (default $TAVOLO_CHECKPOINT_PUBLIC_KEY, else the development key)",
+            )
         if name == "export":
             sub.add_argument("-o", "--output", type=Path, help="file to write (default stdout)")
+    audit_collect.register(commands)
 
 
 # -- getting the log ---------------------------------------------------------------------
@@ -222,7 +235,12 @@ def _verify(args: argparse.Namespace) -> int:
         events, facts = _load(args), None
     else:
         events, facts = asyncio.run(fetch_with_facts(args.server, _token(args), args.table))
-    verdict = check_table(args.table, events, facts, args.receipt)
+    checkpoints: list[Checkpoint] = []
+    if args.checkpoints is not None:
+        lines = args.checkpoints.read_text(encoding="utf-8").splitlines()
+        checkpoints = [Checkpoint.from_json(line) for line in lines if line.strip()]
+    key = args.checkpoint_key or public_hex(signing_key())
+    verdict = check_table(args.table, events, facts, args.receipt, checkpoints, key)
     for line in verdict.lines():
         print(line)
     return 0 if verdict.ok else 1

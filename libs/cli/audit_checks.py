@@ -7,7 +7,8 @@ its own and words every finding the same way, ``table T event N: what is wrong``
   the engine's table row records;
 - an event deleted anywhere in the engine's log: a gap in the global positions;
 - a receipt (the last hash every seat was handed when the table ended) that the stored log
-  no longer ends with, which shows even a rewrite of the whole chain.
+  no longer ends with, which shows even a rewrite of the whole chain;
+- a signed checkpoint of the engine's log head that the log no longer folds to.
 
 Pure: the caller fetches the events and the engine's facts and hands them here.
 """
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from tavolo.engine.replay import AuditReport, audit_table
 from tavolo.engine.table import ABORTED, FINISHED, OPENED
 from tavolo.eventlog import RecordedEvent
+from tavolo.eventlog.checkpoint import Checkpoint, hold_to_checkpoints
 from tavolo.eventlog.integrity import IndexEntry, missing_positions
 
 CLOSING = (FINISHED, ABORTED)
@@ -69,8 +71,11 @@ def check_table(
     events: Sequence[RecordedEvent],
     facts: EngineFacts | None = None,
     receipt: str | None = None,
+    checkpoints: Sequence[Checkpoint] = (),
+    checkpoint_key: str = "",
 ) -> Verdict:
-    """Every check on one table's log; ``receipt`` is the hex hash a seat was handed."""
+    """Every check on one table's log; ``receipt`` is the hex hash a seat was handed,
+    ``checkpoints`` the engine's signed checkpoints (checked with ``checkpoint_key``)."""
     facts = facts or EngineFacts()
     if not events:
         return Verdict(table, None, [f"table {table}: the log holds no events at all"])
@@ -94,6 +99,8 @@ def check_table(
             )
     if receipt is not None:
         _receipt_findings(table, events, receipt, findings, passed)
+    if checkpoints:
+        _checkpoint_findings(table, events, facts, checkpoints, checkpoint_key, findings, passed)
     return Verdict(table, report, findings, passed, live)
 
 
@@ -199,3 +206,28 @@ def _receipt_findings(
 
 def _count(items: Sequence[str], noun: str) -> str:
     return f"{len(items)} {noun}" + ("" if len(items) == 1 else "s")
+
+
+def _checkpoint_findings(
+    table: str,
+    events: Sequence[RecordedEvent],
+    facts: EngineFacts,
+    checkpoints: Sequence[Checkpoint],
+    key: str,
+    findings: list[str],
+    passed: list[str],
+) -> None:
+    if facts.index is None:
+        findings.append("checkpoints need the engine's whole log index: verify with --server")
+        return
+    mine = [c for c in checkpoints if c.service == "engine"]
+    found, held, ranges = hold_to_checkpoints(facts.index, mine, key)
+    findings += [f"engine log: {line}" for line in found]
+    passed += held
+    for first, last in ranges[:1]:
+        inside = [e.version for e in events if first <= e.position <= last]
+        if inside:
+            findings.append(
+                f"table {table} events {inside[0]} to {inside[-1]} lie between positions"
+                f" {first} and {last}, which the checkpoint no longer vouches for"
+            )

@@ -39,6 +39,10 @@ class Settings:
     shutdown_grace_seconds: float = 5.0
     addresses: Mapping[str, str] = field(default_factory=dict)
     stream_replicas: int = 1
+    checkpoint_key: str = ""
+    """Hex seed of the Ed25519 key that signs log checkpoints (empty: the development key)."""
+    checkpoint_seconds: float = 10.0
+    """How often each service publishes a signed checkpoint of its log head."""
 
     def grpc_address(self, service: str) -> str:
         """Where to reach ``service``: TAVOLO_<SERVICE>_ADDRESS, else its port on this host."""
@@ -83,6 +87,8 @@ class Settings:
             shutdown_grace_seconds=float(env.get("TAVOLO_SHUTDOWN_GRACE", "5")),
             addresses=addresses,
             stream_replicas=_stream_replicas(env),
+            checkpoint_key=env.get("TAVOLO_CHECKPOINT_KEY", ""),
+            checkpoint_seconds=float(env.get("TAVOLO_CHECKPOINT_SECONDS", "10")),
         )
 
 

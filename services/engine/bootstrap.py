@@ -27,6 +27,7 @@ from tavolo.engine.repository import TableRepository, utc_now
 from tavolo.engine.scheduler import TimerLoop
 from tavolo.engine.store import TableStore
 from tavolo.engine.table import ABORTED, FINISHED, OPENED, Decision
+from tavolo.eventlog.checkpoint import CheckpointPublisher, signing_key
 from tavolo.eventlog.relay import OutboxRelay
 from tavolo.messaging import (
     IdempotentHandler,
@@ -118,8 +119,22 @@ async def assemble(infra: Infrastructure) -> ServiceApp:
                 await asyncio.wait_for(running, RELAY_STOP_SECONDS)
             raise
 
+    checkpoints = CheckpointPublisher(
+        engine.store.events,
+        infra.nats,
+        service="engine",
+        namespace=infra.settings.namespace,
+        key=signing_key(infra.settings.checkpoint_key),
+        interval=infra.settings.checkpoint_seconds,
+    )
     return ServiceApp(
         grpc_services=[engine_service(engine.app)],
-        background=[publish_events, engine.timers.run, engine.notifications.run, consume_matches],
+        background=[
+            publish_events,
+            engine.timers.run,
+            engine.notifications.run,
+            consume_matches,
+            checkpoints.run,
+        ],
         extra_errors=RULE_ERRORS,
     )

@@ -1,7 +1,8 @@
 """Tables finish over gRPC, each seat keeps its receipt, then the engine's log is tampered
 with in PostgreSQL itself (the append-only trigger lifted as tavolo.eventlog.schema shows):
 an event removed, altered, reordered, the tail cut, the whole chain rewritten with another
-seed. `tavolo audit verify` names the table, the event and what is wrong for each (AUDIT-1..3)."""
+seed. `tavolo audit verify` names the table, the event and what is wrong for each
+(AUDIT-1..3); the signed checkpoints the engine publishes show even the rewritten chain."""
 
 from __future__ import annotations
 
@@ -11,12 +12,14 @@ import json
 import random
 import uuid
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import asyncpg
 import pytest
 
 from tavolo.cli.main import main as tavolo
 from tavolo.eventlog import PostgresEventStore
+from tavolo.eventlog.checkpoint import Checkpoint
 from tavolo.eventlog.verification import event_hash
 from tavolo.servicekit.auth import Role
 from tavolo.v1 import engine_pb2
@@ -184,3 +187,53 @@ async def test_verify_names_every_kind_of_tampering_in_postgresql(
         code, out = await _verify(capsys, clean, *server)
         assert code == 1
         assert f"after table-{removed} event 4" in out
+
+
+async def test_signed_checkpoints_hold_the_log_even_against_a_rewritten_chain(
+    database_url: str,
+    nats_url: str,
+    namespace: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    cfg = dataclasses.replace(settings(database_url, nats_url, namespace), checkpoint_seconds=0.2)
+    async with running_engine(cfg) as engine:
+        server = ("--server", f"127.0.0.1:{engine.port}")
+        async with channel(engine.port) as stub:
+            player = f"p-{uuid.uuid4().hex[:8]}"
+            opened = await stub.OpenTable(
+                open_request([human(0, player), bot(1), bot(2), bot(3)]),
+                metadata=auth("ops", Role.OPERATOR),
+            )
+            final = await asyncio.wait_for(
+                play_seat(stub, opened.table_id, player, random.Random(7)), timeout=120
+            )
+            table_id = opened.table_id
+            kept = tmp_path / "checkpoints.jsonl"
+            collect = ["audit", "checkpoints", "-o", str(kept), "--seconds", "3"]
+            collect += ["--nats", nats_url, "--namespace", namespace]
+            assert await asyncio.to_thread(tavolo, collect) == 0
+            checkpoints = [Checkpoint.from_json(line) for line in kept.read_text().splitlines()]
+            assert max(c.position for c in checkpoints) >= final.version
+
+            code, out = await _verify(capsys, table_id, *server, "--checkpoints", str(kept))
+            assert code == 0, out
+            assert "the log up to it folds to the signed digest" in out
+
+            # A checkpoint whose digest was changed after signing is refused.
+            forged = tmp_path / "forged.jsonl"
+            bad = dataclasses.replace(checkpoints[-1], digest=bytes(32))
+            forged.write_text(bad.to_json() + "\n")
+            code, out = await _verify(capsys, table_id, *server, "--checkpoints", str(forged))
+            assert code == 1 and "its signature does not verify with the key given" in out
+
+            # The whole chain rewritten in the database: the chain is intact, the
+            # checkpoints are not.
+            await _unguarded(database_url, _rewrite_with_another_seed, f"table-{table_id}")
+            code, out = await _verify(capsys, table_id, *server, "--checkpoints", str(kept))
+            with capsys.disabled():
+                print(f"--- rewritten, against checkpoints\n{out}")
+            assert code == 1
+            assert "ok: hash chain intact" in out
+            assert "no longer folds to the signed digest" in out
+            assert f"table {table_id} events 1 to {final.version} lie between positions" in out

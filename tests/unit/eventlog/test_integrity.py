@@ -3,6 +3,7 @@ checkpoint signs changes with any event before it."""
 
 from __future__ import annotations
 
+from tavolo.eventlog.checkpoint import Checkpoint, hold_to_checkpoints, public_hex, signing_key
 from tavolo.eventlog.integrity import EMPTY_DIGEST, IndexEntry, digest_at, missing_positions
 
 
@@ -40,3 +41,31 @@ def test_the_digest_binds_every_event_up_to_its_position() -> None:
     altered = [index[0], IndexEntry(2, "table-0", 2, bytes(32)), index[2]]
     assert digest_at(altered, 2) != at_two
     assert digest_at(_index(1, 3), 2) is None
+
+
+def test_checkpoints_hold_an_untouched_log_and_name_the_range_of_a_rewrite() -> None:
+    key = signing_key("11" * 32)
+    public = public_hex(key)
+    index = _index(1, 2, 3, 4)
+    at = "2026-01-01T00:00:00+00:00"
+    signed = [
+        Checkpoint("engine", p, digest_at(index, p) or b"", at).signed(key) for p in (2, 2, 4)
+    ]
+    findings, passed, ranges = hold_to_checkpoints(index, signed, public)
+    assert findings == [] and len(passed) == 2 and ranges == []
+
+    rewritten = [*index[:2], IndexEntry(3, "table-1", 3, bytes(32)), index[3]]
+    findings, passed, ranges = hold_to_checkpoints(rewritten, signed, public)
+    assert ranges == [(3, 4)]
+    assert findings == [
+        f"the engine checkpoint at position 4 signed at {at}: the log up to it no longer"
+        " folds to the signed digest: an event between positions 3 and 4 was rewritten"
+    ]
+
+    other = public_hex(signing_key("22" * 32))
+    findings, _, _ = hold_to_checkpoints(index, signed[:1], other)
+    assert findings == [
+        f"the engine checkpoint at position 2 signed at {at}: its signature does not verify"
+        " with the key given"
+    ]
+    assert Checkpoint.from_json(signed[0].to_json()) == signed[0]
