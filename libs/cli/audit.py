@@ -10,7 +10,8 @@
 - ``tavolo audit show TABLE --seat N --at K``: what seat N saw right after event K
   (without ``--seat``: every seat, and the event itself — the full table).
 - ``tavolo audit export TABLE``: the log as JSON lines, one event per line, with every
-  field the hash covers, so anyone can audit it offline (``--file`` reads it back).
+  field the hash covers, so anyone can audit it offline (``--file`` reads it back);
+  ``--html PAGE`` writes the replay page instead, which checks the seed in the browser.
 
 The log comes from the engine's auditor-only ``GetTableLog`` (``--server``, default the
 local engine) or from an exported file. Nothing is taken on trust from the server: the
@@ -37,6 +38,7 @@ import grpc
 
 from tavolo.cli import audit_collect, session
 from tavolo.cli.audit_checks import EngineFacts, check_table
+from tavolo.cli.audit_page import render_page
 from tavolo.engine.convert import STATUS_VALUES, recorded_from_proto
 from tavolo.engine.replay import AuditError, revealed_seed, table_at
 from tavolo.engine.views import seat_view
@@ -79,8 +81,7 @@ def register(subparsers: Any) -> None:
             metavar="NICK",
             help="use this saved login (an auditor or operator) instead of a token",
         )
-        if name != "export":
-            sub.add_argument("--file", type=Path, help="read the log from an exported file")
+        sub.add_argument("--file", type=Path, help="read the log from an exported file")
         sub.set_defaults(handler=_handlers[name])
         if name == "show":
             sub.add_argument("--seat", type=int, help="the seat (default: the full table)")
@@ -100,6 +101,7 @@ def register(subparsers: Any) -> None:
             )
         if name == "export":
             sub.add_argument("-o", "--output", type=Path, help="file to write (default stdout)")
+            sub.add_argument("--html", type=Path, help="write the replay page (one HTML file)")
     audit_collect.register(commands)
 
 
@@ -280,6 +282,10 @@ def _show(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     events = _load(args)
+    if args.html is not None:
+        args.html.write_text(render_page(events), encoding="utf-8")
+        print(f"wrote the replay page of {len(events)} events to {args.html}", file=sys.stderr)
+        return 0
     if args.output is None:
         write_jsonl(events, sys.stdout)
     else:
