@@ -9,6 +9,8 @@
   Exit 0 only if all pass.
 - ``tavolo audit show TABLE --seat N --at K``: what seat N saw right after event K
   (without ``--seat``: every seat, and the event itself — the full table).
+- ``tavolo audit dispute TABLE --seat N --at K``: what seat N saw just before event K,
+  what it could legally do, and what it did.
 - ``tavolo audit export TABLE``: the log as JSON lines, one event per line, with every
   field the hash covers, so anyone can audit it offline (``--file`` reads it back);
   ``--html PAGE`` writes the replay page instead, which checks the seed in the browser.
@@ -38,6 +40,7 @@ import grpc
 
 from tavolo.cli import audit_collect, session
 from tavolo.cli.audit_checks import EngineFacts, check_table
+from tavolo.cli.audit_dispute import dispute_lines
 from tavolo.cli.audit_page import render_page
 from tavolo.engine.convert import STATUS_VALUES, recorded_from_proto
 from tavolo.engine.replay import AuditError, revealed_seed, table_at
@@ -62,6 +65,7 @@ def register(subparsers: Any) -> None:
         ("verify", "check the hash chain, the seed commitment and re-execute every action"),
         ("show", "print what a seat saw after an event"),
         ("export", "write the log as JSON lines"),
+        ("dispute", "what a seat saw, could do and did at an event"),
     ):
         sub = commands.add_parser(name, help=text, description=text)
         sub.add_argument("table", help="the table id")
@@ -86,6 +90,9 @@ def register(subparsers: Any) -> None:
         if name == "show":
             sub.add_argument("--seat", type=int, help="the seat (default: the full table)")
             sub.add_argument("--at", type=int, help="the event number (default: the last)")
+        if name == "dispute":
+            sub.add_argument("--seat", type=int, required=True, help="the seat")
+            sub.add_argument("--at", type=int, required=True, help="the disputed event")
         if name == "verify":
             sub.add_argument(
                 "--receipt", metavar="HASH", help="the log hash a seat was given at the end"
@@ -295,4 +302,15 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
-_handlers = {"verify": _guarded(_verify), "show": _guarded(_show), "export": _guarded(_export)}
+def _dispute(args: argparse.Namespace) -> int:
+    for line in dispute_lines(_load(args), args.seat, args.at):
+        print(line)
+    return 0
+
+
+_handlers = {
+    "verify": _guarded(_verify),
+    "show": _guarded(_show),
+    "export": _guarded(_export),
+    "dispute": _guarded(_dispute),
+}
