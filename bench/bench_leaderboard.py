@@ -151,7 +151,7 @@ async def bench_consumer(url: str, nats_url: str, payloads: list[bytes]) -> None
     nc = await nats.connect(nats_url)
     js = nc.jetstream()
     topology = Topology(namespace)
-    settings = Settings(database_url=url, nats_url=nats_url, namespace=namespace)
+    settings = Settings(database_url=url, nats_url=nats_url, namespace=namespace, development=True)
     service = await start_service(
         "leaderboard", make_assemble(LeaderboardConfig(), lambda: NOW), settings, port=0
     )
@@ -232,7 +232,12 @@ async def bench_standing(url: str, nats_url: str, players: int, calls: int) -> N
     finally:
         await pool.close()
 
-    settings = Settings(database_url=url, nats_url=nats_url, namespace=f"b{uuid.uuid4().hex[:8]}")
+    settings = Settings(
+        database_url=url,
+        nats_url=nats_url,
+        namespace=f"b{uuid.uuid4().hex[:8]}",
+        development=True,
+    )
     service = await start_service(
         "leaderboard", make_assemble(LeaderboardConfig(), lambda: NOW), settings, port=0
     )

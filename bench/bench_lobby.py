@@ -35,8 +35,8 @@ import asyncpg
 import grpc
 
 from tavolo.eventlog import InMemoryEventStore, PostgresEventStore
-from tavolo.lobby.app import LobbyConfig, LobbyContext
 from tavolo.lobby.bootstrap import Assembled, LobbyOverrides, make_assemble
+from tavolo.lobby.context import LobbyConfig, LobbyContext
 from tavolo.lobby.matchmaker import Matchmaker
 from tavolo.lobby.matchmaking import MatchPolicy, WaitingTicket, plan_pool
 from tavolo.lobby.passwords import fast_passwords
@@ -203,7 +203,10 @@ def pct(values: list[float], q: float) -> float:
 async def bench_joins(database_url: str, nats_url: str, joins: int, clients: int) -> None:
     print(f"\n2. tickets accepted: JoinQueue over gRPC, {clients} concurrent callers")
     settings = Settings(
-        database_url=database_url, nats_url=nats_url, namespace=f"b{uuid.uuid4().hex[:10]}"
+        database_url=database_url,
+        nats_url=nats_url,
+        namespace=f"b{uuid.uuid4().hex[:10]}",
+        development=True,  # the bench signs with the development secret
     )
     overrides = LobbyOverrides(
         config=LobbyConfig(),

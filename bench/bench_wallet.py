@@ -51,6 +51,7 @@ from tavolo.wallet.bootstrap import make_assemble
 from tavolo.wallet.config import WalletConfig
 from tavolo.wallet.transfers import TransferKind, TransferSpec
 from tests.integration.wallet import wire
+from tests.integration.wallet.registered import register
 
 OPERATOR = Principal("bench-operator", frozenset({Role.OPERATOR}))
 LOBBY = Principal("bench-lobby", frozenset({Role.SERVICE}))
@@ -88,6 +89,7 @@ def line(label: str, ops: float, latencies: list[float], reference: float | None
 
 async def bench_transfers(pool: asyncpg.Pool, transfers: int, clients: int) -> None:
     wallet = WalletApp(pool, WalletConfig(max_grant=10**9))
+    await register(pool, *(f"a{c}" for c in range(clients)))
     for c in range(clients):
         await wallet.grant(OPERATOR, f"seed-{c}", f"a{c}", 10**8, "bench")
     async with pool.acquire() as conn:
@@ -139,7 +141,7 @@ async def bench_transfers(pool: asyncpg.Pool, transfers: int, clients: int) -> N
 
 async def bench_settlement(url: str, nats_url: str, tables: int) -> None:
     namespace = f"bench{uuid.uuid4().hex[:8]}"
-    settings = Settings(database_url=url, nats_url=nats_url, namespace=namespace)
+    settings = Settings(database_url=url, nats_url=nats_url, namespace=namespace, development=True)
     service = await start_service("wallet", make_assemble(WalletConfig()), settings, port=0)
     nc = await nats.connect(nats_url)
     pool = await asyncpg.create_pool(url, min_size=1, max_size=4)
@@ -148,6 +150,7 @@ async def bench_settlement(url: str, nats_url: str, tables: int) -> None:
         topology = Topology(namespace)
         wallet = WalletApp(pool, WalletConfig(max_grant=10**9))
         players = ["ann", "bob", "cy", "dee"]
+        await register(pool, *players)
         for p in players:
             await wallet.grant(OPERATOR, f"pot-seed-{p}-{namespace}", p, 10**8, "bench")
         formed_ids = []

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+import grpc
 from google.protobuf import json_format, struct_pb2
 
 from tavolo.cli import session as sessions
@@ -36,8 +37,11 @@ def register(subparsers: Any) -> None:
     who = acts.add_parser("whoami", help="the saved login in use")
     who.add_argument("--as", dest="as_nick")
     who.set_defaults(handler=_whoami)
+    out = acts.add_parser("logout", help="end the login here and at the platform")
+    out.add_argument("--as", dest="as_nick")
+    out.set_defaults(handler=_logout)
 
-    room = subparsers.add_parser("room", help="play with friends (MODE-2)")
+    room = subparsers.add_parser("room", help="play with friends: create a room, invite, start")
     ra = room.add_subparsers(dest="action", required=True)
     create = ra.add_parser("create", help="create a room")
     create.add_argument("game")
@@ -104,6 +108,20 @@ def _whoami(args: argparse.Namespace) -> int:
     return sessions.run_call(run)
 
 
+def _logout(args: argparse.Namespace) -> int:
+    def run() -> None:
+        saved = sessions.forget(args.as_nick)
+        try:
+            _lobby().Logout(lobby_pb2.LogoutRequest(refresh_token=saved.refresh_token))
+        except grpc.RpcError as exc:
+            # Ended already (logged out elsewhere, suspended): nothing left to end.
+            if not isinstance(exc, grpc.Call) or exc.code() != grpc.StatusCode.UNAUTHENTICATED:
+                raise
+        print(f"logged out {saved.nickname}: its sessions are over")
+
+    return sessions.run_call(run)
+
+
 def _room_create(args: argparse.Namespace) -> int:
     def run() -> None:
         saved = sessions.load(args.as_nick)
@@ -126,12 +144,18 @@ def _room_invite(args: argparse.Namespace) -> int:
             lobby_pb2.InviteRequest(room_id=args.room_id, nickname=args.nickname),
             metadata=saved.metadata(),
         )
-        print(
-            f"invited {args.nickname}: they answer with `tavolo room accept {args.room_id}`; "
-            f"start with `tavolo room start {args.room_id} --as {saved.nickname}`"
-        )
+        print(invited_line(args.room_id, args.nickname, saved.nickname))
 
     return sessions.run_call(run)
+
+
+def invited_line(room_id: str, guest: str, host: str) -> str:
+    """What the host reads after an invite: both next commands name their login, since
+    ``room accept`` without ``--as`` would act as whoever logged in last."""
+    return (
+        f"invited {guest}: they answer with `tavolo room accept {room_id} --as {guest}`; "
+        f"start with `tavolo room start {room_id} --as {host}`"
+    )
 
 
 def _room_answer(args: argparse.Namespace) -> int:

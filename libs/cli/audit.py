@@ -15,12 +15,12 @@
   field the hash covers, so anyone can audit it offline (``--file`` reads it back);
   ``--html PAGE`` writes the replay page instead, which checks the seed in the browser.
 
-The log comes from the engine's auditor-only ``GetTableLog`` (``--server``, default the
-local engine) or from an exported file. Nothing is taken on trust from the server: the
-checks run here, on the events as received. The engine wants an auditor's or operator's
-session: ``--token``, else the saved login named by ``--as NICK`` (``tavolo account
-login``), else ``$TAVOLO_TOKEN``, else a development auditor token signed with
-``$TAVOLO_TOKEN_SECRET``.
+The log comes from the engine's ``GetTableLog`` (``--server``, default the local engine)
+or from an exported file. Nothing is taken on trust from the server: the checks run here,
+on the events as received. The engine serves any table to an auditor or an operator, and
+a table that has ended to the players who sat at it. The session is ``--token``, else the
+saved login named by ``--as NICK``, else ``$TAVOLO_TOKEN``, else the last login (``tavolo
+account login``); the client never signs a token of its own.
 """
 
 from __future__ import annotations
@@ -42,23 +42,28 @@ from tavolo.cli import audit_collect, session
 from tavolo.cli.audit_checks import EngineFacts, check_table
 from tavolo.cli.audit_dispute import dispute_lines
 from tavolo.cli.audit_page import render_page
-from tavolo.engine.convert import STATUS_VALUES, recorded_from_proto
-from tavolo.engine.replay import AuditError, revealed_seed, table_at
-from tavolo.engine.views import seat_view
 from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.canonical import format_timestamp
 from tavolo.eventlog.checkpoint import Checkpoint, public_hex, signing_key
 from tavolo.eventlog.integrity import IndexEntry
-from tavolo.servicekit.auth import Role, TokenSigner
-from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS, DEV_TOKEN_SECRET
+from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS
+from tavolo.tablelog.convert import STATUS_VALUES, recorded_from_proto
+from tavolo.tablelog.replay import AuditError, revealed_seed, table_at
+from tavolo.tablelog.views import seat_view
 from tavolo.v1 import engine_pb2, engine_pb2_grpc
 
 DEFAULT_SERVER = f"127.0.0.1:{DEFAULT_GRPC_PORTS['engine']}"
+DESCRIPTION = (
+    "Check a table's event log yourself: the hash chain, the seed commitment and every "
+    "recorded action are checked here, on the events as received, so nothing is taken on "
+    "trust from the server. `verify` exits 0 only if all pass; `show` prints what a seat "
+    "saw after an event; `export` writes the log as JSON lines that `--file` reads back."
+)
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "audit", help="verify, inspect or export a table's event log", description=__doc__
+        "audit", help="verify, inspect or export a table's event log", description=DESCRIPTION
     )
     commands = parser.add_subparsers(dest="audit_command", required=True, metavar="ACTION")
     for name, text in (
@@ -77,13 +82,13 @@ def register(subparsers: Any) -> None:
         sub.add_argument(
             "--token",
             default=None,
-            help="an auditor's session token (default: --as, else $TAVOLO_TOKEN)",
+            help="a session token (default: --as, else $TAVOLO_TOKEN, else the last login)",
         )
         sub.add_argument(
             "--as",
             dest="as_nick",
             metavar="NICK",
-            help="use this saved login (an auditor or operator) instead of a token",
+            help="use this saved login: an auditor, an operator, or a player of the table",
         )
         sub.add_argument("--file", type=Path, help="read the log from an exported file")
         sub.set_defaults(handler=_handlers[name])
@@ -115,14 +120,6 @@ def register(subparsers: Any) -> None:
 # -- getting the log ---------------------------------------------------------------------
 
 
-def auditor_token() -> str:
-    """A development auditor token, signed with $TAVOLO_TOKEN_SECRET, until the lobby
-    issues real ones."""
-    signer = TokenSigner(os.environ.get("TAVOLO_TOKEN_SECRET", DEV_TOKEN_SECRET))
-    signed, _ = signer.issue("auditor", (Role.AUDITOR,), nickname="auditor")
-    return signed
-
-
 async def fetch_log(server: str, token: str, table_id: str) -> list[RecordedEvent]:
     async with grpc.aio.insecure_channel(server) as channel:
         stub = engine_pb2_grpc.EngineStub(channel)
@@ -144,13 +141,21 @@ async def fetch_with_facts(
         log = await stub.GetTableLog(
             engine_pb2.GetTableLogRequest(table_id=table_id), metadata=metadata, timeout=30
         )
-        index: list[IndexEntry] = []
+        index: list[IndexEntry] | None = []
         head_position = 0
-        while True:
+        while index is not None:
             after = index[-1].position if index else 0
-            page = await stub.GetLogIndex(
-                engine_pb2.GetLogIndexRequest(after_position=after), metadata=metadata, timeout=30
-            )
+            try:
+                page = await stub.GetLogIndex(
+                    engine_pb2.GetLogIndexRequest(after_position=after),
+                    metadata=metadata,
+                    timeout=30,
+                )
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() != grpc.StatusCode.PERMISSION_DENIED:
+                    raise
+                index = None  # a player's session: the whole log's index is for auditors
+                break
             head_position = max(head_position, page.head_position)
             if not page.entries:
                 break
@@ -214,12 +219,13 @@ def _load(args: argparse.Namespace) -> list[RecordedEvent]:
 
 
 def _token(args: argparse.Namespace) -> str:
-    """What the command line names first: ``--token``, ``--as``, then the environment."""
+    """What the command line names first: ``--token``, ``--as``, the environment, then the
+    last login (NoSession, saying how to log in, when there is none)."""
     if args.token:
         return str(args.token)
     if args.as_nick:
         return session.load(args.as_nick).access_token
-    return os.environ.get("TAVOLO_TOKEN") or auditor_token()
+    return os.environ.get("TAVOLO_TOKEN") or session.load(None).access_token
 
 
 # -- the sub-commands --------------------------------------------------------------------

@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tavolo.engine.replay import AuditReport, audit_table
-from tavolo.engine.table import ABORTED, FINISHED, OPENED
 from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.checkpoint import Checkpoint, hold_to_checkpoints
 from tavolo.eventlog.integrity import IndexEntry, missing_positions
+from tavolo.tablelog.replay import AuditReport, audit_table
+from tavolo.tablelog.table import ABORTED, FINISHED, OPENED
 
 CLOSING = (FINISHED, ABORTED)
 

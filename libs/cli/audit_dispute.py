@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from tavolo.engine.replay import AuditError, revealed_seed, table_at
-from tavolo.engine.table import ACTION
-from tavolo.engine.views import seat_view
 from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.canonical import format_timestamp
+from tavolo.tablelog.replay import AuditError, revealed_seed, table_at
+from tavolo.tablelog.table import ACTION
+from tavolo.tablelog.views import seat_view
 
 
 def dispute_lines(events: Sequence[RecordedEvent], seat: int, at: int) -> list[str]:

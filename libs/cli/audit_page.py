@@ -18,11 +18,11 @@ from importlib import resources
 from typing import Any
 
 from tavolo.cardgames.rng import SeededRandom
-from tavolo.engine.replay import revealed_seed, tables_by_version
-from tavolo.engine.table import ReplayMismatch
-from tavolo.engine.views import seat_view
 from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.canonical import format_timestamp
+from tavolo.tablelog.replay import revealed_seed, tables_by_version
+from tavolo.tablelog.table import ReplayMismatch
+from tavolo.tablelog.views import seat_view
 
 
 @contextlib.contextmanager

@@ -76,6 +76,24 @@ def load(nickname: str | None) -> SavedSession:
     return saved
 
 
+def forget(nickname: str | None) -> SavedSession:
+    """Remove a saved login (the current one without ``nickname``) and return it."""
+    if nickname is None:
+        current = client_dir() / "current"
+        if not current.exists():
+            raise NoSession("nobody is logged in here")
+        nickname = current.read_text().strip()
+    path = client_dir() / "sessions" / f"{nickname.casefold()}.json"
+    if not path.exists():
+        raise NoSession(f"{nickname} is not logged in here")
+    saved = SavedSession(**json.loads(path.read_text()))
+    path.unlink()
+    current = client_dir() / "current"
+    if current.exists() and current.read_text().strip() == nickname.casefold():
+        current.unlink()
+    return saved
+
+
 def seconds_left(token: str) -> float:
     """How long a token is still good for, from its own ``exp`` claim. The signature is
     not checked: that is the services' business; the client only needs to know when to

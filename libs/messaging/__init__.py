@@ -2,12 +2,15 @@
 
 `Topology` names every stream and subject once; `ensure_streams` creates them at start;
 `run_consumer` runs a durable pull consumer; `IdempotentHandler` makes a handler's effect
-happen once per message by recording its id in the same transaction.
+happen once per message by recording its id in the same transaction, and
+`ProcessedMessagesPruner` forgets those ids once the stream can no longer redeliver them.
 """
 
 from __future__ import annotations
 
 from tavolo.messaging.consumer import Consumer, Handler, RetryPolicy, run_consumer
+from tavolo.messaging.deadletters import DeadLetters, Unprocessable
+from tavolo.messaging.housekeeping import ProcessedMessagesPruner
 from tavolo.messaging.idempotency import (
     Effect,
     IdempotentHandler,
@@ -23,11 +26,14 @@ __all__ = [
     "DEFAULT_DUPLICATE_WINDOW",
     "MSG_ID_HEADER",
     "Consumer",
+    "DeadLetters",
     "Effect",
     "Handler",
     "IdempotentHandler",
+    "ProcessedMessagesPruner",
     "RetryPolicy",
     "Topology",
+    "Unprocessable",
     "ensure_streams",
     "install_processed_messages",
     "message_id_of",

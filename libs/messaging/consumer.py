@@ -1,10 +1,11 @@
 """Durable pull consumers with explicit acks, retries with backoff, and a clean stop.
 
 A handler that returns has its message acked; one that raises gets it back later with
-``nak(delay)``, the delay doubling per attempt; after ``max_deliver`` attempts the
-message is terminated and logged as an error, so one poison message cannot stall the
-rest. Handlers must be idempotent (``IdempotentHandler`` makes them so): JetStream
-delivers at least once, and an ack can be lost.
+``nak(delay)``, the delay doubling per attempt; after ``max_deliver`` attempts, or at once
+when the handler raises `Unprocessable`, the message is dead-lettered (see
+``tavolo.messaging.deadletters``) and terminated, so one poison message cannot stall the
+rest and none is dropped unseen. Handlers must be idempotent (``IdempotentHandler`` makes
+them so): JetStream delivers at least once, and an ack can be lost.
 
 `Consumer.run` ends when `stop` is called (after the batch in hand), when the NATS
 connection drains or closes, or when its task is cancelled; a handler interrupted by
@@ -23,6 +24,8 @@ from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
+
+from tavolo.messaging.deadletters import DeadLetters, Unprocessable
 
 log = structlog.get_logger("tavolo.messaging")
 
@@ -68,6 +71,7 @@ class Consumer:
         batch: int = 16,
         fetch_timeout: float = 1.0,
         ack_wait: float = 30.0,
+        dead_letters: DeadLetters | None = None,
     ) -> None:
         if not subjects:
             raise ValueError("a consumer needs at least one subject")
@@ -80,6 +84,7 @@ class Consumer:
         self._batch = batch
         self._fetch_timeout = fetch_timeout
         self._ack_wait = ack_wait
+        self._dead_letters = dead_letters
         self._stopping = False
 
     def config(self) -> ConsumerConfig:
@@ -138,6 +143,8 @@ class Consumer:
             await self._handler(msg)
         except asyncio.CancelledError:
             raise
+        except Unprocessable as exc:
+            await self._give_up(msg, exc)
         except Exception as exc:
             await self._failed(msg, exc)
         else:
@@ -153,12 +160,23 @@ class Consumer:
             "error": repr(exc),
         }
         if attempt >= self._retry.max_deliver:
-            log.error("message failed for the last time; terminated", **fields)
-            await msg.term()
+            log.error("message failed for the last time", **fields)
+            await self._give_up(msg, exc)
             return
         delay = self._retry.delay(attempt)
         log.warning("message failed; will retry", retry_in=delay, **fields)
         await msg.nak(delay=delay)
+
+    async def _give_up(self, msg: Msg, exc: Exception) -> None:
+        """Dead-letter the message, then terminate it: it is never delivered again."""
+        if self._dead_letters is None:
+            log.error("message terminated", consumer=self.durable, subject=msg.subject)
+        else:
+            try:
+                await self._dead_letters.post(self.durable, msg, exc)
+            except Exception:
+                log.exception("dead letter not kept", consumer=self.durable, subject=msg.subject)
+        await msg.term()
 
 
 async def run_consumer(
@@ -172,6 +190,7 @@ async def run_consumer(
     batch: int = 16,
     fetch_timeout: float = 1.0,
     ack_wait: float = 30.0,
+    dead_letters: DeadLetters | None = None,
 ) -> None:
     """Run one durable consumer until cancelled or the connection drains."""
     consumer = Consumer(
@@ -184,6 +203,7 @@ async def run_consumer(
         batch=batch,
         fetch_timeout=fetch_timeout,
         ack_wait=ack_wait,
+        dead_letters=dead_letters,
     )
     await consumer.run()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import structlog
+from nats.js.api import StreamConfig
 from nats.js.errors import BadRequestError
 
 from tavolo.messaging.topology import Topology
@@ -16,12 +17,17 @@ _STREAM_NAME_IN_USE = 10058
 
 
 async def ensure_streams(js: Any, topology: Topology) -> None:
-    """Idempotent: creates the events stream, or updates it when the wanted config changed.
+    """Idempotent: creates the events and dead-letter streams, or updates them when the
+    wanted config changed.
 
     Several replicas may run this at once; creating an identical stream twice is not an
     error for JetStream, and a differing one is updated in place.
     """
-    config = topology.events_stream_config()
+    for config in (topology.events_stream_config(), topology.dead_letters_stream_config()):
+        await _ensure(js, config)
+
+
+async def _ensure(js: Any, config: StreamConfig) -> None:
     try:
         await js.add_stream(config)
     except BadRequestError as exc:

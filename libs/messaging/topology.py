@@ -20,6 +20,8 @@ DEFAULT_DUPLICATE_WINDOW = 15 * 60.0
 # How long the stream keeps events for consumers that fall behind. PostgreSQL keeps them
 # for ever, so an older gap is closed by resetting the relay's checkpoint.
 DEFAULT_MAX_AGE = 14 * 24 * 3600.0
+# Dead letters wait for an operator: kept far longer than the events themselves.
+DEAD_LETTERS_MAX_AGE = 90 * 24 * 3600.0
 
 _NAMESPACE = re.compile(r"^[A-Za-z0-9_]+$")
 _TOKEN = re.compile(r"^[a-z0-9_]+$")
@@ -63,6 +65,14 @@ class Topology:
         """The wildcard the events stream captures."""
         return f"{self.events_prefix}.>"
 
+    @property
+    def dead_letters_stream(self) -> str:
+        return f"{self.namespace.upper()}_DEAD_LETTERS"
+
+    def dead_letter_subject(self, consumer: str) -> str:
+        """Where ``consumer``'s dead letters go (``<ns>.dead_letters.<consumer>``)."""
+        return f"{self.namespace}.dead_letters.{subject_token(consumer)}"
+
     def subject_for(self, event_type: str) -> str:
         return f"{self.events_prefix}.{subject_token(event_type)}"
 
@@ -98,6 +108,14 @@ class Topology:
     def player_registered(self) -> str:
         return self.subject_for("PlayerRegistered")
 
+    @property
+    def accounts_suspended(self) -> str:
+        return self.subject_for("AccountsSuspended")
+
+    @property
+    def accounts_reinstated(self) -> str:
+        return self.subject_for("AccountsReinstated")
+
     def events_stream_config(self) -> StreamConfig:
         """File storage (JetStream's memory storage loses everything on restart)."""
         return StreamConfig(
@@ -108,6 +126,20 @@ class Topology:
             discard=DiscardPolicy.OLD,
             storage=StorageType.FILE,
             max_age=self.max_age,
+            duplicate_window=self.duplicate_window,
+            num_replicas=self.replicas,
+        )
+
+    def dead_letters_stream_config(self) -> StreamConfig:
+        """Events consumers gave up on, for operators (see tavolo.messaging.deadletters)."""
+        return StreamConfig(
+            name=self.dead_letters_stream,
+            description="Tavolo events a consumer gave up on, kept for operators",
+            subjects=[f"{self.namespace}.dead_letters.>"],
+            retention=RetentionPolicy.LIMITS,
+            discard=DiscardPolicy.OLD,
+            storage=StorageType.FILE,
+            max_age=DEAD_LETTERS_MAX_AGE,
             duplicate_window=self.duplicate_window,
             num_replicas=self.replicas,
         )

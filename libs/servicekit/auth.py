@@ -7,10 +7,12 @@ player and their roles, so no service has to ask the lobby who is calling.
 from __future__ import annotations
 
 import contextvars
+import secrets
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 import jwt
 
@@ -37,6 +39,8 @@ class Principal:
     player_id: str
     roles: frozenset[Role]
     nickname: str = ""
+    # Unix seconds: a revocation refuses the sessions issued before it.
+    issued_at: int = field(default=0, compare=False)
 
     def has(self, role: Role) -> bool:
         return role in self.roles
@@ -78,8 +82,10 @@ class TokenSigner:
         kind: str = "access",
         ttl_seconds: int | None = None,
         now: float | None = None,
+        family: str = "",
     ) -> tuple[str, int]:
-        """A signed token and its expiry (Unix seconds)."""
+        """A signed token and its expiry (Unix seconds). A refresh token names its
+        ``family`` (every token rotated from one login) and a random id of its own."""
         issued = int(time.time() if now is None else now)
         ttl = ttl_seconds or (ACCESS_TTL_SECONDS if kind == "access" else REFRESH_TTL_SECONDS)
         expires = issued + ttl
@@ -91,12 +97,23 @@ class TokenSigner:
             "iat": issued,
             "exp": expires,
         }
+        if family:
+            claims["fam"] = family
+            claims["jti"] = secrets.token_urlsafe(16)
         return jwt.encode(claims, self._secret, algorithm="HS256"), expires
 
     def verify(self, token: str, *, kind: str = "access") -> Principal:
         """The principal a valid token names; UNAUTHENTICATED with the reason otherwise."""
+        return self._principal(self._claims(token, kind))
+
+    def verify_refresh(self, token: str) -> tuple[Principal, str]:
+        """The principal of a valid refresh token and the family it belongs to."""
+        claims = self._claims(token, "refresh")
+        return self._principal(claims), str(claims.get("fam", ""))
+
+    def _claims(self, token: str, kind: str) -> dict[str, Any]:
         try:
-            claims = jwt.decode(
+            claims: dict[str, Any] = jwt.decode(
                 token, self._secret, algorithms=["HS256"], options={"require": ["exp", "sub"]}
             )
         except jwt.ExpiredSignatureError:
@@ -105,8 +122,18 @@ class TokenSigner:
             raise Unauthenticated("the session token is not valid: log in again") from None
         if claims.get("typ") != kind:
             raise Unauthenticated(f"a {claims.get('typ')} token cannot be used here")
+        return claims
+
+    @staticmethod
+    def _principal(claims: dict[str, Any]) -> Principal:
         try:
             roles = frozenset(Role(r) for r in claims.get("roles", []))
         except ValueError:
             raise Unauthenticated("the session token names an unknown role") from None
-        return Principal(str(claims["sub"]), roles, str(claims.get("nick", "")))
+        issued = claims.get("iat", 0)
+        return Principal(
+            str(claims["sub"]),
+            roles,
+            str(claims.get("nick", "")),
+            issued if isinstance(issued, int) else 0,
+        )

@@ -11,6 +11,7 @@ from grpc_reflection.v1alpha import reflection
 
 from tavolo.servicekit.auth import TokenSigner
 from tavolo.servicekit.interceptors import ErrorMap, ServiceInterceptor
+from tavolo.servicekit.revocation import Revocations
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,12 +47,19 @@ async def start_grpc_server(
     host: str = "127.0.0.1",
     port: int = 0,
     extra_errors: ErrorMap | None = None,
+    revocations: Revocations | None = None,
 ) -> RunningServer:
     """Build, bind and start the server; every service reports SERVING once it is up."""
     public = frozenset(m for s in services for m in s.public_methods)
     server = grpc.aio.server(
         interceptors=[
-            ServiceInterceptor(label, signer, public_methods=public, extra_errors=extra_errors)
+            ServiceInterceptor(
+                label,
+                signer,
+                public_methods=public,
+                extra_errors=extra_errors,
+                revocations=revocations,
+            )
         ],
         options=[("grpc.so_reuseport", 0)],
     )

@@ -1,5 +1,8 @@
 """The one server interceptor: authenticate, check input, bind log context, map errors.
 
+Authentication checks the token's signature and expiry, then the service's revocations: a
+suspended account's tokens are refused at once (PERMISSION_DENIED), not when they expire.
+
 Every service installs it, so error handling is identical everywhere: a request that
 cannot be parsed, or whose fields break their rules (``tavolo.servicekit.validation``),
 is refused with INVALID_ARGUMENT before any servicer runs; a domain error becomes its
@@ -13,15 +16,17 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import grpc
 import structlog
 from google.protobuf.message import DecodeError
 
-from tavolo.servicekit.auth import TokenSigner, current_principal
-from tavolo.servicekit.errors import DomainError, InvalidArgument, Unauthenticated
+from tavolo.servicekit.auth import Principal, TokenSigner, current_principal
+from tavolo.servicekit.errors import DomainError, InvalidArgument, PermissionDenied, Unauthenticated
 from tavolo.servicekit.metrics import RPC_SECONDS, RPC_TOTAL
+from tavolo.servicekit.revocation import Revocations
 from tavolo.servicekit.validation import check_request
 
 log = structlog.get_logger("tavolo.rpc")
@@ -102,9 +107,11 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         *,
         public_methods: frozenset[str] = frozenset(),
         extra_errors: ErrorMap | None = None,
+        revocations: Revocations | None = None,
     ) -> None:
         self._service = service
         self._signer = signer
+        self._revocations = revocations
         self._public = public_methods
         self._extra = dict(extra_errors or {})
 
@@ -143,8 +150,16 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         if scheme.lower() != "bearer" or not token:
             raise Unauthenticated("the authorization header must be 'Bearer <token>'")
         principal = self._signer.verify(token)
+        self._refuse_if_revoked(principal)
         current_principal.set(principal)
         structlog.contextvars.bind_contextvars(player_id=principal.player_id)
+
+    def _refuse_if_revoked(self, principal: Principal | None) -> None:
+        if self._revocations is None or principal is None:
+            return
+        refusal = self._revocations.refusal(principal, datetime.now(UTC))
+        if refusal is not None:
+            raise PermissionDenied(refusal)
 
     def _begin(self, method: str, metadata: Mapping[str, Any], request: Any) -> None:
         structlog.contextvars.clear_contextvars()
@@ -212,7 +227,10 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
             try:
                 self._authenticate(metadata, public)
                 check_input(request)
+                principal = current_principal.get()
                 async for item in behaviour(request, context):
+                    # A stream outlives many calls: a suspension ends it at its next message.
+                    self._refuse_if_revoked(principal)
                     yield item
             except grpc.aio.AbortError:
                 code = "ABORTED_BY_HANDLER"

@@ -82,6 +82,7 @@ FIELD_RULES: Mapping[str, Rule] = {
     "LoginRequest.nickname": line(100),
     "LoginRequest.password": line(1024),
     "RefreshRequest.refresh_token": Rule(shape=Shape.ID, max_chars=4096),
+    "LogoutRequest.refresh_token": Rule(shape=Shape.ID, max_chars=4096),
     "InviteRequest.room_id": UUID,
     "InviteRequest.nickname": line(100),
     "RespondToInvitationRequest.room_id": UUID,

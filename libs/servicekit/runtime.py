@@ -4,8 +4,9 @@ A service supplies an ``assemble`` coroutine that builds its servicers and backg
 loops from the infrastructure (pool, NATS, signer). This module owns the order of
 start-up and shutdown, so all four services behave alike:
 
-start: settings → logging → PostgreSQL pool and NATS (clear errors if unreachable) →
-assemble (migrations, streams) → gRPC server SERVING → background loops → metrics.
+start: settings (the token secret checked) → logging → PostgreSQL pool and NATS (clear
+errors if unreachable) → assemble (migrations, streams) → revoked sessions loaded → gRPC
+server SERVING → background loops (the revocation feed among them) → metrics.
 
 stop (SIGTERM/SIGINT): health NOT_SERVING → ``server.stop(grace)`` lets calls finish →
 background loops cancelled → NATS drained → pool closed.
@@ -26,13 +27,16 @@ import structlog
 from nats.aio.client import Client as NATS
 from nats.js import JetStreamContext
 
+from tavolo.messaging import Topology
 from tavolo.servicekit.auth import TokenSigner
 from tavolo.servicekit.connect import StartupError, connect_nats, create_pool
 from tavolo.servicekit.grpc_server import GrpcService, RunningServer, start_grpc_server
 from tavolo.servicekit.interceptors import ErrorMap
 from tavolo.servicekit.logging import configure_logging
 from tavolo.servicekit.metrics import serve_metrics
-from tavolo.servicekit.settings import Settings, SettingsError
+from tavolo.servicekit.revocation import Revocations
+from tavolo.servicekit.revocation_feed import RevocationFeed
+from tavolo.servicekit.settings import Settings, SettingsError, token_secret_problem
 
 log = structlog.get_logger("tavolo.runtime")
 
@@ -46,6 +50,8 @@ class Infrastructure:
     nats: NATS
     js: JetStreamContext
     signer: TokenSigner
+    # Suspended accounts whose tokens every call refuses (filled by RevocationFeed).
+    revocations: Revocations = field(default_factory=Revocations)
 
 
 @dataclass
@@ -92,6 +98,9 @@ class RunningService:
 
 
 async def open_infrastructure(settings: Settings) -> Infrastructure:
+    problem = token_secret_problem(settings)
+    if problem is not None:
+        raise StartupError(problem)
     pool = await create_pool(settings.database_url)
     try:
         nc = await connect_nats(settings.nats_url)
@@ -108,6 +117,15 @@ async def start_service(
     infra = await open_infrastructure(settings)
     try:
         app = await assemble(infra)
+        # The service's schema bears its name; revocations load before the first call.
+        feed = RevocationFeed(
+            infra.pool,
+            infra.js,
+            Topology(settings.namespace, replicas=settings.stream_replicas),
+            name,
+            infra.revocations,
+        )
+        await feed.load()
         server = await start_grpc_server(
             name,
             app.grpc_services,
@@ -115,12 +133,14 @@ async def start_service(
             host=settings.grpc_host,
             port=settings.grpc_ports[name] if port is None else port,
             extra_errors=app.extra_errors,
+            revocations=infra.revocations,
         )
     except BaseException:
         await infra.nats.close()
         await infra.pool.close()
         raise
-    tasks = [asyncio.create_task(_supervise(name, loop)) for loop in app.background]
+    loops = [*app.background, feed.run]
+    tasks = [asyncio.create_task(_supervise(name, loop)) for loop in loops]
     return RunningService(name, infra, server, app, tasks)
 
 

@@ -15,8 +15,12 @@ from urllib.parse import urlparse
 SERVICES = ("lobby", "engine", "wallet", "leaderboard")
 DEFAULT_GRPC_PORTS = {"lobby": 50051, "engine": 50052, "wallet": 50053, "leaderboard": 50054}
 DEFAULT_METRICS_PORTS = {"lobby": 9151, "engine": 9152, "wallet": 9153, "leaderboard": 9154}
-# Development-only signing secret; `tavolo up` and production deployments set their own.
+# Development-only signing secret: it is in the source, so anyone can sign with it. A
+# service refuses it unless told it runs in development (TAVOLO_DEVELOPMENT=1); `tavolo up`
+# and deployments set their own (TAVOLO_TOKEN_SECRET).
 DEV_TOKEN_SECRET = "tavolo-development-secret-change-me"
+_YES = ("1", "true", "yes", "on")
+_NO = ("", "0", "false", "no", "off")
 
 
 class SettingsError(Exception):
@@ -36,8 +40,12 @@ class Settings:
     log_format: str = "console"
     log_level: str = "info"
     token_secret: str = DEV_TOKEN_SECRET
+    development: bool = False
     shutdown_grace_seconds: float = 5.0
     addresses: Mapping[str, str] = field(default_factory=dict)
+    # Handled message ids kept this long (beyond the events stream's max_age), pruned this often.
+    processed_retention_days: float = 15.0
+    prune_interval_seconds: float = 3600.0
     stream_replicas: int = 1
     checkpoint_key: str = ""
     """Hex seed of the Ed25519 key that signs log checkpoints (empty: the development key)."""
@@ -83,9 +91,12 @@ class Settings:
             metrics_ports=metrics,
             log_format=log_format,
             log_level=env.get("TAVOLO_LOG_LEVEL", "info").lower(),
-            token_secret=env.get("TAVOLO_TOKEN_SECRET", DEV_TOKEN_SECRET),
+            token_secret=env.get("TAVOLO_TOKEN_SECRET") or DEV_TOKEN_SECRET,
+            development=_flag(env, "TAVOLO_DEVELOPMENT"),
             shutdown_grace_seconds=float(env.get("TAVOLO_SHUTDOWN_GRACE", "5")),
             addresses=addresses,
+            processed_retention_days=_positive(env, "TAVOLO_PROCESSED_RETENTION_DAYS", 15.0),
+            prune_interval_seconds=_positive(env, "TAVOLO_PRUNE_INTERVAL_SECONDS", 3600.0),
             stream_replicas=_stream_replicas(env),
             checkpoint_key=env.get("TAVOLO_CHECKPOINT_KEY", ""),
             checkpoint_seconds=float(env.get("TAVOLO_CHECKPOINT_SECONDS", "10")),
@@ -110,6 +121,29 @@ def _required_url(env: Mapping[str, str], name: str, schemes: tuple[str, ...]) -
     return value
 
 
+def token_secret_problem(settings: Settings) -> str | None:
+    """Why ``settings`` must not sign tokens, or None: the public development secret is
+    refused outside development, and any secret shorter than HS256's 32 bytes always."""
+    if len(settings.token_secret.encode()) < 32:
+        return "TAVOLO_TOKEN_SECRET must be at least 32 bytes long (an HS256 key of 256 bits)"
+    if settings.token_secret == DEV_TOKEN_SECRET and not settings.development:
+        return (
+            "TAVOLO_TOKEN_SECRET is not set, and the development secret in the source would let"
+            " anyone sign tokens: set TAVOLO_TOKEN_SECRET (or TAVOLO_DEVELOPMENT=1 on a"
+            " developer's machine)"
+        )
+    return None
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if raw in _YES:
+        return True
+    if raw in _NO:
+        return False
+    raise SettingsError(f"{name} must be 1 or 0, not {raw!r}")
+
+
 def _port(env: Mapping[str, str], name: str, default: int) -> int:
     raw = env.get(name)
     if raw is None:
@@ -121,6 +155,19 @@ def _port(env: Mapping[str, str], name: str, default: int) -> int:
     if not 0 <= port <= 65535:
         raise SettingsError(f"{name} must be between 0 and 65535, not {port}")
     return port
+
+
+def _positive(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number, not {raw!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise SettingsError(f"{name} must be a number more than 0, not {raw}")
+    return value
 
 
 def _stream_replicas(env: Mapping[str, str]) -> int:

@@ -13,6 +13,7 @@ import dataclasses
 import os
 from collections.abc import AsyncIterator, Callable
 from datetime import datetime
+from typing import Any
 
 from tavolo.cardgames import Action, ActionKind, RuleError
 from tavolo.cardgames.bots.base import RandomBot, SeatedBot, seed_bytes
@@ -21,9 +22,19 @@ from tavolo.cardgames.errors import InvalidOptions
 from tavolo.cardgames.rng import SeededRandom
 from tavolo.engine.live import LiveTable
 from tavolo.engine.repository import BOT_TIMER, Request, TableRepository
-from tavolo.engine.setup import TableSetup
-from tavolo.engine.store import DeadlineRow
-from tavolo.engine.table import (
+from tavolo.engine.store import DeadlineRow, refused_stream_id
+from tavolo.eventlog import ConcurrencyError, NewEvent, RecordedEvent
+from tavolo.eventlog.integrity import IndexEntry
+from tavolo.servicekit.auth import Principal, Role
+from tavolo.servicekit.errors import (
+    Conflict,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+)
+from tavolo.tablelog.setup import TableSetup
+from tavolo.tablelog.table import (
     BY_BOT,
     BY_PLAYER,
     BY_TIMER,
@@ -33,16 +44,7 @@ from tavolo.engine.table import (
     decide_leave,
     open_table,
 )
-from tavolo.engine.views import SeatView, seat_view
-from tavolo.eventlog import RecordedEvent
-from tavolo.eventlog.integrity import IndexEntry
-from tavolo.servicekit.auth import Principal, Role
-from tavolo.servicekit.errors import (
-    Conflict,
-    FailedPrecondition,
-    InvalidArgument,
-    PermissionDenied,
-)
+from tavolo.tablelog.views import SeatView, seat_view
 
 LEAVER_BOT_LEVEL = "medium"
 WATCH_POLL_SECONDS = 2.0
@@ -79,12 +81,23 @@ class EngineApp:
     async def open_setup(self, setup: TableSetup) -> Table:
         """Open ``setup`` with a fresh seed; also the path of a MatchFormed event."""
         seed = self._new_seed()
+        now = await self.repo.store.now()  # the database's clock starts the first timers
         try:
-            decision = open_table(setup, seed, self.repo.clock())
+            decision = open_table(setup, seed, now)
         except InvalidOptions as exc:
             raise InvalidArgument(str(exc)) from None
-        table, _ = await self.repo.create(setup, seed, decision)
+        table, _ = await self.repo.create(setup, seed, decision, now)
         return table
+
+    async def refuse_match(self, conn: Any, table_id: str, aborted: NewEvent) -> bool:
+        """Record the abort of a match that cannot be opened, in the caller's transaction;
+        False if it was recorded before (a replay of the same match)."""
+        stream = refused_stream_id(table_id)
+        try:  # the append runs in a savepoint: a repeat leaves the caller's transaction usable
+            await self.repo.store.events.append_events(stream, 0, [aborted], conn=conn)
+        except ConcurrencyError:
+            return False
+        return True
 
     # -- reading ----------------------------------------------------------------------
 
@@ -94,18 +107,33 @@ class EngineApp:
         return await self._with_receipt(seat_view(table, self._viewer_seat(table, principal)))
 
     async def table_log(self, principal: Principal, table_id: str) -> list[RecordedEvent]:
-        """The whole hash-chained log, for auditors and operators only (AUDIT-4)."""
-        principal.require(*OBSERVERS)
-        await self.repo.live(table_id)  # NOT_FOUND for an unknown table
+        """The whole hash-chained log (AUDIT-4): auditors and operators see any table; a
+        player sees a table they sat at once it has ended, when its closing event has
+        revealed the seed and the log shows nothing a seat could still use."""
+        live = await self.repo.live(table_id)  # NOT_FOUND for an unknown table
+        if not principal.roles.intersection(OBSERVERS):
+            table = await self.repo.refresh(live)
+            if table.setup.seat_of(principal.player_id) is None:
+                raise PermissionDenied(
+                    f"you had no seat at table {table_id}: players check only their own tables"
+                )
+            if table.playing:
+                raise FailedPrecondition(
+                    f"table {table_id} is still in play: its log opens to its players when it"
+                    " ends and its seed is revealed"
+                )
         return await self.repo.store.read_events(table_id)
 
     async def table_head(self, principal: Principal, table_id: str) -> tuple[int, str]:
-        """The version and status the table's row records, to hold the log against."""
-        principal.require(*OBSERVERS)
+        """The version and status the table's row records, to hold the log against: for
+        auditors and operators, and for the table's own players."""
+        live = await self.repo.live(table_id)  # NOT_FOUND for an unknown table
+        seated = live.table.setup.seat_of(principal.player_id) is not None
+        if not seated and not principal.roles.intersection(OBSERVERS):
+            raise PermissionDenied(f"you had no seat at table {table_id}")
         head = await self.repo.store.head(table_id)
-        if head is None:
-            await self.repo.live(table_id)  # NOT_FOUND for an unknown table
-            raise InvalidArgument(f"table {table_id} has no head row")  # pragma: no cover
+        if head is None:  # pragma: no cover - the row is written with the first event
+            raise NotFound(f"there is no table {table_id}")
         return head
 
     async def log_index(

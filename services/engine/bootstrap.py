@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 
 import asyncpg
 import grpc
@@ -23,14 +21,15 @@ from tavolo.engine.grpc_api import engine_service
 from tavolo.engine.live import LiveTable
 from tavolo.engine.notifications import TableNotifications
 from tavolo.engine.outbox import EngineEncoder
-from tavolo.engine.repository import TableRepository, utc_now
+from tavolo.engine.repository import TableRepository
 from tavolo.engine.scheduler import TimerLoop
 from tavolo.engine.store import TableStore
-from tavolo.engine.table import ABORTED, FINISHED, OPENED, Decision
 from tavolo.eventlog.checkpoint import CheckpointPublisher, signing_key
 from tavolo.eventlog.relay import OutboxRelay
 from tavolo.messaging import (
+    DeadLetters,
     IdempotentHandler,
+    ProcessedMessagesPruner,
     Topology,
     ensure_streams,
     install_processed_messages,
@@ -38,10 +37,11 @@ from tavolo.messaging import (
 )
 from tavolo.servicekit.interceptors import ErrorMap
 from tavolo.servicekit.runtime import Infrastructure, ServiceApp
+from tavolo.tablelog.table import ABORTED, FINISHED, OPENED, SEAT_TAKEN, Decision
 
 SCHEMA = "engine"
 RELAY_STOP_SECONDS = 5.0
-PUBLISHED = frozenset({OPENED, FINISHED, ABORTED})
+PUBLISHED = frozenset({OPENED, FINISHED, ABORTED, SEAT_TAKEN})
 
 # The rules' refusals, as status codes (NotYourTurn and GameOver are RuleErrors).
 RULE_ERRORS: ErrorMap = {
@@ -67,7 +67,6 @@ async def build_engine(
     pool: asyncpg.Pool,
     *,
     schema: str = SCHEMA,
-    clock: Callable[[], datetime] = utc_now,
     timer_poll_seconds: float = 0.25,
 ) -> Engine:
     """Install the schema and wire the use cases, the timer loop and notifications."""
@@ -80,9 +79,9 @@ async def build_engine(
         if engine.relay is not None and any(e.type in PUBLISHED for e in decision.events):
             engine.relay.wake()
 
-    repo = TableRepository(store, clock=clock, on_commit=on_commit)
+    repo = TableRepository(store, on_commit=on_commit)
     app = EngineApp(repo)
-    timers = TimerLoop(store, app, clock, poll_seconds=timer_poll_seconds)
+    timers = TimerLoop(store, app, poll_seconds=timer_poll_seconds)
     engine = Engine(store, repo, app, timers, TableNotifications(pool, store.channel, repo.cache))
     return engine
 
@@ -105,6 +104,7 @@ async def assemble(infra: Infrastructure) -> ServiceApp:
             durable=durable,
             subjects=[topology.match_formed],
             handler=handler,
+            dead_letters=DeadLetters(infra.js, topology),
         )
 
     async def publish_events() -> None:
@@ -135,6 +135,7 @@ async def assemble(infra: Infrastructure) -> ServiceApp:
             engine.notifications.run,
             consume_matches,
             checkpoints.run,
+            ProcessedMessagesPruner.configured(infra.pool, SCHEMA, infra.settings).run,
         ],
         extra_errors=RULE_ERRORS,
     )

@@ -1,8 +1,9 @@
 """Which of the engine's events cross NATS, and as which ``events.proto`` message.
 
 The outbox relay hands every committed event to `EngineEncoder`; a table's opening
-becomes ``TableStarted``, its end ``TableFinished`` or ``TableAborted``. Every other event
-(each action) stays inside the engine. The closing events carry everything the wallet,
+becomes ``TableStarted``, its end ``TableFinished`` or ``TableAborted``, and a player's
+leaving ``SeatLeft`` (the lobby frees them at once). Every other event (each action)
+stays inside the engine. The closing events carry everything the wallet,
 the leaderboard and the lobby need, so the encoding reads one event and nothing else.
 """
 
@@ -13,10 +14,11 @@ from datetime import UTC
 
 from google.protobuf import timestamp_pb2
 
-from tavolo.engine.convert import MODE_VALUES, dict_to_struct, seats_from_dicts
-from tavolo.engine.table import ABORTED, FINISHED, OPENED
+from tavolo.engine.store import table_id_of
 from tavolo.eventlog import RecordedEvent
 from tavolo.messaging import Topology
+from tavolo.tablelog.convert import MODE_VALUES, dict_to_struct, seats_from_dicts
+from tavolo.tablelog.table import ABORTED, FINISHED, OPENED, SEAT_TAKEN
 from tavolo.v1 import common_pb2, events_pb2
 
 EVENT_TYPE_HEADER = "Tavolo-Event-Type"
@@ -66,10 +68,18 @@ class EngineEncoder:
                 header=_header(event),
                 table_id=data["table_id"],
                 game=data["game"],
-                mode=MODE_VALUES[data["mode"]],
+                mode=MODE_VALUES.get(data["mode"], common_pb2.MODE_UNSPECIFIED),
                 seats=seats_from_dicts(data["seats"]),
                 stake=data["stake"],
                 reason=data["reason"],
+            ).SerializeToString()
+        elif event.type == SEAT_TAKEN:
+            name = "SeatLeft"
+            payload = events_pb2.SeatLeft(
+                header=_header(event),
+                table_id=table_id_of(event.stream_id),
+                seat=data["seat"],
+                player_id=data["player_id"],
             ).SerializeToString()
         else:
             return None

@@ -6,10 +6,11 @@ gives it the table at the stored head and commits what it decided:
 1. lock the table's row (waiting, or skipping it for the timer loop);
 2. catch the cached copy up if another replica moved the stream on (reload);
 3. answer a retried request id with the version it produced;
-4. decide; write the deadlines it starts and stops, the request id, the new head; and
-   append the events last, at the version decided on (optimistic concurrency: a stale
-   append raises ConcurrencyError, the transaction rolls back, the table is reloaded and
-   the command decided again);
+4. decide, by the database's clock (``now()``, read with the lock: replicas' clocks may
+   disagree, and a fired timer must still be due by that clock); write the deadlines it
+   starts and stops, the request id, the new head; and append the events last, at the
+   version decided on (optimistic concurrency: a stale append raises ConcurrencyError,
+   the transaction rolls back, the table is reloaded and the command decided again);
 5. only after commit, advance the cache and tell watchers, the timer loop and the relay.
 """
 
@@ -17,18 +18,18 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import structlog
 
-from tavolo.engine.history import evolve
 from tavolo.engine.live import HISTORY, LiveTable, LiveTables
-from tavolo.engine.replay import tables_by_version
-from tavolo.engine.setup import TableSetup
 from tavolo.engine.store import DeadlineRow, LockedTable, TableStore, stream_id
-from tavolo.engine.table import Decision, Table
 from tavolo.eventlog import ConcurrencyError
 from tavolo.servicekit.errors import AlreadyExists, Conflict, NotFound, quoted
+from tavolo.tablelog.history import evolve
+from tavolo.tablelog.replay import tables_by_version
+from tavolo.tablelog.setup import TableSetup
+from tavolo.tablelog.table import Decision, Table
 
 log = structlog.get_logger("tavolo.engine")
 
@@ -36,10 +37,6 @@ Decide = Callable[[Table, bytes, datetime], Decision | None]
 OnCommit = Callable[[LiveTable, Decision], Awaitable[None] | None]
 BOT_TIMER = "bot"
 MAX_ATTEMPTS = 5
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 def bot_key(seat: int) -> str:
@@ -70,12 +67,10 @@ class TableRepository:
         self,
         store: TableStore,
         *,
-        clock: Callable[[], datetime] = utc_now,
         on_commit: OnCommit | None = None,
         cache: LiveTables | None = None,
     ) -> None:
         self.store = store
-        self.clock = clock
         self.cache = cache or LiveTables()
         self._on_commit = on_commit
 
@@ -143,7 +138,7 @@ class TableRepository:
     # -- writing ----------------------------------------------------------------------
 
     async def create(
-        self, setup: TableSetup, seed: bytes, decision: Decision
+        self, setup: TableSetup, seed: bytes, decision: Decision, now: datetime
     ) -> tuple[Table, bool]:
         """Store a newly dealt table; an existing table with the same setup is returned
         (a retried open), one with another setup is ALREADY_EXISTS."""
@@ -153,7 +148,7 @@ class TableRepository:
                 conn, setup.table_id, setup.game, setup.mode, seed, table.commitment
             )
             if created:
-                await self._write(conn, table, {}, None, decision)
+                await self._write(conn, table, {}, None, decision, now)
         if not created:
             live = await self.live(setup.table_id)
             first = (await self.table_at(live, 1)).setup
@@ -201,7 +196,7 @@ class TableRepository:
                 if fired is not None:
                     return None
                 raise NotFound(f"there is no table {quoted(table_id)}")
-            if fired is not None and fired.key not in locked.deadlines:
+            if fired is not None and not _still_due(locked, fired.key):
                 return None
             if locked.version != live.table.version:
                 await self._catch_up(live, conn)
@@ -211,7 +206,7 @@ class TableRepository:
                 )
                 if prior is not None:
                     return Applied(await self.table_at(live, prior), retried=True)
-            decision = decide(live.table, live.seed, self.clock())
+            decision = decide(live.table, live.seed, locked.now)
             if decision is None:
                 if fired is not None:
                     await self.store.drop_deadline(conn, table_id, fired.key)
@@ -220,7 +215,7 @@ class TableRepository:
                 await self.store.save_request(
                     conn, table_id, request.player_id, request.request_id, decision.table.version
                 )
-            await self._write(conn, decision.table, locked.deadlines, fired, decision)
+            await self._write(conn, decision.table, locked.deadlines, fired, decision, locked.now)
         await self._committed(live, decision)
         return Applied(decision.table)
 
@@ -231,9 +226,10 @@ class TableRepository:
         stored: dict[str, DeadlineRow],
         fired: DeadlineRow | None,
         decision: Decision,
+        now: datetime,
     ) -> None:
         """Deadlines, head and notification, then the events last (see eventlog.postgres)."""
-        wanted = self.wanted_deadlines(table, stored, fired)
+        wanted = self.wanted_deadlines(table, stored, fired, now)
         keys = {d.key for d in wanted}
         fired_key = fired.key if fired is not None else None
         stop = [k for k in stored if k not in keys]
@@ -246,14 +242,17 @@ class TableRepository:
         )
 
     def wanted_deadlines(
-        self, table: Table, stored: dict[str, DeadlineRow], fired: DeadlineRow | None
+        self,
+        table: Table,
+        stored: dict[str, DeadlineRow],
+        fired: DeadlineRow | None,
+        now: datetime,
     ) -> list[DeadlineRow]:
         """The rule timers running at ``table`` and a move for each bot with one to make;
         a bot already waiting keeps its due time, one that just moved waits its think time."""
         tid = table.table_id
         rows = [DeadlineRow(tid, d.key, d.seat, d.kind, d.due) for d in table.deadlines]
         think = timedelta(milliseconds=table.setup.bot_think_millis)
-        now = self.clock()
         for seat in table.bot_seats_to_move():
             key = bot_key(seat)
             old = stored.get(key)
@@ -270,6 +269,12 @@ class TableRepository:
             result = self._on_commit(live, decision)
             if result is not None:
                 await result
+
+
+def _still_due(locked: LockedTable, key: str) -> bool:
+    """The timer ``key`` still exists and is due by the database's clock."""
+    row = locked.deadlines.get(key)
+    return row is not None and row.due <= locked.now
 
 
 __all__ = ["HISTORY", "Applied", "LockedTable", "Request", "TableRepository", "bot_key"]

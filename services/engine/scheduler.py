@@ -6,7 +6,9 @@ table's row with SKIP LOCKED and re-checks that the deadline still exists: if an
 replica is firing it (or a player's action is being committed) this replica moves on,
 and whoever commits first deletes the row in the same transaction as its event. So a
 timer fires once across replicas, and after a restart the rows are simply still there.
-An expiry is recorded as an ``EXPIRE`` action, so replay needs no clock.
+An expiry is recorded as an ``EXPIRE`` action, so replay needs no clock. The one clock is
+the database's: "due" means ``due_at <= now()`` in SQL, and the firing transaction checks
+it again, so a replica whose own clock runs fast or slow fires nothing early or late.
 """
 
 from __future__ import annotations
@@ -14,8 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import defaultdict
-from collections.abc import Callable
-from datetime import datetime
 
 import structlog
 
@@ -34,7 +34,6 @@ class TimerLoop:
         self,
         store: TableStore,
         app: EngineApp,
-        clock: Callable[[], datetime],
         *,
         poll_seconds: float = 0.25,
         batch: int = 200,
@@ -42,7 +41,6 @@ class TimerLoop:
     ) -> None:
         self._store = store
         self._app = app
-        self._clock = clock
         self._poll = poll_seconds
         self._batch = batch
         self._slots = asyncio.Semaphore(concurrency)
@@ -62,9 +60,7 @@ class TimerLoop:
 
     async def fire_due(self) -> int:
         """Fire what is due now; tables in parallel, each table's deadlines in order."""
-        now = self._clock()
-        rows = await self._store.due(now, self._batch)
-        waited = max(((now - row.due).total_seconds() for row in rows), default=0.0)
+        rows, waited = await self._store.due(self._batch)
         TIMER_OVERDUE_SECONDS.labels("engine").set(waited)
         by_table: dict[str, list[DeadlineRow]] = defaultdict(list)
         for row in rows:
@@ -90,9 +86,9 @@ class TimerLoop:
     async def _sleep(self, fired: int) -> None:
         delay = self._poll
         if not fired:
-            due = await self._store.next_due()
-            if due is not None:
-                delay = min(delay, max((due - self._clock()).total_seconds(), 0.02))
+            wait = await self._store.next_due()
+            if wait is not None:
+                delay = min(delay, max(wait.total_seconds(), 0.02))
         else:
             delay = 0.0
         if delay <= 0:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,16 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 def stream_id(table_id: str) -> str:
     """A table's stream in the engine's event log."""
     return f"table-{table_id}"
+
+
+def refused_stream_id(table_id: str) -> str:
+    """Where the abort of a match that never became a table is recorded."""
+    return f"refused-{table_id}"
+
+
+def table_id_of(stream: str) -> str:
+    """The table whose stream is ``stream`` (the inverse of `stream_id`)."""
+    return stream.removeprefix("table-")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +57,7 @@ class LockedTable:
     version: int
     status: str
     deadlines: dict[str, DeadlineRow]
+    now: datetime  # the database's clock: every replica decides and times by this one
 
 
 class TableStore:
@@ -60,7 +71,7 @@ class TableStore:
         self.channel = f"{schema}_tables"
         # One round trip: lock the table's row and read its deadlines.
         self._lock = (
-            "SELECT t.version, t.status, d.timer_key, d.seat, d.kind, d.due_at"
+            "SELECT t.version, t.status, d.timer_key, d.seat, d.kind, d.due_at, now() AS db_now"
             f" FROM {s}.tables t LEFT JOIN {s}.deadlines d ON d.table_id = t.table_id"
             " WHERE t.table_id = $1 FOR UPDATE OF t"
         )
@@ -98,10 +109,11 @@ class TableStore:
         """
         self._delete_deadline = f"DELETE FROM {s}.deadlines WHERE table_id = $1 AND timer_key = $2"
         self._due = (
-            f"SELECT table_id, timer_key, seat, kind, due_at FROM {s}.deadlines"
-            " WHERE due_at <= $1 ORDER BY due_at LIMIT $2"
+            "SELECT table_id, timer_key, seat, kind, due_at,"
+            f" extract(epoch FROM now() - due_at)::float8 AS waited FROM {s}.deadlines"
+            " WHERE due_at <= now() ORDER BY due_at LIMIT $1"
         )
-        self._next_due = f"SELECT min(due_at) FROM {s}.deadlines"
+        self._next_due = f"SELECT min(due_at) - now() FROM {s}.deadlines"
         self._find_request = (
             f"SELECT version FROM {s}.requests"
             " WHERE table_id = $1 AND player_id = $2 AND request_id = $3"
@@ -130,7 +142,7 @@ class TableStore:
             for r in rows
             if r["timer_key"] is not None
         }
-        return LockedTable(rows[0]["version"], rows[0]["status"], deadlines)
+        return LockedTable(rows[0]["version"], rows[0]["status"], deadlines, rows[0]["db_now"])
 
     async def create_table(
         self, conn: Any, table_id: str, game: str, mode: str, seed: bytes, commitment: str
@@ -219,15 +231,24 @@ class TableStore:
     ) -> list[RecordedEvent]:
         return await self.events.read_stream(stream_id(table_id), from_version, conn=conn)
 
-    async def due(self, now: datetime, limit: int) -> list[DeadlineRow]:
+    async def now(self) -> datetime:
+        """The database's clock, the one every replica times tables by."""
         async with self.pool.acquire() as conn:
-            rows = await conn.fetch(self._due, now, limit)
-        return [_deadline(r) for r in rows]
+            now: datetime = await conn.fetchval("SELECT now()")
+        return now
 
-    async def next_due(self) -> datetime | None:
+    async def due(self, limit: int) -> tuple[list[DeadlineRow], float]:
+        """Deadlines due by the database's clock (replicas' clocks may disagree), and how
+        many seconds the oldest of them has waited (0 when none is due)."""
         async with self.pool.acquire() as conn:
-            due: datetime | None = await conn.fetchval(self._next_due)
-        return due
+            rows = await conn.fetch(self._due, limit)
+        return [_deadline(r) for r in rows], max((r["waited"] for r in rows), default=0.0)
+
+    async def next_due(self) -> timedelta | None:
+        """How long until the next deadline by the database's clock; None if none."""
+        async with self.pool.acquire() as conn:
+            wait: timedelta | None = await conn.fetchval(self._next_due)
+        return wait
 
     def _connection(self, conn: Any) -> Any:
         return _Borrowed(conn) if conn is not None else self.pool.acquire()

@@ -134,12 +134,13 @@ class Leaderboard:
         return aggregate(batch)
 
     async def rebuild(self, principal: Principal) -> int:
-        """Empty the projections and replay the whole history; operators only."""
+        """Rebuild the projections from the whole history; operators only."""
         principal.require(Role.OPERATOR)
         return await self.replay_history()
 
     async def replay_history(self) -> int:
-        """Empty the projections and replay the whole history (RebuildProjection, tools)."""
+        """Replay the whole history beside the live projection, then swap it in
+        (RebuildProjection, tools); the live consumer keeps projecting meanwhile."""
         replayed = await store.rebuild(self._pool, self._replay)
         log.info("projection rebuilt", events=replayed)
         return replayed

@@ -12,7 +12,12 @@ from tavolo.leaderboard.app import Clock, Leaderboard, utc_now
 from tavolo.leaderboard.config import LeaderboardConfig
 from tavolo.leaderboard.consumers import table_finished_consumer
 from tavolo.leaderboard.grpc_api import leaderboard_service
-from tavolo.messaging import Topology, ensure_streams, install_processed_messages
+from tavolo.messaging import (
+    ProcessedMessagesPruner,
+    Topology,
+    ensure_streams,
+    install_processed_messages,
+)
 from tavolo.servicekit.runtime import Assemble, Infrastructure, ServiceApp
 
 
@@ -35,7 +40,10 @@ def make_assemble(
         consumer = table_finished_consumer(infra.nats, infra.pool, topology, leaderboard)
         return ServiceApp(
             grpc_services=[leaderboard_service(leaderboard)],
-            background=[consumer.run],
+            background=[
+                consumer.run,
+                ProcessedMessagesPruner.configured(infra.pool, store.SCHEMA, infra.settings).run,
+            ],
         )
 
     return assemble

@@ -14,7 +14,14 @@ from nats.aio.msg import Msg
 from tavolo.leaderboard.app import Leaderboard
 from tavolo.leaderboard.store import SCHEMA
 from tavolo.leaderboard.wire import MalformedEvent
-from tavolo.messaging import Consumer, Effect, IdempotentHandler, Topology
+from tavolo.messaging import (
+    Consumer,
+    DeadLetters,
+    Effect,
+    IdempotentHandler,
+    Topology,
+    Unprocessable,
+)
 
 log = structlog.get_logger("tavolo.leaderboard")
 
@@ -28,9 +35,9 @@ def table_finished_effect(leaderboard: Leaderboard) -> Effect:
         try:
             await leaderboard.project_table_finished(conn, msg.data)
         except MalformedEvent as exc:
-            # Retrying cannot help an event that can never be read: record it as handled,
-            # say so loudly, and let the rest of the stream through.
-            log.error("TableFinished dropped: malformed", reason=str(exc), subject=msg.subject)
+            # Retrying cannot help an event that can never be read: dead-lettered for
+            # operators, and the rest of the stream flows on.
+            raise Unprocessable(f"malformed TableFinished: {exc}") from exc
 
     return effect
 
@@ -47,4 +54,5 @@ def table_finished_consumer(
         durable=durable,
         subjects=[topology.table_finished],
         handler=handler,
+        dead_letters=DeadLetters(nc.jetstream(), topology),
     )

@@ -10,12 +10,14 @@ each other instead of deadlocking.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import asyncpg
 
 from tavolo.leaderboard.model import FinishedTable
 from tavolo.leaderboard.projection import ProjectionDelta
+from tavolo.servicekit.errors import FailedPrecondition
 from tavolo.servicekit.migrations import apply_migrations
 
 SCHEMA = "leaderboard"
@@ -38,32 +40,45 @@ VALUES ($1, $2, $3, $4)
 ON CONFLICT DO NOTHING
 RETURNING position
 """
-# The per-player tables in one statement (data-modifying CTEs all run, each sorted by key).
-_PLAYERS = f"""
+
+
+@dataclass(frozen=True, slots=True)
+class _Writes:
+    """The statements that add a delta to one set of projection tables."""
+
+    players: str
+    league: str
+    emptied: str
+
+
+def _writes(suffix: str) -> _Writes:
+    """The statements for the live tables (``suffix`` "") or their rebuild shadows."""
+    # The per-player tables in one statement (data-modifying CTEs all run, each sorted by key).
+    players = f"""
 WITH xp AS (
-    INSERT INTO {SCHEMA}.player_xp AS x (player_id, xp)
+    INSERT INTO {SCHEMA}.player_xp{suffix} AS x (player_id, xp)
     SELECT * FROM unnest($1::text[], $2::bigint[]) ORDER BY 1
     ON CONFLICT (player_id) DO UPDATE SET xp = x.xp + excluded.xp
 ), places AS (
-    INSERT INTO {SCHEMA}.player_place_counts AS c (player_id, game, place, times)
+    INSERT INTO {SCHEMA}.player_place_counts{suffix} AS c (player_id, game, place, times)
     SELECT * FROM unnest($3::text[], $4::text[], $5::integer[], $6::bigint[]) ORDER BY 1, 2, 3
     ON CONFLICT (player_id, game, place) DO UPDATE SET times = c.times + excluded.times
 )
-INSERT INTO {SCHEMA}.alltime_scores AS a (game, player_id, wins, games)
+INSERT INTO {SCHEMA}.alltime_scores{suffix} AS a (game, player_id, wins, games)
 SELECT * FROM unnest($7::text[], $8::text[], $9::bigint[], $10::bigint[]) ORDER BY 1, 2
 ON CONFLICT (game, player_id) DO UPDATE
     SET wins = a.wins + excluded.wins, games = a.games + excluded.games
 """
-# League rows and the points histogram in one statement. A row whose games exceed the
-# delta's existed before: it leaves the bucket of its old points (new minus the delta's)
-# and enters the new one; a new row only enters. Moves are netted per bucket first, since
-# one INSERT may not touch a row twice. Buckets left at zero come back for deletion.
-_LEAGUE = f"""
+    # League rows and the points histogram in one statement. A row whose games exceed the
+    # delta's existed before: it leaves the bucket of its old points (new minus the delta's)
+    # and enters the new one; a new row only enters. Moves are netted per bucket first, since
+    # one INSERT may not touch a row twice. Buckets left at zero come back for deletion.
+    league = f"""
 WITH delta AS (
     SELECT * FROM unnest($1::integer[], $2::text[], $3::text[], $4::bigint[], $5::bigint[])
         AS d(week, game, player_id, points_x2, games)
 ), totals AS (
-    INSERT INTO {SCHEMA}.league_scores AS s (week, game, player_id, points_x2, games)
+    INSERT INTO {SCHEMA}.league_scores{suffix} AS s (week, game, player_id, points_x2, games)
     SELECT * FROM delta ORDER BY 1, 2, 3
     ON CONFLICT (week, game, player_id) DO UPDATE
         SET points_x2 = s.points_x2 + excluded.points_x2, games = s.games + excluded.games
@@ -78,16 +93,26 @@ WITH delta AS (
     SELECT week, game, points_x2, sum(players)::bigint AS players
     FROM moves GROUP BY week, game, points_x2 HAVING sum(players) <> 0
 )
-INSERT INTO {SCHEMA}.league_points_histogram AS h (week, game, points_x2, players)
+INSERT INTO {SCHEMA}.league_points_histogram{suffix} AS h (week, game, points_x2, players)
 SELECT * FROM net ORDER BY 1, 2, 3
 ON CONFLICT (week, game, points_x2) DO UPDATE SET players = h.players + excluded.players
 RETURNING week, game, points_x2, players
 """
-_HISTOGRAM_EMPTIED = f"""
-DELETE FROM {SCHEMA}.league_points_histogram AS h
+    emptied = f"""
+DELETE FROM {SCHEMA}.league_points_histogram{suffix} AS h
 USING unnest($1::integer[], $2::text[], $3::bigint[]) AS t(week, game, points_x2)
 WHERE h.week = t.week AND h.game = t.game AND h.points_x2 = t.points_x2 AND h.players = 0
 """
+    return _Writes(players, league, emptied)
+
+
+LIVE = _writes("")
+SHADOW_SUFFIX = "_rebuild"
+SHADOW = _writes(SHADOW_SUFFIX)
+# What the rebuild has replayed into the shadows so far, by history position.
+REPLAYED = f"{SCHEMA}.rebuild_replayed"
+REBUILD_LOCK = "tavolo.leaderboard.rebuild"
+
 _HISTORY_PAGE = f"""
 SELECT position, payload FROM {LOG_TABLE} WHERE position > $1 ORDER BY position LIMIT $2
 """
@@ -110,8 +135,11 @@ async def append_received(conn: asyncpg.Connection, table: FinishedTable, payloa
     return position is not None
 
 
-async def apply_delta(conn: asyncpg.Connection, delta: ProjectionDelta) -> None:
-    """Add ``delta`` to every projection table (call inside a transaction).
+async def apply_delta(
+    conn: asyncpg.Connection, delta: ProjectionDelta, into: _Writes = LIVE
+) -> None:
+    """Add ``delta`` to every projection table (call inside a transaction); ``into`` the
+    live tables, or the rebuild's shadows.
 
     Two statements (three when a histogram bucket empties): per-event cost is mostly
     round trips, so the tables are grouped rather than written one by one.
@@ -122,7 +150,7 @@ async def apply_delta(conn: asyncpg.Connection, delta: ProjectionDelta) -> None:
     places = sorted(delta.places.items())
     alltime = sorted(delta.alltime.items())
     await conn.execute(
-        _PLAYERS,
+        into.players,
         [p for p, _ in xp],
         [n for _, n in xp],
         [k[0] for k, _ in places],
@@ -138,7 +166,7 @@ async def apply_delta(conn: asyncpg.Connection, delta: ProjectionDelta) -> None:
         return
     league = sorted(delta.league.items())
     buckets = await conn.fetch(
-        _LEAGUE,
+        into.league,
         [k[0] for k, _ in league],
         [k[1] for k, _ in league],
         [k[2] for k, _ in league],
@@ -148,7 +176,7 @@ async def apply_delta(conn: asyncpg.Connection, delta: ProjectionDelta) -> None:
     emptied = [b for b in buckets if b["players"] == 0]
     if emptied:
         await conn.execute(
-            _HISTOGRAM_EMPTIED,
+            into.emptied,
             [b["week"] for b in emptied],
             [b["game"] for b in emptied],
             [b["points_x2"] for b in emptied],
@@ -161,23 +189,80 @@ async def rebuild(
     *,
     batch_size: int = 1000,
 ) -> int:
-    """Empty every projection and replay the whole history into it; the events replayed.
+    """Replay the whole history into shadow tables beside the live projection, then swap
+    them in at once; the events replayed.
 
-    One transaction: readers keep the old standings until it commits, and the SHARE lock on
-    the history holds new events back meanwhile, so none is missed or counted twice.
+    The live consumer keeps appending to the history and projecting into the live tables
+    meanwhile, and readers keep reading them: the replay locks neither. Only the last step
+    holds the history in SHARE mode (new events wait, readers do not) while it replays
+    the events that arrived during the rebuild, which the shadows have not seen, and
+    renames the shadows into place. Every event is in the result once: the shadows record
+    each history position they replayed, so a late commit with a low position is not lost.
     """
-    replayed = 0
-    async with pool.acquire() as conn, conn.transaction():
-        await conn.execute(f"LOCK TABLE {LOG_TABLE} IN SHARE MODE")
-        for table in PROJECTION_TABLES:
-            # DELETE rather than TRUNCATE: TRUNCATE's exclusive lock would stall every reader.
-            await conn.execute(f"DELETE FROM {table}")
-        after = 0
-        while True:
-            rows = await conn.fetch(_HISTORY_PAGE, after, batch_size)
-            if not rows:
-                break
-            await apply_delta(conn, project([r["payload"] for r in rows]))
-            replayed += len(rows)
-            after = rows[-1]["position"]
+    async with pool.acquire() as conn:
+        if not await conn.fetchval("SELECT pg_try_advisory_lock(hashtext($1))", REBUILD_LOCK):
+            raise FailedPrecondition("a rebuild is already running: wait for it to finish")
+        try:
+            await _create_shadows(conn)
+            replayed = 0
+            after = 0
+            while True:
+                async with conn.transaction():
+                    rows = await conn.fetch(_HISTORY_PAGE, after, batch_size)
+                    if not rows:
+                        break
+                    await _replay(conn, rows, project)
+                replayed += len(rows)
+                after = rows[-1]["position"]
+            async with conn.transaction():
+                await conn.execute(f"LOCK TABLE {LOG_TABLE} IN SHARE MODE")
+                late = await conn.fetch(_NOT_REPLAYED)
+                for start in range(0, len(late), batch_size):
+                    await _replay(conn, late[start : start + batch_size], project)
+                replayed += len(late)
+                await _swap_shadows_in(conn)
+        finally:
+            await _drop_shadows(conn)  # after a swap, only the bookkeeping is left
+            await conn.execute("SELECT pg_advisory_unlock(hashtext($1))", REBUILD_LOCK)
     return replayed
+
+
+_NOT_REPLAYED = f"""
+SELECT position, payload FROM {LOG_TABLE} AS l
+WHERE NOT EXISTS (SELECT 1 FROM {REPLAYED} AS r WHERE r.position = l.position)
+ORDER BY position
+"""
+
+
+async def _replay(
+    conn: asyncpg.Connection,
+    rows: Sequence[asyncpg.Record],
+    project: Callable[[Sequence[bytes]], ProjectionDelta],
+) -> None:
+    await apply_delta(conn, project([r["payload"] for r in rows]), SHADOW)
+    await conn.execute(
+        f"INSERT INTO {REPLAYED} SELECT unnest($1::bigint[])", [r["position"] for r in rows]
+    )
+
+
+async def _create_shadows(conn: asyncpg.Connection) -> None:
+    """Empty shadows shaped like the live tables (indexes included), and the bookkeeping."""
+    async with conn.transaction():
+        await _drop_shadows(conn)
+        for table in PROJECTION_TABLES:
+            await conn.execute(f"CREATE TABLE {table}{SHADOW_SUFFIX} (LIKE {table} INCLUDING ALL)")
+        await conn.execute(f"CREATE TABLE {REPLAYED} (position bigint PRIMARY KEY)")
+
+
+async def _swap_shadows_in(conn: asyncpg.Connection) -> None:
+    """Inside the final transaction: every live table replaced by its shadow at once."""
+    for table in PROJECTION_TABLES:
+        name = table.rsplit(".", 1)[1]
+        await conn.execute(f"DROP TABLE {table}")
+        await conn.execute(f"ALTER TABLE {table}{SHADOW_SUFFIX} RENAME TO {name}")
+
+
+async def _drop_shadows(conn: asyncpg.Connection) -> None:
+    for table in PROJECTION_TABLES:
+        await conn.execute(f"DROP TABLE IF EXISTS {table}{SHADOW_SUFFIX}")
+    await conn.execute(f"DROP TABLE IF EXISTS {REPLAYED}")

@@ -1,16 +1,21 @@
-"""Accounts and sessions (PCG-1, guarantee 9): register, log in, refresh, profiles, roles."""
+"""Accounts and sessions (PCG-1, guarantee 9): register, log in, refresh, profiles, roles.
+
+Refresh tokens are single-use: each refresh rotates it, and the lobby keeps each one's
+hash (``refresh_store``) to recognise a token used twice or revoked by a suspension."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
-from tavolo.lobby import accounts_store, events
+from tavolo.lobby import accounts_store, events, refresh_store
 from tavolo.lobby.accounts_store import Account, NicknameTaken
-from tavolo.lobby.app import LobbyContext
+from tavolo.lobby.context import LobbyContext
 from tavolo.lobby.nicknames import normalise, skeleton
 from tavolo.lobby.passwords import check_password
 from tavolo.lobby.sanctions import Sanction, ensure_account_active
+from tavolo.lobby.store import Connection
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.servicekit.errors import (
     AlreadyExists,
@@ -80,7 +85,8 @@ class Accounts:
                 " look-alike letters): choose another one"
             ) from None
         self.ctx.on_append()
-        return self._session(account)
+        async with self.ctx.db.transaction() as conn:
+            return await self._session(conn, account)
 
     async def login(self, nickname: str, password: str) -> SessionTokens:
         if not nickname.strip() or not password:
@@ -99,19 +105,55 @@ class Accounts:
             ensure_account_active(
                 await self.ctx.sanctions(conn, account.player_id), self.ctx.clock()
             )
-        return self._session(account)
+        async with self.ctx.db.transaction() as conn:
+            return await self._session(conn, account)
 
     async def refresh(self, refresh_token: str) -> SessionTokens:
-        """A new session from a refresh token; roles and suspensions are read afresh."""
+        """A new session from a refresh token, which is used up: the answer carries the next
+        token of the same login (its family). Roles and suspensions are read afresh.
+
+        A token presented a second time was copied: its family is revoked, so whoever holds
+        a copy is shut out with the owner, who logs in again (OAuth 2.0 Security BCP 4.14)."""
         if not refresh_token:
             raise InvalidArgument("give the refresh token of your last session")
-        principal = self.ctx.signer.verify(refresh_token, kind="refresh")
-        async with self.ctx.db.connection() as conn:
-            account = await self.ctx.account(conn, principal)
-            ensure_account_active(
-                await self.ctx.sanctions(conn, account.player_id), self.ctx.clock()
+        principal, _ = self.ctx.signer.verify_refresh(refresh_token)
+        now = self.ctx.clock()
+        async with self.ctx.db.transaction() as conn:
+            stored = await refresh_store.for_update(conn, refresh_token)
+            if stored is None or stored.player_id != principal.player_id:
+                raise Unauthenticated("this session is not known or has ended: log in again")
+            if stored.revoked_at is not None:
+                # A suspension says why (PERMISSION_DENIED); any other revocation does not.
+                ensure_account_active(await self.ctx.sanctions(conn, stored.player_id), now)
+                raise Unauthenticated("this session was revoked: log in again")
+            reused = stored.used_at is not None
+            if reused:
+                await refresh_store.revoke_family(conn, stored.family_id, now, "reused")
+            else:
+                account = await self.ctx.account(conn, principal)
+                ensure_account_active(await self.ctx.sanctions(conn, account.player_id), now)
+                await refresh_store.mark_used(conn, refresh_token, now)
+                session = await self._session(conn, account, stored.family_id)
+        if reused:  # raised after the commit, which keeps the family revoked
+            raise Unauthenticated(
+                "this refresh token was used before, so someone else may hold a copy: every"
+                " session of this login is revoked; log in again"
             )
-        return self._session(account)
+        return session
+
+    async def logout(self, refresh_token: str) -> None:
+        """End the login ``refresh_token`` belongs to: its family is revoked. Logging out
+        twice is no error; a token this lobby never issued is."""
+        if not refresh_token:
+            raise InvalidArgument("give the refresh token of the session to end")
+        self.ctx.signer.verify_refresh(refresh_token)
+        async with self.ctx.db.transaction() as conn:
+            stored = await refresh_store.for_update(conn, refresh_token)
+            if stored is None:
+                raise Unauthenticated("this session is not known or has ended: log in again")
+            await refresh_store.revoke_family(
+                conn, stored.family_id, self.ctx.clock(), "logged out"
+            )
 
     async def profile(self, caller: Principal, player_id: str) -> ProfileView:
         """A profile; sanctions are shown to the player and to staff only."""
@@ -162,7 +204,11 @@ class Accounts:
         assert updated is not None
         return updated
 
-    def _session(self, account: Account) -> SessionTokens:
+    async def _session(
+        self, conn: Connection, account: Account, family: str | None = None
+    ) -> SessionTokens:
+        """An access token and the next refresh token of ``family`` (a new login: a new
+        family), kept hashed in the caller's transaction."""
         signer = self.ctx.signer
         config = self.ctx.config
         access, access_expires = signer.issue(
@@ -171,11 +217,21 @@ class Accounts:
             nickname=account.nickname,
             ttl_seconds=config.access_ttl_seconds,
         )
-        refresh, _ = signer.issue(
+        family_id = family or self.ctx.new_id()
+        refresh, refresh_expires = signer.issue(
             account.player_id,
             account.roles,
             nickname=account.nickname,
             kind="refresh",
             ttl_seconds=config.refresh_ttl_seconds,
+            family=family_id,
+        )
+        await refresh_store.insert(
+            conn,
+            refresh,
+            family_id,
+            account.player_id,
+            self.ctx.clock(),
+            datetime.fromtimestamp(refresh_expires, UTC),
         )
         return SessionTokens(account, access, access_expires, refresh)

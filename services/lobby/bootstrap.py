@@ -33,16 +33,24 @@ from tavolo.eventlog import PostgresEventStore
 from tavolo.eventlog.checkpoint import CheckpointPublisher, signing_key
 from tavolo.eventlog.relay import OutboxRelay
 from tavolo.lobby import convert, events
-from tavolo.lobby.app import LobbyApp, LobbyConfig, LobbyContext, utc_now
+from tavolo.lobby.app import LobbyApp
 from tavolo.lobby.clients import EnginePort, GrpcEngine, GrpcWallet, ServiceToken, WalletPort
 from tavolo.lobby.consumers import TableEvents
+from tavolo.lobby.context import LobbyConfig, LobbyContext, utc_now
+from tavolo.lobby.dead_letters import DeadLetterDesk
 from tavolo.lobby.grpc_api import lobby_grpc_service
 from tavolo.lobby.matchmaking import MatchPolicy
 from tavolo.lobby.passwords import Passwords
 from tavolo.lobby.store import SCHEMA, Database
 from tavolo.lobby.tables import BotLevel
 from tavolo.lobby.updates import LobbyUpdates, Update
-from tavolo.messaging import Topology, ensure_streams, install_processed_messages
+from tavolo.messaging import (
+    DeadLetters,
+    ProcessedMessagesPruner,
+    Topology,
+    ensure_streams,
+    install_processed_messages,
+)
 from tavolo.servicekit.runtime import Assemble, Infrastructure, ServiceApp
 from tavolo.servicekit.settings import SettingsError
 
@@ -187,6 +195,7 @@ def make_assemble(
         if operator is not None:
             await app.accounts.ensure_operator(*operator)
         table_events = TableEvents(app, topology, infra.js)
+        letters = DeadLetterDesk(DeadLetters(infra.js, topology))
         if built is not None:
             built(Assembled(app, relay, topology))
 
@@ -223,11 +232,12 @@ def make_assemble(
                 key=signing_key(settings.checkpoint_key),
                 interval=settings.checkpoint_seconds,
             ).run,
+            ProcessedMessagesPruner.configured(infra.pool, SCHEMA, settings).run,
         ]
         if chosen.run_matchmaker:
             background.append(app.matchmaker.run)
         return ServiceApp(
-            grpc_services=[lobby_grpc_service(app, updates)],
+            grpc_services=[lobby_grpc_service(app, updates, letters)],
             background=background,  # type: ignore[arg-type]
             on_stop=[close_channels],
         )

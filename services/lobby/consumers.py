@@ -1,4 +1,6 @@
-"""The NATS events the lobby reacts to: TableStarted, TableFinished, TableAborted.
+"""The NATS events the lobby reacts to: TableStarted, SeatLeft, TableFinished, TableAborted
+from the engine, and StakeHoldChanged from the wallet (a waiting ticket whose hold failed
+leaves the queue, and its player is told).
 
 One durable pull consumer; each message is applied through ``IdempotentHandler``, which
 records its id in the same transaction as the effect, so a redelivery changes nothing
@@ -13,15 +15,22 @@ from nats.aio.msg import Msg
 
 from tavolo.lobby.app import LobbyApp
 from tavolo.lobby.events import MODE_FROM_PROTO
+from tavolo.lobby.queue import hold_lost
 from tavolo.lobby.store import SCHEMA
 from tavolo.lobby.tables import Mode
-from tavolo.lobby.updates import Update
-from tavolo.messaging import IdempotentHandler, Topology, run_consumer
+from tavolo.lobby.updates import TicketChanged, Update
+from tavolo.messaging import DeadLetters, IdempotentHandler, Topology, run_consumer
 from tavolo.v1 import events_pb2
 
 TABLE_STARTED = "TableStarted"
 TABLE_FINISHED = "TableFinished"
 TABLE_ABORTED = "TableAborted"
+SEAT_LEFT = "SeatLeft"
+STAKE_HOLD_CHANGED = "StakeHoldChanged"
+# What a hold may become that leaves a waiting ticket without its stake.
+HOLD_FAILED = frozenset(
+    {events_pb2.HOLD_STATE_EXPIRED, events_pb2.HOLD_STATE_RELEASED, events_pb2.HOLD_STATE_REFUSED}
+)
 
 
 class TableEvents:
@@ -34,10 +43,12 @@ class TableEvents:
         self._started = topology.subject_for(TABLE_STARTED)
         self._finished = topology.subject_for(TABLE_FINISHED)
         self._aborted = topology.subject_for(TABLE_ABORTED)
+        self._left = topology.subject_for(SEAT_LEFT)
+        self._hold = topology.subject_for(STAKE_HOLD_CHANGED)
 
     @property
     def subjects(self) -> list[str]:
-        return [self._started, self._finished, self._aborted]
+        return [self._started, self._finished, self._aborted, self._left, self._hold]
 
     @property
     def durable(self) -> str:
@@ -57,6 +68,15 @@ class TableEvents:
         elif msg.subject == self._aborted:
             aborted = events_pb2.TableAborted.FromString(msg.data)
             await watch.table_ended(conn, aborted.table_id, f"aborted: {aborted.reason}")
+        elif msg.subject == self._left:
+            left = events_pb2.SeatLeft.FromString(msg.data)
+            await watch.seat_left(conn, left.table_id, left.player_id)
+        elif msg.subject == self._hold:
+            hold = events_pb2.StakeHoldChanged.FromString(msg.data)
+            if hold.state in HOLD_FAILED:
+                lost = await hold_lost(conn, hold.hold_id, hold.reason, self.app.ctx.clock())
+                if lost is not None:
+                    return [(lost.player_id, TicketChanged(lost))]
         return []
 
     async def handle(self, msg: Msg) -> None:
@@ -77,4 +97,5 @@ class TableEvents:
             durable=self.durable,
             subjects=self.subjects,
             handler=self.handle,
+            dead_letters=DeadLetters(self._js, self.topology),
         )

@@ -43,6 +43,7 @@ TICKET_TO_PROTO = {
     TicketState.SEATED: lobby_pb2.TICKET_STATE_SEATED,
     TicketState.LEFT: lobby_pb2.TICKET_STATE_LEFT,
     TicketState.CANCELLED: lobby_pb2.TICKET_STATE_CANCELLED,
+    TicketState.HOLD_LOST: lobby_pb2.TICKET_STATE_HOLD_LOST,
 }
 INVITATION_TO_PROTO = {
     InvitationState.PENDING: lobby_pb2.INVITATION_STATE_PENDING,

@@ -9,7 +9,8 @@ Streams: ``player-<id>`` (PlayerRegistered), ``match-<id>`` (a room's MatchForme
 ``matchmaking-<batch id>`` (every MatchFormed and MatchCancelled of one matchmaker
 transaction, appended at once: appends to a schema commit one at a time, so one append
 per batch instead of one per table is what lets the matchmaker seat thousands of tickets
-a second), ``sanction-<id>`` (AccountFrozen, then AccountUnfrozen when lifted). Each
+a second), ``sanction-<id>`` (AccountFrozen, then AccountUnfrozen when lifted; or
+AccountsSuspended, then AccountsReinstated, for a suspension of all accounts). Each
 event keeps its own id whatever its stream, so de-duplication is unchanged.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 
 from google.protobuf import struct_pb2, timestamp_pb2
 from google.protobuf.message import Message
@@ -33,6 +35,8 @@ MATCH_FORMED = "MatchFormed"
 MATCH_CANCELLED = "MatchCancelled"
 ACCOUNT_FROZEN = "AccountFrozen"
 ACCOUNT_UNFROZEN = "AccountUnfrozen"
+ACCOUNTS_SUSPENDED = "AccountsSuspended"
+ACCOUNTS_REINSTATED = "AccountsReinstated"
 
 _NAMESPACE = uuid.UUID("6f0b2b9e-4a51-4d0c-9a57-2d5b1f7c3e10")
 
@@ -142,6 +146,26 @@ def account_unfrozen(sanction_id: str, player_id: str, by: str) -> Pending:
     return Pending(f"sanction-{sanction_id}", 1, event)
 
 
+def accounts_suspended(
+    sanction_id: str, player_ids: Sequence[str], until: datetime | None, reason: str
+) -> Pending:
+    """Every account of a person suspended: every service revokes their tokens at once."""
+    data = {
+        "sanction_id": sanction_id,
+        "player_ids": list(player_ids),
+        "until": until.isoformat() if until else "",
+        "reason": reason,
+    }
+    event = NewEvent(ACCOUNTS_SUSPENDED, data, _event_id(ACCOUNTS_SUSPENDED, sanction_id))
+    return Pending(f"sanction-{sanction_id}", 0, event)
+
+
+def accounts_reinstated(sanction_id: str, player_ids: Sequence[str]) -> Pending:
+    data = {"sanction_id": sanction_id, "player_ids": list(player_ids)}
+    event = NewEvent(ACCOUNTS_REINSTATED, data, _event_id(ACCOUNTS_REINSTATED, sanction_id))
+    return Pending(f"sanction-{sanction_id}", 1, event)
+
+
 # -- crossing NATS ---------------------------------------------------------------------
 
 
@@ -207,6 +231,17 @@ def to_proto(event: RecordedEvent) -> Message | None:
         )
     if event.type == ACCOUNT_UNFROZEN:
         return events_pb2.AccountUnfrozen(header=h, player_id=d["player_id"], by=d["by"])
+    if event.type == ACCOUNTS_SUSPENDED:
+        suspended = events_pb2.AccountsSuspended(
+            header=h, sanction_id=d["sanction_id"], player_ids=d["player_ids"], reason=d["reason"]
+        )
+        if d["until"]:
+            suspended.until.FromDatetime(datetime.fromisoformat(d["until"]))
+        return suspended
+    if event.type == ACCOUNTS_REINSTATED:
+        return events_pb2.AccountsReinstated(
+            header=h, sanction_id=d["sanction_id"], player_ids=d["player_ids"]
+        )
     return None
 
 

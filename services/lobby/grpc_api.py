@@ -15,20 +15,22 @@ import grpc
 
 from tavolo.lobby import convert
 from tavolo.lobby.app import LobbyApp
+from tavolo.lobby.dead_letters import DeadLetterDesk
 from tavolo.lobby.updates import LobbyUpdates
 from tavolo.servicekit.auth import caller, current_principal
 from tavolo.servicekit.grpc_server import GrpcService
 from tavolo.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
 
-PUBLIC_METHODS = frozenset({"Register", "Login", "Refresh"})
+PUBLIC_METHODS = frozenset({"Register", "Login", "Refresh", "Logout"})
 
 Context = grpc.aio.ServicerContext[Any, Any]
 
 
 class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
-    def __init__(self, app: LobbyApp, updates: LobbyUpdates) -> None:
+    def __init__(self, app: LobbyApp, updates: LobbyUpdates, letters: DeadLetterDesk) -> None:
         self.app = app
         self.updates = updates
+        self.letters = letters
 
     # -- accounts ---------------------------------------------------------------------
 
@@ -46,6 +48,12 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         self, request: lobby_pb2.RefreshRequest, context: Context
     ) -> lobby_pb2.Session:
         return convert.session(await self.app.accounts.refresh(request.refresh_token))
+
+    async def Logout(
+        self, request: lobby_pb2.LogoutRequest, context: Context
+    ) -> lobby_pb2.LogoutResponse:
+        await self.app.accounts.logout(request.refresh_token)
+        return lobby_pb2.LogoutResponse()
 
     async def GetProfile(
         self, request: lobby_pb2.GetProfileRequest, context: Context
@@ -169,9 +177,17 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
     ) -> lobby_pb2.Sanction:
         return convert.sanction(await self.app.moderation.lift(caller(), request.sanction_id))
 
+    async def ListDeadLetters(
+        self, request: lobby_pb2.ListDeadLettersRequest, context: Context
+    ) -> lobby_pb2.ListDeadLettersResponse:
+        letters = await self.letters.latest(caller(), request.limit)
+        return lobby_pb2.ListDeadLettersResponse(letters=letters)
 
-def lobby_grpc_service(app: LobbyApp, updates: LobbyUpdates) -> GrpcService:
-    servicer = LobbyServicer(app, updates)
+
+def lobby_grpc_service(
+    app: LobbyApp, updates: LobbyUpdates, letters: DeadLetterDesk
+) -> GrpcService:
+    servicer = LobbyServicer(app, updates, letters)
     return GrpcService(
         full_name=lobby_pb2.DESCRIPTOR.services_by_name["Lobby"].full_name,
         add_to_server=lambda server: lobby_pb2_grpc.add_LobbyServicer_to_server(servicer, server),

@@ -1,5 +1,9 @@
 """Sanctions (PCG-4): moderators apply and lift them; every one records who, why, until when.
 
+A suspension of all of a person's accounts revokes their sessions: their refresh tokens at
+once, their access tokens at every service through AccountsSuspended (AccountsReinstated
+when lifted), written in the same transaction as the sanction.
+
 A balance freeze is also a fact for the wallet: AccountFrozen is written to the event
 log in the same transaction as the sanction, and AccountUnfrozen when the last freeze on
 the player is lifted (two freezes, one lifted: the balance stays frozen).
@@ -7,8 +11,9 @@ the player is lifted (two freezes, one lifted: the balance stays frozen).
 
 from __future__ import annotations
 
-from tavolo.lobby import accounts_store, events
-from tavolo.lobby.app import LobbyContext
+from tavolo.lobby import accounts_store, events, refresh_store
+from tavolo.lobby.context import LobbyContext
+from tavolo.lobby.events import Pending
 from tavolo.lobby.sanctions import (
     Sanction,
     SanctionDuration,
@@ -16,6 +21,7 @@ from tavolo.lobby.sanctions import (
     check_reason,
     sanction_until,
 )
+from tavolo.lobby.store import Connection
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument, NotFound, quoted
 
@@ -56,6 +62,8 @@ class Moderation:
                 raise NotFound(f"no player has the id {quoted(player_id)}")
             await accounts_store.lock_account(conn, player_id)
             await accounts_store.insert_sanction(conn, sanction)
+            if kind is SanctionKind.ALL_ACCOUNTS:
+                await self.ctx.append(conn, [await _suspend(conn, sanction)])
             if kind is SanctionKind.FREEZE:
                 await self.ctx.append(
                     conn,
@@ -78,6 +86,9 @@ class Moderation:
             lifted = await accounts_store.lift_sanction(
                 conn, sanction_id, caller.player_id, self.ctx.clock()
             )
+            if found.kind is SanctionKind.ALL_ACCOUNTS:
+                players = await refresh_store.person_accounts(conn, found.player_id)
+                await self.ctx.append(conn, [events.accounts_reinstated(sanction_id, players)])
             if found.kind is SanctionKind.FREEZE and not await accounts_store.active_freezes(
                 conn, found.player_id
             ):
@@ -87,3 +98,11 @@ class Moderation:
                 )
         self.ctx.on_append()
         return lifted
+
+
+async def _suspend(conn: Connection, sanction: Sanction) -> Pending:
+    """Revoke the refresh tokens of every account of the person, and the event that makes
+    every service refuse their access tokens from now on."""
+    players = await refresh_store.person_accounts(conn, sanction.player_id)
+    await refresh_store.revoke_players(conn, players, sanction.applied_at, "suspended")
+    return events.accounts_suspended(sanction.sanction_id, players, sanction.until, sanction.reason)

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 import structlog
 
 from tavolo.lobby import queue_store, tables_store
 from tavolo.lobby.accounts_store import Account
-from tavolo.lobby.app import LobbyContext, busy_message
+from tavolo.lobby.context import LobbyContext, busy_message
 from tavolo.lobby.queue_store import Ticket, TicketState
 from tavolo.lobby.store import Connection
 from tavolo.lobby.tables import TableSpec, check_stake, table_spec
@@ -164,3 +165,16 @@ async def _record(conn: Connection, ticket: Ticket) -> None:
     if busy:
         raise FailedPrecondition(busy_message(busy[0], ticket.nickname, you=True))
     await queue_store.insert_ticket(conn, ticket)
+
+
+async def hold_lost(conn: Connection, hold_id: str, why: str, at: datetime) -> Ticket | None:
+    """A waiting ticket whose stake hold failed at the wallet leaves the queue (MODE-4):
+    the matchmaker seats only tickets still waiting, so no table forms on a hold that is
+    gone. The ticket, closed, to tell its player; None if no waiting ticket had it."""
+    ticket = await queue_store.ticket_for_update(conn, hold_id)
+    if ticket is None or ticket.hold_id != hold_id or ticket.state is not TicketState.WAITING:
+        return None
+    lost = await queue_store.close_ticket(conn, ticket.ticket_id, TicketState.HOLD_LOST, at)
+    await tables_store.release_ticket_claim(conn, ticket.player_id, ticket.ticket_id)
+    log.warning("stake hold lost; ticket closed", ticket=ticket.ticket_id, why=why)
+    return lost

@@ -19,6 +19,7 @@ class TicketState(StrEnum):
     SEATED = "seated"
     LEFT = "left"
     CANCELLED = "cancelled"
+    HOLD_LOST = "hold_lost"  # the stake hold failed at the wallet before a table formed
 
 
 @dataclass(frozen=True, slots=True)

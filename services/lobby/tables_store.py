@@ -117,6 +117,16 @@ async def release_ticket_claim(conn: Connection, player_id: str, ticket_id: str)
     )
 
 
+async def release_table_claim(conn: Connection, player_id: str, table_id: str) -> bool:
+    """Free a player from ``table_id`` (and only from it); False if it was not their claim."""
+    status = await conn.execute(
+        f"DELETE FROM {S}.busy_players WHERE player_id = $1 AND table_id = $2",
+        player_id,
+        table_id,
+    )
+    return bool(status.endswith(" 1"))
+
+
 async def release_ticket_claims(conn: Connection, ticket_ids: Sequence[str]) -> None:
     await conn.execute(
         f"DELETE FROM {S}.busy_players WHERE ticket_id = ANY($1::text[])", list(ticket_ids)

@@ -7,6 +7,8 @@ see ``tavolo.lobby.updates`` for why that pair loses nothing a client needs.
 The engine's facts (consumed in ``consumers``):
 
 - TableStarted: the table is dealt; each seated player is told where to sit.
+- SeatLeft: a player left a table still in play (a bot took the seat); they are free at
+  once for new tables, as if the table had ended for them.
 - TableFinished / TableAborted: the table is over; its players are free for new tables.
 """
 
@@ -15,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tavolo.lobby import queue_store, rooms_store, tables_store
-from tavolo.lobby.app import LobbyContext
+from tavolo.lobby.context import LobbyContext
 from tavolo.lobby.store import Connection
 from tavolo.lobby.tables import Mode
 from tavolo.lobby.tables_store import Assignment
@@ -65,3 +67,7 @@ class Watch:
     async def table_ended(self, conn: Connection, table_id: str, reason: str) -> list[str]:
         """Free the table's players; the ids freed."""
         return await tables_store.end_table(conn, table_id, self.ctx.clock(), reason)
+
+    async def seat_left(self, conn: Connection, table_id: str, player_id: str) -> bool:
+        """Free a player who left ``table_id``; False if they were busy with something else."""
+        return await tables_store.release_table_claim(conn, player_id, table_id)

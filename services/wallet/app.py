@@ -15,9 +15,10 @@ from datetime import UTC, datetime, timedelta
 import asyncpg
 import structlog
 
+from tavolo.eventlog import PostgresEventStore
 from tavolo.servicekit.auth import Principal, Role
-from tavolo.servicekit.errors import InvalidArgument, NotFound, PermissionDenied
-from tavolo.wallet import ledger, store
+from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
+from tavolo.wallet import hold_events, ledger, store
 from tavolo.wallet.accounts import (
     HOLDS,
     ISSUANCE,
@@ -28,6 +29,7 @@ from tavolo.wallet.accounts import (
     player_of,
 )
 from tavolo.wallet.config import WalletConfig
+from tavolo.wallet.hold_events import HoldChange, HoldEvents, HoldState
 from tavolo.wallet.ledger import FrozenCheck
 from tavolo.wallet.store import Connection
 from tavolo.wallet.transfers import Transfer, TransferKind, TransferSpec, TransferState
@@ -101,10 +103,17 @@ def _text(value: str, what: str, *, required: bool) -> str:
 class WalletApp:
     """Use cases behind the ``Wallet`` gRPC service."""
 
-    def __init__(self, pool: asyncpg.Pool, config: WalletConfig, clock: Clock = utc_now) -> None:
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        config: WalletConfig,
+        clock: Clock = utc_now,
+        holds: HoldEvents | None = None,
+    ) -> None:
         self._pool = pool
         self._config = config
         self._clock = clock
+        self._holds = holds or HoldEvents(PostgresEventStore(pool, store.SCHEMA))
 
     def _whose(self, who: Principal, player_id: str) -> str:
         """The player to read: the caller's own unless a reader role asks for another."""
@@ -171,9 +180,21 @@ class WalletApp:
         )
 
         async def work(conn: Connection) -> Transfer:
-            return await ledger.hold(conn, spec, now)
+            await _require_account(conn, player_id)
+            held = await ledger.hold(conn, spec, now)
+            await self._holds.tell(conn, hold_events.placed(held))
+            return held
 
-        held = await store.in_transaction(self._pool, work)
+        try:
+            held = await store.in_transaction(self._pool, work)
+        except FailedPrecondition as exc:  # short of coins, frozen: told, then refused
+            refused = HoldChange(hold_id, player_id, amount, HoldState.REFUSED, reason=str(exc))
+
+            async def tell(conn: Connection) -> bool:
+                return await self._holds.tell(conn, refused)
+
+            await store.in_transaction(self._pool, tell)
+            raise
         log.info("stake held", hold_id=hold_id, player=player_id, amount=amount)
         return HoldView.of(held)
 
@@ -184,7 +205,9 @@ class WalletApp:
         now = self._clock()
 
         async def work(conn: Connection) -> Transfer:
-            return (await ledger.resolve(conn, hold_id, now=now, cause="released")).hold
+            done = await ledger.resolve(conn, hold_id, now=now, cause="released")
+            await self._holds.tell(conn, hold_events.resolved(done))
+            return done.hold
 
         return HoldView.of(await store.in_transaction(self._pool, work))
 
@@ -214,6 +237,7 @@ class WalletApp:
         )
 
         async def work(conn: Connection) -> Transfer:
+            await _require_account(conn, player_id)
             return await ledger.record(
                 conn, spec, refuse_frozen=[FrozenCheck(account, "receive grants")]
             )
@@ -239,6 +263,7 @@ class WalletApp:
 
     async def _change_freeze(self, change: FreezeChange) -> BalanceView:
         async def work(conn: Connection) -> BalanceView:
+            await _require_account(conn, change.player_id)
             return await change_freeze(conn, change)
 
         return await store.in_transaction(self._pool, work)
@@ -251,7 +276,8 @@ class WalletApp:
         for hold_id in expired:
 
             async def work(conn: Connection, hold_id: str = hold_id) -> None:
-                await ledger.resolve(conn, hold_id, now=now, cause="expired")
+                done = await ledger.resolve(conn, hold_id, now=now, cause="expired")
+                await self._holds.tell(conn, hold_events.resolved(done))
 
             try:
                 await store.in_transaction(self._pool, work)
@@ -260,6 +286,16 @@ class WalletApp:
         if expired:
             log.info("expired holds voided", count=len(expired))
         return len(expired)
+
+
+async def _require_account(conn: Connection, player_id: str) -> None:
+    """NOT_FOUND unless the lobby registered ``player_id``: a grant, a hold or a freeze that
+    names nobody would otherwise open an account for nobody (and mint coins into it)."""
+    if not await store.player_account_exists(conn, player_id):
+        raise NotFound(
+            f"the wallet has no account for player {player_id!r}: accounts open when the"
+            " lobby registers a player"
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,15 @@ import structlog
 from google.protobuf.message import DecodeError
 from nats.aio.msg import Msg
 
-from tavolo.messaging import Consumer, Effect, IdempotentHandler, RetryPolicy, Topology
+from tavolo.messaging import (
+    Consumer,
+    DeadLetters,
+    Effect,
+    IdempotentHandler,
+    RetryPolicy,
+    Topology,
+    Unprocessable,
+)
 from tavolo.messaging import message_id_of as message_id
 from tavolo.v1 import common_pb2, events_pb2
 from tavolo.wallet.facts import (
@@ -199,8 +207,8 @@ def wallet_effect(routes: Routes) -> Effect:
         try:
             await route(conn, msg.data)
         except (DecodeError, MalformedEvent) as exc:
-            # No retry can read it: record it as handled, say so loudly, let the rest through.
-            log.error("event dropped: malformed", reason=str(exc), subject=msg.subject)
+            # No retry can read it: dead-lettered for operators, and the rest flows on.
+            raise Unprocessable(f"malformed {msg.subject}: {exc}") from exc
         finally:
             structlog.contextvars.unbind_contextvars("event", "subject")
 
@@ -228,4 +236,5 @@ def wallet_consumer(
         handler=handler,
         retry=RETRY,
         ack_wait=ack_wait,
+        dead_letters=DeadLetters(js, topology),
     )

@@ -44,6 +44,7 @@ from tavolo.wallet.facts import (
     TableAborted,
     TableFinished,
 )
+from tavolo.wallet.hold_events import HoldEvents, resolved
 from tavolo.wallet.payouts import rewards, split_pot, winners
 from tavolo.wallet.store import Connection
 from tavolo.wallet.transfers import TransferKind, TransferSpec
@@ -62,9 +63,19 @@ def _is_stake(mode: Mode, stake: int) -> bool:
 class Settlement:
     """What the wallet does when tables form, end or are cancelled, and on freezes."""
 
-    def __init__(self, config: WalletConfig, clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self,
+        config: WalletConfig,
+        clock: Callable[[], datetime],
+        holds: HoldEvents | None = None,
+    ) -> None:
         self._config = config
         self._clock = clock
+        self._holds = holds
+
+    async def _tell(self, conn: Connection, done: ledger.Resolution, table_id: str) -> None:
+        if self._holds is not None:
+            await self._holds.tell(conn, resolved(done, table_id))
 
     async def match_formed(self, conn: Connection, fact: MatchFormed) -> None:
         """Post each seat's stake hold into the table's escrow (MODE-4)."""
@@ -101,7 +112,10 @@ class Settlement:
                     if account.frozen
                     else f"seat {seat} of {fact.table_id} already staked"
                 )
-                await ledger.resolve(conn, hold_id, now=now, cause=why, event_id=fact.event_id)
+                voided = await ledger.resolve(
+                    conn, hold_id, now=now, cause=why, event_id=fact.event_id
+                )
+                await self._tell(conn, voided, fact.table_id)
                 log.warning("stake not taken", table=fact.table_id, seat=seat, why=why)
                 continue
             done = await ledger.resolve(
@@ -113,6 +127,7 @@ class Settlement:
                 post_id=stake_transfer_id(fact.table_id, seat),
                 event_id=fact.event_id,
             )
+            await self._tell(conn, done, fact.table_id)
             if done.resolution.kind is not TransferKind.POST_PENDING:
                 log.warning("stake hold was voided first", table=fact.table_id, seat=seat)
 
@@ -126,13 +141,14 @@ class Settlement:
         now = self._clock()
         for _, hold_id in sorted(fact.hold_ids.items()):
             try:
-                await ledger.resolve(
+                done = await ledger.resolve(
                     conn,
                     hold_id,
                     now=now,
                     cause=f"cancelled:{fact.table_id}",
                     event_id=fact.event_id,
                 )
+                await self._tell(conn, done, fact.table_id)
             except NotFound:
                 log.warning("cancelled hold not found", table=fact.table_id, hold=hold_id)
         if claimed:
@@ -206,10 +222,11 @@ class Settlement:
         players = {s.seat: player_account(s.player_id) for s in fact.seats if s.seat in paid}
         accounts = await store.lock_accounts(conn, {ISSUANCE, *players.values()})
         for seat, coins in sorted(paid.items()):
+            # A frozen account is credited all the same: PCG-4 freezes a balance pending the
+            # authority's decision, it does not confiscate what the player earns meanwhile.
             account = accounts[players[seat]]
             if account.frozen:
-                log.info("reward withheld: account frozen", table=fact.table_id, seat=seat)
-                continue
+                log.info("reward credited to a frozen balance", table=fact.table_id, seat=seat)
             transfer_id = reward_transfer_id(fact.table_id, seat)
             spec = TransferSpec(
                 transfer_id=transfer_id,

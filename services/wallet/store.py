@@ -14,8 +14,9 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from tavolo.eventlog import PostgresEventStore
 from tavolo.servicekit.migrations import apply_migrations
-from tavolo.wallet.accounts import Account, account_kind
+from tavolo.wallet.accounts import Account, account_kind, player_account
 from tavolo.wallet.transfers import Transfer, TransferKind, TransferSpec, row_state
 
 SCHEMA = "wallet"
@@ -38,8 +39,10 @@ SELECT t.seq, t.transfer_id, t.kind, t.debit_account, t.credit_account, t.amount
 
 
 async def migrate(pool: asyncpg.Pool) -> list[str]:
-    """Create or upgrade the wallet schema."""
-    return await apply_migrations(pool, SCHEMA, MIGRATIONS)
+    """Create or upgrade the wallet schema, its event log included (hold facts)."""
+    applied = await apply_migrations(pool, SCHEMA, MIGRATIONS)
+    await PostgresEventStore(pool, SCHEMA).install()
+    return applied
 
 
 def _account(row: asyncpg.Record) -> Account:
@@ -87,6 +90,22 @@ async def lock_accounts(conn: Connection, account_ids: Iterable[str]) -> dict[st
         )
         locked = await _select_for_update(conn, ids)
     return locked
+
+
+async def open_player_account(conn: Connection, player_id: str) -> None:
+    """Open a player's account: the lobby registered them (``PlayerRegistered``)."""
+    await conn.execute(
+        "INSERT INTO wallet.accounts (account_id, kind) VALUES ($1, 'player')"
+        " ON CONFLICT DO NOTHING",
+        player_account(player_id),
+    )
+
+
+async def player_account_exists(conn: Connection, player_id: str) -> bool:
+    found = await conn.fetchval(
+        "SELECT true FROM wallet.accounts WHERE account_id = $1", player_account(player_id)
+    )
+    return bool(found)
 
 
 async def _select_for_update(conn: Connection, ids: list[str]) -> dict[str, Account]:

@@ -9,9 +9,9 @@ message id, pays nothing twice.
 
 **[decision]** One welcome per person, not per account: an account that Register linked to an
 existing one (the event's ``person_id`` names another player) gets none, or one person could
-collect a bonus per account. **[decision]** The wallet's rule for events that would pay a
-frozen account applies: the grant is skipped and logged, never paid later (a new account
-cannot be frozen yet, so this only guards a replay after a freeze).
+collect a bonus per account. **[decision]** A grant that would reach a frozen
+account is skipped and logged, never paid later, as an operator's grant is refused (a new
+account cannot be frozen yet, so this only guards a replay after a freeze).
 """
 
 from __future__ import annotations
@@ -38,7 +38,10 @@ class Welcome:
         self._coins = coins
 
     async def registered(self, conn: Connection, fact: PlayerRegistered) -> None:
-        """Pay the new account its welcome grant unless the person was welcomed already."""
+        """Open the new account, and pay it its welcome grant unless the person was
+        welcomed already. Only a registered account may be granted coins or hold a stake
+        (``tavolo.wallet.app``), so the wallet never mints coins into an account nobody has."""
+        await store.open_player_account(conn, fact.player_id)
         if self._coins == 0:
             return
         if not fact.first_account:

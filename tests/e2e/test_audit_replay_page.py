@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from tavolo.cli.main import main as tavolo
-from tavolo.engine.convert import action_from_proto
 from tavolo.servicekit.auth import Role
+from tavolo.tablelog.convert import action_from_proto
 from tavolo.v1 import engine_pb2
 from tests.integration.engine.helpers import (
     auth,
@@ -28,6 +28,7 @@ from tests.integration.engine.helpers import (
     play_seat,
     running_engine,
     settings,
+    token,
 )
 
 webdriver = pytest.importorskip("selenium.webdriver")
@@ -36,6 +37,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 pytestmark = pytest.mark.e2e
 
 CHROMEDRIVER = shutil.which("chromedriver")
+AUDITOR = token("auditor", Role.AUDITOR)
 
 
 @pytest.fixture
@@ -116,6 +118,7 @@ async def test_replay_pages_check_the_seed_in_the_browser_and_show_each_seats_vi
         for table_id, seen in played:
             page = tmp_path / f"{table_id}.html"
             cli = ["audit", "export", table_id, "--server", server, "--html", str(page)]
+            cli += ["--token", AUDITOR]
             assert await asyncio.to_thread(tavolo, cli) == 0
             text = page.read_text()
             assert "http://" not in text and "https://" not in text  # nothing to fetch
@@ -129,7 +132,7 @@ async def test_replay_pages_check_the_seed_in_the_browser_and_show_each_seats_vi
         # The closing event's seed swapped in an exported log: the page shows red.
         table_id, _ = played[0]
         log = tmp_path / "log.jsonl"
-        cli = ["audit", "export", table_id, "--server", server, "-o", str(log)]
+        cli = ["audit", "export", table_id, "--server", server, "-o", str(log), "--token", AUDITOR]
         assert await asyncio.to_thread(tavolo, cli) == 0
         lines = log.read_text().splitlines()
         closing = json.loads(lines[-1])

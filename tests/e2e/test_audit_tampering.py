@@ -32,9 +32,12 @@ from tests.integration.engine.helpers import (
     play_seat,
     running_engine,
     settings,
+    token,
 )
 
 pytestmark = pytest.mark.e2e
+
+AUDITOR = token("auditor", Role.AUDITOR)  # an auditor's session, as the lobby issues it
 
 Tamper = Callable[[asyncpg.Connection, str], Awaitable[None]]
 
@@ -113,7 +116,7 @@ async def test_verify_names_every_kind_of_tampering_in_postgresql(
     database_url: str, nats_url: str, namespace: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     async with running_engine(settings(database_url, nats_url, namespace)) as engine:
-        server = ("--server", f"127.0.0.1:{engine.port}")
+        server = ("--server", f"127.0.0.1:{engine.port}", "--token", AUDITOR)
         async with channel(engine.port) as stub:
             tables: dict[str, tuple[str, str]] = {}
             for name in ("clean", "removed", "altered", "reordered", "cut", "rewritten"):
@@ -198,7 +201,7 @@ async def test_signed_checkpoints_hold_the_log_even_against_a_rewritten_chain(
 ) -> None:
     cfg = dataclasses.replace(settings(database_url, nats_url, namespace), checkpoint_seconds=0.2)
     async with running_engine(cfg) as engine:
-        server = ("--server", f"127.0.0.1:{engine.port}")
+        server = ("--server", f"127.0.0.1:{engine.port}", "--token", AUDITOR)
         async with channel(engine.port) as stub:
             player = f"p-{uuid.uuid4().hex[:8]}"
             opened = await stub.OpenTable(

@@ -252,10 +252,11 @@ def test_a_new_user_plays_friends_and_sees_the_reward(terminal: Terminal) -> Non
     loser = max(places, key=lambda n: places[n])
     assert coins[winner][0] - coins[loser][0] == paid[winner] - paid[loser]
 
-    # -- the log, checked by an operator -------------------------------------------------
-    assert (
-        "(PERMISSION_DENIED)" in terminal.run("audit", "verify", table_id, "--as", "Marco").stderr
-    )
+    # -- the log, checked by a player of the table, then by an operator -----------------
+    assert "verdict: OK" in terminal.ok("audit", "verify", table_id, "--as", "Marco")
+    terminal.ok("account", "register", "Lucia", "--password", "lucia-secret")
+    stranger = terminal.run("audit", "verify", table_id, "--as", "Lucia").stderr
+    assert "no seat at table" in stranger and "(PERMISSION_DENIED)" in stranger, stranger
     terminal.ok("account", "login", OPERATOR[0], "--password", OPERATOR[1])
     verdict = terminal.ok("audit", "verify", table_id, "--as", OPERATOR[0])
     assert "verdict: OK" in verdict, verdict

@@ -13,8 +13,8 @@ import asyncpg
 import pytest
 
 from tavolo.cli.main import main as tavolo
-from tavolo.engine.convert import action_from_proto
 from tavolo.servicekit.auth import Role
+from tavolo.tablelog.convert import action_from_proto
 from tavolo.v1 import engine_pb2
 from tests.integration.engine.helpers import (
     auth,
@@ -24,9 +24,12 @@ from tests.integration.engine.helpers import (
     play_seat,
     running_engine,
     settings,
+    token,
 )
 
 pytestmark = pytest.mark.e2e
+
+AUDITOR = token("auditor", Role.AUDITOR)  # an auditor's session, as the lobby issues it
 
 
 async def _cli(*argv: str) -> int:
@@ -71,11 +74,24 @@ async def test_four_grpc_players_finish_pika_games_that_audit_verify_accepts_and
         # A clean game verifies, from the server and from an exported file.
         table_id, seen = tables[0]
         capsys.readouterr()
-        assert await _cli("audit", "verify", table_id, "--server", server) == 0
+        assert await _cli("audit", "verify", table_id, "--server", server, "--token", AUDITOR) == 0
         out = capsys.readouterr().out
         assert "ok: hash chain intact" in out and "verdict: OK" in out
         exported = tmp_path / "log.jsonl"
-        assert await _cli("audit", "export", table_id, "--server", server, "-o", str(exported)) == 0
+        assert (
+            await _cli(
+                "audit",
+                "export",
+                table_id,
+                "--server",
+                server,
+                "--token",
+                AUDITOR,
+                "-o",
+                str(exported),
+            )
+            == 0
+        )
         assert await _cli("audit", "verify", table_id, "--file", str(exported)) == 0
 
         # AUDIT-4: what a seat saw after event K is what the engine streamed to it then.
@@ -122,6 +138,6 @@ async def test_four_grpc_players_finish_pika_games_that_audit_verify_accepts_and
         finally:
             await conn.close()
         capsys.readouterr()
-        assert await _cli("audit", "verify", other_id, "--server", server) == 1
+        assert await _cli("audit", "verify", other_id, "--server", server, "--token", AUDITOR) == 1
         report = capsys.readouterr().out
         assert "event 3" in report and "verdict: FAILED" in report

@@ -1,5 +1,6 @@
 """`tavolo play pika --server`: a person plays Pika against bots at the engine over gRPC,
-then checks the game with `tavolo audit verify` (the engine's "done when")."""
+then checks the game with `tavolo audit verify` with their own login (the engine's "done
+when"; a player may check the tables they sat at once they have ended)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import re
 import pytest
 
 from tavolo.cli.main import main as tavolo
-from tavolo.cli.play_remote import credentials, play_at_server
-from tests.integration.engine.helpers import running_engine, settings
+from tavolo.cli.play_remote import play_at_server
+from tests.integration.engine.helpers import running_engine, settings, token
 
 pytestmark = pytest.mark.e2e
 
@@ -24,7 +25,7 @@ async def test_a_terminal_player_finishes_a_game_at_the_engine_and_verifies_it(
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: object,
 ) -> None:
-    monkeypatch.setenv("TAVOLO_CLIENT_DIR", str(tmp_path))  # no saved login: a dev token
+    monkeypatch.setenv("TAVOLO_CLIENT_DIR", str(tmp_path))  # no saved login: --token only
     answers: list[str] = []
 
     def always_first(prompt: str) -> str:
@@ -33,11 +34,12 @@ async def test_a_terminal_player_finishes_a_game_at_the_engine_and_verifies_it(
 
     async with running_engine(settings(database_url, nats_url, namespace)) as engine:
         server = f"127.0.0.1:{engine.port}"
-        player, token = credentials()
+        player = "giulia"
+        session = token(player)  # a player's token, as the lobby issues at login
         out = io.StringIO()
         code = await asyncio.wait_for(
             play_at_server(
-                server, token, player, "pika", 3, "medium", always_first, out, bot_think_millis=0
+                server, session, player, "pika", 3, "medium", always_first, out, bot_think_millis=0
             ),
             timeout=120,
         )
@@ -48,7 +50,7 @@ async def test_a_terminal_player_finishes_a_game_at_the_engine_and_verifies_it(
         assert match is not None, text
         capsys.readouterr()
         verdict = await asyncio.to_thread(
-            tavolo, ["audit", "verify", match.group(1), "--server", server]
+            tavolo, ["audit", "verify", match.group(1), "--server", server, "--token", session]
         )
         assert verdict == 0
         assert "verdict: OK" in capsys.readouterr().out

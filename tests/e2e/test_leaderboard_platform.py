@@ -28,6 +28,7 @@ from tavolo.servicekit.settings import Settings
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
 from tavolo.v1 import leaderboard_pb2 as pb
 from tavolo.v1 import leaderboard_pb2_grpc as pb_grpc
+from tests.secret import TEST_TOKEN_SECRET
 
 pytestmark = pytest.mark.e2e
 
@@ -48,7 +49,12 @@ class Platform:
 
 @pytest.fixture
 async def platform(database_url: str, nats_url: str, namespace: str) -> AsyncIterator[Platform]:
-    settings = Settings(database_url=database_url, nats_url=nats_url, namespace=namespace)
+    settings = Settings(
+        database_url=database_url,
+        nats_url=nats_url,
+        namespace=namespace,
+        token_secret=TEST_TOKEN_SECRET,
+    )
     services: list[RunningService] = []
     try:
         services.append(await start_service("engine", engine_assemble, settings, port=0))

@@ -20,14 +20,16 @@ from tavolo.lobby.tables import BotLevel, Mode, Seat, bot_seats, table_spec
 from tavolo.servicekit.auth import Role, TokenSigner
 from tavolo.servicekit.errors import DomainError, FailedPrecondition, Unavailable
 from tavolo.servicekit.runtime import start_service
-from tavolo.servicekit.settings import DEV_TOKEN_SECRET, Settings
+from tavolo.servicekit.settings import Settings
 from tavolo.v1 import engine_pb2, engine_pb2_grpc, wallet_pb2, wallet_pb2_grpc
 from tavolo.wallet.bootstrap import make_assemble as wallet_assemble
 from tests.integration.lobby.twins import MemoryEngine, MemoryWallet
+from tests.integration.wallet.registered import register
+from tests.secret import TEST_TOKEN_SECRET
 
 pytestmark = pytest.mark.e2e
 
-SIGNER = TokenSigner(DEV_TOKEN_SECRET)
+SIGNER = TokenSigner(TEST_TOKEN_SECRET)
 
 
 def as_role(role: Role) -> tuple[tuple[str, str]]:
@@ -62,7 +64,12 @@ async def ports(
 
         yield Ports(wallet, engine, fund, available, seats_of)
         return
-    settings = Settings(database_url=database_url, nats_url=nats_url, namespace=namespace)
+    settings = Settings(
+        database_url=database_url,
+        nats_url=nats_url,
+        namespace=namespace,
+        token_secret=TEST_TOKEN_SECRET,
+    )
     services = [
         await start_service("wallet", wallet_assemble(), settings, port=0),
         await start_service("engine", engine_assemble, settings, port=0),
@@ -73,6 +80,7 @@ async def ports(
     engine_stub = engine_pb2_grpc.EngineStub(channels[1])
 
     async def real_fund(player: str, amount: int) -> None:
+        await register(services[0].infra.pool, player)  # the lobby registered them
         await wallet_stub.Grant(
             wallet_pb2.GrantRequest(
                 transfer_id=f"fund-{uuid.uuid4()}", player_id=player, amount=amount, reason="test"

@@ -13,7 +13,6 @@ import grpc
 import pytest
 
 from tavolo.servicekit.auth import Role, TokenSigner
-from tavolo.servicekit.settings import DEV_TOKEN_SECRET
 from tavolo.v1 import (
     engine_pb2,
     leaderboard_pb2,
@@ -22,6 +21,7 @@ from tavolo.v1 import (
 )
 from tests.integration.lobby.harness import bearer
 from tests.integration.lobby.platform import Platform, running_platform
+from tests.secret import TEST_TOKEN_SECRET
 
 pytestmark = pytest.mark.e2e
 
@@ -60,7 +60,7 @@ async def test_guarantee_9_no_service_answers_without_a_valid_token(platform: Pl
     forged, _ = TokenSigner("not-the-platform-secret-at-all-00").issue(
         player.id, [Role.PLAYER, Role.OPERATOR, Role.SERVICE]
     )
-    expired, _ = TokenSigner(DEV_TOKEN_SECRET).issue(
+    expired, _ = TokenSigner(TEST_TOKEN_SECRET).issue(
         player.id, [Role.PLAYER], now=time.time() - 7200, ttl_seconds=60
     )
     attempts = {

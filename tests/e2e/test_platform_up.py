@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -17,7 +18,11 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
+from tavolo.servicekit.auth import Role, TokenSigner
 from tavolo.servicekit.embedded import free_port
+from tavolo.servicekit.settings import DEV_TOKEN_SECRET
+from tavolo.v1.wallet_pb2 import GetBalanceRequest
+from tavolo.v1.wallet_pb2_grpc import WalletStub
 
 pytestmark = pytest.mark.e2e
 
@@ -75,11 +80,28 @@ async def _reflected_services(port: int) -> set[str]:
     return set()
 
 
+async def _forged_operator_refused(port: int) -> bool:
+    """A token signed with the development secret in the source: refused by the wallet."""
+    forged, _ = TokenSigner(DEV_TOKEN_SECRET).issue("admin", [Role.OPERATOR])
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+        try:
+            await WalletStub(channel).GetBalance(
+                GetBalanceRequest(player_id="admin"),
+                metadata=(("authorization", f"Bearer {forged}"),),
+            )
+        except grpc.aio.AioRpcError as error:
+            return error.code() == grpc.StatusCode.UNAUTHENTICATED
+    return False
+
+
 async def test_tavolo_up_runs_every_service_and_stops_cleanly(
-    platform: tuple[subprocess.Popen[str], dict[str, int]],
+    platform: tuple[subprocess.Popen[str], dict[str, int]], tmp_path: Path
 ) -> None:
     process, ports = platform
     lines = _wait_for_line(process, "all services SERVING", limit=120)
+    secret = tmp_path / "data" / "token-secret"
+    assert stat.S_IMODE(secret.stat().st_mode) == 0o600
+    assert await _forged_operator_refused(ports["wallet"])
     assert any("PostgreSQL   embedded" in line for line in lines)
     for name, port in ports.items():
         assert any(line.startswith(name) and f":{port}" in line for line in lines)

@@ -17,6 +17,8 @@ from tavolo.v1 import wallet_pb2 as pb
 from tavolo.v1 import wallet_pb2_grpc as pb_grpc
 from tavolo.wallet.bootstrap import make_assemble
 from tavolo.wallet.config import WalletConfig
+from tests.integration.wallet.registered import register
+from tests.secret import TEST_TOKEN_SECRET
 
 pytestmark = pytest.mark.e2e
 
@@ -43,8 +45,14 @@ class Client:
 
 @pytest.fixture
 async def client(database_url: str, nats_url: str, namespace: str) -> AsyncIterator[Client]:
-    settings = Settings(database_url=database_url, nats_url=nats_url, namespace=namespace)
+    settings = Settings(
+        database_url=database_url,
+        nats_url=nats_url,
+        namespace=namespace,
+        token_secret=TEST_TOKEN_SECRET,
+    )
     service = await start_service("wallet", make_assemble(WalletConfig()), settings, port=0)
+    await register(service.infra.pool, "ann", "bob")
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{service.port}") as channel:
             yield Client(pb_grpc.WalletStub(channel), TokenSigner(settings.token_secret))  # type: ignore[arg-type]
@@ -84,6 +92,33 @@ async def test_mode4_two_tables_with_funds_for_one_fails_precondition_and_change
     assert (after.available, after.held) == (400, 500)
     listed = await client.stub.ListTransfers(pb.ListTransfersRequest(), metadata=client.as_("ann"))
     assert [t.transfer_id for t in listed.transfers] == ["ticket-1", "w-ann"]
+
+
+async def test_coins_for_an_account_nobody_registered_are_refused_not_found(
+    client: Client,
+) -> None:
+    """A grant used to mint coins into any id at all, opening an account for nobody."""
+    for call in (
+        client.stub.Grant(
+            pb.GrantRequest(transfer_id="g-ghost", player_id="ghost", amount=900, reason="r"),
+            metadata=client.operator,
+        ),
+        client.stub.HoldStake(
+            pb.HoldStakeRequest(hold_id="h-ghost", player_id="ghost", amount=100),
+            metadata=client.lobby,
+        ),
+    ):
+        error = await refused(call)
+        assert error.code() == grpc.StatusCode.NOT_FOUND, error.details()
+        assert "no account for player 'ghost'" in (error.details() or "")
+    ghost = await client.stub.GetBalance(
+        pb.GetBalanceRequest(player_id="ghost"), metadata=client.operator
+    )
+    assert (ghost.available, ghost.held) == (0, 0)
+    listed = await client.stub.ListTransfers(
+        pb.ListTransfersRequest(player_id="ghost"), metadata=client.operator
+    )
+    assert list(listed.transfers) == []
 
 
 async def test_guarantee9_every_call_needs_a_token_and_the_right_role(client: Client) -> None:

@@ -17,10 +17,11 @@ from google.protobuf import struct_pb2
 from tavolo.engine.bootstrap import Engine, assemble, build_engine
 from tavolo.servicekit.auth import Role, TokenSigner
 from tavolo.servicekit.runtime import RunningService, start_service
-from tavolo.servicekit.settings import DEV_TOKEN_SECRET, Settings
+from tavolo.servicekit.settings import Settings
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
+from tests.secret import TEST_TOKEN_SECRET
 
-SIGNER = TokenSigner(DEV_TOKEN_SECRET)
+SIGNER = TokenSigner(TEST_TOKEN_SECRET)
 
 
 def token(player_id: str, *roles: Role) -> str:
@@ -33,7 +34,12 @@ def auth(player_id: str, *roles: Role) -> tuple[tuple[str, str], ...]:
 
 
 def settings(database_url: str, nats_url: str, namespace: str) -> Settings:
-    return Settings(database_url=database_url, nats_url=nats_url, namespace=namespace)
+    return Settings(
+        database_url=database_url,
+        nats_url=nats_url,
+        namespace=namespace,
+        token_secret=TEST_TOKEN_SECRET,
+    )
 
 
 @contextlib.asynccontextmanager

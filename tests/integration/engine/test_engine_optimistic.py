@@ -4,11 +4,11 @@ event log (ConcurrencyError), and the engine reloads, decides again and succeeds
 from __future__ import annotations
 
 from tavolo.cardgames import Action, ActionKind
-from tavolo.engine.replay import audit_table
-from tavolo.engine.setup import SeatInfo, build_setup
 from tavolo.engine.store import stream_id
-from tavolo.engine.table import BY_PLAYER, decide_action
 from tavolo.servicekit.auth import Principal, Role
+from tavolo.tablelog.replay import audit_table
+from tavolo.tablelog.setup import SeatInfo, build_setup
+from tavolo.tablelog.table import BY_PLAYER, decide_action
 from tests.integration.engine.helpers import engine_parts
 
 
@@ -33,7 +33,7 @@ async def test_guarantee2_a_stale_copy_is_refused_by_the_log_then_reloaded_and_r
             stale.game.legal_actions(stale.state, first)[0],
             by=BY_PLAYER,
             seed=live.seed,
-            now=engine.repo.clock(),
+            now=await engine.store.now(),
         )
         await engine.store.events.append_events(
             stream_id("t-stale"), foreign.expected_version, foreign.events

@@ -81,10 +81,11 @@ async def test_every_refusal_has_its_status_a_clear_message_and_changes_nothing(
         grpc.StatusCode.UNAUTHENTICATED,
         "token",
     )
+    # The log of a table in play: not even its players (the seed is still secret).
     await _refused(
         stub.GetTableLog(engine_pb2.GetTableLogRequest(table_id=table_id), metadata=auth(mover)),
-        grpc.StatusCode.PERMISSION_DENIED,
-        "auditor",
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "still in play",
     )
     assert await _log_length(stub, table_id) == before
     after = await stub.GetTable(engine_pb2.GetTableRequest(table_id=table_id), metadata=auth(mover))

@@ -7,13 +7,17 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import random
+import threading
+from collections.abc import Sequence
 
 import asyncpg
 import pytest
 
+from tavolo.leaderboard import store
 from tavolo.leaderboard.app import Leaderboard
 from tavolo.leaderboard.config import LeaderboardConfig
 from tavolo.leaderboard.model import FinishedTable, Mode
+from tavolo.leaderboard.projection import ProjectionDelta
 from tavolo.leaderboard.rules import PlacementTable, RewardRules
 from tavolo.servicekit.errors import PermissionDenied
 
@@ -113,3 +117,52 @@ async def test_the_history_is_append_only(leaderboard: Leaderboard, pool: asyncp
             with pytest.raises(asyncpg.PostgresError, match="append-only"):
                 await conn.execute(statement)
         assert await conn.fetchval("SELECT count(*) FROM leaderboard.table_finished_log") == 1
+
+
+async def test_the_live_projection_keeps_projecting_while_a_rebuild_runs_beside_it(
+    leaderboard: Leaderboard, pool: asyncpg.Pool, database_url: str
+) -> None:
+    """The rebuild stops in the middle of its replay until the live consumer has projected
+    a new event on its own connection and thread: a rebuild that held the live projection
+    (or the history) locked would keep that event waiting until it gave up."""
+    history = random_history(random.Random(23), 60)
+    for table in history[:59]:
+        await leaderboard.project_now(payload(table))
+    newcomer = payload(history[59])
+    projected_meanwhile = threading.Event()
+    outcome: list[object] = []
+
+    def live_consumer() -> None:
+        async def project() -> None:
+            conn = await asyncpg.connect(database_url, server_settings={"lock_timeout": "5s"})
+            try:
+                async with conn.transaction():
+                    outcome.append(await leaderboard.project_table_finished(conn, newcomer))
+            except asyncpg.PostgresError as exc:
+                outcome.append(exc)
+            finally:
+                await conn.close()
+
+        asyncio.run(project())
+        projected_meanwhile.set()
+
+    pages = 0
+
+    def replay_slowly(payloads: Sequence[bytes]) -> ProjectionDelta:
+        nonlocal pages
+        pages += 1
+        if pages == 2:  # mid-rebuild: the live side must not be waiting on us
+            threading.Thread(target=live_consumer).start()
+            projected_meanwhile.wait(30)
+        return leaderboard._replay(payloads)
+
+    replayed = await store.rebuild(pool, replay_slowly, batch_size=10)
+    assert outcome == [True], f"the live projection was held up by the rebuild: {outcome}"
+    assert replayed == 60  # the event projected meanwhile is in the rebuilt result too
+    rebuilt = await snapshot(pool)
+    async with pool.acquire() as conn:  # from scratch, with nothing running beside it
+        for table in rebuilt:
+            await conn.execute(f"DELETE FROM {table}")
+    assert await leaderboard.replay_history() == 60
+    assert await snapshot(pool) == rebuilt
+    assert await histogram_matches_scores(pool)

@@ -13,15 +13,16 @@ import grpc
 from google.protobuf.message import Message
 from nats.aio.client import Client as NATS
 
-from tavolo.lobby.app import LobbyConfig
 from tavolo.lobby.bootstrap import Assembled, LobbyOverrides, make_assemble
 from tavolo.lobby.clients import EnginePort, WalletPort
+from tavolo.lobby.context import LobbyConfig
 from tavolo.lobby.matchmaking import MatchPolicy
 from tavolo.lobby.passwords import fast_passwords
 from tavolo.messaging import Topology
 from tavolo.servicekit.runtime import RunningService, start_service
 from tavolo.servicekit.settings import Settings
 from tavolo.v1 import lobby_pb2, lobby_pb2_grpc
+from tests.secret import TEST_TOKEN_SECRET
 
 from .twins import MemoryEngine, MemoryWallet
 
@@ -87,7 +88,13 @@ class Lobby:
 
 
 def settings_for(database_url: str, nats_url: str, namespace: str, **extra: Any) -> Settings:
-    return Settings(database_url=database_url, nats_url=nats_url, namespace=namespace, **extra)
+    return Settings(
+        database_url=database_url,
+        nats_url=nats_url,
+        namespace=namespace,
+        token_secret=TEST_TOKEN_SECRET,
+        **extra,
+    )
 
 
 def quick_config(**policy: Any) -> LobbyConfig:

@@ -14,7 +14,7 @@ from typing import Any
 import grpc
 
 from tavolo.engine.bootstrap import assemble as engine_assemble
-from tavolo.lobby.app import LobbyConfig
+from tavolo.lobby.context import LobbyConfig
 from tavolo.lobby.matchmaking import MatchPolicy
 from tavolo.servicekit.runtime import RunningService, start_service
 from tavolo.v1 import (
@@ -25,8 +25,10 @@ from tavolo.v1 import (
     wallet_pb2,
     wallet_pb2_grpc,
 )
+from tavolo.wallet import store as wallet_store
 from tavolo.wallet.bootstrap import make_assemble as wallet_make_assemble
 from tavolo.wallet.config import WalletConfig
+from tests.waiting import eventually
 
 from .harness import PASSWORD, Player, bearer, settings_for, start_lobby
 
@@ -49,7 +51,19 @@ class Platform:
             lobby_pb2.RegisterRequest(nickname=nickname, password=PASSWORD),
             metadata=linked.metadata if linked else None,
         )
+        await self.wallet_knows(session.player_id)
         return Player(session, bearer(session.access_token))
+
+    async def wallet_knows(self, player_id: str) -> None:
+        """Wait until the wallet has opened the account from the lobby's PlayerRegistered:
+        until then it refuses coins for it (NOT_FOUND), as for an account nobody has."""
+        pool = self.services["wallet"].infra.pool
+
+        async def opened() -> bool:
+            async with pool.acquire() as conn:
+                return await wallet_store.player_account_exists(conn, player_id)
+
+        await eventually(opened, f"the wallet to open the account of {player_id}")
 
     async def operator(self) -> Player:
         nickname, password = OPERATOR

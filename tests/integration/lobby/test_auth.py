@@ -12,15 +12,15 @@ import grpc
 import pytest
 
 from tavolo.servicekit.auth import Role, TokenSigner
-from tavolo.servicekit.settings import DEV_TOKEN_SECRET
 from tavolo.v1 import lobby_pb2
+from tests.secret import TEST_TOKEN_SECRET
 
 from .harness import Lobby, bearer
 
 pytestmark = pytest.mark.integration
 
 LOBBY = lobby_pb2.DESCRIPTOR.services_by_name["Lobby"]
-PUBLIC = {"Register", "Login", "Refresh"}
+PUBLIC = {"Register", "Login", "Refresh", "Logout"}
 FORGER = TokenSigner("somebody-else-entirely-different-secret")
 
 
@@ -70,7 +70,7 @@ async def test_guarantee_9_forged_expired_and_malformed_tokens_are_refused_every
 ) -> None:
     ada = await lobby.register("Ada")
     forged, _ = FORGER.issue(ada.id, [Role.PLAYER, Role.OPERATOR])
-    expired, _ = TokenSigner(DEV_TOKEN_SECRET).issue(
+    expired, _ = TokenSigner(TEST_TOKEN_SECRET).issue(
         ada.id, [Role.PLAYER], now=time.time() - 3600, ttl_seconds=60
     )
     bad = [

@@ -27,6 +27,7 @@ async def nc(nats_url: str, topology: Topology) -> AsyncIterator[Any]:
     if client.is_closed:
         client = await nats.connect(nats_url)
     await client.jetstream().delete_stream(topology.events_stream)
+    await client.jetstream().delete_stream(topology.dead_letters_stream)
     await client.close()
 
 

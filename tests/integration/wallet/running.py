@@ -17,6 +17,7 @@ from tavolo.wallet import store
 from tavolo.wallet.app import WalletApp
 from tavolo.wallet.bootstrap import make_assemble
 from tavolo.wallet.config import WalletConfig
+from tests.secret import TEST_TOKEN_SECRET
 from tests.waiting import eventually
 
 
@@ -46,7 +47,12 @@ async def wallet_on_nats(
     database_url: str, nats_url: str, namespace: str, config: WalletConfig
 ) -> AsyncIterator[Running]:
     """The wallet service, its pool and a JetStream context, stopped afterwards."""
-    settings = Settings(database_url=database_url, nats_url=nats_url, namespace=namespace)
+    settings = Settings(
+        database_url=database_url,
+        nats_url=nats_url,
+        namespace=namespace,
+        token_secret=TEST_TOKEN_SECRET,
+    )
     service = await start_service("wallet", make_assemble(config), settings, port=0)
     pool = await asyncpg.create_pool(database_url, min_size=1, max_size=4)
     nc = await nats.connect(nats_url)

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tavolo.messaging import publish_with_id
+from tavolo.messaging import DeadLetters, publish_with_id
 from tavolo.v1 import common_pb2
 from tests.waiting import eventually
 
 from . import wire
 from .conftest import LOBBY, OPERATOR
 from .ledger_audit import audit_pool, balance
+from .registered import register
 from .running import Running
 
 pytestmark = pytest.mark.integration
@@ -21,6 +22,7 @@ async def fund_and_hold(
     running: Running, table: str, players: list[str], stake: int
 ) -> dict[int, str]:
     holds = {}
+    await register(running.pool, *players)
     for seat, player in enumerate(players):
         await running.wallet.grant(OPERATOR, f"g-{table}-{player}", player, 1000, "welcome")
         hold_id = f"h-{table}-{seat}"
@@ -72,7 +74,16 @@ async def test_mode4_pcg4_cancellations_freezes_and_a_malformed_event(running: R
     frozen = wire.account_frozen("bob", "s1")
     await wire.publish(running.js, running.topology, cancelled)
     await wire.publish(running.js, running.topology, frozen)
-    await running.handled(garbage, cancelled.header.event_id, frozen.header.event_id)
+    await running.handled(cancelled.header.event_id, frozen.header.event_id)
+    letters = DeadLetters(running.js, running.topology)
+
+    async def dead_lettered() -> bool:
+        return [x.message_id for x in await letters.latest(10)] == [garbage]
+
+    await eventually(dead_lettered, "the malformed event kept as a dead letter")
+    (letter,) = await letters.latest(10)
+    assert (letter.consumer, letter.subject) == ("wallet_events", running.topology.table_finished)
+    assert "malformed" in letter.error and letter.data == b"\xff\x00not protobuf"
     ann = await running.wallet.get_balance(OPERATOR, "ann")
     assert (ann.available, ann.held) == (1000, 0)
     bob = await running.wallet.get_balance(OPERATOR, "bob")

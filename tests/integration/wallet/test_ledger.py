@@ -25,11 +25,40 @@ from tavolo.wallet.transfers import TransferState
 
 from .conftest import LOBBY, MODERATOR, OPERATOR, Clock
 from .ledger_audit import audit_pool
+from .registered import register
 
 ANN = Principal("ann", frozenset({Role.PLAYER}))
 BOB = Principal("bob", frozenset({Role.PLAYER}))
 
 pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(autouse=True)
+async def registered_players(pool: asyncpg.Pool) -> None:
+    """Ann and Bob registered at the lobby; nobody else did."""
+    await register(pool, "ann", "bob")
+
+
+async def test_coins_move_only_for_accounts_the_lobby_registered(
+    wallet: WalletApp, pool: asyncpg.Pool
+) -> None:
+    """A grant, a hold or a freeze that names nobody would open an account for nobody and
+    mint coins into it: each is refused with NOT_FOUND and changes nothing."""
+    refusals: list[Callable[[], Awaitable[Any]]] = [
+        lambda: wallet.grant(OPERATOR, "g-ghost", "ghost", 1000, "welcome bonus"),
+        lambda: wallet.hold_stake(LOBBY, "h-ghost", "ghost", 100, "queue", 0),
+        lambda: wallet.freeze(OPERATOR, "ghost", "dispute"),
+        lambda: wallet.unfreeze(OPERATOR, "ghost"),
+    ]
+    for refused in refusals:
+        with pytest.raises(NotFound, match="no account for player 'ghost'"):
+            await refused()
+    async with pool.acquire() as conn:
+        ghosts = await conn.fetchval(
+            "SELECT count(*) FROM wallet.accounts WHERE account_id = 'player:ghost'"
+        )
+    assert ghosts == 0 and await rows(pool) == 0
+    assert (await wallet.grant(OPERATOR, "g-ann", "ann", 1000, "welcome bonus")).amount == 1000
 
 
 async def rows(pool: asyncpg.Pool) -> int:

@@ -37,6 +37,7 @@ from tests.scale import scaled
 
 from .conftest import LOBBY, OPERATOR, Clock
 from .ledger_audit import audit
+from .registered import register
 
 PLAYERS = ("ann", "bob", "cy")
 STAKES = (100, 250, 500)
@@ -109,6 +110,7 @@ class ConcurrentLedger(RuleBasedStateMachine):
         async with self.pool.acquire() as conn:
             await conn.execute("DROP SCHEMA IF EXISTS wallet CASCADE")
         await store.migrate(self.pool)
+        await register(self.pool, *PLAYERS)
         for player in PLAYERS:
             await self.wallet.grant(OPERATOR, f"start-{player}", player, 1500, "start")
 

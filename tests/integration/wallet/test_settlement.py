@@ -8,6 +8,7 @@ from typing import Any
 import asyncpg
 import pytest
 
+from tavolo.servicekit.errors import FailedPrecondition
 from tavolo.wallet.app import WalletApp
 from tavolo.wallet.facts import (
     FreezeChanged,
@@ -22,8 +23,15 @@ from tavolo.wallet.settlement import RetryLater, Settlement
 
 from .conftest import LOBBY, OPERATOR, Clock
 from .ledger_audit import audit_pool, balance
+from .registered import register
 
 pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(autouse=True)
+async def registered_players(pool: asyncpg.Pool) -> None:
+    """The players these tests fund by name, registered at the lobby."""
+    await register(pool, "ann", "bob")
 
 
 async def run(pool: asyncpg.Pool, step: Callable[[Any], Awaitable[None]]) -> None:
@@ -43,6 +51,7 @@ async def stake_table(
     funds: int = 1000,
 ) -> MatchFormed:
     """Players funded and seated at a formed stake table, their holds posted into escrow."""
+    await register(pool, *players)
     for player in players:
         await wallet.grant(OPERATOR, f"g-{table}-{player}", player, funds, "welcome bonus")
         await wallet.hold_stake(LOBBY, f"h-{table}-{player}", player, stake, "queue", 0)
@@ -253,10 +262,18 @@ async def test_mode2_and_mode1_friends_pay_the_winner_half_and_computer_pays_not
     assert (await balance(pool, "player:ann"), await balance(pool, "player:bob")) == (0, 50)
 
 
-async def test_pcg4_a_frozen_player_receives_no_reward(
+async def test_pcg4_a_frozen_players_reward_is_credited_into_the_frozen_balance(
     wallet: WalletApp, settlement: Settlement, pool: asyncpg.Pool
 ) -> None:
     await wallet.freeze(OPERATOR, "ann", "under review")
     end = finished("t1", ["ann", "bob"], [1, 2], mode=Mode.ONLINE)
     await run(pool, lambda c: settlement.table_finished(c, end))
-    assert (await balance(pool, "player:ann"), await balance(pool, "player:bob")) == (0, 50)
+    assert (await balance(pool, "player:ann"), await balance(pool, "player:bob")) == (100, 50)
+    view = await wallet.get_balance(OPERATOR, "ann")
+    assert (view.available, view.frozen) == (100, True)
+    with pytest.raises(FailedPrecondition, match="frozen"):
+        await wallet.hold_stake(LOBBY, "h-ann", "ann", 100, "queue", 0)
+    await wallet.unfreeze(OPERATOR, "ann")
+    held = await wallet.hold_stake(LOBBY, "h-ann", "ann", 100, "queue", 0)
+    assert held.amount == 100
+    assert (await audit_pool(pool)).problems == []

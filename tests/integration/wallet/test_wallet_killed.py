@@ -32,10 +32,12 @@ from tavolo.wallet.app import WalletApp
 from tavolo.wallet.config import WalletConfig
 from tavolo.wallet.payouts import split_pot
 from tests.scale import scaled
+from tests.secret import TEST_TOKEN_SECRET
 
 from . import wire
 from .conftest import LOBBY, OPERATOR
 from .ledger_audit import audit
+from .registered import register
 
 pytestmark = [pytest.mark.integration, pytest.mark.fault]
 
@@ -144,6 +146,7 @@ async def test_guarantee6_wallet_killed_at_random_points_settles_every_table_exa
             **os.environ,
             "TAVOLO_DATABASE_URL": database_url,
             "TAVOLO_NATS_URL": nats_url,
+            "TAVOLO_TOKEN_SECRET": TEST_TOKEN_SECRET,
             "TAVOLO_NAMESPACE": namespace,
             "TAVOLO_WALLET_PORT": "0",
             "TAVOLO_WALLET_METRICS_PORT": "0",
@@ -160,6 +163,7 @@ async def test_guarantee6_wallet_killed_at_random_points_settles_every_table_exa
         async with pool.acquire() as conn:
             await install_processed_messages(conn, store.SCHEMA)
         wallet = WalletApp(pool, WalletConfig())
+        await register(pool, *PLAYERS)
         for player in PLAYERS:
             await wallet.grant(OPERATOR, f"grant-{player}", player, GRANT, "start")
         for plan in tables:

@@ -9,11 +9,14 @@ import asyncio
 import asyncpg
 import pytest
 
+from tavolo.messaging import DeadLetters
+from tavolo.servicekit.errors import NotFound
 from tavolo.wallet import store
 from tavolo.wallet.config import WalletConfig
 from tavolo.wallet.facts import PlayerRegistered
 from tavolo.wallet.store import Connection
 from tavolo.wallet.welcome import Welcome
+from tests.waiting import eventually
 
 from . import wire
 from .conftest import LOBBY, OPERATOR
@@ -111,10 +114,17 @@ async def test_pcg4_a_frozen_account_is_not_welcomed_and_the_event_is_not_retrie
     assert info.num_redelivered == 0  # skipped, as a frozen seat's reward is, not retried
 
 
-async def test_a_malformed_registration_is_dropped_not_retried(running: Running) -> None:
+async def test_a_malformed_registration_is_dead_lettered_not_retried(running: Running) -> None:
     nameless = wire.player_registered("", "")
     await wire.publish(running.js, running.topology, nameless)
-    await running.handled(nameless.header.event_id)
+    letters = DeadLetters(running.js, running.topology)
+
+    async def dead_lettered() -> bool:
+        return [x.message_id for x in await letters.latest(5)] == [nameless.header.event_id]
+
+    await eventually(dead_lettered, "the nameless registration kept as a dead letter")
+    (letter,) = await letters.latest(5)
+    assert letter.deliveries == 1 and "player_id is empty" in letter.error
     assert await balance(running.pool, "issuance") == 0
 
 
@@ -140,3 +150,20 @@ async def test_replicas_and_a_changed_amount_never_pay_an_account_twice(
     await welcome_in_transaction(pool, Welcome(WELCOME // 2), fact)
     assert await balance(pool, "player:cy") == WELCOME
     assert (await audit_pool(pool)).problems == []
+
+
+async def test_an_account_opens_when_its_registration_arrives_and_not_before(
+    database_url: str, nats_url: str, namespace: str
+) -> None:
+    """Coins move only into accounts the lobby registered; with no welcome grant the
+    registration still opens the account."""
+    config = WalletConfig(ack_wait=2.0, sweep_seconds=0.2, welcome_coins=0)
+    async with wallet_on_nats(database_url, nats_url, namespace, config) as running:
+        with pytest.raises(NotFound, match="no account for player 'ann'"):
+            await running.wallet.grant(OPERATOR, "g-ann", "ann", 100, "goodwill")
+        registered = wire.player_registered("ann", "ann")
+        await wire.publish(running.js, running.topology, registered)
+        await running.handled(registered.header.event_id)
+        await running.wallet.grant(OPERATOR, "g-ann", "ann", 100, "goodwill")
+        assert await balance(running.pool, "player:ann") == 100
+        assert (await audit_pool(running.pool)).problems == []

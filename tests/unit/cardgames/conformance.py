@@ -42,6 +42,11 @@ EXTRA_OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"pika_window": 1},
     ],
     "spades": [{"target": 100}, {"target": 100, "blind_nil": True}],
+    "scopa": [{"match_length": "hands:1"}, {"match_length": "hands:2", "napola": True}],
+    "scopone": [{"match_length": "hands:1"}, {"match_length": "hands:1", "deal": "10+0"}],
+    "asso": [{"match_length": "hands:1"}, {"match_length": "hands:1", "ace_sweep_scopa": True}],
+    "cirulla": [{"match_length": "hands:1"}, {"match_length": "hands:2"}],
+    "hearts": [{"target": 30}, {"rules": "standard", "target": 30}],
     "uno": [{"match_length": "single"}, {"match_length": "hands:2"}, {"uno_window": 1}],
 }
 """Option sets worth playing beyond the defaults and each option's listed choices."""

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from tavolo.cli.audit_dispute import dispute_lines
-from tavolo.engine.replay import AuditError
-from tavolo.engine.table import ACTION
+from tavolo.tablelog.replay import AuditError
+from tavolo.tablelog.table import ACTION
 from tests.unit.engine.play import pika_setup, play_random
 
 

@@ -11,6 +11,7 @@ import jwt
 import pytest
 
 from tavolo.cli import session
+from tavolo.cli.main import main as tavolo
 from tavolo.v1 import lobby_pb2
 
 
@@ -28,6 +29,10 @@ class FakeLobby:
 
     def __init__(self, channel: Any) -> None:
         pass
+
+    def Logout(self, request: lobby_pb2.LogoutRequest) -> lobby_pb2.LogoutResponse:
+        FakeLobby.calls.append(f"logout {request.refresh_token}")
+        return lobby_pb2.LogoutResponse()
 
     def Refresh(self, request: lobby_pb2.RefreshRequest) -> lobby_pb2.Session:
         FakeLobby.calls.append(request.refresh_token)
@@ -64,3 +69,15 @@ def test_a_fresh_token_is_used_as_it_is(client_dir: Path) -> None:
 
 def test_an_unreadable_token_counts_as_run_out() -> None:
     assert session.seconds_left("not a token") == 0.0
+
+
+def test_logout_ends_the_login_at_the_lobby_and_forgets_it_here(
+    client_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    session.save(session.SavedSession("p2", "Giulia", _token(900), "g1"))
+    assert tavolo(["account", "logout", "--as", "Giulia"]) == 0
+    assert FakeLobby.calls == ["logout g1"]
+    assert "logged out Giulia" in capsys.readouterr().out
+    assert not (client_dir / "sessions" / "giulia.json").exists()
+    with pytest.raises(session.NoSession):
+        session.load(None)

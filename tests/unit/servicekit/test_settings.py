@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tavolo.messaging.topology import Topology
-from tavolo.servicekit.settings import Settings, SettingsError
+from tavolo.servicekit.settings import Settings, SettingsError, token_secret_problem
 
 GOOD = {
     "TAVOLO_DATABASE_URL": "postgresql://postgres@127.0.0.1:5432/tavolo",
@@ -48,6 +48,28 @@ def test_other_services_are_reached_at_their_configured_address() -> None:
     )
     assert settings.grpc_address("engine") == "engine:50052"
     assert settings.grpc_address("wallet") == "127.0.0.1:50053"
+
+
+def test_the_public_development_secret_is_refused_unless_in_development() -> None:
+    unset = Settings.from_env(GOOD)
+    problem = token_secret_problem(unset)
+    assert problem is not None and "TAVOLO_TOKEN_SECRET is not set" in problem
+    assert "TAVOLO_DEVELOPMENT=1" in problem
+    assert token_secret_problem(Settings.from_env({**GOOD, "TAVOLO_DEVELOPMENT": "1"})) is None
+    own = Settings.from_env({**GOOD, "TAVOLO_TOKEN_SECRET": "s" * 32})
+    assert token_secret_problem(own) is None
+
+
+def test_a_short_secret_is_refused_even_in_development() -> None:
+    short = Settings.from_env({**GOOD, "TAVOLO_TOKEN_SECRET": "short", "TAVOLO_DEVELOPMENT": "1"})
+    problem = token_secret_problem(short)
+    assert problem is not None and "at least 32 bytes" in problem
+
+
+def test_the_development_flag_is_one_or_zero() -> None:
+    with pytest.raises(SettingsError, match="TAVOLO_DEVELOPMENT must be 1 or 0"):
+        Settings.from_env({**GOOD, "TAVOLO_DEVELOPMENT": "maybe"})
+    assert not Settings.from_env({**GOOD, "TAVOLO_DEVELOPMENT": "0"}).development
 
 
 def test_the_events_stream_is_kept_on_as_many_nats_nodes_as_configured() -> None:

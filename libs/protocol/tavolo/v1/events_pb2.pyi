@@ -12,6 +12,7 @@ from google.protobuf import message as _message
 from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from tavolo.v1 import common_pb2 as _common_pb2
 import builtins as _builtins
 import sys
@@ -23,6 +24,42 @@ else:
     from typing_extensions import TypeAlias as _TypeAlias, Never as _Never
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class _HoldState:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _HoldStateEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_HoldState.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    HOLD_STATE_UNSPECIFIED: _HoldState.ValueType  # 0
+    """Not set."""
+    HOLD_STATE_PLACED: _HoldState.ValueType  # 1
+    """Placed: the coins are held (the lobby may seat the player at a stake table)."""
+    HOLD_STATE_REFUSED: _HoldState.ValueType  # 2
+    """Refused (short of coins, frozen): nothing is held."""
+    HOLD_STATE_EXPIRED: _HoldState.ValueType  # 3
+    """Its time ran out before a table took it: voided, the coins are free again."""
+    HOLD_STATE_RELEASED: _HoldState.ValueType  # 4
+    """Voided on request (the player left the queue, a match was cancelled)."""
+    HOLD_STATE_STAKED: _HoldState.ValueType  # 5
+    """Posted into a table's escrow: the stake is at play."""
+
+class HoldState(_HoldState, metaclass=_HoldStateEnumTypeWrapper):
+    """What became of a stake hold (MODE-4)."""
+
+HOLD_STATE_UNSPECIFIED: HoldState.ValueType  # 0
+"""Not set."""
+HOLD_STATE_PLACED: HoldState.ValueType  # 1
+"""Placed: the coins are held (the lobby may seat the player at a stake table)."""
+HOLD_STATE_REFUSED: HoldState.ValueType  # 2
+"""Refused (short of coins, frozen): nothing is held."""
+HOLD_STATE_EXPIRED: HoldState.ValueType  # 3
+"""Its time ran out before a table took it: voided, the coins are free again."""
+HOLD_STATE_RELEASED: HoldState.ValueType  # 4
+"""Voided on request (the player left the queue, a match was cancelled)."""
+HOLD_STATE_STAKED: HoldState.ValueType  # 5
+"""Posted into a table's escrow: the stake is at play."""
+Global___HoldState: _TypeAlias = HoldState  # noqa: Y015
 
 @_typing.final
 class EventHeader(_message.Message):
@@ -472,3 +509,231 @@ class PlayerRegistered(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___PlayerRegistered: _TypeAlias = PlayerRegistered  # noqa: Y015
+
+@_typing.final
+class SeatLeft(_message.Message):
+    """A player left a table still in play; a bot plays their seat from now on. The lobby frees
+    the player at once, so they can queue again while the table goes on without them.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HEADER_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    table_id: _builtins.str
+    """The table id."""
+    seat: _builtins.int
+    """The seat left."""
+    player_id: _builtins.str
+    """The player who left it."""
+    @_builtins.property
+    def header(self) -> Global___EventHeader:
+        """Event identity."""
+
+    def __init__(
+        self,
+        *,
+        header: Global___EventHeader | None = ...,
+        table_id: _builtins.str = ...,
+        seat: _builtins.int = ...,
+        player_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["header", b"header"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["header", b"header", "player_id", b"player_id", "seat", b"seat", "table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatLeft: _TypeAlias = SeatLeft  # noqa: Y015
+
+@_typing.final
+class StakeHoldChanged(_message.Message):
+    """The wallet tells what happens to every stake hold, so the lobby forms a stake table only
+    on holds that still stand and tells a player whose hold failed.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HEADER_FIELD_NUMBER: _builtins.int
+    HOLD_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    AMOUNT_FIELD_NUMBER: _builtins.int
+    STATE_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    hold_id: _builtins.str
+    """The hold (the lobby's ticket id)."""
+    player_id: _builtins.str
+    """Whose coins."""
+    amount: _builtins.int
+    """Coins."""
+    state: Global___HoldState.ValueType
+    """What happened."""
+    reason: _builtins.str
+    """Why, for people (a refusal's or a void's reason)."""
+    table_id: _builtins.str
+    """The table it was posted to (HOLD_STATE_STAKED), or whose formation voided it."""
+    @_builtins.property
+    def header(self) -> Global___EventHeader:
+        """Event identity."""
+
+    @_builtins.property
+    def expires_at(self) -> _timestamp_pb2.Timestamp:
+        """When a placed hold expires, if it does."""
+
+    def __init__(
+        self,
+        *,
+        header: Global___EventHeader | None = ...,
+        hold_id: _builtins.str = ...,
+        player_id: _builtins.str = ...,
+        amount: _builtins.int = ...,
+        state: Global___HoldState.ValueType = ...,
+        reason: _builtins.str = ...,
+        expires_at: _timestamp_pb2.Timestamp | None = ...,
+        table_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at", "header", b"header"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "expires_at", b"expires_at", "header", b"header", "hold_id", b"hold_id", "player_id", b"player_id", "reason", b"reason", "state", b"state", "table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___StakeHoldChanged: _TypeAlias = StakeHoldChanged  # noqa: Y015
+
+@_typing.final
+class DeadLetter(_message.Message):
+    """A consumer gave up on an event: every retry failed, or no retry could ever handle it.
+    Kept on the dead-letter stream for operators (Lobby.ListDeadLetters).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CONSUMER_FIELD_NUMBER: _builtins.int
+    SUBJECT_FIELD_NUMBER: _builtins.int
+    MESSAGE_ID_FIELD_NUMBER: _builtins.int
+    STREAM_SEQUENCE_FIELD_NUMBER: _builtins.int
+    DELIVERIES_FIELD_NUMBER: _builtins.int
+    ERROR_FIELD_NUMBER: _builtins.int
+    DEAD_AT_FIELD_NUMBER: _builtins.int
+    DATA_FIELD_NUMBER: _builtins.int
+    consumer: _builtins.str
+    """The consumer (durable name) that gave up."""
+    subject: _builtins.str
+    """The event's subject."""
+    message_id: _builtins.str
+    """Its id (Nats-Msg-Id) or "<stream>:<sequence>"."""
+    stream_sequence: _builtins.int
+    """Its sequence in the events stream."""
+    deliveries: _builtins.int
+    """How often it was delivered."""
+    error: _builtins.str
+    """The last error, for people."""
+    data: _builtins.bytes
+    """The event as it was published."""
+    @_builtins.property
+    def dead_at(self) -> _timestamp_pb2.Timestamp:
+        """When the consumer gave up."""
+
+    def __init__(
+        self,
+        *,
+        consumer: _builtins.str = ...,
+        subject: _builtins.str = ...,
+        message_id: _builtins.str = ...,
+        stream_sequence: _builtins.int = ...,
+        deliveries: _builtins.int = ...,
+        error: _builtins.str = ...,
+        dead_at: _timestamp_pb2.Timestamp | None = ...,
+        data: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["dead_at", b"dead_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["consumer", b"consumer", "data", b"data", "dead_at", b"dead_at", "deliveries", b"deliveries", "error", b"error", "message_id", b"message_id", "stream_sequence", b"stream_sequence", "subject", b"subject"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DeadLetter: _TypeAlias = DeadLetter  # noqa: Y015
+
+@_typing.final
+class AccountsSuspended(_message.Message):
+    """A sanction suspended every account of a person (PCG-4): every service refuses their
+    session tokens from now on, without waiting for the tokens to expire.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HEADER_FIELD_NUMBER: _builtins.int
+    SANCTION_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_IDS_FIELD_NUMBER: _builtins.int
+    UNTIL_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    sanction_id: _builtins.str
+    """The sanction, which a later AccountsReinstated names."""
+    reason: _builtins.str
+    """Why, for people."""
+    @_builtins.property
+    def header(self) -> Global___EventHeader:
+        """Event identity."""
+
+    @_builtins.property
+    def player_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Every account of the person, the sanctioned one first."""
+
+    @_builtins.property
+    def until(self) -> _timestamp_pb2.Timestamp:
+        """When the suspension ends by itself; unset: when a moderator lifts it."""
+
+    def __init__(
+        self,
+        *,
+        header: Global___EventHeader | None = ...,
+        sanction_id: _builtins.str = ...,
+        player_ids: _abc.Iterable[_builtins.str] | None = ...,
+        until: _timestamp_pb2.Timestamp | None = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["header", b"header", "until", b"until"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["header", b"header", "player_ids", b"player_ids", "reason", b"reason", "sanction_id", b"sanction_id", "until", b"until"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AccountsSuspended: _TypeAlias = AccountsSuspended  # noqa: Y015
+
+@_typing.final
+class AccountsReinstated(_message.Message):
+    """A suspension was lifted: the accounts may log in again (their old sessions stay revoked)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HEADER_FIELD_NUMBER: _builtins.int
+    SANCTION_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_IDS_FIELD_NUMBER: _builtins.int
+    sanction_id: _builtins.str
+    """The sanction lifted."""
+    @_builtins.property
+    def header(self) -> Global___EventHeader:
+        """Event identity."""
+
+    @_builtins.property
+    def player_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The accounts it had suspended."""
+
+    def __init__(
+        self,
+        *,
+        header: Global___EventHeader | None = ...,
+        sanction_id: _builtins.str = ...,
+        player_ids: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["header", b"header"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["header", b"header", "player_ids", b"player_ids", "sanction_id", b"sanction_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AccountsReinstated: _TypeAlias = AccountsReinstated  # noqa: Y015

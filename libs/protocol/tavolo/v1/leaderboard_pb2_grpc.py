@@ -96,8 +96,9 @@ class LeaderboardServicer:
         raise NotImplementedError('Method not implemented!')
 
     def RebuildProjection(self, request, context):
-        """Operators only: empty the projections and rebuild them from the recorded history of
-        TableFinished events (after a rules change, or to prove the standings).
+        """Operators only: rebuild the projections from the recorded history of TableFinished
+        events (after a rules change, or to prove the standings), beside the live ones, then
+        swap them in; live projecting goes on meanwhile. FAILED_PRECONDITION while another runs.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -43,8 +43,9 @@ class LeaderboardStub:
     GetAllTimeRanking: _grpc.UnaryUnaryMultiCallable[_leaderboard_pb2.GetAllTimeRankingRequest, _leaderboard_pb2.GetAllTimeRankingResponse]
     """All-time ranking of a game by wins."""
     RebuildProjection: _grpc.UnaryUnaryMultiCallable[_leaderboard_pb2.RebuildProjectionRequest, _leaderboard_pb2.RebuildProjectionResponse]
-    """Operators only: empty the projections and rebuild them from the recorded history of
-    TableFinished events (after a rules change, or to prove the standings).
+    """Operators only: rebuild the projections from the recorded history of TableFinished
+    events (after a rules change, or to prove the standings), beside the live ones, then
+    swap them in; live projecting goes on meanwhile. FAILED_PRECONDITION while another runs.
     """
 
 @_typing.type_check_only
@@ -61,8 +62,9 @@ class LeaderboardAsyncStub(LeaderboardStub):
     GetAllTimeRanking: _aio.UnaryUnaryMultiCallable[_leaderboard_pb2.GetAllTimeRankingRequest, _leaderboard_pb2.GetAllTimeRankingResponse]  # type: ignore[assignment]
     """All-time ranking of a game by wins."""
     RebuildProjection: _aio.UnaryUnaryMultiCallable[_leaderboard_pb2.RebuildProjectionRequest, _leaderboard_pb2.RebuildProjectionResponse]  # type: ignore[assignment]
-    """Operators only: empty the projections and rebuild them from the recorded history of
-    TableFinished events (after a rules change, or to prove the standings).
+    """Operators only: rebuild the projections from the recorded history of TableFinished
+    events (after a rules change, or to prove the standings), beside the live ones, then
+    swap them in; live projecting goes on meanwhile. FAILED_PRECONDITION while another runs.
     """
 
 class LeaderboardServicer(metaclass=_abc_1.ABCMeta):
@@ -106,8 +108,9 @@ class LeaderboardServicer(metaclass=_abc_1.ABCMeta):
         request: _leaderboard_pb2.RebuildProjectionRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_leaderboard_pb2.RebuildProjectionResponse, _abc.Awaitable[_leaderboard_pb2.RebuildProjectionResponse]]:
-        """Operators only: empty the projections and rebuild them from the recorded history of
-        TableFinished events (after a rules change, or to prove the standings).
+        """Operators only: rebuild the projections from the recorded history of TableFinished
+        events (after a rules change, or to prove the standings), beside the live ones, then
+        swap them in; live projecting goes on meanwhile. FAILED_PRECONDITION while another runs.
         """
 
 def add_LeaderboardServicer_to_server(servicer: LeaderboardServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -12,6 +12,7 @@ from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from tavolo.v1 import common_pb2 as _common_pb2
+from tavolo.v1 import events_pb2 as _events_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -99,6 +100,8 @@ class _TicketStateEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TicketSta
     """Left the queue."""
     TICKET_STATE_CANCELLED: _TicketState.ValueType  # 4
     """The table was cancelled (stake refunded)."""
+    TICKET_STATE_HOLD_LOST: _TicketState.ValueType  # 5
+    """The stake hold failed before a table formed (expired, voided): the ticket is out."""
 
 class TicketState(_TicketState, metaclass=_TicketStateEnumTypeWrapper):
     """A ticket's state."""
@@ -113,6 +116,8 @@ TICKET_STATE_LEFT: TicketState.ValueType  # 3
 """Left the queue."""
 TICKET_STATE_CANCELLED: TicketState.ValueType  # 4
 """The table was cancelled (stake refunded)."""
+TICKET_STATE_HOLD_LOST: TicketState.ValueType  # 5
+"""The stake hold failed before a table formed (expired, voided): the ticket is out."""
 Global___TicketState: _TypeAlias = TicketState  # noqa: Y015
 
 class _SanctionKind:
@@ -244,6 +249,45 @@ class RefreshRequest(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___RefreshRequest: _TypeAlias = RefreshRequest  # noqa: Y015
+
+@_typing.final
+class LogoutRequest(_message.Message):
+    """End a login."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REFRESH_TOKEN_FIELD_NUMBER: _builtins.int
+    refresh_token: _builtins.str
+    """The refresh token from the login's last Session."""
+    def __init__(
+        self,
+        *,
+        refresh_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["refresh_token", b"refresh_token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LogoutRequest: _TypeAlias = LogoutRequest  # noqa: Y015
+
+@_typing.final
+class LogoutResponse(_message.Message):
+    """The login is over."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LogoutResponse: _TypeAlias = LogoutResponse  # noqa: Y015
 
 @_typing.final
 class Session(_message.Message):
@@ -1089,3 +1133,49 @@ class SetRolesRequest(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___SetRolesRequest: _TypeAlias = SetRolesRequest  # noqa: Y015
+
+@_typing.final
+class ListDeadLettersRequest(_message.Message):
+    """Ask for dead letters."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LIMIT_FIELD_NUMBER: _builtins.int
+    limit: _builtins.int
+    """At most this many (1 to 500; 0 = 50)."""
+    def __init__(
+        self,
+        *,
+        limit: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["limit", b"limit"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListDeadLettersRequest: _TypeAlias = ListDeadLettersRequest  # noqa: Y015
+
+@_typing.final
+class ListDeadLettersResponse(_message.Message):
+    """Dead letters, newest first."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LETTERS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def letters(self) -> _containers.RepeatedCompositeFieldContainer[_events_pb2.DeadLetter]:
+        """The letters."""
+
+    def __init__(
+        self,
+        *,
+        letters: _abc.Iterable[_events_pb2.DeadLetter] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["letters", b"letters"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListDeadLettersResponse: _TypeAlias = ListDeadLettersResponse  # noqa: Y015

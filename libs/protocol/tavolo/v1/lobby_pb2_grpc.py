@@ -27,7 +27,7 @@ if _version_not_supported:
 
 
 class LobbyStub:
-    """Everything before and around a table. Register, Login and Refresh need no token;
+    """Everything before and around a table. Register, Login, Refresh and Logout need no token;
     every other call needs "authorization: Bearer <access token>".
     """
 
@@ -51,6 +51,11 @@ class LobbyStub:
                 '/tavolo.v1.Lobby/Refresh',
                 request_serializer=tavolo_dot_v1_dot_lobby__pb2.RefreshRequest.SerializeToString,
                 response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Session.FromString,
+                _registered_method=True)
+        self.Logout = channel.unary_unary(
+                '/tavolo.v1.Lobby/Logout',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.LogoutRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.LogoutResponse.FromString,
                 _registered_method=True)
         self.GetProfile = channel.unary_unary(
                 '/tavolo.v1.Lobby/GetProfile',
@@ -122,10 +127,15 @@ class LobbyStub:
                 request_serializer=tavolo_dot_v1_dot_lobby__pb2.SetRolesRequest.SerializeToString,
                 response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Profile.FromString,
                 _registered_method=True)
+        self.ListDeadLetters = channel.unary_unary(
+                '/tavolo.v1.Lobby/ListDeadLetters',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersResponse.FromString,
+                _registered_method=True)
 
 
 class LobbyServicer:
-    """Everything before and around a table. Register, Login and Refresh need no token;
+    """Everything before and around a table. Register, Login, Refresh and Logout need no token;
     every other call needs "authorization: Bearer <access token>".
     """
 
@@ -146,7 +156,15 @@ class LobbyServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Refresh(self, request, context):
-        """Exchange a refresh token for a new session.
+        """Exchange a refresh token for a new session. A refresh token is used once: the session
+        returned carries the next one; a token presented twice ends its whole login.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Logout(self, request, context):
+        """End a login: its refresh token, and every one rotated from the same login, stop working.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -250,6 +268,13 @@ class LobbyServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListDeadLetters(self, request, context):
+        """Operators: events a service's consumer gave up on (dead letters), newest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LobbyServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -267,6 +292,11 @@ def add_LobbyServicer_to_server(servicer, server):
                     servicer.Refresh,
                     request_deserializer=tavolo_dot_v1_dot_lobby__pb2.RefreshRequest.FromString,
                     response_serializer=tavolo_dot_v1_dot_lobby__pb2.Session.SerializeToString,
+            ),
+            'Logout': grpc.unary_unary_rpc_method_handler(
+                    servicer.Logout,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.LogoutRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.LogoutResponse.SerializeToString,
             ),
             'GetProfile': grpc.unary_unary_rpc_method_handler(
                     servicer.GetProfile,
@@ -338,6 +368,11 @@ def add_LobbyServicer_to_server(servicer, server):
                     request_deserializer=tavolo_dot_v1_dot_lobby__pb2.SetRolesRequest.FromString,
                     response_serializer=tavolo_dot_v1_dot_lobby__pb2.Profile.SerializeToString,
             ),
+            'ListDeadLetters': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListDeadLetters,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'tavolo.v1.Lobby', rpc_method_handlers)
@@ -347,7 +382,7 @@ def add_LobbyServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class Lobby:
-    """Everything before and around a table. Register, Login and Refresh need no token;
+    """Everything before and around a table. Register, Login, Refresh and Logout need no token;
     every other call needs "authorization: Bearer <access token>".
     """
 
@@ -422,6 +457,33 @@ class Lobby:
             '/tavolo.v1.Lobby/Refresh',
             tavolo_dot_v1_dot_lobby__pb2.RefreshRequest.SerializeToString,
             tavolo_dot_v1_dot_lobby__pb2.Session.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Logout(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/Logout',
+            tavolo_dot_v1_dot_lobby__pb2.LogoutRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.LogoutResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -800,6 +862,33 @@ class Lobby:
             '/tavolo.v1.Lobby/SetRoles',
             tavolo_dot_v1_dot_lobby__pb2.SetRolesRequest.SerializeToString,
             tavolo_dot_v1_dot_lobby__pb2.Profile.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListDeadLetters(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/ListDeadLetters',
+            tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersResponse.FromString,
             options,
             channel_credentials,
             insecure,

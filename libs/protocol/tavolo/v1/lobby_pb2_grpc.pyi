@@ -28,7 +28,7 @@ GRPC_GENERATED_VERSION: str
 GRPC_VERSION: str
 
 class LobbyStub:
-    """Everything before and around a table. Register, Login and Refresh need no token;
+    """Everything before and around a table. Register, Login, Refresh and Logout need no token;
     every other call needs "authorization: Bearer <access token>".
     """
 
@@ -44,7 +44,11 @@ class LobbyStub:
     Login: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.LoginRequest, _lobby_pb2.Session]
     """Log in with nickname and password."""
     Refresh: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.RefreshRequest, _lobby_pb2.Session]
-    """Exchange a refresh token for a new session."""
+    """Exchange a refresh token for a new session. A refresh token is used once: the session
+    returned carries the next one; a token presented twice ends its whole login.
+    """
+    Logout: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.LogoutRequest, _lobby_pb2.LogoutResponse]
+    """End a login: its refresh token, and every one rotated from the same login, stop working."""
     GetProfile: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.GetProfileRequest, _lobby_pb2.Profile]
     """The caller's (or another player's public) profile."""
     PlayVersusComputer: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.PlayVersusComputerRequest, _lobby_pb2.TableAssignment]
@@ -73,10 +77,12 @@ class LobbyStub:
     """Moderators: lift a sanction."""
     SetRoles: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.SetRolesRequest, _lobby_pb2.Profile]
     """Operators: set a player's roles (they take effect at the player's next login or refresh)."""
+    ListDeadLetters: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListDeadLettersRequest, _lobby_pb2.ListDeadLettersResponse]
+    """Operators: events a service's consumer gave up on (dead letters), newest first."""
 
 @_typing.type_check_only
 class LobbyAsyncStub(LobbyStub):
-    """Everything before and around a table. Register, Login and Refresh need no token;
+    """Everything before and around a table. Register, Login, Refresh and Logout need no token;
     every other call needs "authorization: Bearer <access token>".
     """
 
@@ -89,7 +95,11 @@ class LobbyAsyncStub(LobbyStub):
     Login: _aio.UnaryUnaryMultiCallable[_lobby_pb2.LoginRequest, _lobby_pb2.Session]  # type: ignore[assignment]
     """Log in with nickname and password."""
     Refresh: _aio.UnaryUnaryMultiCallable[_lobby_pb2.RefreshRequest, _lobby_pb2.Session]  # type: ignore[assignment]
-    """Exchange a refresh token for a new session."""
+    """Exchange a refresh token for a new session. A refresh token is used once: the session
+    returned carries the next one; a token presented twice ends its whole login.
+    """
+    Logout: _aio.UnaryUnaryMultiCallable[_lobby_pb2.LogoutRequest, _lobby_pb2.LogoutResponse]  # type: ignore[assignment]
+    """End a login: its refresh token, and every one rotated from the same login, stop working."""
     GetProfile: _aio.UnaryUnaryMultiCallable[_lobby_pb2.GetProfileRequest, _lobby_pb2.Profile]  # type: ignore[assignment]
     """The caller's (or another player's public) profile."""
     PlayVersusComputer: _aio.UnaryUnaryMultiCallable[_lobby_pb2.PlayVersusComputerRequest, _lobby_pb2.TableAssignment]  # type: ignore[assignment]
@@ -118,9 +128,11 @@ class LobbyAsyncStub(LobbyStub):
     """Moderators: lift a sanction."""
     SetRoles: _aio.UnaryUnaryMultiCallable[_lobby_pb2.SetRolesRequest, _lobby_pb2.Profile]  # type: ignore[assignment]
     """Operators: set a player's roles (they take effect at the player's next login or refresh)."""
+    ListDeadLetters: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListDeadLettersRequest, _lobby_pb2.ListDeadLettersResponse]  # type: ignore[assignment]
+    """Operators: events a service's consumer gave up on (dead letters), newest first."""
 
 class LobbyServicer(metaclass=_abc_1.ABCMeta):
-    """Everything before and around a table. Register, Login and Refresh need no token;
+    """Everything before and around a table. Register, Login, Refresh and Logout need no token;
     every other call needs "authorization: Bearer <access token>".
     """
 
@@ -149,7 +161,17 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         request: _lobby_pb2.RefreshRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.Session, _abc.Awaitable[_lobby_pb2.Session]]:
-        """Exchange a refresh token for a new session."""
+        """Exchange a refresh token for a new session. A refresh token is used once: the session
+        returned carries the next one; a token presented twice ends its whole login.
+        """
+
+    @_abc_1.abstractmethod
+    def Logout(
+        self,
+        request: _lobby_pb2.LogoutRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.LogoutResponse, _abc.Awaitable[_lobby_pb2.LogoutResponse]]:
+        """End a login: its refresh token, and every one rotated from the same login, stop working."""
 
     @_abc_1.abstractmethod
     def GetProfile(
@@ -262,5 +284,13 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.Profile, _abc.Awaitable[_lobby_pb2.Profile]]:
         """Operators: set a player's roles (they take effect at the player's next login or refresh)."""
+
+    @_abc_1.abstractmethod
+    def ListDeadLetters(
+        self,
+        request: _lobby_pb2.ListDeadLettersRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.ListDeadLettersResponse, _abc.Awaitable[_lobby_pb2.ListDeadLettersResponse]]:
+        """Operators: events a service's consumer gave up on (dead letters), newest first."""
 
 def add_LobbyServicer_to_server(servicer: LobbyServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -11,7 +11,7 @@ Pure: no I/O, no clock (``now`` is passed in). The stream of a table is
 4. ``table_finished`` (the outcome and the revealed seed) or ``table_aborted`` (the reason
    and the revealed seed).
 
-Rebuilding a table from these events (``tavolo.engine.history``) re-executes the rules on
+Rebuilding a table from these events (``tavolo.tablelog.history``) re-executes the rules on
 each recorded action and checks they produce the recorded events byte for byte, so every
 load of a table is also a replay check (AUDIT-3).
 """
@@ -26,8 +26,8 @@ from typing import Any
 
 from tavolo.cardgames import Action, Game, Outcome
 from tavolo.cardgames.registry import get_game
-from tavolo.engine.setup import SeatInfo, TableSetup
 from tavolo.eventlog.model import NewEvent
+from tavolo.tablelog.setup import SeatInfo, TableSetup
 
 OPENED = "table_opened"
 ACTION = "action"
@@ -209,6 +209,26 @@ def decide_abort(table: Table, reason: str, *, seed: bytes) -> Decision:
         table, version=table.version + 1, status=STOPPED, deadlines=(), last_event=ABORTED
     )
     return Decision(table.version, [NewEvent(ABORTED, data)], after)
+
+
+def refused_match(
+    table_id: str, game: str, mode: str, seats: Sequence[SeatInfo], stake: int, reason: str
+) -> NewEvent:
+    """The abort of a match the engine could not open (an unknown game, impossible seats):
+    a ``table_aborted`` like any other, so the wallet refunds its holds and the lobby frees
+    its players. No table was dealt, so there is no seed to reveal."""
+    data = {
+        "table_id": table_id,
+        "game": game,
+        "mode": mode,
+        "options": {},
+        "seats": [s.to_dict() for s in seats],
+        "stake": stake,
+        "bot_filled": False,
+        "seed": "",
+        "reason": reason,
+    }
+    return NewEvent(ABORTED, data)
 
 
 def _closing_data(table: Table, seed: bytes) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""``tavolo play uno``: a whole offline match, with Uno's own screens (UNO-1..9)."""
+"""``tavolo play uno`` and ``tavolo play hearts``: whole offline matches, each game's screens."""
 
 from __future__ import annotations
 
@@ -31,3 +31,15 @@ def test_a_challenge_and_an_uno_call_read_as_words() -> None:
     assert RENDERER.choice(ACCEPT, view) == "accept the wild +4 (draw 4)"
     assert RENDERER.choice(CHALLENGE, view) == "challenge the wild +4"
     assert RENDERER.choice(NAME[0], view) == "name red"
+
+
+def test_a_whole_hearts_match_against_hard_bots() -> None:
+    out = io.StringIO()
+    code = play(
+        "hearts", 4, "hard", "hearts cli", input_line=scripted(itertools.repeat("1")), out=out
+    )
+    text = out.getvalue()
+    assert code == 0
+    assert "Pass three cards to the player on your right" in text
+    assert "The cards have changed hands." in text and "takes it." in text
+    assert "is over:" in text and "Final places" in text

@@ -1,0 +1,30 @@
+"""``tavolo up`` signs with a random secret of its own installation, kept private."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+
+from tavolo.cli.token_secret import FILE_NAME, SecretFileError, installation_secret
+from tavolo.servicekit.settings import DEV_TOKEN_SECRET
+
+
+def test_a_new_installation_makes_a_private_secret_and_keeps_it(tmp_path: Path) -> None:
+    first = installation_secret(tmp_path / "data")
+    path = tmp_path / "data" / FILE_NAME
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert len(first.encode()) >= 32 and first != DEV_TOKEN_SECRET
+    assert installation_secret(tmp_path / "data") == first  # a restart keeps sessions valid
+
+
+def test_two_installations_do_not_share_a_secret(tmp_path: Path) -> None:
+    assert installation_secret(tmp_path / "a") != installation_secret(tmp_path / "b")
+
+
+def test_a_secret_file_others_can_read_is_refused(tmp_path: Path) -> None:
+    installation_secret(tmp_path)
+    (tmp_path / FILE_NAME).chmod(0o644)
+    with pytest.raises(SecretFileError, match="can be read by others"):
+        installation_secret(tmp_path)
