@@ -25,6 +25,10 @@ from tavolo.tablelog.replay import AuditReport, audit_table
 from tavolo.tablelog.table import ABORTED, FINISHED, OPENED
 
 CLOSING = (FINISHED, ABORTED)
+NO_INDEX = (
+    "whether events were deleted elsewhere in the engine's log (its index is for auditors,"
+    " and a file holds one table only)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +50,7 @@ class Verdict:
     findings: list[str] = field(default_factory=list)
     passed: list[str] = field(default_factory=list)
     live: bool = False
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -56,6 +61,7 @@ class Verdict:
         out = [f"table {self.table}: {counts}"]
         out += [f"ok: {line}" for line in self.passed]
         out += [f"FINDING: {line}" for line in self.findings]
+        out += [f"not checked: {line}" for line in self.notes]
         if self.live and not self.findings:
             out.append("the table is still in play: its seed and re-execution wait for its end")
         out.append("verdict: " + ("OK" if self.ok else "FAILED"))
@@ -97,11 +103,12 @@ def check_table(
             passed.append(
                 f"engine log: positions 1 to {facts.head_position} all present, none deleted"
             )
+    notes = [] if facts.index is not None else [NO_INDEX]
     if receipt is not None:
         _receipt_findings(table, events, receipt, findings, passed)
     if checkpoints:
         _checkpoint_findings(table, events, facts, checkpoints, checkpoint_key, findings, passed)
-    return Verdict(table, report, findings, passed, live)
+    return Verdict(table, report, findings, passed, live, notes)
 
 
 def _replay_findings(
