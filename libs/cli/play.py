@@ -28,6 +28,11 @@ from tavolo.cardgames.errors import RuleError
 from tavolo.cardgames.registry import get_game
 from tavolo.cli.renderers import RENDERERS, Renderer, bot_levels, lineup, renderer_for
 
+DEFAULT_PLAYERS: dict[str, int] = {
+    "solitario": 1,
+}
+"""Games whose table is not four seats unless ``--players`` says so."""
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -36,7 +41,9 @@ def register(subparsers: Any) -> None:
         description="Play a whole game against bots, offline. You are seat 0.",
     )
     parser.add_argument("game", choices=sorted(RENDERERS), help="which game")
-    parser.add_argument("--players", type=int, default=4, help="seats at the table")
+    parser.add_argument(
+        "--players", type=int, default=None, help="seats at the table (4; Solitario 1)"
+    )
     parser.add_argument("--level", choices=LEVELS, default="medium", help="bot level")
     parser.add_argument("--seed", default=None, help="deal seed, to replay a game")
     engine = os.environ.get("TAVOLO_ENGINE_ADDRESS", "127.0.0.1:50052")
@@ -58,6 +65,8 @@ def register(subparsers: Any) -> None:
 
 
 def _handle(args: argparse.Namespace) -> int:
+    if args.players is None:
+        args.players = DEFAULT_PLAYERS.get(args.game, 4)
     if args.server is not None or args.table is not None:  # see tavolo.cli.play_remote
         from tavolo.cli.play_remote import play_remote
 

@@ -24,6 +24,9 @@ RENDERERS: dict[str, str] = {
     "scopone": "tavolo.cli.render_fishing",
     "asso": "tavolo.cli.render_fishing",
     "cirulla": "tavolo.cli.render_fishing",
+    "burraco": "tavolo.cli.render_burraco",
+    "scala40": "tavolo.cli.render_scala40",
+    "solitario": "tavolo.cli.render_solitario",
 }
 """Game name → module with its ``RENDERER``. One line per game."""
 
@@ -80,6 +83,8 @@ def lineup(game_name: str, players: int, level: str) -> str:
     """Who plays whom, as the opening line says it; a stronger partner is named, so the
     line never promises weaker bots than the table has."""
     levels = bot_levels(game_name, players, level)
+    if not levels:
+        return "you alone"
     partners = [s for s, lv in levels.items() if lv != level]
     opponents = len(levels) - len(partners)
     bots = "bot" if opponents == 1 else "bots"
