@@ -119,6 +119,7 @@ async def test_verify_names_every_kind_of_tampering_in_postgresql(
         server = ("--server", f"127.0.0.1:{engine.port}", "--token", AUDITOR)
         async with channel(engine.port) as stub:
             tables: dict[str, tuple[str, str]] = {}
+            players: dict[str, str] = {}
             for name in ("clean", "removed", "altered", "reordered", "cut", "rewritten"):
                 player = f"p-{uuid.uuid4().hex[:8]}"
                 opened = await stub.OpenTable(
@@ -136,12 +137,20 @@ async def test_verify_names_every_kind_of_tampering_in_postgresql(
                 )
                 assert again.log_hash == final.log_hash
                 tables[name] = (opened.table_id, final.log_hash)
+                players[name] = player
 
             clean, clean_receipt = tables["clean"]
             code, out = await _verify(capsys, clean, *server, "--receipt", clean_receipt)
             assert code == 0, out
             assert "verdict: OK" in out and "the stored log is the one the players were" in out
             assert "none deleted" in out
+            # The table's own player checks it with their receipt, on their own session;
+            # the whole log's index is for auditors, and the report says it was not checked.
+            own = ("--server", server[1], "--token", token(players["clean"]))
+            code, out = await _verify(capsys, clean, *own, "--receipt", clean_receipt)
+            assert code == 0, out
+            assert "the stored log is the one the players were given" in out
+            assert "not checked: whether events were deleted elsewhere" in out
 
             kinds: dict[str, Tamper] = {
                 "removed": _remove_event_5,
