@@ -40,11 +40,11 @@ run: $(STAMP)
 	$(BIN)/tavolo up
 
 # The rules tests run a second time on the rules compiled by mypyc, which is what the
-# container image ships (tools/compile_rules.py).
+# container image ships (tools/compile_rules.py); the large random runs ("load") once.
 test: $(STAMP) $(DEPLOY_STAMP) lint compiled browser
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 	TAVOLO_EXPECT_COMPILED_RULES=1 PYTHONPATH=build/compiled \
-		$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/cardgames
+		$(BIN)/python -m pytest -q -p no:cacheprovider -m "not load" tests/unit/cardgames
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
