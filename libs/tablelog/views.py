@@ -35,6 +35,8 @@ class SeatView:
     seats: tuple[SeatInfo, ...]
     outcome: Outcome | None
     last_event: str
+    log_hash: str = ""
+    """Once the table has ended, the hash of its log's last event (the seat's receipt)."""
 
 
 def seat_view(table: Table, seat: int | None) -> SeatView:
