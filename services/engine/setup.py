@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tavolo.cardgames import InvalidOptions
+from tavolo.cardgames import Game, InvalidOptions
 from tavolo.cardgames.registry import get_game
 from tavolo.servicekit.errors import InvalidArgument
 
@@ -154,12 +154,12 @@ def build_setup(
         raise InvalidArgument(str(exc)) from None
     if mode not in MODES:
         raise InvalidArgument(f"mode must be one of {', '.join(MODES)}")
-    opts = normalise_json(dict(options), "options")
     if not rules.min_players <= len(seats) <= rules.max_players:
         raise InvalidArgument(
             f"{rules.title} is for {rules.min_players} to {rules.max_players} players,"
             f" not {len(seats)}"
         )
+    opts = _game_options(rules, normalise_json(dict(options), "options"), len(seats))
     for expected, info in enumerate(seats):
         if info.seat != expected:
             raise InvalidArgument(f"seats must be numbered 0 to {len(seats) - 1} in order")
@@ -195,6 +195,19 @@ def build_setup(
         turn_seconds=turn_seconds,
         bot_think_millis=bot_think_millis,
     )
+
+
+def _game_options(rules: Game[Any], given: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    """The game's options with its defaults filled in (PCG-6), so the opening event and
+    every view name the whole match format; a bad one is refused with the game's reason
+    (the option's name and the values allowed)."""
+    given = dict(given)
+    if any(spec.name == "players" for spec in rules.option_specs):
+        given.setdefault("players", seats)
+    try:
+        return rules.options(given)
+    except InvalidOptions as exc:
+        raise InvalidArgument(str(exc)) from None
 
 
 def split_engine_options(

@@ -35,6 +35,7 @@ class SeatView:
     seats: tuple[SeatInfo, ...]
     outcome: Outcome | None
     last_event: str
+    options: Mapping[str, Any]
 
 
 def seat_view(table: Table, seat: int | None) -> SeatView:
@@ -59,4 +60,5 @@ def seat_view(table: Table, seat: int | None) -> SeatView:
         seats=table.seats,
         outcome=table.outcome,
         last_event=table.last_event,
+        options=table.setup.options,
     )

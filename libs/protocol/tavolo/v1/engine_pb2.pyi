@@ -203,6 +203,7 @@ class TableView(_message.Message):
     SEATS_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
     LAST_EVENT_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     """The table."""
     game: _builtins.str
@@ -247,6 +248,10 @@ class TableView(_message.Message):
     def outcome(self) -> _common_pb2.Outcome:
         """The result once finished."""
 
+    @_builtins.property
+    def options(self) -> _struct_pb2.Struct:
+        """The game options the table plays with, defaults included (match length, ...)."""
+
     def __init__(
         self,
         *,
@@ -264,10 +269,11 @@ class TableView(_message.Message):
         seats: _abc.Iterable[_common_pb2.Seat] | None = ...,
         outcome: _common_pb2.Outcome | None = ...,
         last_event: _builtins.str = ...,
+        options: _struct_pb2.Struct | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "outcome", b"outcome", "private", b"private", "public", b"public", "seat", b"seat"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "options", b"options", "outcome", b"outcome", "private", b"private", "public", b"public", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadlines", b"deadlines", "game", b"game", "hand", b"hand", "last_event", b"last_event", "legal_actions", b"legal_actions", "outcome", b"outcome", "private", b"private", "public", b"public", "seat", b"seat", "seats", b"seats", "status", b"status", "table_id", b"table_id", "to_act", b"to_act", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadlines", b"deadlines", "game", b"game", "hand", b"hand", "last_event", b"last_event", "legal_actions", b"legal_actions", "options", b"options", "outcome", b"outcome", "private", b"private", "public", b"public", "seat", b"seat", "seats", b"seats", "status", b"status", "table_id", b"table_id", "to_act", b"to_act", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
