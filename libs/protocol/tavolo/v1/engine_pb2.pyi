@@ -66,6 +66,7 @@ class OpenTableRequest(_message.Message):
     TABLE_ID_FIELD_NUMBER: _builtins.int
     STAKE_FIELD_NUMBER: _builtins.int
     BOT_FILLED_FIELD_NUMBER: _builtins.int
+    KO_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game name, e.g. "pika"."""
     mode: _common_pb2.Mode.ValueType
@@ -80,6 +81,10 @@ class OpenTableRequest(_message.Message):
     """Stake per player in coins (stake tables only)."""
     bot_filled: _builtins.bool
     """True when bots completed the table after a matchmaking timeout."""
+    ko: _builtins.bool
+    """Knock-out play (PCG-7, RULES §0 rule 14): a drawn match gets up to three tie-break
+    hands, then the last capture loses. Games that do not offer it are refused.
+    """
     @_builtins.property
     def options(self) -> _struct_pb2.Struct:
         """Game options; omitted ones take their defaults."""
@@ -100,10 +105,11 @@ class OpenTableRequest(_message.Message):
         table_id: _builtins.str = ...,
         stake: _builtins.int = ...,
         bot_filled: _builtins.bool = ...,
+        ko: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["options", b"options"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_filled", b"bot_filled", "bot_think_millis", b"bot_think_millis", "game", b"game", "mode", b"mode", "options", b"options", "seats", b"seats", "stake", b"stake", "table_id", b"table_id", "turn_seconds", b"turn_seconds"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_filled", b"bot_filled", "bot_think_millis", b"bot_think_millis", "game", b"game", "ko", b"ko", "mode", b"mode", "options", b"options", "seats", b"seats", "stake", b"stake", "table_id", b"table_id", "turn_seconds", b"turn_seconds"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
