@@ -7,8 +7,9 @@ import hashlib
 import pytest
 
 from tavolo.cardgames.rng import SeededRandom
-from tavolo.lobby.tournaments.bracket import advance, bracket_size, commitment, draw
+from tavolo.lobby.tournaments.bracket import Bracket, advance, bracket_size, commitment, draw
 from tavolo.lobby.tournaments.prizes import prizes
+from tavolo.lobby.tournaments.standings import final_places, payouts
 from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument
 
 SEED = b"revealed at the draw"
@@ -97,3 +98,34 @@ def test_prizes_round_as_stake_pots_and_sum_to_the_pot(
 def test_a_bad_split_is_refused(shares: tuple[int, ...], message: str) -> None:
     with pytest.raises(InvalidArgument, match=message):
         prizes(100, shares)
+
+
+def play_out(bracket: Bracket, pick: int = 0) -> Bracket:
+    """Decide every ready match, side ``a`` (0) or ``b`` (1) winning, to the champion."""
+    while ready := bracket.ready():
+        for m in ready:
+            winner = m.a if pick == 0 else m.b
+            assert winner is not None
+            bracket = advance(bracket, m.round, m.index, winner)
+    return bracket
+
+
+def test_final_places_share_a_round_and_the_prizes_sum_to_the_pot() -> None:
+    bracket = play_out(draw(names(8), SEED))
+    places = final_places(bracket)
+    assert sorted(places.values()) == [1, 2, 3, 3, 5, 5, 5, 5]
+    paid = payouts(801, (60, 30, 10), places)
+    champion, runner_up = bracket.champion, next(p for p, at in places.items() if at == 2)
+    assert champion is not None
+    assert (paid[champion], paid[runner_up]) == (481, 240)
+    thirds = sorted(p for p, at in places.items() if at == 3)
+    assert [paid[p] for p in thirds] == [40, 40]  # 10 % of 801 is 80, shared by two
+    assert sum(paid.values()) == 801 and len(paid) == 4
+
+
+def test_a_bracket_with_byes_still_places_everyone_once() -> None:
+    places = final_places(play_out(draw(names(6), SEED), pick=1))
+    assert sorted(places) == names(6)
+    assert sorted(places.values()) == [1, 2, 3, 3, 5, 5]
+    with pytest.raises(FailedPrecondition, match="not decided"):
+        final_places(draw(names(6), SEED))
