@@ -33,11 +33,11 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tavolo.engine.bootstrap import assemble, build_engine
-from tavolo.engine.setup import SeatInfo, build_setup
 from tavolo.servicekit.auth import Principal, Role, TokenSigner
 from tavolo.servicekit.embedded import scratch_database, servers_from_env
 from tavolo.servicekit.runtime import start_service
 from tavolo.servicekit.settings import DEV_TOKEN_SECRET, Settings
+from tavolo.tablelog.setup import SeatInfo, build_setup
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
 
 SIGNER = TokenSigner(DEV_TOKEN_SECRET)

@@ -35,8 +35,8 @@ import asyncpg
 import grpc
 
 from tavolo.eventlog import InMemoryEventStore, PostgresEventStore
-from tavolo.lobby.app import LobbyConfig, LobbyContext
 from tavolo.lobby.bootstrap import Assembled, LobbyOverrides, make_assemble
+from tavolo.lobby.context import LobbyConfig, LobbyContext
 from tavolo.lobby.matchmaker import Matchmaker
 from tavolo.lobby.matchmaking import MatchPolicy, WaitingTicket, plan_pool
 from tavolo.lobby.passwords import fast_passwords

@@ -36,14 +36,35 @@ COMPILED = (
     "games/pika_legal.py",
     "games/pika_explain.py",
     "games/pika.py",
+    "games/fishing_deck.py",
+    "games/fishing_captures.py",
+    "games/fishing_scoring.py",
+    "games/fishing_match.py",
+    "games/fishing_accusi.py",
+    "games/fishing_state.py",
+    "games/fishing_view.py",
+    "games/fishing.py",
+    "games/scopa.py",
+    "games/scopone.py",
+    "games/asso.py",
+    "games/cirulla.py",
     "games/uno_state.py",
     "games/uno.py",
     "games/hearts_state.py",
     "games/hearts.py",
+    "games/rummy_deck.py",
+    "games/melds.py",
+    "games/meld_search.py",
+    "games/burraco_scoring.py",
+    "games/burraco_legal.py",
+    "games/solitario_piles.py",
+    "games/solitario_scoring.py",
+    "games/solitario.py",
+    "bots/solitario_search.py",
 )
-"""What is compiled, relative to libs/cardgames: the contract and every module a Pika
-action runs through. A game left out keeps working, interpreted, on the compiled
-contract (its base class allows interpreted subclasses)."""
+"""What is compiled, relative to libs/cardgames: the contract and the modules a game's
+action runs through when it is hot in self-play. A game or module left out keeps working,
+interpreted, on the compiled contract (its base class allows interpreted subclasses)."""
 
 
 def stage(dest: Path) -> list[str]:

@@ -132,6 +132,8 @@ class Game(ABC, Generic[S]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    seat_counts: ClassVar[tuple[int, ...]] = ()
+    """The seat counts offered when not every count from min to max is (Burraco: 2, 4)."""
     offers_knock_out: ClassVar[bool] = False
     """True once the game supplies ``tie_break_hand`` and ``last_capture``, or its own
     rules never leave a match drawn; knock-out tables refuse the others."""
@@ -159,6 +161,9 @@ class Game(ABC, Generic[S]):
             raise InvalidOptions(
                 f"{self.title} is for {self.min_players} to {self.max_players} players, not {seats}"
             )
+        if self.seat_counts and seats not in self.seat_counts:
+            counts = " or ".join(str(n) for n in self.seat_counts)
+            raise InvalidOptions(f"{self.title} is for {counts} players, not {seats}")
         return self._new_game(self.options(options), seats, SeededRandom(bytes(seed)))
 
     # -- play -----------------------------------------------------------------------

@@ -10,12 +10,31 @@ from tavolo.cardgames.errors import InvalidOptions
 
 def all_games() -> dict[str, Game[Any]]:
     """Name → engine. Imported lazily so that loading one game does not load them all."""
+    from tavolo.cardgames.games.asso import AssoPigliatutto
+    from tavolo.cardgames.games.burraco import Burraco
+    from tavolo.cardgames.games.cirulla import Cirulla
     from tavolo.cardgames.games.hearts import Hearts
     from tavolo.cardgames.games.pika import Pika
+    from tavolo.cardgames.games.scala40 import Scala40
+    from tavolo.cardgames.games.scopa import Scopa
+    from tavolo.cardgames.games.scopone import Scopone
+    from tavolo.cardgames.games.solitario import Solitario
     from tavolo.cardgames.games.spades import Spades
     from tavolo.cardgames.games.uno import Uno
 
-    games: list[Game[Any]] = [Pika(), Spades(), Uno(), Hearts()]
+    games: list[Game[Any]] = [
+        Pika(),
+        Spades(),
+        Uno(),
+        Hearts(),
+        Scopa(),
+        Scopone(),
+        AssoPigliatutto(),
+        Cirulla(),
+        Burraco(),
+        Scala40(),
+        Solitario(),
+    ]
     return {g.name: g for g in games}
 
 

@@ -47,7 +47,7 @@ def register(subparsers: Any) -> None:
     out.add_argument("--as", dest="as_nick")
     out.set_defaults(handler=_logout)
 
-    room = subparsers.add_parser("room", help="play with friends (MODE-2)")
+    room = subparsers.add_parser("room", help="play with friends: create a room, invite, start")
     ra = room.add_subparsers(dest="action", required=True)
     create = ra.add_parser("create", help="create a room")
     create.add_argument("game")
@@ -170,12 +170,18 @@ def _room_invite(args: argparse.Namespace) -> int:
             lobby_pb2.InviteRequest(room_id=args.room_id, nickname=args.nickname),
             metadata=saved.metadata(),
         )
-        print(
-            f"invited {args.nickname}: they answer with `tavolo room accept {args.room_id}`; "
-            f"start with `tavolo room start {args.room_id} --as {saved.nickname}`"
-        )
+        print(invited_line(args.room_id, args.nickname, saved.nickname))
 
     return sessions.run_call(run)
+
+
+def invited_line(room_id: str, guest: str, host: str) -> str:
+    """What the host reads after an invite: both next commands name their login, since
+    ``room accept`` without ``--as`` would act as whoever logged in last."""
+    return (
+        f"invited {guest}: they answer with `tavolo room accept {room_id} --as {guest}`; "
+        f"start with `tavolo room start {room_id} --as {host}`"
+    )
 
 
 def _room_answer(args: argparse.Namespace) -> int:

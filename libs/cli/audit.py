@@ -31,20 +31,26 @@ from typing import Any, TextIO
 import grpc
 
 from tavolo.cli import session
-from tavolo.engine.convert import recorded_from_proto
-from tavolo.engine.replay import AuditError, audit_table, revealed_seed, table_at
-from tavolo.engine.views import seat_view
 from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.canonical import format_timestamp
 from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS
+from tavolo.tablelog.convert import recorded_from_proto
+from tavolo.tablelog.replay import AuditError, audit_table, revealed_seed, table_at
+from tavolo.tablelog.views import seat_view
 from tavolo.v1 import engine_pb2, engine_pb2_grpc
 
 DEFAULT_SERVER = f"127.0.0.1:{DEFAULT_GRPC_PORTS['engine']}"
+DESCRIPTION = (
+    "Check a table's event log yourself: the hash chain, the seed commitment and every "
+    "recorded action are checked here, on the events as received, so nothing is taken on "
+    "trust from the server. `verify` exits 0 only if all pass; `show` prints what a seat "
+    "saw after an event; `export` writes the log as JSON lines that `--file` reads back."
+)
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "audit", help="verify, inspect or export a table's event log", description=__doc__
+        "audit", help="verify, inspect or export a table's event log", description=DESCRIPTION
     )
     commands = parser.add_subparsers(dest="audit_command", required=True, metavar="ACTION")
     for name, text in (

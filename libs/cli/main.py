@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -29,12 +30,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+BROKEN_PIPE_EXIT = 141
+"""128 + SIGPIPE: what a shell reports for a command whose reader went away."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         code: int = args.handler(args)
+        sys.stdout.flush()
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader (`| head`) has gone: stop quietly. Point stdout at /dev/null so
+        # the interpreter's own flush at exit does not fail a second time.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return BROKEN_PIPE_EXIT
     return code
 
 

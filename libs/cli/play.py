@@ -5,8 +5,7 @@ mode lives in :mod:`tavolo.cli.play_remote`, so this module needs no network cod
 
 The loop is the same for every game: the human (seat 0) sees only their view and picks a
 numbered choice from the legal actions; bots choose from their own views. What a table
-and a choice look like is the game's *renderer*: a module ``tavolo.cli.render_<game>``
-exposing ``RENDERER``, registered in :data:`RENDERERS` with one line.
+and a choice look like is the game's *renderer* (:mod:`tavolo.cli.renderers`).
 
 Timers run on the terminal's clock here, outside the rules: a Pika left unsaid for
 longer than the window is answered with the ``EXPIRE`` the rules expect.
@@ -15,12 +14,11 @@ longer than the window is answered with the ``EXPIRE`` the rules expect.
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TextIO
+from collections.abc import Callable
+from typing import Any, TextIO
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import LEVELS, SeatedBot
@@ -28,50 +26,12 @@ from tavolo.cardgames.bots.registry import make_bot
 from tavolo.cardgames.contract import Game, Outcome, View
 from tavolo.cardgames.errors import RuleError
 from tavolo.cardgames.registry import get_game
+from tavolo.cli.renderers import RENDERERS, Renderer, bot_levels, lineup, renderer_for
 
-RENDERERS: dict[str, str] = {
-    "pika": "tavolo.cli.render_pika",
-    "spades": "tavolo.cli.render_spades",
-    "uno": "tavolo.cli.render_uno",
-    "hearts": "tavolo.cli.render_hearts",
+DEFAULT_PLAYERS: dict[str, int] = {
+    "solitario": 1,
 }
-"""Game name → module with its ``RENDERER``. One line per game."""
-
-PARTNER_LEVELS: dict[str, str] = {
-    "spades": "hard",
-}
-"""Partnership games where the human's partner (the seat opposite) is always this level,
-whatever the opponents' level (SPADES-9)."""
-
-HUMAN = 0
-
-
-class Renderer(Protocol):
-    """How one game looks in the terminal; everything comes from the human's view."""
-
-    def table(self, view: View, names: Sequence[str]) -> str:
-        """The table as the seat sees it: its hand numbered, the public state."""
-
-    def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
-        """What happened between two views of the same seat, in sentences."""
-
-    def choice(self, action: Action, view: View) -> str:
-        """A menu line for one legal action."""
-
-    def call_prompt(self, view: View) -> str | None:
-        """The question when a timed call is open for the seat (``None``: no question)."""
-
-    def reorder(self, view: View, command: str) -> tuple[str, ...] | None:
-        """The new hand order for a reorder command typed at the prompt, if it is one."""
-
-    def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
-        """The final places."""
-
-
-def renderer_for(game_name: str) -> Renderer:
-    module = importlib.import_module(RENDERERS[game_name])
-    renderer: Renderer = module.RENDERER
-    return renderer
+"""Games whose table is not four seats unless ``--players`` says so."""
 
 
 def register(subparsers: Any) -> None:
@@ -81,7 +41,9 @@ def register(subparsers: Any) -> None:
         description="Play a whole game against bots, offline. You are seat 0.",
     )
     parser.add_argument("game", choices=sorted(RENDERERS), help="which game")
-    parser.add_argument("--players", type=int, default=4, help="seats at the table")
+    parser.add_argument(
+        "--players", type=int, default=None, help="seats at the table (4; Solitario 1)"
+    )
     parser.add_argument("--level", choices=LEVELS, default="medium", help="bot level")
     parser.add_argument("--seed", default=None, help="deal seed, to replay a game")
     engine = os.environ.get("TAVOLO_ENGINE_ADDRESS", "127.0.0.1:50052")
@@ -103,10 +65,12 @@ def register(subparsers: Any) -> None:
 
 
 def _handle(args: argparse.Namespace) -> int:
+    if args.players is None:
+        args.players = DEFAULT_PLAYERS.get(args.game, 4)
     if args.server is not None or args.table is not None:  # see tavolo.cli.play_remote
         from tavolo.cli.play_remote import play_remote
 
-        return play_remote(args, _read_line)
+        return play_remote(args, None)  # None: the terminal's own keyboard
     seed = args.seed if args.seed is not None else os.urandom(6).hex()
     return play(args.game, args.players, args.level, seed, input_line=_read_line)
 
@@ -118,30 +82,11 @@ def _read_line(prompt: str) -> str | None:
         return None
 
 
+HUMAN = 0
+
+
 class Quit(Exception):
     """The player left the game."""
-
-
-def bot_levels(game_name: str, players: int, level: str) -> dict[int, str]:
-    """Each bot seat's level when the human sits at seat 0: ``level`` everywhere, except a
-    partner opposite in a partnership game (:data:`PARTNER_LEVELS`)."""
-    levels = {s: level for s in range(1, players)}
-    if game_name in PARTNER_LEVELS and players % 2 == 0:
-        levels[HUMAN + players // 2] = PARTNER_LEVELS[game_name]
-    return levels
-
-
-def lineup(game_name: str, players: int, level: str) -> str:
-    """Who plays whom, as the opening line says it; a stronger partner is named, so the
-    line never promises weaker bots than the table has."""
-    levels = bot_levels(game_name, players, level)
-    partners = [s for s, lv in levels.items() if lv != level]
-    opponents = len(levels) - len(partners)
-    bots = "bot" if opponents == 1 else "bots"
-    if not partners:
-        return f"you against {opponents} {level} {bots}"
-    named = " and ".join(f"Bot {s} ({levels[s]})" for s in partners)
-    return f"you and {named} against {opponents} {level} {bots}"
 
 
 def play(

@@ -22,17 +22,16 @@ import argparse
 import asyncio
 import sys
 import time
-import uuid
 from collections.abc import Callable
 from typing import TextIO
 
 import grpc
 
-from tavolo.cardgames.contract import Outcome, View
+from tavolo.cardgames.contract import Outcome
 from tavolo.cardgames.registry import get_game
 from tavolo.cli import session
-from tavolo.cli.play import Renderer, bot_levels, lineup, renderer_for
-from tavolo.engine.convert import action_from_proto, struct_to_dict
+from tavolo.cli.renderers import bot_levels, lineup, renderer_for
+from tavolo.cli.table_client import TableClient
 from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
 
@@ -61,17 +60,30 @@ def token_source(nickname: str | None) -> tuple[str, Token]:
     return saved.player_id, lambda: session.load(name).access_token
 
 
-def play_remote(args: argparse.Namespace, input_line: Callable[[str], str | None]) -> int:
-    """Entry from ``tavolo play ... --server`` or ``--table``; the exit code."""
+def play_remote(args: argparse.Namespace, input_line: Callable[[str], str | None] | None) -> int:
+    """Entry from ``tavolo play ... --server`` or ``--table``; the exit code. Lines come
+    from ``input_line``, or with ``None`` from the terminal itself."""
     server = args.server or session.address("engine")
     nickname = getattr(args, "as_nick", None)
     table_id = getattr(args, "table", None)
     try:
         player, token = token_source(nickname)
+        login = _login_name(nickname)
         if table_id:
-            return asyncio.run(join_table(server, token, table_id, args.game, input_line))
+            return asyncio.run(
+                join_table(server, token, table_id, args.game, input_line, nickname=login)
+            )
         return asyncio.run(
-            play_at_server(server, token, player, args.game, args.players, args.level, input_line)
+            play_at_server(
+                server,
+                token,
+                player,
+                args.game,
+                args.players,
+                args.level,
+                input_line,
+                nickname=login,
+            )
         )
     except session.NoSession as exc:
         print(exc, file=sys.stderr)
@@ -79,15 +91,6 @@ def play_remote(args: argparse.Namespace, input_line: Callable[[str], str | None
     except grpc.RpcError as exc:
         print(f"tavolo play: {session.rpc_error_text(exc)}", file=sys.stderr)
         return 2
-
-
-def _view(message: engine_pb2.TableView) -> View:
-    return View(
-        seat=message.seat if message.HasField("seat") else None,
-        hand=tuple(message.hand),
-        public=struct_to_dict(message.public, "public"),
-        private=struct_to_dict(message.private, "private"),
-    )
 
 
 def _auth(token: Token) -> Callable[[], Metadata]:
@@ -107,9 +110,11 @@ async def play_at_server(
     game: str,
     players: int,
     level: str,
-    input_line: Callable[[str], str | None],
+    input_line: Callable[[str], str | None] | None,
     out: TextIO = sys.stdout,
     bot_think_millis: int = BOT_THINK_MILLIS,
+    turn_seconds: int = 0,
+    nickname: str | None = None,
 ) -> int:
     """Open a versus-computer table and play it to its end; 0 when finished, 1 if quit."""
     renderer = renderer_for(game)
@@ -127,15 +132,16 @@ async def play_at_server(
                 seats=seats,
                 mode=common_pb2.MODE_VERSUS_COMPUTER,
                 bot_think_millis=bot_think_millis,
+                turn_seconds=turn_seconds,
             ),
             metadata=auth(),
         )
         table_id = opened.table_id
         print(f"Table {table_id} at {server}: {lineup(game, players, level)}.", file=out)
         print(f"The deal is committed to sha256(seed) = {opened.seed_commitment}", file=out)
-        client = _Client(stub, table_id, auth, renderer, names, input_line, out)
+        client = TableClient(stub, table_id, auth, renderer, names, input_line, out)
         outcome = await client.run()
-    return _ending(client, outcome, table_id, out)
+    return _ending(client, outcome, table_id, game, nickname, out)
 
 
 async def join_table(
@@ -143,9 +149,10 @@ async def join_table(
     token: Token,
     table_id: str,
     game: str,
-    input_line: Callable[[str], str | None],
+    input_line: Callable[[str], str | None] | None,
     out: TextIO = sys.stdout,
     wait_seconds: float = DEAL_WAIT_SECONDS,
+    nickname: str | None = None,
 ) -> int:
     """Sit at the caller's seat of a table the lobby formed and play it to its end.
 
@@ -172,9 +179,9 @@ async def join_table(
             f"you are seat {first.seat}, with {others}.",
             file=out,
         )
-        client = _Client(stub, table_id, auth, renderer_for(game), names, input_line, out)
+        client = TableClient(stub, table_id, auth, renderer_for(game), names, input_line, out)
         outcome = await client.run()
-    return _ending(client, outcome, table_id, out)
+    return _ending(client, outcome, table_id, game, nickname, out)
 
 
 async def _current_view(
@@ -216,117 +223,35 @@ def seat_names(view: engine_pb2.TableView) -> list[str]:
     return names
 
 
-def _ending(client: _Client, outcome: Outcome | None, table_id: str, out: TextIO) -> int:
+def _login_name(nickname: str | None) -> str | None:
+    """The saved login that plays, named in the commands printed for later."""
+    try:
+        return session.load(nickname).nickname
+    except session.NoSession:
+        return None
+
+
+def _ending(
+    client: TableClient,
+    outcome: Outcome | None,
+    table_id: str,
+    game: str,
+    nickname: str | None,
+    out: TextIO,
+) -> int:
+    login = f" --as {nickname}" if nickname else ""
     if outcome is not None:
-        print(f"Check this game yourself: tavolo audit verify {table_id}", file=out)
+        print(f"Check this game yourself: tavolo audit verify {table_id}{login}", file=out)
         return 0
     if client.left:
         print(f"You left table {table_id}; a bot plays your seat.", file=out)
     elif client.aborted:
         print(f"Table {table_id} was called off: no result, no rewards.", file=out)
     else:
+        why = "is not reachable" if client.unreachable else "stopped sending"
         print(
-            f"The engine stopped sending table {table_id}; "
-            f"`tavolo play GAME --table {table_id}` picks it up again.",
+            f"The engine {why} table {table_id}; "
+            f"`tavolo play {game} --table {table_id}{login}` picks it up again.",
             file=out,
         )
     return 1
-
-
-class _Client:
-    """Follows the seat's views and answers when the seat has something to do."""
-
-    def __init__(
-        self,
-        stub: engine_pb2_grpc.EngineAsyncStub,
-        table_id: str,
-        auth: Callable[[], Metadata],
-        renderer: Renderer,
-        names: list[str],
-        input_line: Callable[[str], str | None],
-        out: TextIO,
-    ) -> None:
-        self.stub, self.table_id, self.auth = stub, table_id, auth
-        self.renderer, self.names = renderer, names
-        self.input_line, self.out = input_line, out
-        self.seen: View | None = None
-        self.acted = 0
-        self.left = False
-        self.aborted = False
-
-    async def run(self) -> Outcome | None:
-        request = engine_pb2.WatchTableRequest(table_id=self.table_id)
-        async for message in self.stub.WatchTable(request, metadata=self.auth()):
-            view = _view(message)
-            for line in self.renderer.news(self.seen, view, self.names):
-                print(line, file=self.out)
-            self.seen = view
-            if message.status == engine_pb2.TABLE_STATUS_ABORTED:
-                self.aborted = True
-                return None
-            if message.status != engine_pb2.TABLE_STATUS_PLAYING:
-                outcome = Outcome(tuple(message.outcome.places), tuple(message.outcome.scores))
-                print(self.renderer.outcome(outcome, view, self.names), file=self.out)
-                return outcome
-            if message.version < self.acted or not message.legal_actions:
-                continue
-            if not await self._answer(message, view):
-                await self.stub.LeaveTable(
-                    engine_pb2.LeaveTableRequest(table_id=self.table_id), metadata=self.auth()
-                )
-                self.left = True
-                return None
-        return None
-
-    async def _answer(self, message: engine_pb2.TableView, view: View) -> bool:
-        legal = [action_from_proto(a) for a in message.legal_actions]
-        if message.seat not in message.to_act:  # only a call is open (Pika!)
-            question = self.renderer.call_prompt(view)
-            answer = await asyncio.to_thread(self.input_line, question or "Call? (1 = yes) ")
-            if answer is None:
-                return False
-            if answer.strip() == "1":
-                await self._act(message, message.legal_actions[0])
-            return True
-        print(self.renderer.table(view, self.names), file=self.out)
-        for n, action in enumerate(legal, 1):
-            print(f"  {n}) {self.renderer.choice(action, view)}", file=self.out)
-        while True:
-            line = await asyncio.to_thread(
-                self.input_line, "Your choice (number; 'sort', 'move I J', 'quit'): "
-            )
-            if line is None or line.strip().lower() in ("q", "quit"):
-                return False
-            text = line.strip()
-            if text.isdigit() and 1 <= int(text) <= len(legal):
-                await self._act(message, message.legal_actions[int(text) - 1])
-                return True
-            order = self.renderer.reorder(view, text)
-            if order is not None:
-                reply = await self.stub.ReorderHand(
-                    engine_pb2.ReorderHandRequest(
-                        table_id=self.table_id, cards=list(order), request_id=uuid.uuid4().hex
-                    ),
-                    metadata=self.auth(),
-                )
-                view = _view(reply.view)
-                print(self.renderer.table(view, self.names), file=self.out)
-                continue
-            print(f"  '{text}' is not a choice: type 1 to {len(legal)}", file=self.out)
-
-    async def _act(self, message: engine_pb2.TableView, action: common_pb2.Action) -> None:
-        try:
-            reply = await self.stub.Act(
-                engine_pb2.ActRequest(
-                    table_id=self.table_id,
-                    action=action,
-                    request_id=uuid.uuid4().hex,
-                ),
-                metadata=self.auth(),
-            )
-        except grpc.aio.AioRpcError as exc:
-            if exc.code() in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.ABORTED):
-                print(f"  {exc.details()}", file=self.out)
-                return
-            raise
-        self.acted = reply.view.version

@@ -10,6 +10,7 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.french_deck import pretty
 from tavolo.cardgames.games.hearts_state import trick_winner
+from tavolo.cli.turns import ANTICLOCKWISE, turn_line
 
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 _TO = {
@@ -46,12 +47,22 @@ class HeartsRenderer:
             )
             table = _plays(p["trick"], names) if p["trick"] else "nothing yet: you lead"
             lines.append(f"On the table: {table}")
+            turn = self.turn(view, names)
+            if turn:
+                lines.append(turn)
         if "passed" in view.private:
             passed = view.private["passed"]
             cards = ", ".join(pretty(c) for c in passed["cards"])
             lines.append(f"You passed {cards} to {names[passed['to']]}.")
         lines.append("Your hand: " + "  ".join(pretty(c) for c in view.hand))
         return "\n".join(lines)
+
+    def turn(self, view: View, names: Sequence[str]) -> str | None:
+        """Hearts goes anticlockwise, seat s to s+1; passing is everyone's at once."""
+        p: Any = view.public
+        if p["phase"] != "play":
+            return None
+        return turn_line(p["turn"], view.seat, names, ANTICLOCKWISE, "play")
 
     def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
         p: Any = after.public

@@ -8,8 +8,10 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.uno_deck import COLOUR_NAMES, describe
+from tavolo.cli.turns import ANTICLOCKWISE, CLOCKWISE, turn_line
 
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+_DOING = {"stack": "chain the stack or take it", "drawn": "play the drawn card or keep it"}
 _SUIT_ORDER = {letter: n for n, letter in enumerate([*COLOUR_NAMES, "W"])}
 
 
@@ -34,9 +36,11 @@ class PikaRenderer:
         ]
         lines = [
             f"--- Round {p['round']} - your turn " + "-" * 30,
-            f"Top card: {describe(p['top'])}   Colour in play: {p['colour']}   "
-            f"Play goes {p['direction']}",
+            f"Top card: {describe(p['top'])}   Colour in play: {p['colour']}",
         ]
+        line = self.turn(view, names)
+        if line:
+            lines.append(line)
         if p["stack"]:
             lines.append(f"A stack of {p['stack']} cards is pending: chain it or take it!")
         lines.append(f"Stock: {_cards(p['stock_size'])}   Players: " + " | ".join(others))
@@ -45,6 +49,13 @@ class PikaRenderer:
         if "drawn" in view.private:
             lines.append(f"You drew {describe(view.private['drawn'])}.")
         return "\n".join(lines)
+
+    def turn(self, view: View, names: Sequence[str]) -> str | None:
+        p: Any = view.public
+        if p["phase"] == "over":
+            return None
+        step = CLOCKWISE if p["direction"] == "clockwise" else ANTICLOCKWISE
+        return turn_line(p["turn"], view.seat, names, step, _DOING.get(p["phase"], "play"))
 
     def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
         seen = before.public["recent"][-1]["no"] if before and before.public["recent"] else 0

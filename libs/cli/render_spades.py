@@ -13,6 +13,7 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.french_deck import pretty
+from tavolo.cli.turns import CLOCKWISE, seats_from, turn_line
 
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
@@ -38,8 +39,33 @@ def _does(names: Sequence[str], seat: int, me: int | None, you: str, others: str
     return f"{names[seat]} {you if seat == me else others}"
 
 
+def _bidding_order(p: Mapping[str, Any]) -> list[int]:
+    """The seats in the order they bid this round: clockwise from the first bidder."""
+    return seats_from(p["first_bidder"], len(p["bids"]), CLOCKWISE)
+
+
 def _plays(plays: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
     return ", ".join(f"{names[p['seat']]} {pretty(p['card'])}" for p in plays)
+
+
+def explain_score(team: Mapping[str, Any]) -> str:
+    """How a team's round added up, item by item (the items sum to its delta):
+    ``+70 for making bid 7, -3 for 3 bags (-1 each)``. Bags are the tricks over the bid;
+    each is worth the table's bag points, and every 10 kept cost 100 more."""
+    made = "making" if team["made"] else "missing"
+    parts = [f"{team['contract_points']:+d} for {made} bid {team['contract']}"]
+    if team["bags_taken"]:
+        each = team["bag_points"] // team["bags_taken"]
+        parts.append(
+            f"{team['bag_points']:+d} for {_count(team['bags_taken'], 'bag')} ({each:+d} each)"
+        )
+    if team["bag_penalty"]:
+        parts.append(f"{team['bag_penalty']:+d} for reaching 10 bags")
+    if team["nil_points"]:
+        parts.append(f"{team['nil_points']:+d} for nil")
+    if team["boston"]:
+        parts.append(f"{team['boston_points']:+d} for a Boston (all 13 tricks)")
+    return ", ".join(parts)
 
 
 class SpadesRenderer:
@@ -66,7 +92,7 @@ class SpadesRenderer:
         lines.append(
             "Bids: "
             + " | ".join(
-                f"{names[s]} {_bid(b, p['blind_nil'][s])}" for s, b in enumerate(p["bids"])
+                f"{names[s]} {_bid(p['bids'][s], p['blind_nil'][s])}" for s in _bidding_order(p)
             )
         )
         if phase == "playing":
@@ -77,11 +103,21 @@ class SpadesRenderer:
             )
             table = _plays(p["trick"], names) if p["trick"] else "nothing yet: you lead"
             lines.append(f"On the table: {table}")
+        line = self.turn(view, names)
+        if line:
+            lines.append(line)
         if view.hand:
             lines.append("Your hand: " + "  ".join(pretty(c) for c in view.hand))
         else:
             lines.append("Your cards are face down: decide on blind nil before you see them.")
         return "\n".join(lines)
+
+    def turn(self, view: View, names: Sequence[str]) -> str | None:
+        p: Any = view.public
+        if p["turn"] is None:
+            return None
+        doing = {"playing": "play", "blind_nil": "decide on blind nil"}.get(p["phase"], "bid")
+        return turn_line(p["turn"], view.seat, names, CLOCKWISE, doing)
 
     def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
         p: Any = after.public
@@ -93,7 +129,8 @@ class SpadesRenderer:
                 lines.extend(self._round_over(p, names))
             first = _does(names, p["first_bidder"], after.seat, "bid", "bids")
             lines.append(f"Round {p['round']}: {first} first.")
-        for s, amount in enumerate(p["bids"]):
+        for s in _bidding_order(p):
+            amount = p["bids"][s]
             if amount is not None and (new_round or old["bids"][s] is None):
                 who = _does(names, s, after.seat, "bid", "bids")
                 lines.append(f"{who} {_bid(amount, p['blind_nil'][s])}.")
@@ -112,20 +149,10 @@ class SpadesRenderer:
         lines = [f"Round {summary['round']} is over:"]
         for t, seats in enumerate(p["teams"]):
             team = summary["teams"][t]
-            made = "made it" if team["made"] else "missed it"
-            extras = []
-            if team["nil_points"]:
-                extras.append(f"nil {team['nil_points']:+d}")
-            if team["bags_taken"]:
-                extras.append(_count(team["bags_taken"], "bag"))
-            if team["bag_penalty"]:
-                extras.append(f"bag penalty {team['bag_penalty']}")
-            if team["boston"]:
-                extras.append("a Boston!")
-            detail = f" ({', '.join(extras)})" if extras else ""
             lines.append(
-                f"  {_team(names, seats)}: bid {team['contract']}, took {team['tricks']}, "
-                f"{made}{detail}: {team['delta']:+d}, now {team['score']}"
+                f"  {_team(names, seats)}: bid {team['contract']}, took {team['tricks']}: "
+                f"{explain_score(team)} = {team['delta']:+d}, now {team['score']} "
+                f"({_count(team['bags'], 'bag')} kept)"
             )
         return lines
 

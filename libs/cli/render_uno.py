@@ -33,8 +33,8 @@ class UnoRenderer(PikaRenderer):
         colour = p["colour"] or "not named yet"
         lines = [
             f"--- Hand {p['round']} ({p['match_length']}) " + "-" * 30,
-            f"Top card: {describe(p['top'])}   Colour in play: {colour}   "
-            f"Play goes {p['direction']}",
+            f"Top card: {describe(p['top'])}   Colour in play: {colour}",
+            self.turn(view, names) or "",
             f"Stock: {_cards(p['stock_size'])}   Players: " + " | ".join(others),
             "Match points: " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(p["totals"])),
         ]

@@ -6,7 +6,8 @@ With ``TAVOLO_DATABASE_URL`` / ``TAVOLO_NATS_URL`` unset it starts an embedded P
 those servers. Tokens are signed with ``TAVOLO_TOKEN_SECRET``, else with a random secret
 made at first start and kept in the data folder (``token-secret``, mode 0600). Then it
 starts the four services as child processes, waits until each answers gRPC health
-SERVING, prints where they listen, and on Ctrl-C or SIGTERM stops everything in reverse
+SERVING, prints where they listen, restarts a service that dies
+(:mod:`tavolo.cli.supervisor`), and on Ctrl-C or SIGTERM stops everything in reverse
 order.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import os
 import signal
 import subprocess
@@ -25,6 +27,7 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from tavolo.cli.supervisor import Child, Supervisor, last_line
 from tavolo.cli.token_secret import FILE_NAME as SECRET_FILE
 from tavolo.cli.token_secret import SecretFileError, installation_secret
 from tavolo.servicekit.embedded import EmbeddedNats, EmbeddedPostgres, EmbeddedServerError
@@ -60,6 +63,8 @@ def run_up(args: argparse.Namespace) -> int:
     if unknown:
         print(f"unknown services: {', '.join(unknown)}; known: {', '.join(SERVICES)}")
         return 2
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(line_buffering=True)  # the console reads it as it happens
     env = dict(os.environ)
     folder = data_dir(env)
     postgres: EmbeddedPostgres | None = None
@@ -92,36 +97,44 @@ def run_up(args: argparse.Namespace) -> int:
         settings = Settings.from_env(env)
         logs = folder / "logs"
         logs.mkdir(parents=True, exist_ok=True)
-        for name in services:
-            log_file = (logs / f"{name}.log").open("ab")
-            children.append(
-                (
-                    name,
-                    subprocess.Popen(
-                        [sys.executable, "-m", f"tavolo.{name}"],
-                        env=env,
-                        stdout=log_file,
-                        stderr=subprocess.STDOUT,
-                    ),
+
+        def start(name: str) -> subprocess.Popen[bytes]:
+            with (logs / f"{name}.log").open("ab") as log_file:
+                return subprocess.Popen(
+                    [sys.executable, "-m", f"tavolo.{name}"],
+                    env=env,
+                    stdout=log_file,
+                    stderr=subprocess.STDOUT,
                 )
-            )
+
+        for name in services:
+            children.append((name, start(name)))
         problem = asyncio.run(_wait_ready(settings, children, logs, args.ready_timeout))
         if problem:
             print(problem)
             return 1
-        for name in services:
+        for name, process in children:
             print(
                 f"{name:<12} gRPC {settings.grpc_address(name)}  metrics "
-                f":{settings.metrics_ports[name]}  log {logs / (name + '.log')}"
+                f":{settings.metrics_ports[name]}  log {logs / (name + '.log')}  pid {process.pid}"
             )
         print("all services SERVING; press Ctrl-C to stop")
         if args.exit_when_ready:
             return 0
+        supervised = [Child(name, process) for name, process in children]
+        supervisor = Supervisor(
+            supervised,
+            start,
+            lambda name: asyncio.run(_serving(settings.grpc_address(name))),
+            logs,
+            sys.stdout,
+        )
         while not stopping:
-            for name, child in children:
-                if child.poll() is not None:
-                    print(f"{name} exited with code {child.returncode}; see {logs / name}.log")
-                    return 1
+            problem = supervisor.check()
+            children[:] = [(child.name, child.process) for child in supervised]
+            if problem:
+                print(problem)
+                return 1
             time.sleep(0.5)
         return 0
     except KeyboardInterrupt:
@@ -151,9 +164,7 @@ async def _wait_ready(
         for name, child in children:
             if name in pending and child.poll() is not None:
                 log = logs / f"{name}.log"
-                # A service that cannot start says why in its last line ("cannot start: ...").
-                lines = log.read_text(errors="replace").strip().splitlines()
-                reason = f"\n  {lines[-1]}" if lines else ""
+                reason = last_line(log)
                 return f"{name} exited at start with code {child.returncode}; log {log}{reason}"
         for name in sorted(pending):
             if await _serving(settings.grpc_address(name)):

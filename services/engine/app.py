@@ -21,9 +21,17 @@ from tavolo.cardgames.errors import InvalidOptions
 from tavolo.cardgames.rng import SeededRandom
 from tavolo.engine.live import LiveTable
 from tavolo.engine.repository import BOT_TIMER, Request, TableRepository
-from tavolo.engine.setup import TableSetup
 from tavolo.engine.store import DeadlineRow, refused_stream_id
-from tavolo.engine.table import (
+from tavolo.eventlog import ConcurrencyError, NewEvent, RecordedEvent
+from tavolo.servicekit.auth import Principal, Role
+from tavolo.servicekit.errors import (
+    Conflict,
+    FailedPrecondition,
+    InvalidArgument,
+    PermissionDenied,
+)
+from tavolo.tablelog.setup import TableSetup
+from tavolo.tablelog.table import (
     BY_BOT,
     BY_PLAYER,
     BY_TIMER,
@@ -33,15 +41,7 @@ from tavolo.engine.table import (
     decide_leave,
     open_table,
 )
-from tavolo.engine.views import SeatView, seat_view
-from tavolo.eventlog import ConcurrencyError, NewEvent, RecordedEvent
-from tavolo.servicekit.auth import Principal, Role
-from tavolo.servicekit.errors import (
-    Conflict,
-    FailedPrecondition,
-    InvalidArgument,
-    PermissionDenied,
-)
+from tavolo.tablelog.views import SeatView, seat_view
 
 LEAVER_BOT_LEVEL = "medium"
 WATCH_POLL_SECONDS = 2.0

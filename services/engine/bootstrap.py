@@ -24,7 +24,6 @@ from tavolo.engine.outbox import EngineEncoder
 from tavolo.engine.repository import TableRepository
 from tavolo.engine.scheduler import TimerLoop
 from tavolo.engine.store import TableStore
-from tavolo.engine.table import ABORTED, FINISHED, OPENED, SEAT_TAKEN, Decision
 from tavolo.eventlog.relay import OutboxRelay
 from tavolo.messaging import (
     DeadLetters,
@@ -37,6 +36,7 @@ from tavolo.messaging import (
 )
 from tavolo.servicekit.interceptors import ErrorMap
 from tavolo.servicekit.runtime import Infrastructure, ServiceApp
+from tavolo.tablelog.table import ABORTED, FINISHED, OPENED, SEAT_TAKEN, Decision
 
 SCHEMA = "engine"
 RELAY_STOP_SECONDS = 5.0

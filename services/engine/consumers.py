@@ -19,11 +19,11 @@ from google.protobuf.message import DecodeError
 from nats.aio.msg import Msg
 
 from tavolo.engine.app import EngineApp
-from tavolo.engine.convert import MODE_NAMES, mode_name, seat_from_proto
-from tavolo.engine.setup import build_setup, normalise_json, split_engine_options
-from tavolo.engine.table import refused_match
 from tavolo.messaging import Unprocessable
 from tavolo.servicekit.errors import InvalidArgument
+from tavolo.tablelog.convert import MODE_NAMES, mode_name, seat_from_proto
+from tavolo.tablelog.setup import build_setup, normalise_json, split_engine_options
+from tavolo.tablelog.table import refused_match
 from tavolo.v1 import events_pb2
 
 log = structlog.get_logger("tavolo.engine.consumers")

@@ -14,7 +14,10 @@ import grpc
 
 from tavolo.cardgames import Action, ActionKind
 from tavolo.engine.app import EngineApp
-from tavolo.engine.convert import (
+from tavolo.servicekit.auth import caller
+from tavolo.servicekit.errors import InvalidArgument
+from tavolo.servicekit.grpc_server import GrpcService
+from tavolo.tablelog.convert import (
     LEVEL_VALUES,
     ViewEncoder,
     action_from_proto,
@@ -23,10 +26,7 @@ from tavolo.engine.convert import (
     seat_from_proto,
     struct_to_dict,
 )
-from tavolo.engine.setup import build_setup
-from tavolo.servicekit.auth import caller
-from tavolo.servicekit.errors import InvalidArgument
-from tavolo.servicekit.grpc_server import GrpcService
+from tavolo.tablelog.setup import build_setup
 from tavolo.v1 import engine_pb2, engine_pb2_grpc
 
 Context = grpc.aio.ServicerContext[Any, Any]

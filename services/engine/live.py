@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from tavolo.engine.table import Table
+from tavolo.tablelog.table import Table
 
 HISTORY = 24
 """Versions kept per table: a watcher a little behind is served from memory; one further

@@ -14,11 +14,11 @@ from datetime import UTC
 
 from google.protobuf import timestamp_pb2
 
-from tavolo.engine.convert import MODE_VALUES, dict_to_struct, seats_from_dicts
 from tavolo.engine.store import table_id_of
-from tavolo.engine.table import ABORTED, FINISHED, OPENED, SEAT_TAKEN
 from tavolo.eventlog import RecordedEvent
 from tavolo.messaging import Topology
+from tavolo.tablelog.convert import MODE_VALUES, dict_to_struct, seats_from_dicts
+from tavolo.tablelog.table import ABORTED, FINISHED, OPENED, SEAT_TAKEN
 from tavolo.v1 import common_pb2, events_pb2
 
 EVENT_TYPE_HEADER = "Tavolo-Event-Type"

@@ -22,14 +22,14 @@ from datetime import datetime, timedelta
 
 import structlog
 
-from tavolo.engine.history import evolve
 from tavolo.engine.live import HISTORY, LiveTable, LiveTables
-from tavolo.engine.replay import tables_by_version
-from tavolo.engine.setup import TableSetup
 from tavolo.engine.store import DeadlineRow, LockedTable, TableStore, stream_id
-from tavolo.engine.table import Decision, Table
 from tavolo.eventlog import ConcurrencyError
 from tavolo.servicekit.errors import AlreadyExists, Conflict, NotFound, quoted
+from tavolo.tablelog.history import evolve
+from tavolo.tablelog.replay import tables_by_version
+from tavolo.tablelog.setup import TableSetup
+from tavolo.tablelog.table import Decision, Table
 
 log = structlog.get_logger("tavolo.engine")
 

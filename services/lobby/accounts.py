@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 
 from tavolo.lobby import accounts_store, events, refresh_store
 from tavolo.lobby.accounts_store import Account, NicknameTaken
-from tavolo.lobby.app import LobbyContext
+from tavolo.lobby.context import LobbyContext
 from tavolo.lobby.nicknames import normalise, skeleton
 from tavolo.lobby.passwords import check_password
 from tavolo.lobby.sanctions import Sanction, ensure_account_active

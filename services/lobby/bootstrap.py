@@ -32,9 +32,10 @@ import grpc
 from tavolo.eventlog import PostgresEventStore
 from tavolo.eventlog.relay import OutboxRelay
 from tavolo.lobby import convert, events
-from tavolo.lobby.app import LobbyApp, LobbyConfig, LobbyContext, utc_now
+from tavolo.lobby.app import LobbyApp
 from tavolo.lobby.clients import EnginePort, GrpcEngine, GrpcWallet, ServiceToken, WalletPort
 from tavolo.lobby.consumers import TableEvents
+from tavolo.lobby.context import LobbyConfig, LobbyContext, utc_now
 from tavolo.lobby.dead_letters import DeadLetterDesk
 from tavolo.lobby.grpc_api import lobby_grpc_service
 from tavolo.lobby.matchmaking import MatchPolicy

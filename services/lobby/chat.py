@@ -8,8 +8,8 @@ the same players, while the table is live, unless their chat is suspended (PCG-4
 from __future__ import annotations
 
 from tavolo.lobby import chat_store, rooms_store, tables_store
-from tavolo.lobby.app import LobbyContext
 from tavolo.lobby.chat_store import Channel, ChannelKind, ChatMessage
+from tavolo.lobby.context import LobbyContext
 from tavolo.lobby.sanctions import ensure_may_chat
 from tavolo.lobby.store import Connection
 from tavolo.servicekit.auth import Principal, Role

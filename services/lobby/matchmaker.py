@@ -26,7 +26,7 @@ from datetime import datetime
 import structlog
 
 from tavolo.lobby import events, queue_store, tables_store
-from tavolo.lobby.app import LobbyContext, seconds
+from tavolo.lobby.context import LobbyContext, seconds
 from tavolo.lobby.matchmaking import CancelTable, FormTable, next_deadline, plan_pool
 from tavolo.lobby.queue_store import PoolSummary
 from tavolo.lobby.store import Connection

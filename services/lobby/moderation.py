@@ -12,7 +12,7 @@ the player is lifted (two freezes, one lifted: the balance stays frozen).
 from __future__ import annotations
 
 from tavolo.lobby import accounts_store, events, refresh_store
-from tavolo.lobby.app import LobbyContext
+from tavolo.lobby.context import LobbyContext
 from tavolo.lobby.events import Pending
 from tavolo.lobby.sanctions import (
     Sanction,

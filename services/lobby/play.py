@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tavolo.lobby import accounts_store, events, rooms_store, tables_store
-from tavolo.lobby.app import LobbyContext, busy_message
+from tavolo.lobby.context import LobbyContext, busy_message
 from tavolo.lobby.nicknames import normalise, skeleton
 from tavolo.lobby.rooms import (
     Invitation,

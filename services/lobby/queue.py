@@ -19,7 +19,7 @@ import structlog
 
 from tavolo.lobby import queue_store, tables_store
 from tavolo.lobby.accounts_store import Account
-from tavolo.lobby.app import LobbyContext, busy_message
+from tavolo.lobby.context import LobbyContext, busy_message
 from tavolo.lobby.queue_store import Ticket, TicketState
 from tavolo.lobby.store import Connection
 from tavolo.lobby.tables import TableSpec, check_stake, table_spec

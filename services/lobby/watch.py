@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tavolo.lobby import queue_store, rooms_store, tables_store
-from tavolo.lobby.app import LobbyContext
+from tavolo.lobby.context import LobbyContext
 from tavolo.lobby.store import Connection
 from tavolo.lobby.tables import Mode
 from tavolo.lobby.tables_store import Assignment

@@ -13,8 +13,8 @@ import asyncpg
 import pytest
 
 from tavolo.cli.main import main as tavolo
-from tavolo.engine.convert import action_from_proto
 from tavolo.servicekit.auth import Role
+from tavolo.tablelog.convert import action_from_proto
 from tavolo.v1 import engine_pb2
 from tests.integration.engine.helpers import (
     auth,

@@ -14,10 +14,10 @@ from pathlib import Path
 import grpc
 import pytest
 
-from tavolo.engine.convert import recorded_from_proto
-from tavolo.engine.replay import audit_table
 from tavolo.servicekit.auth import Role
 from tavolo.servicekit.embedded import free_port
+from tavolo.tablelog.convert import recorded_from_proto
+from tavolo.tablelog.replay import audit_table
 from tavolo.v1 import common_pb2, engine_pb2
 from tests.integration.engine.helpers import auth, bot, channel, human, open_request, play_seat
 from tests.secret import TEST_TOKEN_SECRET

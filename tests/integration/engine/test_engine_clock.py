@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, tzinfo
 import pytest
 
 from tavolo.engine import repository, scheduler
-from tavolo.engine.setup import SeatInfo, build_setup
+from tavolo.tablelog.setup import SeatInfo, build_setup
 from tests.integration.engine.helpers import engine_parts
 
 

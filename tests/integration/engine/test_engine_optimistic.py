@@ -4,11 +4,11 @@ event log (ConcurrencyError), and the engine reloads, decides again and succeeds
 from __future__ import annotations
 
 from tavolo.cardgames import Action, ActionKind
-from tavolo.engine.replay import audit_table
-from tavolo.engine.setup import SeatInfo, build_setup
 from tavolo.engine.store import stream_id
-from tavolo.engine.table import BY_PLAYER, decide_action
 from tavolo.servicekit.auth import Principal, Role
+from tavolo.tablelog.replay import audit_table
+from tavolo.tablelog.setup import SeatInfo, build_setup
+from tavolo.tablelog.table import BY_PLAYER, decide_action
 from tests.integration.engine.helpers import engine_parts
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from tavolo.engine.convert import recorded_from_proto
-from tavolo.engine.replay import audit_table
 from tavolo.servicekit.auth import Role
+from tavolo.tablelog.convert import recorded_from_proto
+from tavolo.tablelog.replay import audit_table
 from tavolo.v1 import engine_pb2, engine_pb2_grpc
 from tests.integration.engine.helpers import auth, bot, human, open_request
 

@@ -8,10 +8,10 @@ import uuid
 
 import grpc
 
-from tavolo.engine.convert import recorded_from_proto
-from tavolo.engine.replay import audit_table
 from tavolo.servicekit.auth import Role
 from tavolo.servicekit.settings import Settings
+from tavolo.tablelog.convert import recorded_from_proto
+from tavolo.tablelog.replay import audit_table
 from tavolo.v1 import engine_pb2, engine_pb2_grpc
 from tests.integration.engine.helpers import (
     auth,

@@ -7,9 +7,9 @@ import asyncio
 import hashlib
 
 from tavolo.cardgames import Action, ActionKind
-from tavolo.engine.setup import SeatInfo, build_setup
-from tavolo.engine.table import ABORTED, STOPPED
 from tavolo.servicekit.auth import Principal, Role
+from tavolo.tablelog.setup import SeatInfo, build_setup
+from tavolo.tablelog.table import ABORTED, STOPPED
 from tests.integration.engine.helpers import engine_parts
 
 

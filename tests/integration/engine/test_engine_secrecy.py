@@ -11,12 +11,12 @@ import uuid
 
 import pytest
 
-from tavolo.engine.convert import ViewEncoder, recorded_from_proto, view_to_proto
-from tavolo.engine.replay import revealed_seed, tables_by_version
-from tavolo.engine.setup import SeatInfo, build_setup
-from tavolo.engine.table import Table, open_table
-from tavolo.engine.views import seat_view
 from tavolo.servicekit.auth import Principal, Role
+from tavolo.tablelog.convert import ViewEncoder, recorded_from_proto, view_to_proto
+from tavolo.tablelog.replay import revealed_seed, tables_by_version
+from tavolo.tablelog.setup import SeatInfo, build_setup
+from tavolo.tablelog.table import Table, open_table
+from tavolo.tablelog.views import seat_view
 from tavolo.v1 import engine_pb2, engine_pb2_grpc
 from tests.integration.engine.helpers import auth, engine_parts, human, open_request, play_seat
 from tests.integration.engine.secrecy import SeatChecker

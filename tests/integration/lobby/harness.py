@@ -13,9 +13,9 @@ import grpc
 from google.protobuf.message import Message
 from nats.aio.client import Client as NATS
 
-from tavolo.lobby.app import LobbyConfig
 from tavolo.lobby.bootstrap import Assembled, LobbyOverrides, make_assemble
 from tavolo.lobby.clients import EnginePort, WalletPort
+from tavolo.lobby.context import LobbyConfig
 from tavolo.lobby.matchmaking import MatchPolicy
 from tavolo.lobby.passwords import fast_passwords
 from tavolo.messaging import Topology

@@ -14,7 +14,7 @@ from typing import Any
 import grpc
 
 from tavolo.engine.bootstrap import assemble as engine_assemble
-from tavolo.lobby.app import LobbyConfig
+from tavolo.lobby.context import LobbyConfig
 from tavolo.lobby.matchmaking import MatchPolicy
 from tavolo.servicekit.runtime import RunningService, start_service
 from tavolo.v1 import (

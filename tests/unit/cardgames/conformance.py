@@ -42,6 +42,12 @@ EXTRA_OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"pika_window": 1},
     ],
     "spades": [{"target": 100}, {"target": 100, "blind_nil": True}],
+    "scopa": [{"match_length": "hands:1"}, {"match_length": "hands:2", "napola": True}],
+    "scopone": [{"match_length": "hands:1"}, {"match_length": "hands:1", "deal": "10+0"}],
+    "asso": [{"match_length": "hands:1"}, {"match_length": "hands:1", "ace_sweep_scopa": True}],
+    "cirulla": [{"match_length": "hands:1"}, {"match_length": "hands:2"}],
+    "burraco": [{"match_length": "hands:2"}, {"match_length": "points:500"}],
+    "scala40": [{"match_length": "hands:3"}],
     "hearts": [{"target": 30}, {"rules": "standard", "target": 30}],
     "uno": [{"match_length": "single"}, {"match_length": "hands:2"}, {"uno_window": 1}],
 }
@@ -65,6 +71,11 @@ def option_sets(game: Game[Any]) -> list[dict[str, Any]]:
             sets.extend({spec.name: choice} for choice in spec.choices)
     sets.extend(EXTRA_OPTIONS.get(game.name, []))
     return sets
+
+
+def seat_counts(game: Game[Any]) -> list[int]:
+    """The seat counts a game is played with: its ``seat_counts``, else min to max."""
+    return list(game.seat_counts or range(game.min_players, game.max_players + 1))
 
 
 def snapshot(state: object) -> bytes:
@@ -172,7 +183,9 @@ def mutations(
         card = codes[rng.randbelow(len(codes))]
         hand = hands.get(seat, ())
         if pick == 1:
-            yield (seat + 1 + rng.randbelow(seats - 1)) % seats, action
+            # Another seat acting; at a one-seat table, a seat that is not there.
+            other = seats if seats == 1 else (seat + 1 + rng.randbelow(seats - 1)) % seats
+            yield other, action
         elif pick in (2, 3) and hand:
             yield seat, replace(action, cards=(hand[rng.randbelow(len(hand))],))
         elif pick == 4:
@@ -272,7 +285,7 @@ def play_random_game(
                 assert_refused(game, state, rng.randbelow(seats), stale, before)
             budget = 40 if thorough else 5
             for seat, action in islice(mutations(legal, hands, codes, rng), 3 * budget):
-                if action in legal[seat] or action.kind in NOT_LISTED:
+                if action in legal.get(seat, ()) or action.kind in NOT_LISTED:
                     continue
                 assert_refused(game, state, seat, action, before)
                 budget -= 1

@@ -10,13 +10,15 @@ import pytest
 from tavolo.cardgames.actions import Action
 from tavolo.cardgames.registry import all_games
 from tavolo.cardgames.selfplay import play_random, random_games
+from tests.unit.cardgames.conformance import seat_counts
 
 
 @pytest.mark.parametrize("name", sorted(all_games()))
 def test_self_play_games_replay_move_for_move(name: str) -> None:
     game = all_games()[name]
     for n in range(20):
-        seats = game.min_players + n % (game.max_players - game.min_players + 1)
+        counts = seat_counts(game)
+        seats = counts[n % len(counts)]
         seed = f"selfplay {name} {n}".encode()
         moves: list[tuple[int, Action]] = []
         final, applied = play_random(game, game.new_game({}, seats, seed), random.Random(n), moves)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime
 
-from tavolo.engine import table as T
-from tavolo.engine.setup import SeatInfo, TableSetup, build_setup
 from tavolo.eventlog import InMemoryEventStore, RecordedEvent
+from tavolo.tablelog import table as T
+from tavolo.tablelog.setup import SeatInfo, TableSetup, build_setup
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 SEED = bytes(range(32))

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from tavolo.cardgames import Game, registry
-from tavolo.engine.replay import audit_table, tables_by_version
-from tavolo.engine.setup import SeatInfo, build_setup
 from tavolo.servicekit.errors import InvalidArgument
+from tavolo.tablelog.replay import audit_table, tables_by_version
+from tavolo.tablelog.setup import SeatInfo, build_setup
 from tests.unit.cardgames.test_knockout import AlwaysDrawnPika
 from tests.unit.engine.play import SEED, play_random, recorded
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from tavolo.engine import table as T
-from tavolo.engine.convert import view_to_proto
-from tavolo.engine.setup import SeatInfo, build_setup
-from tavolo.engine.views import seat_view
 from tavolo.servicekit.errors import InvalidArgument
+from tavolo.tablelog import table as T
+from tavolo.tablelog.convert import view_to_proto
+from tavolo.tablelog.setup import SeatInfo, build_setup
+from tavolo.tablelog.views import seat_view
 from tests.unit.engine.play import NOW, SEED
 
 SEATS = [SeatInfo(0, "a"), SeatInfo(1, "b")]

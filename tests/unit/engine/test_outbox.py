@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import hashlib
 
-from tavolo.engine import table as T
 from tavolo.engine.outbox import EngineEncoder
 from tavolo.eventlog import InMemoryEventStore
 from tavolo.messaging import Topology
+from tavolo.tablelog import table as T
 from tavolo.v1 import common_pb2, events_pb2
 from tests.unit.engine.play import NOW, SEED, pika_setup, play_random, recorded
 

@@ -10,11 +10,11 @@ import pytest
 from google.protobuf import struct_pb2
 
 from tavolo.cardgames import Action, ActionKind
-from tavolo.engine import table as T
-from tavolo.engine.convert import action_from_proto, action_to_proto, struct_to_dict
-from tavolo.engine.setup import SeatInfo, build_setup, split_engine_options
-from tavolo.engine.views import seat_view
 from tavolo.servicekit.errors import InvalidArgument
+from tavolo.tablelog import table as T
+from tavolo.tablelog.convert import action_from_proto, action_to_proto, struct_to_dict
+from tavolo.tablelog.setup import SeatInfo, build_setup, split_engine_options
+from tavolo.tablelog.views import seat_view
 from tavolo.v1 import common_pb2
 from tests.unit.engine.play import NOW, SEED, pika_setup, play_random
 

@@ -6,9 +6,9 @@ import hashlib
 import json
 from dataclasses import replace
 
-from tavolo.engine import table as T
-from tavolo.engine.replay import audit_table, table_at, tables_by_version
 from tavolo.eventlog.verification import event_hash
+from tavolo.tablelog import table as T
+from tavolo.tablelog.replay import audit_table, table_at, tables_by_version
 from tests.unit.engine.play import SEED, pika_setup, play_random, recorded
 
 

@@ -12,8 +12,9 @@ from dataclasses import replace
 from typing import Any
 
 from tavolo.cardgames import Action
-from tavolo.engine.setup import TableSetup
-from tavolo.engine.table import (
+from tavolo.eventlog.canonical import encode_json
+from tavolo.tablelog.setup import TableSetup
+from tavolo.tablelog.table import (
     ABORTED,
     ACTION,
     DONE,
@@ -31,7 +32,6 @@ from tavolo.engine.table import (
     outcome_to_dict,
     seed_commitment,
 )
-from tavolo.eventlog.canonical import encode_json
 
 
 def table_from_opened(data: Mapping[str, Any], metadata: Mapping[str, Any], seed: bytes) -> Table:

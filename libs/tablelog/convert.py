@@ -16,11 +16,11 @@ from google.protobuf import json_format, struct_pb2, timestamp_pb2
 
 from tavolo.cardgames import Action, ActionKind, Outcome
 from tavolo.cardgames.errors import MalformedAction
-from tavolo.engine.setup import SeatInfo, normalise_json
-from tavolo.engine.table import DONE, PLAYING, STOPPED, Deadline
-from tavolo.engine.views import SeatView
 from tavolo.eventlog import RecordedEvent
 from tavolo.servicekit.errors import InvalidArgument
+from tavolo.tablelog.setup import SeatInfo, normalise_json
+from tavolo.tablelog.table import DONE, PLAYING, STOPPED, Deadline
+from tavolo.tablelog.views import SeatView
 from tavolo.v1 import common_pb2, engine_pb2
 
 MODE_VALUES: dict[str, common_pb2.Mode.ValueType] = {

@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from tavolo.engine.history import evolve, table_from_opened
-from tavolo.engine.table import (
+from tavolo.eventlog import RecordedEvent, VerificationResult, verify_chain
+from tavolo.tablelog.history import evolve, table_from_opened
+from tavolo.tablelog.table import (
     ABORTED,
     FINISHED,
     OPENED,
@@ -25,7 +26,6 @@ from tavolo.engine.table import (
     Table,
     seed_commitment,
 )
-from tavolo.eventlog import RecordedEvent, VerificationResult, verify_chain
 
 
 class AuditError(Exception):

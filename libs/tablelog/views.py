@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tavolo.cardgames import Action, Outcome
-from tavolo.engine.setup import SeatInfo
-from tavolo.engine.table import Deadline, Table
+from tavolo.tablelog.setup import SeatInfo
+from tavolo.tablelog.table import Deadline, Table
 
 
 @dataclass(frozen=True, slots=True)

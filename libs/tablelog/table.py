@@ -11,7 +11,7 @@ Pure: no I/O, no clock (``now`` is passed in). The stream of a table is
 4. ``table_finished`` (the outcome and the revealed seed) or ``table_aborted`` (the reason
    and the revealed seed).
 
-Rebuilding a table from these events (``tavolo.engine.history``) re-executes the rules on
+Rebuilding a table from these events (``tavolo.tablelog.history``) re-executes the rules on
 each recorded action and checks they produce the recorded events byte for byte, so every
 load of a table is also a replay check (AUDIT-3).
 """
@@ -25,8 +25,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from tavolo.cardgames import Action, Game, Outcome
-from tavolo.engine.setup import SeatInfo, TableSetup
 from tavolo.eventlog.model import NewEvent
+from tavolo.tablelog.setup import SeatInfo, TableSetup
 
 OPENED = "table_opened"
 ACTION = "action"

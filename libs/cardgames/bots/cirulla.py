@@ -1,0 +1,5 @@
+"""Cirulla's bots: the fishing player at three levels (see ``bots.fishing``)."""
+
+from tavolo.cardgames.bots.fishing import BOTS
+
+__all__ = ["BOTS"]

@@ -1,0 +1,202 @@
+"""Solitario (Klondike) bots at three levels; each sees only its own view.
+
+- easy: a card that can go home goes home, otherwise any move that turns a card up or
+  plays the waste, otherwise the stock; like a beginner it turns the waste over at most
+  twice;
+- medium: the greedy order of published Klondike players: safe cards home, runs that
+  turn a card up (from the column hiding most), the waste onto the columns, then home
+  whatever fits, then the stock;
+- hard: a look-ahead over the moves it can see (:mod:`solitario_search`), which never
+  returns to a position it has already played; when the stock has gone round with
+  nothing to play, it rearranges the columns into a layout it has not tried before
+  stopping.
+
+Every level stops when the stock has gone round with nothing played from it, and a
+recycle that costs points is taken only while the last pass played something.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from tavolo.cardgames.actions import Action, ActionKind
+from tavolo.cardgames.bots.base import Bot
+from tavolo.cardgames.bots.solitario_search import (
+    best_line,
+    is_safe_to_foundation,
+    key_of,
+    play,
+    position_of,
+    useful,
+)
+from tavolo.cardgames.contract import View
+from tavolo.cardgames.games.solitario_piles import (
+    COLUMN_NAMES,
+    FOUNDATION_NAMES,
+    WASTE,
+    Move,
+    Position,
+    fits_on_column,
+)
+from tavolo.cardgames.rng import SeededRandom
+
+EASY_RECYCLES = 2
+"""The easy bot gives up after three passes through the stock."""
+
+
+class _StockWatch:
+    """Counts turns of the stock with nothing played, to know when to stop."""
+
+    def __init__(self) -> None:
+        self.idle_draws = 0
+        self.played_since_recycle = True
+
+    def exhausted(self, pos: Position) -> bool:
+        """The stock and waste have gone round once with no card played."""
+        return self.idle_draws > pos.stock + len(pos.waste) + 1
+
+    def drew(self, pos: Position) -> None:
+        if not pos.stock:
+            self.played_since_recycle = False
+        self.idle_draws += 1
+
+    def played(self) -> None:
+        self.idle_draws = 0
+        self.played_since_recycle = True
+
+
+class SolitarioBot:
+    """One seat's player; ``chooser`` ranks the visible moves for its level."""
+
+    def __init__(self, level: str) -> None:
+        self.level = level
+        self.watch = _StockWatch()
+        self.seen: set[tuple[Any, ...]] = set()
+        self.lines: dict[tuple[Any, ...], tuple[float, Move | None]] = {}
+
+    def choose(self, view: View, legal: Sequence[Action], rng: SeededRandom) -> Action:
+        private: Mapping[str, Any] = view.private
+        pos = position_of(private)
+        self.seen.add(key_of(pos))
+        moves = {
+            (a.source or "", a.target or "", a.count or 1): a
+            for a in legal
+            if a.kind is ActionKind.MOVE
+        }
+        pick = self._pick(pos, list(moves), rng)
+        if pick is not None:
+            self.watch.played()
+            return moves[pick]
+        draw = next((a for a in legal if a.kind is ActionKind.DRAW), None)
+        if draw is not None and not self.watch.exhausted(pos) and self._may_recycle(pos, view):
+            self.watch.drew(pos)
+            return draw
+        if self.level == "hard":  # before giving up, rearrange the columns somewhere new
+            fresh = _unseen_move(pos, list(moves), self.seen)
+            if fresh is not None:
+                self.watch.played()
+                return moves[self._played(pos, fresh)]
+        return next(a for a in legal if a.kind is ActionKind.STOP)
+
+    def _may_recycle(self, pos: Position, view: View) -> bool:
+        """A recycle that costs points only after a pass that played something."""
+        if pos.stock:
+            return True
+        if self.level == "easy" and int(view.private.get("recycles", 0)) >= EASY_RECYCLES:
+            return False
+        costly = view.public.get("scoring") == "standard" and (
+            view.public.get("draw") == 1 or int(view.private.get("recycles", 0)) >= 2
+        )
+        return self.watch.played_since_recycle or not costly
+
+    def _pick(self, pos: Position, moves: list[Move], rng: SeededRandom) -> Move | None:
+        if self.level == "easy":
+            return _easy(pos, moves, rng)
+        if self.level == "medium":
+            return _medium(pos, moves)
+        return self._hard(pos, moves)
+
+    def _hard(self, pos: Position, moves: list[Move]) -> Move | None:
+        for move in moves:  # a card no column needs goes home at once
+            if move[1] in FOUNDATION_NAMES and move[0] != WASTE:
+                card = pos.up[COLUMN_NAMES.index(move[0])][-1]
+                if is_safe_to_foundation(pos, card):
+                    return self._played(pos, move)
+            elif move[1] in FOUNDATION_NAMES and is_safe_to_foundation(pos, pos.waste[-1]):
+                return self._played(pos, move)
+        _, line = best_line(pos, self.seen, self.lines)
+        chosen = line if line is not None else _waste_move(pos, moves, self.seen)
+        return None if chosen is None else self._played(pos, chosen)
+
+    def _played(self, pos: Position, move: Move) -> Move:
+        self.seen.add(key_of(play(pos, move)[0]))
+        return move
+
+
+def _unseen_move(pos: Position, moves: list[Move], seen: set[tuple[Any, ...]]) -> Move | None:
+    """A move between columns to a layout never played, which may open the stock's cards."""
+    for move in moves:
+        if move[0] in COLUMN_NAMES and useful(pos, move) and key_of(play(pos, move)[0]) not in seen:
+            return move
+    return None
+
+
+def _waste_move(pos: Position, moves: list[Move], seen: set[tuple[Any, ...]]) -> Move | None:
+    """The waste's top onto a column or home, when it leads somewhere new."""
+    for move in moves:
+        if move[0] == WASTE and key_of(play(pos, move)[0]) not in seen:
+            return move
+    return None
+
+
+def _easy(pos: Position, moves: list[Move], rng: SeededRandom) -> Move | None:
+    """A beginner: home first, else any move that turns a card up or plays the waste."""
+    home = [m for m in moves if m[1] in FOUNDATION_NAMES]
+    if home:
+        return home[0]
+    plausible = [m for m in moves if m[0] == WASTE or _turns_up(pos, m)]
+    return plausible[rng.randbelow(len(plausible))] if plausible else None
+
+
+def _turns_up(pos: Position, move: Move) -> bool:
+    if move[0] not in COLUMN_NAMES:
+        return False
+    k = COLUMN_NAMES.index(move[0])
+    return move[2] == len(pos.up[k]) and pos.down[k] > 0
+
+
+def _medium(pos: Position, moves: list[Move]) -> Move | None:
+    for move in moves:
+        if move[1] in FOUNDATION_NAMES:
+            card = pos.waste[-1] if move[0] == WASTE else pos.up[COLUMN_NAMES.index(move[0])][-1]
+            if is_safe_to_foundation(pos, card):
+                return move
+    revealing = [
+        m
+        for m in moves
+        if m[0] in COLUMN_NAMES
+        and m[1] in COLUMN_NAMES
+        and m[2] == len(pos.up[COLUMN_NAMES.index(m[0])])
+        and pos.down[COLUMN_NAMES.index(m[0])]
+    ]
+    if revealing:
+        return max(revealing, key=lambda m: pos.down[COLUMN_NAMES.index(m[0])])
+    for move in moves:
+        if move[0] == WASTE and move[1] in COLUMN_NAMES:
+            under = pos.up[COLUMN_NAMES.index(move[1])]
+            if under or fits_on_column(pos.waste[-1], None):
+                return move
+    for move in moves:
+        if move[1] in FOUNDATION_NAMES:
+            return move
+    return None
+
+
+def _factory(level: str) -> Callable[[], Bot]:
+    return lambda: SolitarioBot(level)
+
+
+BOTS: dict[str, Callable[[], Bot]] = {
+    level: _factory(level) for level in ("easy", "medium", "hard")
+}

@@ -1,0 +1,134 @@
+"""The state of a Scala 40 table and the deal of each hand (RULES §13.1, §0.5).
+
+Frozen data only: the rules that move it live in :mod:`~tavolo.cardgames.games.scala40`.
+Every player plays for themselves; play is anticlockwise (seat s to s+1) and the player
+on the dealer's right starts. Eliminated players sit out the later hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from tavolo.cardgames.contract import JSON
+from tavolo.cardgames.games.melds import Meld
+from tavolo.cardgames.games.rummy_deck import JOKER, full_deck, sort_cards
+from tavolo.cardgames.rng import SeededRandom
+
+HAND_SIZE = 13
+DRAW, PLAY, OVER = "draw", "play", "over"
+
+
+@dataclass(frozen=True)
+class Scala40Options:
+    elimination: int
+    hands_limit: int | None
+    no_attachable_discard: bool
+    match: str
+
+
+@dataclass(frozen=True)
+class Scala40State:
+    """The whole table. Immutable: ``apply`` builds a new one."""
+
+    options: Scala40Options
+    rng: SeededRandom
+    seats: int
+    hand_no: int
+    dealer: int
+    turn: int
+    phase: str
+    hands: tuple[tuple[str, ...], ...]
+    stock: tuple[str, ...]  # index 0 is the top
+    pozzo: tuple[str, ...]  # the discards, the last on top
+    melds: tuple[tuple[int, Meld], ...]  # (who laid it, meld), in the order laid
+    pending: int  # the last melds, laid this turn by a player still opening
+    opened: tuple[bool, ...]
+    taken: str | None  # the pozzo card taken this turn, which must be used
+    turns_done: int  # turns completed this hand (no closing in the first round)
+    alive: tuple[bool, ...]
+    totals: tuple[int, ...]
+    hands_won: tuple[int, ...]
+    out_order: tuple[tuple[int, ...], ...]  # the players eliminated, hand by hand
+    score_sheet: tuple[tuple[int, ...], ...]
+    last_hand: Mapping[str, JSON] | None
+    places: tuple[int, ...] | None
+    end_reason: str | None
+
+
+def parse_match_length(value: object) -> int | None:
+    """``"elimination"`` → None; ``"hands:N"`` → N (PCG-6)."""
+    if value == "elimination":
+        return None
+    if isinstance(value, str) and value.startswith("hands:"):
+        number = value.partition(":")[2]
+        if number.isdigit() and 1 <= int(number) <= 99:
+            return int(number)
+    raise ValueError(f"match_length must be 'elimination' or 'hands:N' (N up to 99), not {value!r}")
+
+
+def players_in(state: Scala40State) -> tuple[int, ...]:
+    return tuple(s for s in range(state.seats) if state.alive[s])
+
+
+def next_player(state: Scala40State, seat: int) -> int:
+    """The next player still in the match, anticlockwise."""
+    for step in range(1, state.seats + 1):
+        other = (seat + step) % state.seats
+        if state.alive[other]:
+            return other
+    return seat
+
+
+def deal(
+    rng: SeededRandom, order: tuple[int, ...], seats: int
+) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], tuple[str, ...]]:
+    """13 each off the top from the dealer's right, then one card up to start the pozzo;
+    a joker turned up goes to the bottom of the stock and the next card is turned."""
+    deck = full_deck()
+    rng.shuffle(deck)
+    hands: list[tuple[str, ...]] = [()] * seats
+    dealt = HAND_SIZE * len(order)
+    for i, seat in enumerate(order):
+        hands[seat] = sort_cards(deck[i : dealt : len(order)])
+    rest = deck[dealt:]
+    while rest[0] == JOKER:
+        rest = [*rest[1:], JOKER]
+    return tuple(hands), tuple(rest[1:]), (rest[0],)
+
+
+def start_hand(state: Scala40State, hand_no: int, dealer: int) -> Scala40State:
+    rng = state.rng.copy()
+    first = next_player(state, dealer)
+    order = [first]
+    while len(order) < len(players_in(state)):
+        order.append(next_player(state, order[-1]))
+    hands, stock, pozzo = deal(rng, tuple(order), state.seats)
+    return evolve(
+        state,
+        rng=rng,
+        hand_no=hand_no,
+        dealer=dealer,
+        turn=first,
+        phase=DRAW,
+        hands=hands,
+        stock=stock,
+        pozzo=pozzo,
+        melds=(),
+        pending=0,
+        opened=(False,) * state.seats,
+        taken=None,
+        turns_done=0,
+    )
+
+
+def evolve(state: Scala40State, **changes: object) -> Scala40State:
+    """``dataclasses.replace`` without its per-field work: a copy of the instance dict
+    with ``changes`` applied. Every action copies the state, so this is on the hot path."""
+    unknown = changes.keys() - state.__dict__.keys()
+    if unknown:
+        raise TypeError(f"Scala40State has no field {', '.join(sorted(unknown))}")
+    new = object.__new__(Scala40State)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new

@@ -1,0 +1,170 @@
+"""How the fishing games (Scopa, Scopone, Asso Pigliatutto, Cirulla) look in the terminal.
+
+Everything comes from the human's view: the table cards, the hand, each side's captures,
+this hand's plays as they happen (what each card took, and every scopa), and at the end
+of each hand the count read out line by line as at a real table: carte, denari,
+settebello, primiera with each side's total, scope, and the game's extra lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tavolo.cardgames.actions import Action, ActionKind
+from tavolo.cardgames.contract import Outcome, View
+from tavolo.cardgames.games.fishing_deck import DECKS, Deck
+
+_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+_LEGENDS = {
+    "italian": "Suits: c coppe, d denari, b bastoni, s spade; F fante, C cavallo, R re.",
+    "french": "Quadri (♦) are the denari; J, Q, K count 8, 9, 10.",
+}
+_ACCUSI = {"cirulla": "cirulla (+3)", "decino": "decino (+10)"}
+
+
+def _deck(view: View) -> Deck:
+    return DECKS[view.public["deck"]]
+
+
+def _cards(deck: Deck, cards: Sequence[str]) -> str:
+    return " ".join(deck.pretty(c) for c in cards) if cards else "(empty)"
+
+
+def side_name(names: Sequence[str], seats: Sequence[int]) -> str:
+    return " & ".join(names[s] for s in seats)
+
+
+class FishingRenderer:
+    """Renders fishing views; see :class:`tavolo.cli.play.Renderer`."""
+
+    def table(self, view: View, names: Sequence[str]) -> str:
+        p: Any = view.public
+        deck = _deck(view)
+        sides = p["sides"]
+        lines = [f"--- Hand {p['hand']} - your turn " + "-" * 30]
+        totals = " | ".join(
+            f"{side_name(names, seats)} {p['totals'][k]}" for k, seats in enumerate(sides)
+        )
+        lines.append(f"Totals: {totals}   (match {p['match_length']})   Stock: {p['stock']}")
+        taken = " | ".join(
+            f"{side_name(names, seats)} {p['captured'][k]} cards, {p['denari'][k]} denari, "
+            f"{p['scope'][k]} scope" + (f", accusi {p['accusi'][k]}" if p["accusi"] else "")
+            for k, seats in enumerate(sides)
+        )
+        lines.append(f"Captured: {taken}")
+        for seat, shown in sorted(p["shown"].items()):
+            if int(seat) != view.seat:
+                lines.append(f"{names[int(seat)]} shows: {_cards(deck, shown)}")
+        lines.append(f"On the table: {_cards(deck, p['table'])}")
+        hand = view.hand or tuple(p["shown"].get(str(view.seat), ()))
+        shown = " (shown to all)" if not view.hand and hand else ""
+        lines.append(f"Your hand{shown}: {_cards(deck, hand)}")
+        lines.append(_LEGENDS[deck.name])
+        return "\n".join(lines)
+
+    def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
+        p: Any = after.public
+        old: Any = before.public if before is not None else None
+        deck = _deck(after)
+        lines: list[str] = []
+        new_hand = old is None or old["hand"] != p["hand"]
+        if new_hand:
+            if p["last_count"] is not None and (
+                old is None or old["last_count"] != p["last_count"]
+            ):
+                lines.extend(self.count(p, names))
+            if not p["over"]:
+                lines.extend(self._hand_opens(p, names, deck))
+        seen = 0 if new_hand else len(old["plays"])
+        for play in p["plays"][seen:]:
+            lines.append(self._play(play, names, deck))
+        if p["declared"]:
+            for seat, kind in enumerate(p["declared"]):
+                if kind and (new_hand or not old["declared"][seat]):
+                    shown = _cards(deck, p["shown"].get(str(seat), ()))
+                    lines.append(f"{names[seat]} declares {_ACCUSI[kind]}, showing {shown}.")
+        if p["over"] and not new_hand and p["last_count"] != old["last_count"]:
+            lines.extend(self.count(p, names))
+        if p["cappotto"] is not None and (old is None or old["cappotto"] is None):
+            who = side_name(names, p["sides"][p["cappotto"]])
+            lines.append(f"Cappotto! {who} captured all ten denari and win the match at once.")
+        return lines
+
+    def _hand_opens(self, p: Any, names: Sequence[str], deck: Deck) -> list[str]:
+        deals = "deal" if p["dealer"] == 0 else "deals"
+        lines = [
+            f"Hand {p['hand']}: {names[p['dealer']]} {deals}; on the table "
+            f"{_cards(deck, p['opening'])}."
+        ]
+        if p["bonus"]:
+            side, scope = p["bonus"]
+            lines.append(
+                f"The opening table adds up to {15 * scope}: {side_name(names, p['sides'][side])}"
+                f" take it as the dealer's side, {scope} scop{'a' if scope == 1 else 'e'}."
+            )
+        return lines
+
+    def _play(self, play: Any, names: Sequence[str], deck: Deck) -> str:
+        who, card = names[play["seat"]], deck.pretty(play["card"])
+        if not play["capture"]:
+            return f"{who}: {card}, laid on the table."
+        scopa = " - SCOPA!" if play["scopa"] else ""
+        return f"{who}: {card} takes {_cards(deck, play['capture'])}{scopa}"
+
+    def count(self, p: Any, names: Sequence[str]) -> list[str]:
+        """The count of the last hand, line by line, then the totals."""
+        counts, sides = p["last_count"], p["sides"]
+        who = [side_name(names, seats) for seats in sides]
+        tiebreak = p["tiebreak"] is not None and p["tiebreak"]["hands"]
+        lines = ["The hand is over. The count:"]
+        for n, line in enumerate(counts[0]["lines"]):
+            held = " | ".join(f"{who[k]} {c['lines'][n][1]}" for k, c in enumerate(counts))
+            scored = [
+                f"{who[k]} +{c['lines'][n][2]}" for k, c in enumerate(counts) if c["lines"][n][2]
+            ]
+            lines.append(f"  {line[0]:<11} {held:<40} {', '.join(scored) or 'nobody'}")
+        hand = " | ".join(f"{who[k]} {c['points']}" for k, c in enumerate(counts))
+        lines.append(f"  {'hand':<11} {hand}")
+        totals = " | ".join(f"{who[k]} {t}" for k, t in enumerate(p["totals"]))
+        note = " (a tie-break hand: its points decide the tie only)" if tiebreak else ""
+        lines.append(f"  Totals: {totals}{note}")
+        return lines
+
+    def choice(self, action: Action, view: View) -> str:
+        deck = _deck(view)
+        if action.kind is ActionKind.CALL:
+            return (
+                f"declare {_ACCUSI.get(action.call or '', action.call)}: your hand is shown to all"
+            )
+        card = deck.pretty(action.cards[0])
+        if not action.capture:
+            return f"lay {card}"
+        clears = len(action.capture) == len(view.public["table"])
+        return f"{card} takes {_cards(deck, action.capture)}" + (
+            " (clears the table)" if clears else ""
+        )
+
+    def call_prompt(self, view: View) -> str | None:
+        return None  # an accuso is a choice on the menu, not a timed call
+
+    def reorder(self, view: View, command: str) -> tuple[str, ...] | None:
+        return None  # hands are shown sorted
+
+    def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
+        p: Any = view.public
+        lines = ["--- Final places " + "-" * 30]
+        order = sorted(range(len(p["sides"])), key=lambda k: outcome.places[p["sides"][k][0]])
+        for k in order:
+            seats = p["sides"][k]
+            place = _ORDINALS[outcome.places[seats[0]]]
+            lines.append(f"{place:>4}  {side_name(names, seats)} ({p['totals'][k]} points)")
+        reason = outcome.detail.get("reason")
+        if reason == "ko":
+            lines.append("Decided by KO: the tied side that captured last loses.")
+        elif reason == "tie_break":
+            lines.append("Decided by a tie-break hand.")
+        return "\n".join(lines)
+
+
+RENDERER = FishingRenderer()

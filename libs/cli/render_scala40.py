@@ -1,0 +1,141 @@
+"""How Scala 40 looks in the terminal: every meld on the table with who laid it, the
+pozzo's top, the hand, and at the end of every hand each player's penalty line by line.
+
+Everything comes from the human's view. Hands are shown sorted by suit and rank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tavolo.cardgames.actions import Action, ActionKind
+from tavolo.cardgames.contract import Outcome, View
+from tavolo.cardgames.games.melds import SCALA40_MELDS, Meld, describe, read_meld
+from tavolo.cardgames.games.rummy_deck import pretty, pretty_all
+
+_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 6: "6th"}
+
+
+def scoring_lines(
+    summary: Mapping[str, Any], p: Mapping[str, Any], names: Sequence[str]
+) -> list[str]:
+    """The end-of-hand penalties, player by player."""
+    closer = summary.get("closed_by")
+    how = " in mano (penalties doubled)" if summary.get("in_mano") else ""
+    head = f"{names[closer]} closed{how}" if closer is not None else "Nobody closed"
+    lines = [f"Hand {summary['hand']} is over: {head}."]
+    for line in summary["players"]:
+        who = names[line["seat"]]
+        if line["closed"]:
+            lines.append(f"  {who:<16} closed                      0")
+        elif not line["opened"]:
+            lines.append(f"  {who:<16} never opened              {line['points']:+4d}")
+        else:
+            lines.append(f"  {who:<16} {line['cards']:<26}{line['points']:+4d}")
+    totals = summary["totals"]
+    lines.append(
+        "  Totals: "
+        + "   ".join(
+            f"{names[s]} {t}"
+            for s, t in enumerate(totals)
+            if p["alive"][s] or s in summary["eliminated"]
+        )
+    )
+    for seat in summary["eliminated"]:
+        lines.append(f"  {names[seat]} reaches {p['elimination']} and is out.")
+    return lines
+
+
+class Scala40Renderer:
+    """Renders Scala 40 views; see :class:`tavolo.cli.play.Renderer`."""
+
+    def table(self, view: View, names: Sequence[str]) -> str:
+        p: Any = view.public
+        seat = view.seat if view.seat is not None else 0
+        phase = "draw or take the pozzo" if p["phase"] == "draw" else "meld, attach or discard"
+        lines = [f"--- Hand {p['hand']} - your turn: {phase} " + "-" * 20]
+        lines.append(
+            "Totals: "
+            + "   ".join(f"{names[s]} {t}" for s, t in enumerate(p["totals"]) if p["alive"][s])
+            + f"   (out at {p['elimination']})"
+        )
+        lines.append("Melds on the table:")
+        for i, m in enumerate(p["melds"]):
+            pending = "  (opening, not yet down)" if m["pending"] else ""
+            lines.append(f"    {i}: {m['shown']}   by {names[m['owner']]}{pending}")
+        if not p["melds"]:
+            lines.append("    (none yet)")
+        sizes = " | ".join(
+            f"{names[s]} {n}{'' if p['opened'][s] else ' (not open)'}"
+            for s, n in enumerate(p["hand_sizes"])
+            if p["alive"][s]
+        )
+        lines.append(f"Cards in hand: {sizes}   Stock: {p['stock_size']}")
+        pozzo = p["pozzo"]
+        lines.append(f"Pozzo: {len(pozzo)} cards, top {pretty(pozzo[-1]) if pozzo else 'empty'}")
+        if not p["opened"][seat]:
+            lines.append(f"You have not opened: lay 40 or more ({p['opening_so_far']} so far).")
+        if p["first_round"]:
+            lines.append("First round: nobody may close yet.")
+        lines.append("Your hand: " + "  ".join(pretty(c) for c in view.hand))
+        return "\n".join(lines)
+
+    def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
+        p: Any = after.public
+        old: Any = before.public if before is not None else None
+        lines: list[str] = []
+        if old is None or old["hand"] != p["hand"]:
+            if p["last_hand"] is not None and old is not None:
+                lines.extend(scoring_lines(p["last_hand"], p, names))
+            lines.append(f"Hand {p['hand']}: {names[p['dealer']]} dealt.")
+            return lines
+        for i, m in enumerate(p["melds"]):
+            if i >= len(old["melds"]):
+                lines.append(f"{names[m['owner']]} meld {m['shown']}.")
+            elif old["melds"][i]["cards"] != m["cards"]:
+                lines.append(f"Meld {i} is now {m['shown']}.")
+        for s, opened in enumerate(p["opened"]):
+            if opened and not old["opened"][s]:
+                lines.append(f"{names[s]} opened.")
+        if p["pozzo"] and p["pozzo"] != old["pozzo"]:
+            lines.append(f"Pozzo top: {pretty(p['pozzo'][-1])}.")
+        if p["phase"] == "over" and p["last_hand"] is not None:
+            lines.extend(scoring_lines(p["last_hand"], p, names))
+        return lines
+
+    def choice(self, action: Action, view: View) -> str:
+        kind = action.kind
+        if kind is ActionKind.DRAW:
+            return "draw from the stock"
+        if kind is ActionKind.TAKE_DISCARD:
+            pozzo = view.public["pozzo"]
+            return f"take {pretty(pozzo[-1])} from the pozzo"
+        if kind is ActionKind.MELD:
+            meld = read_meld(action.cards, SCALA40_MELDS)
+            return f"meld {describe(meld) if isinstance(meld, Meld) else pretty_all(action.cards)}"
+        if kind is ActionKind.ATTACH:
+            where = f" at the {action.target} end" if action.target else ""
+            return f"add {pretty(action.cards[0])} to meld {action.meld}{where}"
+        if kind is ActionKind.DISCARD:
+            return f"discard {pretty(action.cards[0])}"
+        if kind is ActionKind.PASS:
+            return "take back your opening melds (and the pozzo card)"
+        return str(action)
+
+    def call_prompt(self, view: View) -> str | None:
+        return None  # Scala 40 has no timed calls
+
+    def reorder(self, view: View, command: str) -> tuple[str, ...] | None:
+        return None  # the hand is always shown sorted
+
+    def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
+        p: Any = view.public
+        lines = ["--- Final places " + "-" * 30]
+        for seat in sorted(range(len(outcome.places)), key=lambda s: outcome.places[s]):
+            place = _ORDINALS[outcome.places[seat]]
+            lines.append(f"{place:>4}  {names[seat]} ({p['totals'][seat]} points)")
+        return "\n".join(lines)
+
+
+RENDERER = Scala40Renderer()
