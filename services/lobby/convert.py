@@ -75,6 +75,7 @@ def game_info(game: Game[Any]) -> lobby_pb2.GameInfo:
         title=game.title,
         min_players=game.min_players,
         max_players=game.max_players,
+        seat_counts=game.seat_counts or range(game.min_players, game.max_players + 1),
         options=[
             lobby_pb2.GameOption(
                 name=spec.name,

@@ -60,6 +60,8 @@ async def test_pcg_6_list_games_offers_every_option_with_its_default_and_values(
     assert pika["match_length"].default.string_value == "single"
     assert "hands:N" in pika["match_length"].doc
     assert [c.number_value for c in pika["players"].choices] == [2, 3, 4]
+    assert list(games["pika"].seat_counts) == [2, 3, 4]
+    assert list(games["spades"].seat_counts) == [4]
     uno = {o.name: o for o in games["uno"].options}
     assert uno["match_length"].default.string_value == "points:500"
     assert [c.string_value for c in uno["challenge"].choices] == ["on", "off"]

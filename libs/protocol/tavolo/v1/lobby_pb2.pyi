@@ -1246,6 +1246,7 @@ class GameInfo(_message.Message):
     MIN_PLAYERS_FIELD_NUMBER: _builtins.int
     MAX_PLAYERS_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
+    SEAT_COUNTS_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """Registered name, as requests take it."""
     title: _builtins.str
@@ -1258,6 +1259,10 @@ class GameInfo(_message.Message):
     def options(self) -> _containers.RepeatedCompositeFieldContainer[Global___GameOption]:
         """Its table options."""
 
+    @_builtins.property
+    def seat_counts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The seat counts offered (every count from min to max, unless the game says otherwise)."""
+
     def __init__(
         self,
         *,
@@ -1266,10 +1271,11 @@ class GameInfo(_message.Message):
         min_players: _builtins.int = ...,
         max_players: _builtins.int = ...,
         options: _abc.Iterable[Global___GameOption] | None = ...,
+        seat_counts: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["max_players", b"max_players", "min_players", b"min_players", "name", b"name", "options", b"options", "title", b"title"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["max_players", b"max_players", "min_players", b"min_players", "name", b"name", "options", b"options", "seat_counts", b"seat_counts", "title", b"title"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
