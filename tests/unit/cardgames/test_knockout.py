@@ -19,6 +19,7 @@ from tavolo.cardgames.games.pika import Pika
 from tavolo.cardgames.games.spades import Spades
 from tavolo.cardgames.games.uno import Uno
 from tavolo.cardgames.knockout import MAX_TIE_BREAK_HANDS, KnockOut, knock_out
+from tests.unit.cardgames.conformance import check_replay, play_random_game
 
 
 class LevelMatch:
@@ -138,3 +139,34 @@ def test_pcg_7_a_game_without_tie_break_hands_is_refused_saying_so() -> None:
     with pytest.raises(InvalidOptions, match="Hearts does not offer knock-out play"):
         knock_out(Hearts())
     assert isinstance(knock_out(Uno()), KnockOut)
+
+
+@pytest.mark.parametrize(
+    ("rules", "seats", "options"),
+    [
+        (DrawnPika(), 2, {"match_length": "hands:1"}),
+        (AlwaysDrawnUno(), 3, {"match_length": "hands:1"}),
+        (Spades(), 4, {"target": 100}),
+    ],
+)
+def test_pcg_7_a_knock_out_match_honours_the_contract_through_its_tie_break_hands(
+    rules: Game[Any], seats: int, options: dict[str, Any]
+) -> None:
+    """The conformance checks (legal actions, refusals, conservation, hidden cards in
+    every view, replay byte for byte) hold across the match and its tie-break hands."""
+    game = knock_out(rules)
+    for n in range(1):
+        seed, chooser = f"ko conformance {n}".encode(), bytes([n + 1])
+        record = play_random_game(
+            game,
+            seats,
+            options,
+            seed,
+            chooser,
+            [None] * seats,
+            deep=True,
+            deep_steps=40,
+            max_actions=50_000,
+        )
+        check_replay(game, record)
+        assert "knock_out" in (record.final.outcome.detail)
