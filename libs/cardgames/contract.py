@@ -132,8 +132,6 @@ class Game(ABC, Generic[S]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
-    seat_counts: ClassVar[tuple[int, ...]] = ()
-    """The seat counts offered when not every count from min to max is (Burraco: 2, 4)."""
     offers_knock_out: ClassVar[bool] = False
     """True once the game supplies ``tie_break_hand`` and ``last_capture``, or its own
     rules never leave a match drawn; knock-out tables refuse the others."""
@@ -155,14 +153,19 @@ class Game(ABC, Generic[S]):
             for name, spec in specs.items()
         }
 
+    def seat_counts(self) -> tuple[int, ...]:
+        """The table sizes the game is played at: every count from ``min_players`` to
+        ``max_players`` unless a game skips some (Tresette and Burraco are for 2 or 4)."""
+        return tuple(range(self.min_players, self.max_players + 1))
+
     def new_game(self, options: Mapping[str, JSON] | None, seats: int, seed: bytes) -> S:
         """A fresh game, dealt from ``seed``; everything random comes from it."""
         if not self.min_players <= seats <= self.max_players:
             raise InvalidOptions(
                 f"{self.title} is for {self.min_players} to {self.max_players} players, not {seats}"
             )
-        if self.seat_counts and seats not in self.seat_counts:
-            counts = " or ".join(str(n) for n in self.seat_counts)
+        if seats not in self.seat_counts():
+            counts = " or ".join(str(n) for n in self.seat_counts())
             raise InvalidOptions(f"{self.title} is for {counts} players, not {seats}")
         return self._new_game(self.options(options), seats, SeededRandom(bytes(seed)))
 

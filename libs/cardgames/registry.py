@@ -11,7 +11,10 @@ from tavolo.cardgames.errors import InvalidOptions
 def all_games() -> dict[str, Game[Any]]:
     """Name → engine. Imported lazily so that loading one game does not load them all."""
     from tavolo.cardgames.games.asso import AssoPigliatutto
+    from tavolo.cardgames.games.bestia import Bestia
+    from tavolo.cardgames.games.briscola import Briscola
     from tavolo.cardgames.games.burraco import Burraco
+    from tavolo.cardgames.games.ciapano import Ciapano
     from tavolo.cardgames.games.cirulla import Cirulla
     from tavolo.cardgames.games.hearts import Hearts
     from tavolo.cardgames.games.pika import Pika
@@ -20,6 +23,7 @@ def all_games() -> dict[str, Game[Any]]:
     from tavolo.cardgames.games.scopone import Scopone
     from tavolo.cardgames.games.solitario import Solitario
     from tavolo.cardgames.games.spades import Spades
+    from tavolo.cardgames.games.tresette import Tresette
     from tavolo.cardgames.games.uno import Uno
 
     games: list[Game[Any]] = [
@@ -27,6 +31,10 @@ def all_games() -> dict[str, Game[Any]]:
         Spades(),
         Uno(),
         Hearts(),
+        Briscola(),
+        Tresette(),
+        Ciapano(),
+        Bestia(),
         Scopa(),
         Scopone(),
         AssoPigliatutto(),

@@ -14,8 +14,8 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.melds import BURRACO_MELDS, Meld, describe, read_meld
 from tavolo.cardgames.games.rummy_deck import pretty, pretty_all
-
-_ORDINALS = {1: "1st", 2: "2nd"}
+from tavolo.cli.turns import ANTICLOCKWISE, turn_line
+from tavolo.cli.wording import ordinal
 
 
 def _side(names: Sequence[str], seats: Sequence[int]) -> str:
@@ -64,6 +64,19 @@ def scoring_lines(
 
 class BurracoRenderer:
     """Renders Burraco views; see :class:`tavolo.cli.play.Renderer`."""
+
+    def turn(self, view: View, names: Sequence[str]) -> str | None:
+        """Burraco goes anticlockwise, seat s to s+1 (RULES §0.2)."""
+        p: Any = view.public
+        if p.get("places") or p.get("phase") == "over":
+            return None
+        return turn_line(
+            p["turn"],
+            view.seat,
+            names,
+            ANTICLOCKWISE,
+            "draw" if p["phase"] == "draw" else "meld or discard",
+        )
 
     def table(self, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
@@ -146,7 +159,7 @@ class BurracoRenderer:
         lines = ["--- Final places " + "-" * 30]
         for side in sorted((0, 1), key=lambda t: outcome.places[p["sides"][t][0]]):
             seats = p["sides"][side]
-            place = _ORDINALS[outcome.places[seats[0]]]
+            place = ordinal(outcome.places[seats[0]])
             lines.append(f"{place:>4}  {_side(names, seats)} ({p['totals'][side]} points)")
         return "\n".join(lines)
 

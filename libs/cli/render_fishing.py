@@ -14,8 +14,9 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.fishing_deck import DECKS, Deck
+from tavolo.cli.turns import ANTICLOCKWISE, turn_line
+from tavolo.cli.wording import ordinal
 
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 _LEGENDS = {
     "italian": "Suits: c coppe, d denari, b bastoni, s spade; F fante, C cavallo, R re.",
     "french": "Quadri (♦) are the denari; J, Q, K count 8, 9, 10.",
@@ -37,6 +38,13 @@ def side_name(names: Sequence[str], seats: Sequence[int]) -> str:
 
 class FishingRenderer:
     """Renders fishing views; see :class:`tavolo.cli.play.Renderer`."""
+
+    def turn(self, view: View, names: Sequence[str]) -> str | None:
+        """The fishing games go anticlockwise, seat s to s+1 (RULES §0.2)."""
+        p: Any = view.public
+        if p.get("places") or p.get("phase") == "over":
+            return None
+        return turn_line(p["turn"], view.seat, names, ANTICLOCKWISE, "play")
 
     def table(self, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
@@ -157,7 +165,7 @@ class FishingRenderer:
         order = sorted(range(len(p["sides"])), key=lambda k: outcome.places[p["sides"][k][0]])
         for k in order:
             seats = p["sides"][k]
-            place = _ORDINALS[outcome.places[seats[0]]]
+            place = ordinal(outcome.places[seats[0]])
             lines.append(f"{place:>4}  {side_name(names, seats)} ({p['totals'][k]} points)")
         reason = outcome.detail.get("reason")
         if reason == "ko":

@@ -11,8 +11,8 @@ from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.french_deck import pretty
 from tavolo.cardgames.games.hearts_state import trick_winner
 from tavolo.cli.turns import ANTICLOCKWISE, turn_line
+from tavolo.cli.wording import ordinal
 
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 _TO = {
     "right": "to the player on your right",
     "left": "to the player on your left",
@@ -108,7 +108,7 @@ class HeartsRenderer:
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         lines = ["--- Final places " + "-" * 30]
         for s in sorted(range(4), key=lambda s: (outcome.places[s], s)):
-            place = _ORDINALS[outcome.places[s]]
+            place = ordinal(outcome.places[s])
             lines.append(f"{place:>4}  {names[s]} ({outcome.scores[s]} points)")
         return "\n".join(lines)
 

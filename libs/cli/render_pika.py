@@ -9,8 +9,8 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.uno_deck import COLOUR_NAMES, describe
 from tavolo.cli.turns import ANTICLOCKWISE, CLOCKWISE, turn_line
+from tavolo.cli.wording import ordinal
 
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 _DOING = {"stack": "chain the stack or take it", "drawn": "play the drawn card or keep it"}
 _SUIT_ORDER = {letter: n for n, letter in enumerate([*COLOUR_NAMES, "W"])}
 
@@ -124,7 +124,7 @@ class PikaRenderer:
         order = sorted(range(len(names)), key=lambda s: (outcome.places[s], s))
         lines = ["--- Final places " + "-" * 30]
         for s in order:
-            place = _ORDINALS.get(outcome.places[s], f"{outcome.places[s]}th")
+            place = ordinal(outcome.places[s])
             lines.append(f"{place:>4}  {names[s]} ({_cards(sizes[s])} left)")
         return "\n".join(lines)
 

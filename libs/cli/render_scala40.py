@@ -13,8 +13,8 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.melds import SCALA40_MELDS, Meld, describe, read_meld
 from tavolo.cardgames.games.rummy_deck import pretty, pretty_all
-
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 6: "6th"}
+from tavolo.cli.turns import ANTICLOCKWISE, turn_line
+from tavolo.cli.wording import ordinal
 
 
 def scoring_lines(
@@ -49,6 +49,19 @@ def scoring_lines(
 
 class Scala40Renderer:
     """Renders Scala 40 views; see :class:`tavolo.cli.play.Renderer`."""
+
+    def turn(self, view: View, names: Sequence[str]) -> str | None:
+        """Scala 40 goes anticlockwise, seat s to s+1 (RULES §0.2)."""
+        p: Any = view.public
+        if p.get("places") or p.get("phase") == "over":
+            return None
+        return turn_line(
+            p["turn"],
+            view.seat,
+            names,
+            ANTICLOCKWISE,
+            "draw" if p["phase"] == "draw" else "meld or discard",
+        )
 
     def table(self, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
@@ -133,7 +146,7 @@ class Scala40Renderer:
         p: Any = view.public
         lines = ["--- Final places " + "-" * 30]
         for seat in sorted(range(len(outcome.places)), key=lambda s: outcome.places[s]):
-            place = _ORDINALS[outcome.places[seat]]
+            place = ordinal(outcome.places[seat])
             lines.append(f"{place:>4}  {names[seat]} ({p['totals'][seat]} points)")
         return "\n".join(lines)
 

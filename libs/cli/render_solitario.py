@@ -14,8 +14,8 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.french_deck import SUIT_SYMBOLS, SUITS, pretty
 from tavolo.cardgames.games.solitario_piles import card_of
+from tavolo.cli.wording import ordinal
 
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 _RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 _RESULTS = {
     "won": "won",
@@ -41,6 +41,10 @@ def _foundation(suit: str, top: int) -> str:
 
 class SolitarioRenderer:
     """Renders Solitario views; see :class:`tavolo.cli.play.Renderer`."""
+
+    def turn(self, view: View, names: Sequence[str]) -> str | None:
+        """Nobody waits for anybody: every seat plays its own layout at once."""
+        return None
 
     def table(self, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
@@ -113,7 +117,7 @@ class SolitarioRenderer:
         for s in sorted(range(len(outcome.places)), key=lambda s: outcome.places[s]):
             how = _RESULTS.get(results[s], "") if s < len(results) else ""
             points = f"{outcome.scores[s]} points" + (f", {how}" if how else "")
-            lines.append(f"{_ORDINALS[outcome.places[s]]:>4}  {names[s]} ({points})")
+            lines.append(f"{ordinal(outcome.places[s]):>4}  {names[s]} ({points})")
         return "\n".join(lines)
 
 

@@ -14,8 +14,7 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.french_deck import pretty
 from tavolo.cli.turns import CLOCKWISE, seats_from, turn_line
-
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+from tavolo.cli.wording import ordinal
 
 
 def _bid(amount: int | None, blind: bool) -> str:
@@ -180,7 +179,7 @@ class SpadesRenderer:
         lines = ["--- Final places " + "-" * 30]
         for t in sorted((0, 1), key=lambda t: outcome.places[p["teams"][t][0]]):
             seats = p["teams"][t]
-            place = _ORDINALS[outcome.places[seats[0]]]
+            place = ordinal(outcome.places[seats[0]])
             lines.append(f"{place:>4}  {_team(names, seats)} ({p['scores'][t]} points)")
         return "\n".join(lines)
 

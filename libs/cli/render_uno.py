@@ -11,8 +11,7 @@ from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.uno_deck import describe
 from tavolo.cardgames.games.uno_state import ANSWER_PLUS4, NAME_COLOUR
 from tavolo.cli.render_pika import PikaRenderer
-
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+from tavolo.cli.wording import ordinal
 
 
 def _cards(n: int) -> str:
@@ -121,7 +120,7 @@ class UnoRenderer(PikaRenderer):
         order = sorted(range(len(names)), key=lambda s: (outcome.places[s], s))
         lines = ["--- Final places " + "-" * 30]
         for s in order:
-            place = _ORDINALS.get(outcome.places[s], f"{outcome.places[s]}th")
+            place = ordinal(outcome.places[s])
             lines.append(f"{place:>4}  {names[s]} ({outcome.scores[s]} points)")
         return "\n".join(lines)
 

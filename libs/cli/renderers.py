@@ -27,6 +27,10 @@ RENDERERS: dict[str, str] = {
     "burraco": "tavolo.cli.render_burraco",
     "scala40": "tavolo.cli.render_scala40",
     "solitario": "tavolo.cli.render_solitario",
+    "briscola": "tavolo.cli.render_briscola",
+    "tresette": "tavolo.cli.render_tresette",
+    "ciapano": "tavolo.cli.render_tresette",
+    "bestia": "tavolo.cli.render_bestia",
 }
 """Game name → module with its ``RENDERER``. One line per game."""
 

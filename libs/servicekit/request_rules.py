@@ -105,6 +105,11 @@ FIELD_RULES: Mapping[str, Rule] = {
     "HoldStakeRequest.expires_in_seconds": whole(0, 30 * 24 * 3600),
     "GrantRequest.reason": prose(1000),
     "FreezeRequest.reason": prose(1000),
+    "ReportPlayerRequest.message_id": UUID,
+    "ReportPlayerRequest.reason": prose(2000),
+    "ResolveReportRequest.report_id": UUID,
+    "ResolveReportRequest.sanction_id": UUID,
+    "ResolveReportRequest.note": prose(2000),
 }
 
 # Game options (a Struct): how deep, how many entries, how long a key or a string.

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from tavolo.lobby.accounts import Accounts
 from tavolo.lobby.chat import Chat
+from tavolo.lobby.conduct.fair_play import FairPlay
+from tavolo.lobby.conduct.reports import Reports
 from tavolo.lobby.context import LobbyContext
 from tavolo.lobby.matchmaker import Matchmaker
 from tavolo.lobby.moderation import Moderation
@@ -33,4 +35,6 @@ class LobbyApp:
         self.matchmaker = Matchmaker(ctx)
         self.chat = Chat(ctx)
         self.moderation = Moderation(ctx)
+        self.reports = Reports(ctx)
+        self.fair_play = FairPlay(ctx)
         self.watch = Watch(ctx)

@@ -7,13 +7,24 @@ the same players, while the table is live, unless their chat is suspended (PCG-4
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tavolo.lobby import chat_store, rooms_store, tables_store
 from tavolo.lobby.chat_store import Channel, ChannelKind, ChatMessage
+from tavolo.lobby.conduct import chat_settings
+from tavolo.lobby.conduct.chat_settings import ChatSettings
+from tavolo.lobby.conduct.language import Policy, judge
 from tavolo.lobby.context import LobbyContext
 from tavolo.lobby.sanctions import ensure_may_chat
 from tavolo.lobby.store import Connection
 from tavolo.servicekit.auth import Principal, Role
-from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument, NotFound, quoted
+from tavolo.servicekit.errors import (
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+    quoted,
+)
 
 MAX_TEXT = 500
 DEFAULT_PAGE = 50
@@ -61,16 +72,47 @@ class Chat:
             account = await self.ctx.account(conn, caller)
             ensure_may_chat(await self.ctx.sanctions(conn, account.player_id), self.ctx.clock())
             await self._member(conn, caller, channel, writing=True)
+            settings = await chat_settings.load(conn, channel)
+            if not settings.enabled:
+                raise FailedPrecondition("chat is off here")
+            verdict = judge(cleaned)
+            refused = not verdict.clean and settings.policy is Policy.REFUSE
             message = ChatMessage(
                 self.ctx.new_id(),
                 channel,
                 account.player_id,
                 account.nickname,
-                cleaned,
+                "" if refused else verdict.masked,
                 self.ctx.clock(),
+                None if verdict.clean else cleaned,
+                refused,
             )
             await chat_store.insert_message(conn, message)
-        return message
+        if refused:  # recorded for moderators, shown to nobody (PCG-3)
+            raise InvalidArgument("not sent: vulgar language is not allowed here (PCG-3)")
+        return replace(message, original_text=None)
+
+    async def configure(self, caller: Principal, settings: ChatSettings) -> ChatSettings:
+        """Turn chat on or off and choose mask or refuse: a room's host, or a moderator."""
+        channel = settings.channel
+        if not channel.channel_id:
+            raise InvalidArgument("say which table or room: the channel is empty")
+        async with self.ctx.db.transaction() as conn:
+            if not caller.has(Role.MODERATOR):
+                room = None
+                if channel.kind is ChannelKind.ROOM:
+                    room = await rooms_store.room(conn, channel.channel_id)
+                if room is None or room.host_id != caller.player_id:
+                    raise PermissionDenied(
+                        "only a room's host or a moderator sets where chat is enabled"
+                    )
+            elif channel.kind is ChannelKind.TABLE:
+                if await tables_store.table(conn, channel.channel_id) is None:
+                    raise NotFound(f"no table {quoted(channel.channel_id)}")
+            elif await rooms_store.room(conn, channel.channel_id) is None:
+                raise NotFound(f"no room {quoted(channel.channel_id)}")
+            await chat_settings.save(conn, settings, caller.player_id, self.ctx.clock())
+        return settings
 
     async def list(
         self, caller: Principal, channel: Channel, page_size: int, page_token: str
@@ -81,7 +123,7 @@ class Chat:
             staff = caller.has(Role.MODERATOR) or caller.has(Role.AUDITOR)
             if not staff:
                 await self._member(conn, caller, channel, writing=False)
-            messages, next_seq = await chat_store.page(conn, channel, after, limit)
+            messages, next_seq = await chat_store.page(conn, channel, after, limit, staff=staff)
         return messages, ("" if next_seq is None else str(next_seq))
 
     async def _member(

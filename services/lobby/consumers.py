@@ -65,6 +65,7 @@ class TableEvents:
         if msg.subject == self._finished:
             finished = events_pb2.TableFinished.FromString(msg.data)
             await watch.table_ended(conn, finished.table_id, "finished")
+            await self.app.fair_play.table_finished(conn, finished.header.event_id, finished)
         elif msg.subject == self._aborted:
             aborted = events_pb2.TableAborted.FromString(msg.data)
             await watch.table_ended(conn, aborted.table_id, f"aborted: {aborted.reason}")

@@ -10,13 +10,16 @@ from google.protobuf import json_format, struct_pb2, timestamp_pb2
 from tavolo.cardgames import Game
 from tavolo.lobby.accounts import ProfileView, SessionTokens
 from tavolo.lobby.chat_store import Channel, ChannelKind, ChatMessage
+from tavolo.lobby.conduct import convert as conduct_convert
+from tavolo.lobby.conduct.chat_settings import ChatSettings
+from tavolo.lobby.conduct.language import Policy
 from tavolo.lobby.events import LEVEL_FROM_PROTO, MODE_TO_PROTO
 from tavolo.lobby.queue_store import Ticket, TicketState
 from tavolo.lobby.rooms import Invitation, InvitationState, Room
 from tavolo.lobby.sanctions import Sanction, SanctionDuration, SanctionKind
 from tavolo.lobby.tables import BotLevel
 from tavolo.lobby.tables_store import Assignment
-from tavolo.lobby.updates import InvitationChanged, Seated, TicketChanged, Update
+from tavolo.lobby.updates import InvitationChanged, ReportHandled, Seated, TicketChanged, Update
 from tavolo.servicekit.auth import Role
 from tavolo.servicekit.errors import InvalidArgument
 from tavolo.v1 import common_pb2, lobby_pb2
@@ -75,7 +78,7 @@ def game_info(game: Game[Any]) -> lobby_pb2.GameInfo:
         title=game.title,
         min_players=game.min_players,
         max_players=game.max_players,
-        seat_counts=game.seat_counts or range(game.min_players, game.max_players + 1),
+        seat_counts=game.seat_counts(),
         options=[
             lobby_pb2.GameOption(
                 name=spec.name,
@@ -220,6 +223,22 @@ def chat_message(found: ChatMessage) -> lobby_pb2.ChatMessage:
         sender_nickname=found.sender_nickname,
         text=found.text,
         sent_at=timestamp(found.sent_at),
+        original_text=found.original_text or "",
+        refused=found.refused,
+    )
+
+
+def chat_settings_in(message: lobby_pb2.ChatSettings) -> ChatSettings:
+    policy = Policy.REFUSE if message.policy == lobby_pb2.CHAT_POLICY_REFUSE else Policy.MASK
+    return ChatSettings(channel_in(message.channel), not message.disabled, policy)
+
+
+def chat_settings_out(found: ChatSettings) -> lobby_pb2.ChatSettings:
+    refuse = found.policy is Policy.REFUSE
+    return lobby_pb2.ChatSettings(
+        channel=channel_out(found.channel),
+        disabled=not found.enabled,
+        policy=lobby_pb2.CHAT_POLICY_REFUSE if refuse else lobby_pb2.CHAT_POLICY_MASK,
     )
 
 
@@ -230,4 +249,6 @@ def lobby_update(update: Update) -> lobby_pb2.LobbyUpdate:
         return lobby_pb2.LobbyUpdate(ticket=ticket(update.ticket))
     if isinstance(update, Seated):
         return lobby_pb2.LobbyUpdate(seated=assignment(update.assignment))
+    if isinstance(update, ReportHandled):
+        return lobby_pb2.LobbyUpdate(report=conduct_convert.receipt(update.report))
     raise TypeError(f"not a lobby update: {update!r}")

@@ -16,6 +16,9 @@ import grpc
 from tavolo.cardgames.registry import all_games
 from tavolo.lobby import convert
 from tavolo.lobby.app import LobbyApp
+from tavolo.lobby.conduct import convert as conduct_convert
+from tavolo.lobby.conduct.fair_play import INSTALLATION_HEADER, installation_id, peer_address
+from tavolo.lobby.conduct.reports import ReportAbout
 from tavolo.lobby.dead_letters import DeadLetterDesk
 from tavolo.lobby.updates import LobbyUpdates
 from tavolo.servicekit.auth import caller, current_principal
@@ -25,6 +28,11 @@ from tavolo.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
 PUBLIC_METHODS = frozenset({"Register", "Login", "Refresh", "Logout"})
 
 Context = grpc.aio.ServicerContext[Any, Any]
+
+
+def _installation(context: Context) -> str:
+    sent = dict(context.invocation_metadata() or ())
+    return installation_id(str(sent.get(INSTALLATION_HEADER, "")))
 
 
 class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
@@ -39,11 +47,22 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         self, request: lobby_pb2.RegisterRequest, context: Context
     ) -> lobby_pb2.Session:
         linked = current_principal.get()  # set when a token came with the call
+        installation = _installation(context)
         tokens = await self.app.accounts.register(request.nickname, request.password, linked)
+        await self._seen(context, tokens.account.player_id, installation)
         return convert.session(tokens)
 
     async def Login(self, request: lobby_pb2.LoginRequest, context: Context) -> lobby_pb2.Session:
-        return convert.session(await self.app.accounts.login(request.nickname, request.password))
+        installation = _installation(context)
+        tokens = await self.app.accounts.login(request.nickname, request.password)
+        await self._seen(context, tokens.account.player_id, installation)
+        return convert.session(tokens)
+
+    async def _seen(self, context: Context, player_id: str, installation: str) -> None:
+        """Where a session came from, for the collusion signals (PCG-3)."""
+        address = peer_address(context.peer() or "")
+        if address or installation:
+            await self.app.fair_play.session_seen(player_id, address, installation)
 
     async def Refresh(
         self, request: lobby_pb2.RefreshRequest, context: Context
@@ -152,6 +171,56 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
             caller(), convert.channel_in(request.channel), request.text
         )
         return convert.chat_message(message)
+
+    async def SetChatSettings(
+        self, request: lobby_pb2.ChatSettings, context: Context
+    ) -> lobby_pb2.ChatSettings:
+        found = await self.app.chat.configure(caller(), convert.chat_settings_in(request))
+        return convert.chat_settings_out(found)
+
+    async def ReportPlayer(
+        self, request: lobby_pb2.ReportPlayerRequest, context: Context
+    ) -> lobby_pb2.ReportReceipt:
+        about = ReportAbout(request.message_id, request.table_id, request.player_id)
+        return conduct_convert.receipt(await self.app.reports.file(caller(), about, request.reason))
+
+    async def ListMyReports(
+        self, request: lobby_pb2.ListMyReportsRequest, context: Context
+    ) -> lobby_pb2.ListMyReportsResponse:
+        found, token = await self.app.reports.mine(
+            caller(), request.page.page_size, request.page.page_token
+        )
+        return lobby_pb2.ListMyReportsResponse(
+            reports=[conduct_convert.receipt(r) for r in found],
+            page=common_pb2.PageInfo(next_page_token=token),
+        )
+
+    async def ListReports(
+        self, request: lobby_pb2.ListReportsRequest, context: Context
+    ) -> lobby_pb2.ListReportsResponse:
+        found, token = await self.app.reports.queue(
+            caller(), request.open_only, request.page.page_size, request.page.page_token
+        )
+        return lobby_pb2.ListReportsResponse(
+            reports=[conduct_convert.report(r) for r in found],
+            page=common_pb2.PageInfo(next_page_token=token),
+        )
+
+    async def ResolveReport(
+        self, request: lobby_pb2.ResolveReportRequest, context: Context
+    ) -> lobby_pb2.Report:
+        resolved = await self.app.reports.resolve(
+            caller(), request.report_id, request.sanction_id, request.note
+        )
+        return conduct_convert.report(resolved)
+
+    async def ListCollusionSignals(
+        self, request: lobby_pb2.ListCollusionSignalsRequest, context: Context
+    ) -> lobby_pb2.ListCollusionSignalsResponse:
+        found = await self.app.fair_play.signals(caller(), request.limit)
+        return lobby_pb2.ListCollusionSignalsResponse(
+            pairs=[conduct_convert.collusion_pair(p) for p in found]
+        )
 
     async def ListChat(
         self, request: lobby_pb2.ListChatRequest, context: Context

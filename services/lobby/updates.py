@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import structlog
 from nats.aio.client import Client as NATS
 
+from tavolo.lobby.conduct.reports_store import Report
 from tavolo.lobby.queue_store import Ticket
 from tavolo.lobby.rooms import Invitation, Room
 from tavolo.lobby.tables_store import Assignment
@@ -46,7 +47,14 @@ class Seated:
     assignment: Assignment
 
 
-Update = InvitationChanged | TicketChanged | Seated
+@dataclass(frozen=True, slots=True)
+class ReportHandled:
+    """A moderator handled the player's report (PCG-3); the player learns that, not how."""
+
+    report: Report
+
+
+Update = InvitationChanged | TicketChanged | Seated | ReportHandled
 
 
 def updates_subject(namespace: str, player_id: str) -> str:

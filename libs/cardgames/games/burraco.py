@@ -89,7 +89,6 @@ class Burraco(Game[BurracoState]):
     title = "Burraco"
     min_players = 2
     max_players = 4
-    seat_counts = (2, 4)
     option_specs = (
         OptionSpec(
             "match_length",
@@ -104,6 +103,10 @@ class Burraco(Game[BurracoState]):
             (True, False),
         ),
     )
+
+    def seat_counts(self) -> tuple[int, ...]:
+        """Two players, or two partnerships of two (BURRACO-1)."""
+        return (2, 4)
 
     def _new_game(self, options: dict[str, JSON], seats: int, rng: SeededRandom) -> BurracoState:
         rng = rng.copy()

@@ -9,11 +9,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tavolo.cardgames.errors import RuleError
-from tavolo.cardgames.games.french_deck import SUIT_NAMES, is_card, rank_of, suit_of
+from tavolo.cardgames.games import tricks
+from tavolo.cardgames.games.french_deck import SUIT_NAMES, full_deck, is_card, rank_of, suit_of
 
 SPADES = "S"
 # Order of suits for "the lowest card" among equal ranks: clubs, diamonds, hearts, spades.
 _SUIT_ORDER = {"C": 0, "D": 1, "H": 2, "S": 3}
+ORDER = tricks.CardOrder(
+    suit={c: suit_of(c) for c in full_deck()}, strength={c: rank_of(c) for c in full_deck()}
+)
+"""Ace high, 2 low, in every suit: the trick core's view of the French deck."""
 
 
 def legal_cards(
@@ -29,9 +34,7 @@ def legal_cards(
     holds only spades. Following: follow the suit led if able, else anything.
     """
     if trick:
-        led = suit_of(trick[0][1])
-        following = [c for c in hand if suit_of(c) == led]
-        return following or list(hand)
+        return tricks.following_cards(hand, trick, ORDER)
     if first_trick or not spades_broken:
         others = [c for c in hand if suit_of(c) != SPADES]
         return others or list(hand)
@@ -66,20 +69,12 @@ def play_refusal(
 def trick_winner(trick: Sequence[tuple[int, str]]) -> int:
     """The seat that wins a complete trick: the highest spade, else the highest of the suit
     led (SPADES-6)."""
-    led = suit_of(trick[0][1])
-    best_seat, best_card = trick[0]
-    for seat, card in trick[1:]:
-        if beats(card, best_card, led):
-            best_seat, best_card = seat, card
-    return best_seat
+    return tricks.trick_winner(trick, ORDER, SPADES)
 
 
 def beats(card: str, best: str, led: str) -> bool:
     """Does ``card`` beat the card ``best`` currently winning a trick led in ``led``?"""
-    suit, best_suit = suit_of(card), suit_of(best)
-    if suit == best_suit:
-        return rank_of(card) > rank_of(best)
-    return suit == SPADES or (suit == led and best_suit != SPADES and best_suit != led)
+    return tricks.beats(card, best, led, SPADES, ORDER)
 
 
 def lowest_card(cards: Sequence[str]) -> str:

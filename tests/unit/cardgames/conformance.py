@@ -73,11 +73,6 @@ def option_sets(game: Game[Any]) -> list[dict[str, Any]]:
     return sets
 
 
-def seat_counts(game: Game[Any]) -> list[int]:
-    """The seat counts a game is played with: its ``seat_counts``, else min to max."""
-    return list(game.seat_counts or range(game.min_players, game.max_players + 1))
-
-
 def snapshot(state: object) -> bytes:
     """The state's exact content, to show it did not change."""
     return pickle.dumps(state)
@@ -104,8 +99,18 @@ def check_views(
         hidden = game.hidden_cards(state, seat)
         shown = game.shown_cards(state, seat) if seat is not None else []
         # The seat's own cards are exactly those hidden from everyone but not from it,
-        # apart from any the rules show it alone.
-        assert sorted([*view.hand, *hidden, *shown]) == all_hidden, (
+        # apart from any the rules show it alone, and held cards shown to the whole table
+        # (Tresette's two-player draws), which must then be named on the table.
+        held = Counter(view.hand)
+        private = held & Counter(all_hidden)
+        on_table = list((held - private).elements())  # held, yet hidden from nobody
+        if on_table:
+            table = json.dumps(game.view(state, None).public)
+            named_on_table = set(_JSON_STRING.findall(table))
+            assert all(c in named_on_table for c in on_table), (
+                f"seat {seat} holds unshown {on_table}"
+            )
+        assert sorted([*private.elements(), *hidden, *shown]) == all_hidden, (
             f"seat {seat}'s hand is not its own"
         )
         own = set(view.hand) | set(shown)

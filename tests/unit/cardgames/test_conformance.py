@@ -20,7 +20,6 @@ from tests.unit.cardgames.conformance import (
     levels_for,
     option_sets,
     play_random_game,
-    seat_counts,
 )
 
 GAMES = sorted(all_games())
@@ -43,7 +42,7 @@ VOLUME_ACTIONS = scaled(16_000, 1_200_000)
 @given(data=st.data())
 def test_random_games_honour_the_contract(name: str, data: st.DataObject) -> None:
     game = all_games()[name]
-    seats = data.draw(st.sampled_from(seat_counts(game)), label="seats")
+    seats = data.draw(st.sampled_from(game.seat_counts()), label="seats")
     options = data.draw(st.sampled_from(option_sets(game)), label="options")
     seed = data.draw(st.binary(min_size=1, max_size=12), label="seed")
     chooser = data.draw(st.binary(min_size=1, max_size=8), label="chooser")
@@ -60,7 +59,7 @@ def seeded_games(name: str, actions: int, max_games: int, probe_every: int) -> t
     spread = SeededRandom(f"volume {name} {probe_every}".encode())
     played = games = 0
     while played < actions and games < max_games:
-        counts = seat_counts(game)
+        counts = game.seat_counts()
         seats = counts[spread.randbelow(len(counts))]
         options = sets[spread.randbelow(len(sets))]
         chooser = f"chooser {probe_every} {games}".encode()

@@ -10,14 +10,13 @@ import pytest
 from tavolo.cardgames.actions import Action
 from tavolo.cardgames.registry import all_games
 from tavolo.cardgames.selfplay import play_random, random_games
-from tests.unit.cardgames.conformance import seat_counts
 
 
 @pytest.mark.parametrize("name", sorted(all_games()))
 def test_self_play_games_replay_move_for_move(name: str) -> None:
     game = all_games()[name]
     for n in range(20):
-        counts = seat_counts(game)
+        counts = game.seat_counts()
         seats = counts[n % len(counts)]
         seed = f"selfplay {name} {n}".encode()
         moves: list[tuple[int, Action]] = []

@@ -120,6 +120,30 @@ TICKET_STATE_HOLD_LOST: TicketState.ValueType  # 5
 """The stake hold failed before a table formed (expired, voided): the ticket is out."""
 Global___TicketState: _TypeAlias = TicketState  # noqa: Y015
 
+class _ChatPolicy:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ChatPolicyEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ChatPolicy.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    CHAT_POLICY_UNSPECIFIED: _ChatPolicy.ValueType  # 0
+    """Not set: masking."""
+    CHAT_POLICY_MASK: _ChatPolicy.ValueType  # 1
+    """The vulgar words are shown as asterisks."""
+    CHAT_POLICY_REFUSE: _ChatPolicy.ValueType  # 2
+    """The message is not sent (and is recorded for moderators)."""
+
+class ChatPolicy(_ChatPolicy, metaclass=_ChatPolicyEnumTypeWrapper):
+    """What the language filter does with a vulgar message (PCG-3)."""
+
+CHAT_POLICY_UNSPECIFIED: ChatPolicy.ValueType  # 0
+"""Not set: masking."""
+CHAT_POLICY_MASK: ChatPolicy.ValueType  # 1
+"""The vulgar words are shown as asterisks."""
+CHAT_POLICY_REFUSE: ChatPolicy.ValueType  # 2
+"""The message is not sent (and is recorded for moderators)."""
+Global___ChatPolicy: _TypeAlias = ChatPolicy  # noqa: Y015
+
 class _SanctionKind:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -175,6 +199,30 @@ SANCTION_DURATION_ONE_MONTH: SanctionDuration.ValueType  # 1
 SANCTION_DURATION_PERMANENT: SanctionDuration.ValueType  # 2
 """For ever."""
 Global___SanctionDuration: _TypeAlias = SanctionDuration  # noqa: Y015
+
+class _ReportState:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ReportStateEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ReportState.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    REPORT_STATE_UNSPECIFIED: _ReportState.ValueType  # 0
+    """Not set."""
+    REPORT_STATE_RECEIVED: _ReportState.ValueType  # 1
+    """Received, waiting for a moderator."""
+    REPORT_STATE_HANDLED: _ReportState.ValueType  # 2
+    """A moderator handled it."""
+
+class ReportState(_ReportState, metaclass=_ReportStateEnumTypeWrapper):
+    """Where a report stands, as its reporter sees it."""
+
+REPORT_STATE_UNSPECIFIED: ReportState.ValueType  # 0
+"""Not set."""
+REPORT_STATE_RECEIVED: ReportState.ValueType  # 1
+"""Received, waiting for a moderator."""
+REPORT_STATE_HANDLED: ReportState.ValueType  # 2
+"""A moderator handled it."""
+Global___ReportState: _TypeAlias = ReportState  # noqa: Y015
 
 @_typing.final
 class RegisterRequest(_message.Message):
@@ -803,6 +851,7 @@ class LobbyUpdate(_message.Message):
     INVITATION_FIELD_NUMBER: _builtins.int
     TICKET_FIELD_NUMBER: _builtins.int
     SEATED_FIELD_NUMBER: _builtins.int
+    REPORT_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def invitation(self) -> Global___Invitation:
         """An invitation arrived or changed."""
@@ -815,18 +864,23 @@ class LobbyUpdate(_message.Message):
     def seated(self) -> Global___TableAssignment:
         """The caller was seated at a table."""
 
+    @_builtins.property
+    def report(self) -> Global___ReportReceipt:
+        """A report the caller filed was handled (PCG-3)."""
+
     def __init__(
         self,
         *,
         invitation: Global___Invitation | None = ...,
         ticket: Global___Ticket | None = ...,
         seated: Global___TableAssignment | None = ...,
+        report: Global___ReportReceipt | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["invitation", b"invitation", "seated", b"seated", "ticket", b"ticket", "update", b"update"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["invitation", b"invitation", "report", b"report", "seated", b"seated", "ticket", b"ticket", "update", b"update"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["invitation", b"invitation", "seated", b"seated", "ticket", b"ticket", "update", b"update"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["invitation", b"invitation", "report", b"report", "seated", b"seated", "ticket", b"ticket", "update", b"update"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_update: _TypeAlias = _typing.Literal["invitation", "ticket", "seated"]  # noqa: Y015
+    _WhichOneofReturnType_update: _TypeAlias = _typing.Literal["invitation", "ticket", "seated", "report"]  # noqa: Y015
     _WhichOneofArgType_update: _TypeAlias = _typing.Literal["update", b"update"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_update) -> _WhichOneofReturnType_update | None: ...
 
@@ -900,6 +954,8 @@ class ChatMessage(_message.Message):
     SENDER_NICKNAME_FIELD_NUMBER: _builtins.int
     TEXT_FIELD_NUMBER: _builtins.int
     SENT_AT_FIELD_NUMBER: _builtins.int
+    ORIGINAL_TEXT_FIELD_NUMBER: _builtins.int
+    REFUSED_FIELD_NUMBER: _builtins.int
     message_id: _builtins.str
     """Its id."""
     sender_id: _builtins.str
@@ -908,6 +964,10 @@ class ChatMessage(_message.Message):
     """The sender's nickname."""
     text: _builtins.str
     """The text."""
+    original_text: _builtins.str
+    """Moderators and auditors only: what the sender wrote, when the filter masked or refused it."""
+    refused: _builtins.bool
+    """Moderators and auditors only: the filter refused it, nobody else saw it."""
     @_builtins.property
     def channel(self) -> Global___ChatChannel:
         """Where."""
@@ -925,14 +985,48 @@ class ChatMessage(_message.Message):
         sender_nickname: _builtins.str = ...,
         text: _builtins.str = ...,
         sent_at: _timestamp_pb2.Timestamp | None = ...,
+        original_text: _builtins.str = ...,
+        refused: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["channel", b"channel", "sent_at", b"sent_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["channel", b"channel", "message_id", b"message_id", "sender_id", b"sender_id", "sender_nickname", b"sender_nickname", "sent_at", b"sent_at", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["channel", b"channel", "message_id", b"message_id", "original_text", b"original_text", "refused", b"refused", "sender_id", b"sender_id", "sender_nickname", b"sender_nickname", "sent_at", b"sent_at", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ChatMessage: _TypeAlias = ChatMessage  # noqa: Y015
+
+@_typing.final
+class ChatSettings(_message.Message):
+    """Whether chat is on at a table or room, and the filter's policy there."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHANNEL_FIELD_NUMBER: _builtins.int
+    DISABLED_FIELD_NUMBER: _builtins.int
+    POLICY_FIELD_NUMBER: _builtins.int
+    disabled: _builtins.bool
+    """Chat off: nobody may write here."""
+    policy: Global___ChatPolicy.ValueType
+    """Mask or refuse."""
+    @_builtins.property
+    def channel(self) -> Global___ChatChannel:
+        """Where."""
+
+    def __init__(
+        self,
+        *,
+        channel: Global___ChatChannel | None = ...,
+        disabled: _builtins.bool = ...,
+        policy: Global___ChatPolicy.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["channel", b"channel"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["channel", b"channel", "disabled", b"disabled", "policy", b"policy"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ChatSettings: _TypeAlias = ChatSettings  # noqa: Y015
 
 @_typing.final
 class ListChatRequest(_message.Message):
@@ -1179,6 +1273,458 @@ class ListDeadLettersResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ListDeadLettersResponse: _TypeAlias = ListDeadLettersResponse  # noqa: Y015
+
+@_typing.final
+class ReportPlayerRequest(_message.Message):
+    """Report misconduct (PCG-3): a chat message; else a table (and, if given, a player who
+    sat there); else a player.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MESSAGE_ID_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    message_id: _builtins.str
+    """The chat message reported."""
+    table_id: _builtins.str
+    """The table reported."""
+    player_id: _builtins.str
+    """The player reported."""
+    reason: _builtins.str
+    """Why, at most 1000 characters."""
+    def __init__(
+        self,
+        *,
+        message_id: _builtins.str = ...,
+        table_id: _builtins.str = ...,
+        player_id: _builtins.str = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["message_id", b"message_id", "player_id", b"player_id", "reason", b"reason", "table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReportPlayerRequest: _TypeAlias = ReportPlayerRequest  # noqa: Y015
+
+@_typing.final
+class ReportReceipt(_message.Message):
+    """What a reporter is told about their report."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REPORT_ID_FIELD_NUMBER: _builtins.int
+    STATE_FIELD_NUMBER: _builtins.int
+    FILED_AT_FIELD_NUMBER: _builtins.int
+    report_id: _builtins.str
+    """Its id."""
+    state: Global___ReportState.ValueType
+    """Received or handled."""
+    @_builtins.property
+    def filed_at(self) -> _timestamp_pb2.Timestamp:
+        """When it was filed."""
+
+    def __init__(
+        self,
+        *,
+        report_id: _builtins.str = ...,
+        state: Global___ReportState.ValueType = ...,
+        filed_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["filed_at", b"filed_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["filed_at", b"filed_at", "report_id", b"report_id", "state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReportReceipt: _TypeAlias = ReportReceipt  # noqa: Y015
+
+@_typing.final
+class ListMyReportsRequest(_message.Message):
+    """The caller's reports."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PAGE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def page(self) -> _common_pb2.PageRequest:
+        """Which page (oldest first)."""
+
+    def __init__(
+        self,
+        *,
+        page: _common_pb2.PageRequest | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["page", b"page"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["page", b"page"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListMyReportsRequest: _TypeAlias = ListMyReportsRequest  # noqa: Y015
+
+@_typing.final
+class ListMyReportsResponse(_message.Message):
+    """A page of the caller's reports."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REPORTS_FIELD_NUMBER: _builtins.int
+    PAGE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def reports(self) -> _containers.RepeatedCompositeFieldContainer[Global___ReportReceipt]:
+        """The receipts."""
+
+    @_builtins.property
+    def page(self) -> _common_pb2.PageInfo:
+        """The next page."""
+
+    def __init__(
+        self,
+        *,
+        reports: _abc.Iterable[Global___ReportReceipt] | None = ...,
+        page: _common_pb2.PageInfo | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["page", b"page"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["page", b"page", "reports", b"reports"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListMyReportsResponse: _TypeAlias = ListMyReportsResponse  # noqa: Y015
+
+@_typing.final
+class EvidenceLine(_message.Message):
+    """A chat line kept as evidence."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MESSAGE_ID_FIELD_NUMBER: _builtins.int
+    SENDER_ID_FIELD_NUMBER: _builtins.int
+    SENDER_NICKNAME_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
+    ORIGINAL_TEXT_FIELD_NUMBER: _builtins.int
+    SENT_AT_FIELD_NUMBER: _builtins.int
+    message_id: _builtins.str
+    """The message."""
+    sender_id: _builtins.str
+    """Its sender."""
+    sender_nickname: _builtins.str
+    """The sender's nickname."""
+    text: _builtins.str
+    """What the channel showed."""
+    original_text: _builtins.str
+    """What the sender wrote, when the filter masked or refused it."""
+    @_builtins.property
+    def sent_at(self) -> _timestamp_pb2.Timestamp:
+        """When."""
+
+    def __init__(
+        self,
+        *,
+        message_id: _builtins.str = ...,
+        sender_id: _builtins.str = ...,
+        sender_nickname: _builtins.str = ...,
+        text: _builtins.str = ...,
+        original_text: _builtins.str = ...,
+        sent_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["sent_at", b"sent_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["message_id", b"message_id", "original_text", b"original_text", "sender_id", b"sender_id", "sender_nickname", b"sender_nickname", "sent_at", b"sent_at", "text", b"text"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EvidenceLine: _TypeAlias = EvidenceLine  # noqa: Y015
+
+@_typing.final
+class Report(_message.Message):
+    """A report as moderators see it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REPORT_ID_FIELD_NUMBER: _builtins.int
+    REPORTER_ID_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    MESSAGE_ID_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    CHAT_FIELD_NUMBER: _builtins.int
+    LOG_REF_FIELD_NUMBER: _builtins.int
+    FILED_AT_FIELD_NUMBER: _builtins.int
+    RESOLVED_BY_FIELD_NUMBER: _builtins.int
+    RESOLVED_AT_FIELD_NUMBER: _builtins.int
+    SANCTION_ID_FIELD_NUMBER: _builtins.int
+    NOTE_FIELD_NUMBER: _builtins.int
+    report_id: _builtins.str
+    """Its id."""
+    reporter_id: _builtins.str
+    """Who filed it."""
+    player_id: _builtins.str
+    """The player reported (empty for a table report naming nobody)."""
+    message_id: _builtins.str
+    """The message reported, if any."""
+    table_id: _builtins.str
+    """The table reported, or the message's table."""
+    reason: _builtins.str
+    """The reporter's reason."""
+    log_ref: _builtins.str
+    """The table's event-log stream, for `tavolo audit --table`."""
+    resolved_by: _builtins.str
+    """Who handled it, when (empty while open)."""
+    sanction_id: _builtins.str
+    """The sanction the decision applied (PCG-4), if any."""
+    note: _builtins.str
+    """The moderator's note."""
+    @_builtins.property
+    def chat(self) -> _containers.RepeatedCompositeFieldContainer[Global___EvidenceLine]:
+        """The chat lines around the message, or the table's last lines."""
+
+    @_builtins.property
+    def filed_at(self) -> _timestamp_pb2.Timestamp:
+        """When it was filed."""
+
+    @_builtins.property
+    def resolved_at(self) -> _timestamp_pb2.Timestamp:
+        """When it was handled."""
+
+    def __init__(
+        self,
+        *,
+        report_id: _builtins.str = ...,
+        reporter_id: _builtins.str = ...,
+        player_id: _builtins.str = ...,
+        message_id: _builtins.str = ...,
+        table_id: _builtins.str = ...,
+        reason: _builtins.str = ...,
+        chat: _abc.Iterable[Global___EvidenceLine] | None = ...,
+        log_ref: _builtins.str = ...,
+        filed_at: _timestamp_pb2.Timestamp | None = ...,
+        resolved_by: _builtins.str = ...,
+        resolved_at: _timestamp_pb2.Timestamp | None = ...,
+        sanction_id: _builtins.str = ...,
+        note: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["filed_at", b"filed_at", "resolved_at", b"resolved_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chat", b"chat", "filed_at", b"filed_at", "log_ref", b"log_ref", "message_id", b"message_id", "note", b"note", "player_id", b"player_id", "reason", b"reason", "report_id", b"report_id", "reporter_id", b"reporter_id", "resolved_at", b"resolved_at", "resolved_by", b"resolved_by", "sanction_id", b"sanction_id", "table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Report: _TypeAlias = Report  # noqa: Y015
+
+@_typing.final
+class ListReportsRequest(_message.Message):
+    """Moderators: the report queue."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    OPEN_ONLY_FIELD_NUMBER: _builtins.int
+    PAGE_FIELD_NUMBER: _builtins.int
+    open_only: _builtins.bool
+    """Only reports nobody handled yet."""
+    @_builtins.property
+    def page(self) -> _common_pb2.PageRequest:
+        """Which page (oldest first)."""
+
+    def __init__(
+        self,
+        *,
+        open_only: _builtins.bool = ...,
+        page: _common_pb2.PageRequest | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["page", b"page"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["open_only", b"open_only", "page", b"page"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListReportsRequest: _TypeAlias = ListReportsRequest  # noqa: Y015
+
+@_typing.final
+class ListReportsResponse(_message.Message):
+    """A page of reports."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REPORTS_FIELD_NUMBER: _builtins.int
+    PAGE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def reports(self) -> _containers.RepeatedCompositeFieldContainer[Global___Report]:
+        """The reports."""
+
+    @_builtins.property
+    def page(self) -> _common_pb2.PageInfo:
+        """The next page."""
+
+    def __init__(
+        self,
+        *,
+        reports: _abc.Iterable[Global___Report] | None = ...,
+        page: _common_pb2.PageInfo | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["page", b"page"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["page", b"page", "reports", b"reports"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListReportsResponse: _TypeAlias = ListReportsResponse  # noqa: Y015
+
+@_typing.final
+class ResolveReportRequest(_message.Message):
+    """Moderators: decide a report."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REPORT_ID_FIELD_NUMBER: _builtins.int
+    SANCTION_ID_FIELD_NUMBER: _builtins.int
+    NOTE_FIELD_NUMBER: _builtins.int
+    report_id: _builtins.str
+    """Which."""
+    sanction_id: _builtins.str
+    """The sanction applied for it (ApplySanction first); empty to dismiss."""
+    note: _builtins.str
+    """Why; required to dismiss."""
+    def __init__(
+        self,
+        *,
+        report_id: _builtins.str = ...,
+        sanction_id: _builtins.str = ...,
+        note: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["note", b"note", "report_id", b"report_id", "sanction_id", b"sanction_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ResolveReportRequest: _TypeAlias = ResolveReportRequest  # noqa: Y015
+
+@_typing.final
+class ListCollusionSignalsRequest(_message.Message):
+    """Moderators: the collusion signals."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LIMIT_FIELD_NUMBER: _builtins.int
+    limit: _builtins.int
+    """At most this many pairs (default 50, at most 500)."""
+    def __init__(
+        self,
+        *,
+        limit: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["limit", b"limit"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListCollusionSignalsRequest: _TypeAlias = ListCollusionSignalsRequest  # noqa: Y015
+
+@_typing.final
+class CollusionSignal(_message.Message):
+    """One signal between two accounts, with its evidence."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KIND_FIELD_NUMBER: _builtins.int
+    SCORE_FIELD_NUMBER: _builtins.int
+    SUMMARY_FIELD_NUMBER: _builtins.int
+    TABLE_IDS_FIELD_NUMBER: _builtins.int
+    AUDIT_COMMANDS_FIELD_NUMBER: _builtins.int
+    kind: _builtins.str
+    """together, coin_flow, soft_play, same_installation or same_address."""
+    score: _builtins.float
+    """Standard deviations from fair play (a fixed weight for a shared origin)."""
+    summary: _builtins.str
+    """The figures, for people."""
+    @_builtins.property
+    def table_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The tables behind it."""
+
+    @_builtins.property
+    def audit_commands(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """How to audit each table (AUDIT-1..4)."""
+
+    def __init__(
+        self,
+        *,
+        kind: _builtins.str = ...,
+        score: _builtins.float = ...,
+        summary: _builtins.str = ...,
+        table_ids: _abc.Iterable[_builtins.str] | None = ...,
+        audit_commands: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit_commands", b"audit_commands", "kind", b"kind", "score", b"score", "summary", b"summary", "table_ids", b"table_ids"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CollusionSignal: _TypeAlias = CollusionSignal  # noqa: Y015
+
+@_typing.final
+class CollusionPair(_message.Message):
+    """A pair of accounts and every signal between them."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_IDS_FIELD_NUMBER: _builtins.int
+    SCORE_FIELD_NUMBER: _builtins.int
+    SIGNALS_FIELD_NUMBER: _builtins.int
+    score: _builtins.float
+    """The sum of the signals' scores."""
+    @_builtins.property
+    def player_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The two player ids."""
+
+    @_builtins.property
+    def signals(self) -> _containers.RepeatedCompositeFieldContainer[Global___CollusionSignal]:
+        """The signals, strongest first."""
+
+    def __init__(
+        self,
+        *,
+        player_ids: _abc.Iterable[_builtins.str] | None = ...,
+        score: _builtins.float = ...,
+        signals: _abc.Iterable[Global___CollusionSignal] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["player_ids", b"player_ids", "score", b"score", "signals", b"signals"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CollusionPair: _TypeAlias = CollusionPair  # noqa: Y015
+
+@_typing.final
+class ListCollusionSignalsResponse(_message.Message):
+    """The ranked pairs."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PAIRS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def pairs(self) -> _containers.RepeatedCompositeFieldContainer[Global___CollusionPair]:
+        """Most suspicious first."""
+
+    def __init__(
+        self,
+        *,
+        pairs: _abc.Iterable[Global___CollusionPair] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["pairs", b"pairs"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListCollusionSignalsResponse: _TypeAlias = ListCollusionSignalsResponse  # noqa: Y015
 
 @_typing.final
 class ListGamesRequest(_message.Message):

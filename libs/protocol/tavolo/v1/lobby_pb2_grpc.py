@@ -137,6 +137,36 @@ class LobbyStub:
                 request_serializer=tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersRequest.SerializeToString,
                 response_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersResponse.FromString,
                 _registered_method=True)
+        self.SetChatSettings = channel.unary_unary(
+                '/tavolo.v1.Lobby/SetChatSettings',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.ChatSettings.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.ChatSettings.FromString,
+                _registered_method=True)
+        self.ReportPlayer = channel.unary_unary(
+                '/tavolo.v1.Lobby/ReportPlayer',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.ReportPlayerRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.ReportReceipt.FromString,
+                _registered_method=True)
+        self.ListMyReports = channel.unary_unary(
+                '/tavolo.v1.Lobby/ListMyReports',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.ListMyReportsRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListMyReportsResponse.FromString,
+                _registered_method=True)
+        self.ListReports = channel.unary_unary(
+                '/tavolo.v1.Lobby/ListReports',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.ListReportsRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListReportsResponse.FromString,
+                _registered_method=True)
+        self.ResolveReport = channel.unary_unary(
+                '/tavolo.v1.Lobby/ResolveReport',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.ResolveReportRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Report.FromString,
+                _registered_method=True)
+        self.ListCollusionSignals = channel.unary_unary(
+                '/tavolo.v1.Lobby/ListCollusionSignals',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsResponse.FromString,
+                _registered_method=True)
 
 
 class LobbyServicer:
@@ -288,6 +318,49 @@ class LobbyServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SetChatSettings(self, request, context):
+        """A room's host or a moderator: whether chat is on here and what the filter does (PCG-2, PCG-3).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReportPlayer(self, request, context):
+        """Report a chat message, a table or a player (PCG-3); the receipt says it was received.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListMyReports(self, request, context):
+        """The caller's own reports: received or handled (never how).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListReports(self, request, context):
+        """Moderators: reports with their evidence, oldest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ResolveReport(self, request, context):
+        """Moderators: decide a report, linking the sanction applied (PCG-4) or dismissing it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListCollusionSignals(self, request, context):
+        """Moderators and auditors: pairs of accounts that may collude, most suspicious first,
+        with their evidence (PCG-3). Nothing is sanctioned automatically.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LobbyServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -390,6 +463,36 @@ def add_LobbyServicer_to_server(servicer, server):
                     servicer.ListDeadLetters,
                     request_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersRequest.FromString,
                     response_serializer=tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersResponse.SerializeToString,
+            ),
+            'SetChatSettings': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetChatSettings,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.ChatSettings.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.ChatSettings.SerializeToString,
+            ),
+            'ReportPlayer': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReportPlayer,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.ReportPlayerRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.ReportReceipt.SerializeToString,
+            ),
+            'ListMyReports': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListMyReports,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListMyReportsRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.ListMyReportsResponse.SerializeToString,
+            ),
+            'ListReports': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListReports,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListReportsRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.ListReportsResponse.SerializeToString,
+            ),
+            'ResolveReport': grpc.unary_unary_rpc_method_handler(
+                    servicer.ResolveReport,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.ResolveReportRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.Report.SerializeToString,
+            ),
+            'ListCollusionSignals': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListCollusionSignals,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -934,6 +1037,168 @@ class Lobby:
             '/tavolo.v1.Lobby/ListDeadLetters',
             tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersRequest.SerializeToString,
             tavolo_dot_v1_dot_lobby__pb2.ListDeadLettersResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetChatSettings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/SetChatSettings',
+            tavolo_dot_v1_dot_lobby__pb2.ChatSettings.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.ChatSettings.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReportPlayer(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/ReportPlayer',
+            tavolo_dot_v1_dot_lobby__pb2.ReportPlayerRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.ReportReceipt.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListMyReports(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/ListMyReports',
+            tavolo_dot_v1_dot_lobby__pb2.ListMyReportsRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.ListMyReportsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListReports(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/ListReports',
+            tavolo_dot_v1_dot_lobby__pb2.ListReportsRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.ListReportsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ResolveReport(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/ResolveReport',
+            tavolo_dot_v1_dot_lobby__pb2.ResolveReportRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.Report.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListCollusionSignals(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/ListCollusionSignals',
+            tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -83,6 +83,20 @@ class LobbyStub:
     """Operators: set a player's roles (they take effect at the player's next login or refresh)."""
     ListDeadLetters: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListDeadLettersRequest, _lobby_pb2.ListDeadLettersResponse]
     """Operators: events a service's consumer gave up on (dead letters), newest first."""
+    SetChatSettings: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ChatSettings, _lobby_pb2.ChatSettings]
+    """A room's host or a moderator: whether chat is on here and what the filter does (PCG-2, PCG-3)."""
+    ReportPlayer: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ReportPlayerRequest, _lobby_pb2.ReportReceipt]
+    """Report a chat message, a table or a player (PCG-3); the receipt says it was received."""
+    ListMyReports: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListMyReportsRequest, _lobby_pb2.ListMyReportsResponse]
+    """The caller's own reports: received or handled (never how)."""
+    ListReports: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListReportsRequest, _lobby_pb2.ListReportsResponse]
+    """Moderators: reports with their evidence, oldest first."""
+    ResolveReport: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ResolveReportRequest, _lobby_pb2.Report]
+    """Moderators: decide a report, linking the sanction applied (PCG-4) or dismissing it."""
+    ListCollusionSignals: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListCollusionSignalsRequest, _lobby_pb2.ListCollusionSignalsResponse]
+    """Moderators and auditors: pairs of accounts that may collude, most suspicious first,
+    with their evidence (PCG-3). Nothing is sanctioned automatically.
+    """
 
 @_typing.type_check_only
 class LobbyAsyncStub(LobbyStub):
@@ -138,6 +152,20 @@ class LobbyAsyncStub(LobbyStub):
     """Operators: set a player's roles (they take effect at the player's next login or refresh)."""
     ListDeadLetters: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListDeadLettersRequest, _lobby_pb2.ListDeadLettersResponse]  # type: ignore[assignment]
     """Operators: events a service's consumer gave up on (dead letters), newest first."""
+    SetChatSettings: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ChatSettings, _lobby_pb2.ChatSettings]  # type: ignore[assignment]
+    """A room's host or a moderator: whether chat is on here and what the filter does (PCG-2, PCG-3)."""
+    ReportPlayer: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ReportPlayerRequest, _lobby_pb2.ReportReceipt]  # type: ignore[assignment]
+    """Report a chat message, a table or a player (PCG-3); the receipt says it was received."""
+    ListMyReports: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListMyReportsRequest, _lobby_pb2.ListMyReportsResponse]  # type: ignore[assignment]
+    """The caller's own reports: received or handled (never how)."""
+    ListReports: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListReportsRequest, _lobby_pb2.ListReportsResponse]  # type: ignore[assignment]
+    """Moderators: reports with their evidence, oldest first."""
+    ResolveReport: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ResolveReportRequest, _lobby_pb2.Report]  # type: ignore[assignment]
+    """Moderators: decide a report, linking the sanction applied (PCG-4) or dismissing it."""
+    ListCollusionSignals: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListCollusionSignalsRequest, _lobby_pb2.ListCollusionSignalsResponse]  # type: ignore[assignment]
+    """Moderators and auditors: pairs of accounts that may collude, most suspicious first,
+    with their evidence (PCG-3). Nothing is sanctioned automatically.
+    """
 
 class LobbyServicer(metaclass=_abc_1.ABCMeta):
     """Everything before and around a table. Register, Login, Refresh and Logout need no token;
@@ -310,5 +338,55 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.ListDeadLettersResponse, _abc.Awaitable[_lobby_pb2.ListDeadLettersResponse]]:
         """Operators: events a service's consumer gave up on (dead letters), newest first."""
+
+    @_abc_1.abstractmethod
+    def SetChatSettings(
+        self,
+        request: _lobby_pb2.ChatSettings,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.ChatSettings, _abc.Awaitable[_lobby_pb2.ChatSettings]]:
+        """A room's host or a moderator: whether chat is on here and what the filter does (PCG-2, PCG-3)."""
+
+    @_abc_1.abstractmethod
+    def ReportPlayer(
+        self,
+        request: _lobby_pb2.ReportPlayerRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.ReportReceipt, _abc.Awaitable[_lobby_pb2.ReportReceipt]]:
+        """Report a chat message, a table or a player (PCG-3); the receipt says it was received."""
+
+    @_abc_1.abstractmethod
+    def ListMyReports(
+        self,
+        request: _lobby_pb2.ListMyReportsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.ListMyReportsResponse, _abc.Awaitable[_lobby_pb2.ListMyReportsResponse]]:
+        """The caller's own reports: received or handled (never how)."""
+
+    @_abc_1.abstractmethod
+    def ListReports(
+        self,
+        request: _lobby_pb2.ListReportsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.ListReportsResponse, _abc.Awaitable[_lobby_pb2.ListReportsResponse]]:
+        """Moderators: reports with their evidence, oldest first."""
+
+    @_abc_1.abstractmethod
+    def ResolveReport(
+        self,
+        request: _lobby_pb2.ResolveReportRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.Report, _abc.Awaitable[_lobby_pb2.Report]]:
+        """Moderators: decide a report, linking the sanction applied (PCG-4) or dismissing it."""
+
+    @_abc_1.abstractmethod
+    def ListCollusionSignals(
+        self,
+        request: _lobby_pb2.ListCollusionSignalsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.ListCollusionSignalsResponse, _abc.Awaitable[_lobby_pb2.ListCollusionSignalsResponse]]:
+        """Moderators and auditors: pairs of accounts that may collude, most suspicious first,
+        with their evidence (PCG-3). Nothing is sanctioned automatically.
+        """
 
 def add_LobbyServicer_to_server(servicer: LobbyServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -1,0 +1,174 @@
+"""Tresette a vincere bots at three levels; they see only their seat's view.
+
+- easy: any legal card (:class:`~tavolo.cardgames.bots.base.RandomBot`);
+- medium: the standard tactics with no memory: declare every combination held, lead a 3
+  (the top card) to cash it and otherwise a low card, take a trick worth taking with the
+  cheapest card that wins it, give the partner's winning trick a point card, and give
+  an opponent's trick the least;
+- hard: the same judged by what is left: it remembers every card played, so it knows
+  which cards are masters of their suit, whether a later player can still overtake, and
+  at two players with no stock it knows the other hand and plays the end perfectly.
+
+The same judging, turned round to *avoid* points, drives the Ciapanò bots
+(:mod:`~tavolo.cardgames.bots.ciapano`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tavolo.cardgames.actions import Action, ActionKind
+from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
+from tavolo.cardgames.bots.trick_endgame import best_endgame_card
+from tavolo.cardgames.bots.trick_memory import TrickMemory
+from tavolo.cardgames.contract import View
+from tavolo.cardgames.games import italian_cards
+from tavolo.cardgames.games.tresette_cards import ORDER, THIRDS
+from tavolo.cardgames.games.tricks import winning_play
+from tavolo.cardgames.rng import SeededRandom
+
+_PLAYS = {c: Action(ActionKind.PLAY, cards=(c,)) for c in italian_cards.DECK}
+LAST_TRICK = 3  # thirds: the last trick is worth a whole point
+ENDGAME_CARDS = 4  # searched to the end from this many cards each (a few ms)
+
+
+class TrickSight:
+    """One decision in a no-trump, follow-suit trick game: the trick so far, who is still
+    to play, and (for a bot with memory) which cards are still out."""
+
+    def __init__(self, view: View, unseen: set[str] | None) -> None:
+        public: Any = view.public
+        self.seat = int(view.seat or 0)
+        self.hand = tuple(view.hand)
+        self.n = len(public["hand_sizes"])
+        self.trick = [(int(p["seat"]), str(p["card"])) for p in public["trick"]]
+        self.unseen = unseen
+        self.stock = int(public["stock_size"])
+        self.hand_sizes = list(public["hand_sizes"])
+        self.side = {s for side in public["sides"] if self.seat in side for s in side}
+        self.after = self.n - len(self.trick) - 1
+        self.last = len(self.hand) == 1 and self.stock == 0
+        self.shown: list[list[str]] = [list(held) for held in public["shown"]]
+        self.later = [(self.seat + i) % self.n for i in range(1, self.after + 1)]
+
+    def trick_thirds(self) -> int:
+        return sum(THIRDS[c] for _, c in self.trick) + (LAST_TRICK if self.last else 0)
+
+    def wins_now(self, card: str) -> bool:
+        if not self.trick:
+            return True
+        _, best = winning_play(self.trick, ORDER, None)
+        suit = ORDER.suit
+        return suit[card] == suit[best] and ORDER.strength[card] > ORDER.strength[best]
+
+    def hold_chance(self, card: str) -> float:
+        """How likely ``card``, now winning, keeps the trick: sure when nobody is left to
+        play; hard counts the higher cards of the suit still out, medium guesses."""
+        if self.after == 0:
+            return 1.0
+        if self.shown_higher(card):
+            return 0.0
+        higher = self.higher_out(card)
+        if higher is None:
+            return 1.0 if card[:-1] == "3" else 0.5
+        return (1.0 - self.share_after()) ** higher
+
+    def share_after(self) -> float:
+        """The chance that a given unseen card is held by a player still to play."""
+        assert self.unseen is not None
+        if not self.unseen:
+            return 0.0
+        held = sum(int(self.hand_sizes[s]) - len(self.shown[s]) for s in self.later)
+        return min(1.0, held / len(self.unseen))
+
+    def shown_higher(self, card: str) -> bool:
+        """Whether a player still to play is known to hold a card that beats ``card``
+        (two players show each other what they draw)."""
+        suit, strength = ORDER.suit[card], ORDER.strength[card]
+        return any(
+            ORDER.suit[c] == suit and ORDER.strength[c] > strength
+            for s in self.later
+            for c in self.shown[s]
+        )
+
+    def higher_out(self, card: str) -> int | None:
+        """Unseen cards of the suit that beat ``card`` (``None``: no memory)."""
+        if self.unseen is None:
+            return None
+        suit, strength = ORDER.suit[card], ORDER.strength[card]
+        return sum(1 for c in self.unseen if ORDER.suit[c] == suit and ORDER.strength[c] > strength)
+
+    def other_hand(self) -> tuple[str, ...] | None:
+        """The other hand at two players with no stock, which memory then pins down."""
+        if self.unseen is None or self.n != 2 or self.stock:
+            return None
+        other = self.unseen | set(self.shown[1 - self.seat])
+        if len(other) != self.hand_sizes[1 - self.seat]:
+            return None
+        return tuple(sorted(other))
+
+
+def unseen_cards(memory: TrickMemory | None, view: View, removed: set[str]) -> set[str] | None:
+    """Cards neither played, nor held, nor shown, nor out of the deck."""
+    if memory is None:
+        return None
+    shown = {c for held in view.public["shown"] for c in held}
+    known = memory.played() | set(view.hand) | shown | removed
+    return set(italian_cards.DECK) - known
+
+
+class TresetteBot:
+    """Medium or hard Tresette a vincere (see the module docstring)."""
+
+    def __init__(self, level: str) -> None:
+        self.memory = TrickMemory() if level == "hard" else None
+
+    def choose(self, view: View, legal: Sequence[Action], rng: SeededRandom) -> Action:
+        if self.memory is not None:
+            self.memory.observe(view.public)
+        for action in legal:
+            if action.kind is ActionKind.CALL:
+                return action
+        sight = TrickSight(view, unseen_cards(self.memory, view, set()))
+        cards = [a.cards[0] for a in legal]
+        other = sight.other_hand()
+        if other is not None and len(sight.hand) <= ENDGAME_CARDS:
+            best = best_endgame_card(
+                sight.seat,
+                sight.hand,
+                other,
+                sight.trick,
+                None,
+                ORDER,
+                THIRDS,
+                follow=True,
+                last_trick=LAST_TRICK,
+            )
+            return _PLAYS[best]
+        return pick_best([(self.value(sight, c), _PLAYS[c]) for c in cards], rng)
+
+    def value(self, sight: TrickSight, card: str) -> float:
+        thirds, keep = THIRDS[card], ORDER.strength[card] * 0.05
+        if not sight.trick:
+            hold = sight.hold_chance(card)
+            return (2 * hold - 1) * (thirds + 1.5) - keep
+        if sight.wins_now(card):
+            hold = sight.hold_chance(card)
+            return (2 * hold - 1) * (sight.trick_thirds() + thirds) - keep
+        winner, best = winning_play(sight.trick, ORDER, None)
+        if winner in sight.side:
+            hold = sight.hold_chance(best)
+            return (2 * hold - 1) * thirds - keep
+        return -thirds - keep
+
+
+def _factory(level: str) -> Callable[[], Bot]:
+    return lambda: TresetteBot(level)
+
+
+BOTS: dict[str, Callable[[], Bot]] = {
+    "easy": RandomBot,
+    "medium": _factory("medium"),
+    "hard": _factory("hard"),
+}

@@ -1,0 +1,134 @@
+"""The trick core shared by every trick game (Spades, Briscola, Tresette, Bestia, ...).
+
+A game describes its cards once, as a :class:`CardOrder` (each card's suit and its
+strength inside that suit, by the game's own rank order), and says which suit is trumps:
+none (Tresette), fixed (spades in Spades) or turned from the deck (Briscola, Bestia). The
+functions here then answer the questions every trick game asks:
+
+- which cards may follow, when following suit is compulsory (:func:`following_cards`);
+- who wins a trick, and whether a card would take the lead (:func:`trick_winner`,
+  :func:`beats`);
+- how many card points a pile of tricks holds, and what each side took
+  (:func:`card_points`, :func:`per_side`, :func:`sides_of`);
+- how a KO tie-break hand ranks tied sides, the last trick deciding a third drawn one
+  (:func:`tiebreak_ranking`, RULES §0 rule 14).
+
+A trick is the sequence of ``(seat, card)`` plays in the order played; the last trick of a
+hand decides RULES §0 rule 14's "last capture", so games keep it (``last_trick``).
+Everything is a pure function over plain data, so engines and bots share it and a bot
+never offers a card the rules would refuse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+Play = tuple[int, str]
+"""One card played into a trick: (seat, card code)."""
+
+
+@dataclass(frozen=True)
+class CardOrder:
+    """How a game's cards compare in a trick: each card's suit, and its strength inside
+    that suit (higher wins), from the game's rank order."""
+
+    suit: Mapping[str, str]
+    strength: Mapping[str, int]
+
+    @staticmethod
+    def from_ranks(
+        cards: Iterable[str], suit_of: Mapping[str, str], rank_order: Sequence[str]
+    ) -> CardOrder:
+        """An order from ``rank_order`` written strongest first (``"A 3 R C F ..."``);
+        a card's rank is its code without the last letter (its suit)."""
+        strength = {rank: len(rank_order) - i for i, rank in enumerate(rank_order)}
+        codes = list(cards)
+        return CardOrder(
+            suit={c: suit_of[c] for c in codes},
+            strength={c: strength[c[:-1]] for c in codes},
+        )
+
+
+def following_cards(hand: Sequence[str], trick: Sequence[Play], order: CardOrder) -> list[str]:
+    """The cards of ``hand`` that may be played when following suit is compulsory: any
+    card when leading or void in the suit led, else the cards of the suit led."""
+    if not trick:
+        return list(hand)
+    suit = order.suit
+    led = suit[trick[0][1]]
+    same = [c for c in hand if suit[c] == led]
+    return same or list(hand)
+
+
+def beats(card: str, best: str, led: str, trump: str | None, order: CardOrder) -> bool:
+    """Does ``card`` take the lead from ``best``, the card now winning a trick led in
+    ``led``? A higher card of the same suit does; a trump beats any other suit; a card
+    of neither the suit led nor trumps never wins."""
+    suit, best_suit = order.suit[card], order.suit[best]
+    if suit == best_suit:
+        return order.strength[card] > order.strength[best]
+    if suit == trump:
+        return True
+    return suit == led and best_suit != trump and best_suit != led
+
+
+def winning_play(trick: Sequence[Play], order: CardOrder, trump: str | None) -> Play:
+    """The play now winning ``trick`` (complete or not): the highest trump, else the
+    highest card of the suit led."""
+    led = order.suit[trick[0][1]]
+    best = trick[0]
+    for play in trick[1:]:
+        if beats(play[1], best[1], led, trump, order):
+            best = play
+    return best
+
+
+def trick_winner(trick: Sequence[Play], order: CardOrder, trump: str | None) -> int:
+    """The seat that wins ``trick``."""
+    return winning_play(trick, order, trump)[0]
+
+
+def card_points(cards: Iterable[str], points: Mapping[str, int]) -> int:
+    """The card points of ``cards`` (cards missing from ``points`` are worth nothing)."""
+    return sum(points.get(c, 0) for c in cards)
+
+
+def per_side(values: Sequence[int], sides: Sequence[Sequence[int]]) -> list[int]:
+    """A per-seat measure (tricks, points) summed over each side's seats."""
+    return [sum(values[s] for s in side) for side in sides]
+
+
+def sides_of(seats: int, partnerships: bool) -> tuple[tuple[int, ...], ...]:
+    """The sides at a table: seats opposite are partners (RULES §0 rule 1) when
+    ``partnerships``, else every seat plays for itself."""
+    if partnerships:
+        half = seats // 2
+        return tuple(tuple(range(s, seats, half)) for s in range(half))
+    return tuple((s,) for s in range(seats))
+
+
+MAX_TIEBREAKS = 3
+"""Tie-break hands a drawn KO match plays at most (RULES §0 rules 13-14, PCG-7)."""
+
+
+def tiebreak_ranking(
+    tied: Sequence[int], points: Sequence[int], tiebreaks: int, last_trick_side: int, sides: int
+) -> tuple[int, ...] | None:
+    """The order a KO tie-break hand gives the ``tied`` sides (higher ranks higher), or
+    ``None`` when it is drawn and another is due (RULES §0 rules 13-14, PCG-7).
+
+    More points among the tied sides ranks higher. After the third drawn hand, the side
+    that took the last trick loses; if it is not among the tied sides they share.
+    """
+    ranking = [0] * sides
+    scored = {points[side] for side in tied}
+    if len(scored) > 1:
+        for side in tied:
+            ranking[side] = sum(1 for other in tied if points[other] < points[side]) + 1
+        return tuple(ranking)
+    if tiebreaks < MAX_TIEBREAKS:
+        return None
+    for side in tied:
+        ranking[side] = 1 if side == last_trick_side else 2
+    return tuple(ranking)

@@ -1,0 +1,201 @@
+"""Player reports (PCG-3): a player reports a chat message, a table or a player; moderators
+read the queue and decide, with a sanction (PCG-4) or a dismissal and a note.
+
+The evidence is copied into the report when it is filed (the chat lines around a message,
+the table's last lines and its event-log stream) so that a later edit or pruning cannot
+change what the moderator judges. The reporter learns that the report was received and,
+later, that it was handled; never how, and never the note.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tavolo.lobby import accounts_store, rooms_store, tables_store
+from tavolo.lobby.chat import _after, _page_size
+from tavolo.lobby.chat_store import Channel, ChannelKind
+from tavolo.lobby.conduct import reports_store
+from tavolo.lobby.conduct.reports_store import ChatLine, Report, Subject
+from tavolo.lobby.context import LobbyContext
+from tavolo.lobby.store import Connection
+from tavolo.lobby.updates import ReportHandled
+from tavolo.servicekit.auth import Principal, Role
+from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument, NotFound, quoted
+
+MAX_REASON = 1000
+MAX_NOTE = 1000
+LINES_BEFORE = 10  # the reported line and the nine before it
+LINES_AFTER = 5
+TABLE_LINES = 20
+
+
+@dataclass(frozen=True, slots=True)
+class ReportAbout:
+    """What the reporter points at: a message, else a table (and maybe a player at it),
+    else a player."""
+
+    message_id: str = ""
+    table_id: str = ""
+    player_id: str = ""
+
+
+def _text(value: str, what: str, limit: int) -> str:
+    cleaned = value.strip()
+    if not cleaned:
+        raise InvalidArgument(f"say why: a {what} cannot be empty")
+    if len(cleaned) > limit:
+        raise InvalidArgument(f"a {what} has at most {limit} characters, not {len(cleaned)}")
+    return cleaned
+
+
+def log_ref(table_id: str) -> str:
+    """The table's event-log stream: what `tavolo audit --table` replays."""
+    return f"table-{table_id}"
+
+
+class Reports:
+    def __init__(self, ctx: LobbyContext) -> None:
+        self.ctx = ctx
+
+    async def file(self, caller: Principal, about: ReportAbout, reason: str) -> Report:
+        why = _text(reason, "report's reason", MAX_REASON)
+        async with self.ctx.db.transaction() as conn:
+            await self.ctx.account(conn, caller)
+            if about.message_id:
+                report = await self._about_message(conn, caller, about.message_id, why)
+            elif about.table_id:
+                report = await self._about_table(conn, caller, about, why)
+            elif about.player_id:
+                await self._player(conn, about.player_id)
+                report = self._new(caller, Subject.PLAYER, about.player_id, None, None, why)
+            else:
+                raise InvalidArgument("say what you report: a message, a table or a player")
+            if report.player_id == caller.player_id:
+                raise InvalidArgument("you cannot report yourself")
+            await reports_store.insert(conn, report)
+        return report
+
+    async def mine(
+        self, caller: Principal, page_size: int, page_token: str
+    ) -> tuple[list[Report], str]:
+        async with self.ctx.db.connection() as conn:
+            found, next_seq = await reports_store.page(
+                conn,
+                _after(page_token),
+                _page_size(page_size),
+                open_only=False,
+                reporter_id=caller.player_id,
+            )
+        return found, ("" if next_seq is None else str(next_seq))
+
+    async def queue(
+        self, caller: Principal, open_only: bool, page_size: int, page_token: str
+    ) -> tuple[list[Report], str]:
+        caller.require(Role.MODERATOR)
+        async with self.ctx.db.connection() as conn:
+            found, next_seq = await reports_store.page(
+                conn,
+                _after(page_token),
+                _page_size(page_size),
+                open_only=open_only,
+                reporter_id=None,
+            )
+        return found, ("" if next_seq is None else str(next_seq))
+
+    async def resolve(
+        self, caller: Principal, report_id: str, sanction_id: str, note: str
+    ) -> Report:
+        caller.require(Role.MODERATOR)
+        if not sanction_id and not note.strip():
+            raise InvalidArgument("link the sanction you applied, or dismiss with a note")
+        remark = _text(note, "note", MAX_NOTE) if note.strip() else None
+        async with self.ctx.db.transaction() as conn:
+            found = await reports_store.for_update(conn, report_id) if report_id else None
+            if found is None:
+                raise NotFound(f"no report has the id {quoted(report_id)}")
+            if found.handled:
+                raise FailedPrecondition("this report was already handled")
+            if sanction_id:
+                sanction = await accounts_store.sanction_for_update(conn, sanction_id)
+                if sanction is None:
+                    raise NotFound(f"no sanction has the id {quoted(sanction_id)}")
+                if found.player_id is not None and sanction.player_id != found.player_id:
+                    raise InvalidArgument("that sanction is on another player than the reported")
+            resolved = await reports_store.resolve(
+                conn,
+                found.report_id,
+                caller.player_id,
+                self.ctx.clock(),
+                sanction_id or None,
+                remark,
+            )
+        await self.ctx.publish([(resolved.reporter_id, ReportHandled(resolved))])
+        return resolved
+
+    # -- evidence -------------------------------------------------------------------
+
+    def _new(
+        self,
+        caller: Principal,
+        subject: Subject,
+        player_id: str | None,
+        message_id: str | None,
+        table_id: str | None,
+        reason: str,
+        lines: tuple[ChatLine, ...] = (),
+    ) -> Report:
+        return Report(
+            self.ctx.new_id(),
+            caller.player_id,
+            subject,
+            player_id,
+            message_id,
+            table_id,
+            reason,
+            lines,
+            log_ref(table_id) if table_id else "",
+            self.ctx.clock(),
+        )
+
+    async def _about_message(
+        self, conn: Connection, caller: Principal, message_id: str, reason: str
+    ) -> Report:
+        located = await reports_store.locate_message(conn, message_id)
+        if located is None or not await self._reads(conn, caller, located.channel):
+            raise NotFound(f"no message {quoted(message_id)} in a chat you can read")
+        lines = await reports_store.lines_around(
+            conn, located.channel, located.seq, LINES_BEFORE, LINES_AFTER
+        )
+        table_id = await self._table_of(conn, located.channel)
+        return self._new(
+            caller, Subject.MESSAGE, located.sender_id, message_id, table_id, reason, lines
+        )
+
+    async def _about_table(
+        self, conn: Connection, caller: Principal, about: ReportAbout, reason: str
+    ) -> Report:
+        table_id = about.table_id
+        if not await tables_store.is_seated(conn, table_id, caller.player_id):
+            raise NotFound(f"you did not sit at table {quoted(table_id)}")
+        player_id = about.player_id or None
+        if player_id is not None and not await tables_store.is_seated(conn, table_id, player_id):
+            raise NotFound(f"player {quoted(player_id)} did not sit at table {quoted(table_id)}")
+        channel = Channel(ChannelKind.TABLE, table_id)
+        lines = await reports_store.lines_around(conn, channel, None, TABLE_LINES, 0)
+        return self._new(caller, Subject.TABLE, player_id, None, table_id, reason, lines)
+
+    async def _player(self, conn: Connection, player_id: str) -> None:
+        if await accounts_store.account_by_id(conn, player_id) is None:
+            raise NotFound(f"no player has the id {quoted(player_id)}")
+
+    async def _reads(self, conn: Connection, caller: Principal, channel: Channel) -> bool:
+        if channel.kind is ChannelKind.TABLE:
+            return await tables_store.is_seated(conn, channel.channel_id, caller.player_id)
+        room = await rooms_store.room(conn, channel.channel_id)
+        return room is not None and room.is_member(caller.player_id)
+
+    async def _table_of(self, conn: Connection, channel: Channel) -> str | None:
+        if channel.kind is ChannelKind.TABLE:
+            return channel.channel_id
+        room = await rooms_store.room(conn, channel.channel_id)
+        return room.table_id if room is not None else None

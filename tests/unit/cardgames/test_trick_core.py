@@ -1,0 +1,57 @@
+"""The trick core every trick game shares: following suit, trick winners under no trump,
+a fixed trump and a turned one, sides, and the KO tie-break ranking (RULES §0 rule 14)."""
+
+from __future__ import annotations
+
+from tavolo.cardgames.games.briscola_state import ORDER as BRISCOLA
+from tavolo.cardgames.games.spades_tricks import ORDER as FRENCH
+from tavolo.cardgames.games.tresette_cards import ORDER as TRESETTE
+from tavolo.cardgames.games.tricks import (
+    card_points,
+    following_cards,
+    per_side,
+    sides_of,
+    tiebreak_ranking,
+    trick_winner,
+    winning_play,
+)
+
+
+def test_following_suit_is_the_suit_led_if_held_else_anything() -> None:
+    hand = ["AC", "4C", "3D"]
+    assert following_cards(hand, [], TRESETTE) == hand
+    assert following_cards(hand, [(1, "7C")], TRESETTE) == ["AC", "4C"]
+    assert following_cards(hand, [(1, "7S")], TRESETTE) == hand
+
+
+def test_the_rank_order_is_the_games_own() -> None:
+    trick = [(0, "AC"), (1, "3C")]
+    assert trick_winner(trick, BRISCOLA, None) == 0  # A 3 R ...
+    assert trick_winner(trick, TRESETTE, None) == 1  # 3 2 A ...
+
+
+def test_no_trump_a_fixed_trump_and_a_turned_one() -> None:
+    assert trick_winner([(0, "2H"), (1, "AS"), (2, "3H")], FRENCH, None) == 2
+    assert trick_winner([(0, "2H"), (1, "2S"), (2, "AH")], FRENCH, "S") == 1
+    assert trick_winner([(0, "RC"), (1, "4B"), (2, "AB")], BRISCOLA, "B") == 2
+    assert winning_play([(0, "RC"), (1, "3C")], BRISCOLA, "B") == (1, "3C")
+
+
+def test_points_and_sides() -> None:
+    assert card_points(["AC", "3C", "4C"], {"AC": 11, "3C": 10}) == 21
+    assert sides_of(4, True) == ((0, 2), (1, 3))
+    assert sides_of(3, False) == ((0,), (1,), (2,))
+    assert per_side([3, 1, 4, 1], ((0, 2), (1, 3))) == [7, 2]
+
+
+def test_tie_break_hands_rank_by_points_and_the_third_by_the_last_trick() -> None:
+    assert tiebreak_ranking((0, 1), [70, 50], 1, 0, 2) == (2, 1)
+    assert tiebreak_ranking((0, 1), [60, 60], 2, 0, 2) is None
+    assert tiebreak_ranking((0, 1), [60, 60], 3, 1, 2) == (2, 1)  # side 1 took it: loses
+    assert tiebreak_ranking((0, 1), [5, 5, 1], 3, 2, 3) == (2, 2, 0)  # not tied: shared
+
+
+def test_an_order_is_built_from_a_rank_list_strongest_first() -> None:
+    assert TRESETTE.strength["3C"] > TRESETTE.strength["2C"] > TRESETTE.strength["AC"]
+    assert BRISCOLA.strength["AC"] > BRISCOLA.strength["3C"] > BRISCOLA.strength["RC"]
+    assert TRESETTE.suit["RB"] == "B"

@@ -1,0 +1,127 @@
+"""Collusion signals (PCG-3): a pair who dump stakes and spare each other in Pika, among
+honest players, top the ranking; no honest pair shows play signals; the projection
+rebuilds exactly. ``test_ranking_report`` prints the ranking."""
+
+from __future__ import annotations
+
+import pytest
+
+from tavolo.lobby.conduct.collusion import (
+    CollusionProjection,
+    SessionSeen,
+    TableResult,
+    TurnPassed,
+    rebuild,
+    rule_events,
+    turns_of,
+)
+from tavolo.lobby.conduct.collusion_signals import PairSignals, ranked
+
+from .collusion_world import PAIR, world
+
+PLAY_SIGNALS = {"together", "coin_flow", "soft_play"}
+
+
+def honest(signals: list[PairSignals]) -> list[PairSignals]:
+    return [s for s in signals if not set(s.players) & set(PAIR)]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_colluding_pair_tops_the_signals_even_from_separate_installations(seed: int) -> None:
+    signals = ranked(rebuild(world(seed, pair_shares_installation=False)))
+    top = signals[0]
+    assert top.players == ("dumper", "taker")
+    kinds = {s.kind for s in top.signals}
+    assert {"coin_flow", "soft_play"} <= kinds
+    assert all(not PLAY_SIGNALS & {s.kind for s in pair.signals} for pair in honest(signals))
+    assert all(pair.score < top.score / 3 for pair in honest(signals))
+
+
+def test_honest_players_alone_raise_no_play_signal() -> None:
+    for seed in (3, 4, 5):
+        facts = [
+            f
+            for f in world(seed, pika_games=120, rigged=0)
+            if not (isinstance(f, TableResult | TurnPassed) and f.table_id.startswith("pika-"))
+            or not _pair_seated(f)
+        ]
+        signals = honest(ranked(rebuild(facts)))
+        assert [(s.players, [x.kind for x in s.signals]) for s in signals] == [
+            (("honest-0", "honest-1"), ["same_address"])
+        ]
+
+
+def _pair_seated(fact: object) -> bool:
+    if isinstance(fact, TableResult):
+        return bool(set(fact.places) & set(PAIR))
+    assert isinstance(fact, TurnPassed)
+    return fact.actor in PAIR or fact.next_actor in PAIR
+
+
+def test_the_projection_rebuilds_exactly_and_counts_a_redelivered_fact_once() -> None:
+    facts = world(7, pika_games=40)
+    whole = ranked(rebuild(facts))
+    stepwise = CollusionProjection()
+    for fact in facts[: len(facts) // 2]:
+        stepwise.apply(fact)
+    for fact in facts:  # the first half again: redeliveries
+        stepwise.apply(fact)
+    assert ranked(stepwise) == whole
+    assert ranked(rebuild(facts)) == whole
+
+
+def test_pika_turns_mark_the_seat_a_stack_was_put_on() -> None:
+    events = [
+        {"type": "play", "seat": 0, "card": "R5"},
+        {"type": "play", "seat": 3, "card": "R+2", "stack": 2},
+        {"type": "pika", "seat": 0},
+        {"type": "take", "seat": 2, "cards": ["B1", "B2"], "lapsed": 0},
+        {"type": "draw", "seat": 1, "cards": ["G3"]},
+        {"type": "keep", "seat": 1},
+        {"type": "round_end"},
+        {"type": "play", "seat": 0, "card": "Y+2", "stack": 2},
+    ]
+    turns = turns_of("t", ["a", "b", None, "d"], events)
+    assert [(t.actor, t.next_actor, t.penalty) for t in turns] == [("a", "d", False)]
+    turns = turns_of("t", ["a", "b", "c", "d"], events)
+    assert [(t.actor, t.next_actor, t.penalty) for t in turns] == [
+        ("a", "d", False),
+        ("d", "c", True),
+        ("c", "b", False),
+    ]
+
+
+def test_turns_are_read_from_a_table_logs_action_events() -> None:
+    log = [
+        ("table_opened", {"game": "pika"}),
+        ("action", {"seat": 0, "events": [{"type": "play", "seat": 0, "card": "R+2", "stack": 2}]}),
+        ("action", {"seat": 3, "events": [{"type": "take", "seat": 3, "cards": ["B1", "B2"]}]}),
+        ("table_finished", {"seed": "00"}),
+    ]
+    turns = turns_of("t", ["a", "b", "c", "d"], rule_events(log))
+    assert [(t.actor, t.next_actor, t.penalty) for t in turns] == [("a", "d", True)]
+
+
+def test_shared_installation_outweighs_a_shared_address() -> None:
+    projection = rebuild(
+        [
+            SessionSeen("1", "ann", "10.0.0.1", "i-1"),
+            SessionSeen("2", "bob", "10.0.0.1", "i-2"),
+            SessionSeen("3", "cat", "10.0.0.9", "i-3"),
+            SessionSeen("4", "dan", "10.0.0.8", "i-3"),
+        ]
+    )
+    assert [(s.players, s.signals[0].kind) for s in ranked(projection)] == [
+        (("cat", "dan"), "same_installation"),
+        (("ann", "bob"), "same_address"),
+    ]
+
+
+def test_ranking_report() -> None:
+    signals = ranked(rebuild(world(1, pair_shares_installation=False)))
+    print("\ncollusion ranking (seed 1, pair on separate installations):")
+    for place, pair in enumerate(signals, 1):
+        print(f"{place}. {pair.players} score {pair.score:.2f}")
+        for s in pair.signals:
+            print(f"     {s.kind} {s.score:.2f}: {s.summary}")
+    assert signals[0].players == PAIR
