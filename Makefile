@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install lint typecheck format protos compiled bench soak clean deploy-tools manifests
+.PHONY: run test install lint typecheck format protos compiled bench soak clean deploy-tools manifests browser
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,15 +30,21 @@ deploy-tools: $(DEPLOY_STAMP)
 manifests: $(DEPLOY_STAMP)
 	.venv-deploy/bin/python tools/check_manifests.py
 
+# The replay page's test drives Debian's headless Chromium through Selenium
+# (tests/e2e/test_audit_replay_page.py); installed once, as root, where it is missing.
+browser:
+	@command -v chromedriver >/dev/null || \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver)
+
 run: $(STAMP)
 	$(BIN)/tavolo up
 
 # The rules tests run a second time on the rules compiled by mypyc, which is what the
-# container image ships (tools/compile_rules.py).
-test: $(STAMP) $(DEPLOY_STAMP) lint compiled
+# container image ships (tools/compile_rules.py); the large random runs ("load") once.
+test: $(STAMP) $(DEPLOY_STAMP) lint compiled browser
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 	TAVOLO_EXPECT_COMPILED_RULES=1 PYTHONPATH=build/compiled \
-		$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/cardgames
+		$(BIN)/python -m pytest -q -p no:cacheprovider -m "not load" tests/unit/cardgames
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

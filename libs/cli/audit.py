@@ -1,11 +1,19 @@
 """``tavolo audit``: check a table's log yourself (PLAT-3, AUDIT-1..4).
 
-- ``tavolo audit verify TABLE``: the hash chain, the seed commitment, and a re-execution of
-  every recorded action; the first event that differs is named. Exit 0 only if all pass.
+- ``tavolo audit verify TABLE``: the hash chain, the seed commitment, a re-execution of
+  every recorded action, a cut tail, and a gap anywhere in the engine's log; each finding
+  names the table, the event and what is wrong. ``--receipt HASH`` (the last hash every
+  seat was handed when the table ended) shows the stored log is the one they were given;
+  ``--checkpoints FILE`` holds the engine's log to the signed checkpoints it published
+  (JSON lines, as ``tavolo audit checkpoints`` collects them).
+  Exit 0 only if all pass.
 - ``tavolo audit show TABLE --seat N --at K``: what seat N saw right after event K
   (without ``--seat``: every seat, and the event itself — the full table).
+- ``tavolo audit dispute TABLE --seat N --at K``: what seat N saw just before event K,
+  what it could legally do, and what it did.
 - ``tavolo audit export TABLE``: the log as JSON lines, one event per line, with every
-  field the hash covers, so anyone can audit it offline (``--file`` reads it back).
+  field the hash covers, so anyone can audit it offline (``--file`` reads it back);
+  ``--html PAGE`` writes the replay page instead, which checks the seed in the browser.
 
 The log comes from the engine's ``GetTableLog`` (``--server``, default the local engine)
 or from an exported file. Nothing is taken on trust from the server: the checks run here,
@@ -30,12 +38,17 @@ from typing import Any, TextIO
 
 import grpc
 
-from tavolo.cli import session
+from tavolo.cli import audit_collect, session
+from tavolo.cli.audit_checks import EngineFacts, check_table
+from tavolo.cli.audit_dispute import dispute_lines
+from tavolo.cli.audit_page import render_page
 from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.canonical import format_timestamp
+from tavolo.eventlog.checkpoint import Checkpoint, public_hex, signing_key
+from tavolo.eventlog.integrity import IndexEntry
 from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS
-from tavolo.tablelog.convert import recorded_from_proto
-from tavolo.tablelog.replay import AuditError, audit_table, revealed_seed, table_at
+from tavolo.tablelog.convert import STATUS_VALUES, recorded_from_proto
+from tavolo.tablelog.replay import AuditError, revealed_seed, table_at
 from tavolo.tablelog.views import seat_view
 from tavolo.v1 import engine_pb2, engine_pb2_grpc
 
@@ -57,6 +70,7 @@ def register(subparsers: Any) -> None:
         ("verify", "check the hash chain, the seed commitment and re-execute every action"),
         ("show", "print what a seat saw after an event"),
         ("export", "write the log as JSON lines"),
+        ("dispute", "what a seat saw, could do and did at an event"),
     ):
         sub = commands.add_parser(name, help=text, description=text)
         sub.add_argument("table", help="the table id")
@@ -76,14 +90,31 @@ def register(subparsers: Any) -> None:
             metavar="NICK",
             help="use this saved login: an auditor, an operator, or a player of the table",
         )
-        if name != "export":
-            sub.add_argument("--file", type=Path, help="read the log from an exported file")
+        sub.add_argument("--file", type=Path, help="read the log from an exported file")
         sub.set_defaults(handler=_handlers[name])
         if name == "show":
             sub.add_argument("--seat", type=int, help="the seat (default: the full table)")
             sub.add_argument("--at", type=int, help="the event number (default: the last)")
+        if name == "dispute":
+            sub.add_argument("--seat", type=int, required=True, help="the seat")
+            sub.add_argument("--at", type=int, required=True, help="the disputed event")
+        if name == "verify":
+            sub.add_argument(
+                "--receipt", metavar="HASH", help="the log hash a seat was given at the end"
+            )
+            sub.add_argument(
+                "--checkpoints", type=Path, help="signed checkpoints to hold the log to"
+            )
+            sub.add_argument(
+                "--checkpoint-key",
+                default=os.environ.get("TAVOLO_CHECKPOINT_PUBLIC_KEY", ""),
+                help="the public key the checkpoints are signed with, hex"
+                " (default $TAVOLO_CHECKPOINT_PUBLIC_KEY, else the development key)",
+            )
         if name == "export":
             sub.add_argument("-o", "--output", type=Path, help="file to write (default stdout)")
+            sub.add_argument("--html", type=Path, help="write the replay page (one HTML file)")
+    audit_collect.register(commands)
 
 
 # -- getting the log ---------------------------------------------------------------------
@@ -98,6 +129,43 @@ async def fetch_log(server: str, token: str, table_id: str) -> list[RecordedEven
             timeout=30,
         )
     return [recorded_from_proto(e) for e in response.events]
+
+
+async def fetch_with_facts(
+    server: str, token: str, table_id: str
+) -> tuple[list[RecordedEvent], EngineFacts]:
+    """The table's log, its head row, and the whole engine log's index (page by page)."""
+    metadata = (("authorization", f"Bearer {token}"),)
+    async with grpc.aio.insecure_channel(server) as channel:
+        stub = engine_pb2_grpc.EngineStub(channel)
+        log = await stub.GetTableLog(
+            engine_pb2.GetTableLogRequest(table_id=table_id), metadata=metadata, timeout=30
+        )
+        index: list[IndexEntry] | None = []
+        head_position = 0
+        while index is not None:
+            after = index[-1].position if index else 0
+            try:
+                page = await stub.GetLogIndex(
+                    engine_pb2.GetLogIndexRequest(after_position=after),
+                    metadata=metadata,
+                    timeout=30,
+                )
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() != grpc.StatusCode.PERMISSION_DENIED:
+                    raise
+                index = None  # a player's session: the whole log's index is for auditors
+                break
+            head_position = max(head_position, page.head_position)
+            if not page.entries:
+                break
+            index += [
+                IndexEntry(e.position, e.stream_id, e.version, bytes.fromhex(e.hash))
+                for e in page.entries
+            ]
+    statuses = {value: name for name, value in STATUS_VALUES.items()}
+    facts = EngineFacts(log.head_version, statuses.get(log.status), index, head_position)
+    return [recorded_from_proto(e) for e in log.events], facts
 
 
 def event_to_json(event: RecordedEvent) -> dict[str, Any]:
@@ -178,10 +246,19 @@ def _guarded(run: Any) -> Any:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    report = audit_table(_load(args))
-    for line in report.lines():
+    if args.file is not None:
+        events, facts = _load(args), None
+    else:
+        events, facts = asyncio.run(fetch_with_facts(args.server, _token(args), args.table))
+    checkpoints: list[Checkpoint] = []
+    if args.checkpoints is not None:
+        lines = args.checkpoints.read_text(encoding="utf-8").splitlines()
+        checkpoints = [Checkpoint.from_json(line) for line in lines if line.strip()]
+    key = args.checkpoint_key or public_hex(signing_key())
+    verdict = check_table(args.table, events, facts, args.receipt, checkpoints, key)
+    for line in verdict.lines():
         print(line)
-    return 0 if report.ok else 1
+    return 0 if verdict.ok else 1
 
 
 def _show(args: argparse.Namespace) -> int:
@@ -218,6 +295,10 @@ def _show(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     events = _load(args)
+    if args.html is not None:
+        args.html.write_text(render_page(events), encoding="utf-8")
+        print(f"wrote the replay page of {len(events)} events to {args.html}", file=sys.stderr)
+        return 0
     if args.output is None:
         write_jsonl(events, sys.stdout)
     else:
@@ -227,4 +308,15 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
-_handlers = {"verify": _guarded(_verify), "show": _guarded(_show), "export": _guarded(_export)}
+def _dispute(args: argparse.Namespace) -> int:
+    for line in dispute_lines(_load(args), args.seat, args.at):
+        print(line)
+    return 0
+
+
+_handlers = {
+    "verify": _guarded(_verify),
+    "show": _guarded(_show),
+    "export": _guarded(_export),
+    "dispute": _guarded(_dispute),
+}

@@ -42,7 +42,7 @@ class FishingRenderer:
     def turn(self, view: View, names: Sequence[str]) -> str | None:
         """The fishing games go anticlockwise, seat s to s+1 (RULES §0.2)."""
         p: Any = view.public
-        if p.get("places") or p.get("phase") == "over":
+        if p.get("places") or p.get("phase") == "over" or p.get("turn") is None:
             return None
         return turn_line(p["turn"], view.seat, names, ANTICLOCKWISE, "play")
 

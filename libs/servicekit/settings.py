@@ -47,6 +47,10 @@ class Settings:
     processed_retention_days: float = 15.0
     prune_interval_seconds: float = 3600.0
     stream_replicas: int = 1
+    checkpoint_key: str = ""
+    """Hex seed of the Ed25519 key that signs log checkpoints (empty: the development key)."""
+    checkpoint_seconds: float = 10.0
+    """How often each service publishes a signed checkpoint of its log head."""
 
     def grpc_address(self, service: str) -> str:
         """Where to reach ``service``: TAVOLO_<SERVICE>_ADDRESS, else its port on this host."""
@@ -94,6 +98,8 @@ class Settings:
             processed_retention_days=_positive(env, "TAVOLO_PROCESSED_RETENTION_DAYS", 15.0),
             prune_interval_seconds=_positive(env, "TAVOLO_PRUNE_INTERVAL_SECONDS", 3600.0),
             stream_replicas=_stream_replicas(env),
+            checkpoint_key=env.get("TAVOLO_CHECKPOINT_KEY", ""),
+            checkpoint_seconds=float(env.get("TAVOLO_CHECKPOINT_SECONDS", "10")),
         )
 
 

@@ -202,6 +202,7 @@ def view_to_proto(view: SeatView, public: struct_pb2.Struct | None = None) -> en
         seats=[seat_to_proto(s) for s in view.seats],
         last_event=view.last_event,
         options=dict_to_struct(view.options),
+        log_hash=view.log_hash,
     )
     message.public.CopyFrom(public if public is not None else dict_to_struct(view.public))
     if view.seat is not None:
@@ -246,6 +247,7 @@ def logged_event_to_proto(event: RecordedEvent) -> engine_pb2.LoggedEvent:
         recorded_at=at,
         event_id=str(event.event_id),
         stream_id=event.stream_id,
+        position=event.position,
     )
 
 
@@ -254,7 +256,7 @@ def recorded_from_proto(message: engine_pb2.LoggedEvent) -> RecordedEvent:
     return RecordedEvent(
         stream_id=message.stream_id,
         version=message.version,
-        position=0,
+        position=message.position,
         event_id=uuid.UUID(message.event_id),
         type=message.type,
         data=struct_to_dict(message.data, "data"),

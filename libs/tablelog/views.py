@@ -36,6 +36,8 @@ class SeatView:
     outcome: Outcome | None
     last_event: str
     options: Mapping[str, Any]
+    log_hash: str = ""
+    """Once the table has ended, the hash of its log's last event (the seat's receipt)."""
 
 
 def seat_view(table: Table, seat: int | None) -> SeatView:

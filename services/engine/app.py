@@ -9,6 +9,7 @@ concurrency), so players, bots and timers share one command path.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 from collections.abc import AsyncIterator, Callable
 from datetime import datetime
@@ -23,11 +24,13 @@ from tavolo.engine.live import LiveTable
 from tavolo.engine.repository import BOT_TIMER, Request, TableRepository
 from tavolo.engine.store import DeadlineRow, refused_stream_id
 from tavolo.eventlog import ConcurrencyError, NewEvent, RecordedEvent
+from tavolo.eventlog.integrity import IndexEntry
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.servicekit.errors import (
     Conflict,
     FailedPrecondition,
     InvalidArgument,
+    NotFound,
     PermissionDenied,
 )
 from tavolo.tablelog.setup import TableSetup
@@ -101,7 +104,7 @@ class EngineApp:
     async def get_view(self, principal: Principal, table_id: str) -> SeatView:
         live = await self.repo.live(table_id)
         table = await self.repo.refresh(live)
-        return seat_view(table, self._viewer_seat(table, principal))
+        return await self._with_receipt(seat_view(table, self._viewer_seat(table, principal)))
 
     async def table_log(self, principal: Principal, table_id: str) -> list[RecordedEvent]:
         """The whole hash-chained log (AUDIT-4): auditors and operators see any table; a
@@ -120,6 +123,34 @@ class EngineApp:
                     " ends and its seed is revealed"
                 )
         return await self.repo.store.read_events(table_id)
+
+    async def table_head(self, principal: Principal, table_id: str) -> tuple[int, str]:
+        """The version and status the table's row records, to hold the log against: for
+        auditors and operators, and for the table's own players."""
+        live = await self.repo.live(table_id)  # NOT_FOUND for an unknown table
+        seated = live.table.setup.seat_of(principal.player_id) is not None
+        if not seated and not principal.roles.intersection(OBSERVERS):
+            raise PermissionDenied(f"you had no seat at table {table_id}")
+        head = await self.repo.store.head(table_id)
+        if head is None:  # pragma: no cover - the row is written with the first event
+            raise NotFound(f"there is no table {table_id}")
+        return head
+
+    async def log_index(
+        self, principal: Principal, after_position: int, limit: int
+    ) -> tuple[list[IndexEntry], int]:
+        """A page of the whole log's index, for auditors (a deleted event shows as a gap)."""
+        principal.require(*OBSERVERS)
+        if after_position < 0 or limit < 0:
+            raise InvalidArgument("after_position and limit are 0 or more")
+        return await self.repo.store.log_index(after_position, min(limit or 10_000, 10_000))
+
+    async def _with_receipt(self, view: SeatView) -> SeatView:
+        """A closing view carries the hash of the log's last event: every seat's receipt."""
+        if view.status == "playing":
+            return view
+        found = await self.repo.store.event_hash(view.table_id, view.version)
+        return dataclasses.replace(view, log_hash=found.hex() if found else "")
 
     async def watch(
         self, principal: Principal, table_id: str, after_version: int
@@ -141,7 +172,7 @@ class EngineApp:
                 )
             last = after_version
             if after_version == 0:
-                yield seat_view(table, seat)
+                yield await self._with_receipt(seat_view(table, seat))
                 last = table.version
             stale = False
             while True:
@@ -151,7 +182,7 @@ class EngineApp:
                 table = await self.repo.refresh(live, read_head=stale)
                 if table.version > last:
                     for each in await self.repo.tables_between(live, last + 1, table.version):
-                        yield seat_view(each, seat)
+                        yield await self._with_receipt(seat_view(each, seat))
                         last = each.version
                 if not table.playing:
                     return
@@ -208,7 +239,7 @@ class EngineApp:
         request = Request(principal.player_id, request_id) if request_id else None
         applied = await self.repo.run(table_id, decide, request=request)
         assert applied is not None
-        return seat_view(applied.table, own)
+        return await self._with_receipt(seat_view(applied.table, own))
 
     async def leave(self, principal: Principal, table_id: str) -> str:
         """The caller leaves; a bot plays their seat from now on (returns its level)."""

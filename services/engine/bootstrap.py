@@ -24,6 +24,7 @@ from tavolo.engine.outbox import EngineEncoder
 from tavolo.engine.repository import TableRepository
 from tavolo.engine.scheduler import TimerLoop
 from tavolo.engine.store import TableStore
+from tavolo.eventlog.checkpoint import CheckpointPublisher, signing_key
 from tavolo.eventlog.relay import OutboxRelay
 from tavolo.messaging import (
     DeadLetters,
@@ -118,6 +119,14 @@ async def assemble(infra: Infrastructure) -> ServiceApp:
                 await asyncio.wait_for(running, RELAY_STOP_SECONDS)
             raise
 
+    checkpoints = CheckpointPublisher(
+        engine.store.events,
+        infra.nats,
+        service="engine",
+        namespace=infra.settings.namespace,
+        key=signing_key(infra.settings.checkpoint_key),
+        interval=infra.settings.checkpoint_seconds,
+    )
     return ServiceApp(
         grpc_services=[engine_service(engine.app)],
         background=[
@@ -125,6 +134,7 @@ async def assemble(infra: Infrastructure) -> ServiceApp:
             engine.timers.run,
             engine.notifications.run,
             consume_matches,
+            checkpoints.run,
             ProcessedMessagesPruner.configured(infra.pool, SCHEMA, infra.settings).run,
         ],
         extra_errors=RULE_ERRORS,

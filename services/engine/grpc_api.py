@@ -19,6 +19,7 @@ from tavolo.servicekit.errors import InvalidArgument
 from tavolo.servicekit.grpc_server import GrpcService
 from tavolo.tablelog.convert import (
     LEVEL_VALUES,
+    STATUS_VALUES,
     ViewEncoder,
     action_from_proto,
     logged_event_to_proto,
@@ -111,8 +112,28 @@ class EngineServicer(engine_pb2_grpc.EngineServicer):
     async def GetTableLog(
         self, request: engine_pb2.GetTableLogRequest, context: Context
     ) -> engine_pb2.GetTableLogResponse:
-        events = await self._app.table_log(caller(), _table_id(request.table_id))
-        return engine_pb2.GetTableLogResponse(events=[logged_event_to_proto(e) for e in events])
+        table_id = _table_id(request.table_id)
+        events = await self._app.table_log(caller(), table_id)
+        version, status = await self._app.table_head(caller(), table_id)
+        return engine_pb2.GetTableLogResponse(
+            events=[logged_event_to_proto(e) for e in events],
+            head_version=version,
+            status=STATUS_VALUES[status],
+        )
+
+    async def GetLogIndex(
+        self, request: engine_pb2.GetLogIndexRequest, context: Context
+    ) -> engine_pb2.GetLogIndexResponse:
+        entries, head = await self._app.log_index(caller(), request.after_position, request.limit)
+        return engine_pb2.GetLogIndexResponse(
+            entries=[
+                engine_pb2.LogIndexEntry(
+                    position=e.position, stream_id=e.stream_id, version=e.version, hash=e.hash.hex()
+                )
+                for e in entries
+            ],
+            head_position=head,
+        )
 
 
 def engine_service(app: EngineApp) -> GrpcService:

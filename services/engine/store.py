@@ -17,6 +17,7 @@ from typing import Any
 import asyncpg
 
 from tavolo.eventlog import PostgresEventStore, RecordedEvent
+from tavolo.eventlog.integrity import IndexEntry
 from tavolo.eventlog.schema import quoted_schema
 from tavolo.servicekit.migrations import apply_migrations
 
@@ -77,6 +78,13 @@ class TableStore:
         self._lock_skip = self._lock + " SKIP LOCKED"
         self._seed = f"SELECT seed FROM {s}.tables WHERE table_id = $1"
         self._version = f"SELECT version FROM {s}.tables WHERE table_id = $1"
+        self._head = f"SELECT version, status FROM {s}.tables WHERE table_id = $1"
+        self._index = (
+            f"SELECT position, stream_id, version, hash FROM {s}.events"
+            " WHERE position > $1 ORDER BY position LIMIT $2"
+        )
+        self._log_head = f"SELECT position FROM {s}.event_log_head"
+        self._event_hash = f"SELECT hash FROM {s}.events WHERE stream_id = $1 AND version = $2"
         self._insert_table = (
             f"INSERT INTO {s}.tables (table_id, game, mode, seed, seed_commitment, version)"
             " VALUES ($1, $2, $3, $4, $5, 0) ON CONFLICT (table_id) DO NOTHING RETURNING table_id"
@@ -194,6 +202,29 @@ class TableStore:
         async with self.pool.acquire() as conn:
             version = await conn.fetchval(self._version, table_id)
         return int(version) if version is not None else None
+
+    async def head(self, table_id: str) -> tuple[int, str] | None:
+        """The version and status the table's row records (None: no such table)."""
+        async with self.pool.acquire() as conn:
+            row = await conn.fetchrow(self._head, table_id)
+        return (int(row["version"]), str(row["status"])) if row is not None else None
+
+    async def log_index(self, after_position: int, limit: int) -> tuple[list[IndexEntry], int]:
+        """A page of the whole log's index, and the last position handed out."""
+        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
+            rows = await conn.fetch(self._index, after_position, limit)
+            head = await conn.fetchval(self._log_head)
+        entries = [
+            IndexEntry(int(r["position"]), r["stream_id"], int(r["version"]), bytes(r["hash"]))
+            for r in rows
+        ]
+        return entries, int(head or 0)
+
+    async def event_hash(self, table_id: str, version: int) -> bytes | None:
+        """The hash of the table's event ``version``, if stored."""
+        async with self.pool.acquire() as conn:
+            found = await conn.fetchval(self._event_hash, stream_id(table_id), version)
+        return bytes(found) if found is not None else None
 
     async def read_events(
         self, table_id: str, from_version: int = 1, conn: Any = None

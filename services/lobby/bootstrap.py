@@ -30,6 +30,7 @@ from datetime import datetime, timedelta
 import grpc
 
 from tavolo.eventlog import PostgresEventStore
+from tavolo.eventlog.checkpoint import CheckpointPublisher, signing_key
 from tavolo.eventlog.relay import OutboxRelay
 from tavolo.lobby import convert, events
 from tavolo.lobby.app import LobbyApp
@@ -223,6 +224,14 @@ def make_assemble(
             run_relay,
             table_events.run,
             app.queue.run_hold_releases,
+            CheckpointPublisher(
+                store,
+                infra.nats,
+                service="lobby",
+                namespace=settings.namespace,
+                key=signing_key(settings.checkpoint_key),
+                interval=settings.checkpoint_seconds,
+            ).run,
             ProcessedMessagesPruner.configured(infra.pool, SCHEMA, settings).run,
         ]
         if chosen.run_matchmaker:

@@ -76,7 +76,7 @@ async def test_four_grpc_players_finish_pika_games_that_audit_verify_accepts_and
         capsys.readouterr()
         assert await _cli("audit", "verify", table_id, "--server", server, "--token", AUDITOR) == 0
         out = capsys.readouterr().out
-        assert "hash chain: intact" in out and "verdict: OK" in out
+        assert "ok: hash chain intact" in out and "verdict: OK" in out
         exported = tmp_path / "log.jsonl"
         assert (
             await _cli(

@@ -12,8 +12,9 @@ import re
 import pytest
 
 from tavolo.cli.main import main as tavolo
-from tavolo.cli.play_remote import credentials, play_at_server
+from tavolo.cli.play_remote import play_at_server
 from tests.integration.engine.helpers import running_engine, settings
+from tests.integration.engine.helpers import token as session_token
 
 pytestmark = pytest.mark.e2e
 
@@ -28,7 +29,7 @@ async def test_a_terminal_player_finishes_scala40_at_the_engine(
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: object,
 ) -> None:
-    monkeypatch.setenv("TAVOLO_CLIENT_DIR", str(tmp_path))  # no saved login: a dev token
+    monkeypatch.setenv("TAVOLO_CLIENT_DIR", str(tmp_path))  # no saved login: --token only
     out = io.StringIO()
 
     def last_choice(prompt: str) -> str:
@@ -38,7 +39,8 @@ async def test_a_terminal_player_finishes_scala40_at_the_engine(
 
     async with running_engine(settings(database_url, nats_url, namespace)) as engine:
         server = f"127.0.0.1:{engine.port}"
-        player, token = credentials()
+        player = "giulia"
+        token = session_token(player)  # a player's token, as the lobby issues at login
         code = await asyncio.wait_for(
             play_at_server(
                 server, token, player, "scala40", 2, "medium", last_choice, out, bot_think_millis=0
@@ -53,7 +55,7 @@ async def test_a_terminal_player_finishes_scala40_at_the_engine(
         assert match is not None, text[-3000:]
         capsys.readouterr()
         verdict = await asyncio.to_thread(
-            tavolo, ["audit", "verify", match.group(1), "--server", server]
+            tavolo, ["audit", "verify", match.group(1), "--server", server, "--token", token]
         )
         assert verdict == 0
         assert "verdict: OK" in capsys.readouterr().out

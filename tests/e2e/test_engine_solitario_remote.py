@@ -10,8 +10,9 @@ import re
 import pytest
 
 from tavolo.cli.main import main as tavolo
-from tavolo.cli.play_remote import credentials, play_at_server
+from tavolo.cli.play_remote import play_at_server
 from tests.integration.engine.helpers import running_engine, settings
+from tests.integration.engine.helpers import token as session_token
 
 pytestmark = pytest.mark.e2e
 
@@ -24,7 +25,7 @@ async def test_a_lone_player_plays_solitario_at_the_engine_and_the_table_verifie
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: object,
 ) -> None:
-    monkeypatch.setenv("TAVOLO_CLIENT_DIR", str(tmp_path))  # no saved login: a dev token
+    monkeypatch.setenv("TAVOLO_CLIENT_DIR", str(tmp_path))  # no saved login: --token only
     out = io.StringIO()
     asked: list[str] = []
 
@@ -36,7 +37,8 @@ async def test_a_lone_player_plays_solitario_at_the_engine_and_the_table_verifie
 
     async with running_engine(settings(database_url, nats_url, namespace)) as engine:
         server = f"127.0.0.1:{engine.port}"
-        player, token = credentials()
+        player = "giulia"
+        token = session_token(player)  # a player's token, as the lobby issues at login
         code = await asyncio.wait_for(
             play_at_server(
                 server,
@@ -59,7 +61,7 @@ async def test_a_lone_player_plays_solitario_at_the_engine_and_the_table_verifie
         assert match is not None, text
         capsys.readouterr()
         verdict = await asyncio.to_thread(
-            tavolo, ["audit", "verify", match.group(1), "--server", server]
+            tavolo, ["audit", "verify", match.group(1), "--server", server, "--token", token]
         )
         assert verdict == 0
         assert "verdict: OK" in capsys.readouterr().out

@@ -10,8 +10,9 @@ import re
 import pytest
 
 from tavolo.cli.main import main as tavolo
-from tavolo.cli.play_remote import credentials, play_at_server
+from tavolo.cli.play_remote import play_at_server
 from tests.integration.engine.helpers import running_engine, settings
+from tests.integration.engine.helpers import token as session_token
 
 pytestmark = pytest.mark.e2e
 
@@ -31,7 +32,8 @@ async def test_scopa_is_played_to_the_end_at_the_engine_and_verifies(
 
     async with running_engine(settings(database_url, nats_url, namespace)) as engine:
         server = f"127.0.0.1:{engine.port}"
-        player, token = credentials()
+        player = "giulia"
+        token = session_token(player)  # a player's token, as the lobby issues at login
         out = io.StringIO()
         code = await asyncio.wait_for(
             play_at_server(
@@ -48,7 +50,7 @@ async def test_scopa_is_played_to_the_end_at_the_engine_and_verifies(
         assert match is not None, text
         capsys.readouterr()
         verdict = await asyncio.to_thread(
-            tavolo, ["audit", "verify", match.group(1), "--server", server]
+            tavolo, ["audit", "verify", match.group(1), "--server", server, "--token", token]
         )
         assert verdict == 0
         assert "verdict: OK" in capsys.readouterr().out

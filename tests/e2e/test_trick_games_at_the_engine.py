@@ -11,8 +11,9 @@ import re
 import pytest
 
 from tavolo.cli.main import main as tavolo
-from tavolo.cli.play_remote import credentials, play_at_server
+from tavolo.cli.play_remote import play_at_server
 from tests.integration.engine.helpers import running_engine, settings
+from tests.integration.engine.helpers import token as session_token
 
 pytestmark = pytest.mark.e2e
 
@@ -37,7 +38,8 @@ async def test_a_terminal_player_finishes_a_trick_game_at_the_engine(
 
     async with running_engine(settings(database_url, nats_url, namespace)) as engine:
         server = f"127.0.0.1:{engine.port}"
-        player, token = credentials()
+        player = "giulia"
+        token = session_token(player)  # a player's token, as the lobby issues at login
         out = io.StringIO()
         code = await asyncio.wait_for(
             play_at_server(
@@ -53,7 +55,7 @@ async def test_a_terminal_player_finishes_a_trick_game_at_the_engine(
         assert match is not None, text
         capsys.readouterr()
         verdict = await asyncio.to_thread(
-            tavolo, ["audit", "verify", match.group(1), "--server", server]
+            tavolo, ["audit", "verify", match.group(1), "--server", server, "--token", token]
         )
         assert verdict == 0
         assert "verdict: OK" in capsys.readouterr().out

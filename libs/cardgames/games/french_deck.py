@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tavolo.cardgames.games.tricks import CardOrder
+
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUIT_NAMES: dict[str, str] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -62,3 +64,7 @@ def pretty(card_code: str) -> str:
     """The card with its suit symbol, for people: ``"10♥"``."""
     suit, _ = _PARTS[card_code]
     return card_code[:-1] + SUIT_SYMBOLS[suit]
+
+
+ACE_HIGH = CardOrder(suit={c: suit_of(c) for c in _PARTS}, strength={c: rank_of(c) for c in _PARTS})
+"""Ace high, 2 low, in every suit: the trick core's view of the French deck (Spades, Hearts)."""

@@ -42,7 +42,15 @@ from tavolo.cardgames.contract import (
     places_from_measure,
 )
 from tavolo.cardgames.errors import RuleError
-from tavolo.cardgames.games.french_deck import SUIT_NAMES, full_deck, is_card, rank_of, suit_of
+from tavolo.cardgames.games import tricks
+from tavolo.cardgames.games.french_deck import (
+    ACE_HIGH,
+    SUIT_NAMES,
+    full_deck,
+    is_card,
+    rank_of,
+    suit_of,
+)
 from tavolo.cardgames.games.hearts_state import (
     ANTICLOCKWISE,
     HEARTS,
@@ -84,8 +92,7 @@ def legal_cards(state: HeartsState, seat: int) -> list[str]:
     hand = state.hands[seat]
     standard = state.rules.standard
     if state.trick:
-        led = suit_of(state.trick[0][1])
-        cards = [c for c in hand if suit_of(c) == led] or list(hand)
+        cards = tricks.following_cards(hand, state.trick, ACE_HIGH)
         if standard and state.tricks_played == 0:
             clean = [c for c in cards if card_points(c) == 0]
             return clean or cards

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from tavolo.cardgames.contract import Event, Outcome
-from tavolo.cardgames.games.french_deck import full_deck, rank_of, sort_hand, suit_of
+from tavolo.cardgames.games import tricks
+from tavolo.cardgames.games.french_deck import ACE_HIGH, full_deck, sort_hand, suit_of
 from tavolo.cardgames.rng import SeededRandom
 
 SEATS: Final = 4
@@ -241,5 +242,4 @@ def hand_points(won: tuple[tuple[str, ...], ...]) -> tuple[tuple[int, ...], int 
 
 def trick_winner(trick: tuple[tuple[int, str], ...]) -> int:
     """HEARTS-3: the highest card of the suit led; no trumps."""
-    led = suit_of(trick[0][1])
-    return max((rank_of(c), s) for s, c in trick if suit_of(c) == led)[1]
+    return tricks.trick_winner(trick, ACE_HIGH, None)

@@ -10,15 +10,12 @@ from collections.abc import Sequence
 
 from tavolo.cardgames.errors import RuleError
 from tavolo.cardgames.games import tricks
-from tavolo.cardgames.games.french_deck import SUIT_NAMES, full_deck, is_card, rank_of, suit_of
+from tavolo.cardgames.games.french_deck import ACE_HIGH, SUIT_NAMES, is_card, rank_of, suit_of
 
 SPADES = "S"
 # Order of suits for "the lowest card" among equal ranks: clubs, diamonds, hearts, spades.
 _SUIT_ORDER = {"C": 0, "D": 1, "H": 2, "S": 3}
-ORDER = tricks.CardOrder(
-    suit={c: suit_of(c) for c in full_deck()}, strength={c: rank_of(c) for c in full_deck()}
-)
-"""Ace high, 2 low, in every suit: the trick core's view of the French deck."""
+ORDER = ACE_HIGH
 
 
 def legal_cards(

@@ -24,8 +24,9 @@ from tests.unit.cardgames.conformance import (
 
 GAMES = sorted(all_games())
 
-# Sized so that `make test` checks every game (sixteen of them, twice: interpreted and
-# compiled) in minutes; `make soak` (TAVOLO_SOAK=full) plays the large runs.
+# Sized so that `make test` checks every game in minutes: the interpreted pass runs all
+# three layers, the compiled pass (`-m "not load"`) the seeded games probed at every
+# action; `make soak` (TAVOLO_SOAK=full) plays the large runs.
 DEEP_EXAMPLES = scaled(6, 100)
 PROBED_ACTIONS = scaled(4_000, 50_000)
 VOLUME_ACTIONS = scaled(16_000, 1_200_000)
@@ -76,7 +77,6 @@ def seeded_games(name: str, actions: int, max_games: int, probe_every: int) -> t
     return games, played
 
 
-@pytest.mark.load
 @pytest.mark.parametrize("name", GAMES)
 def test_seeded_games_probed_at_every_action(name: str) -> None:
     games, _ = seeded_games(name, actions=PROBED_ACTIONS, max_games=1000, probe_every=1)

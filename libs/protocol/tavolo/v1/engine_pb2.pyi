@@ -209,6 +209,7 @@ class TableView(_message.Message):
     SEATS_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
     LAST_EVENT_FIELD_NUMBER: _builtins.int
+    LOG_HASH_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     """The table."""
@@ -222,6 +223,10 @@ class TableView(_message.Message):
     """The caller's seat; absent for spectators and auditors."""
     last_event: _builtins.str
     """The type of the event that produced this version, e.g. "card_played"."""
+    log_hash: _builtins.str
+    """Once the table has ended: the hash of its log's last event, hex. Keep it: `tavolo
+    audit verify TABLE --receipt HASH` shows the stored log is the one you were given.
+    """
     @_builtins.property
     def hand(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The caller's hand, in the caller's order."""
@@ -275,11 +280,12 @@ class TableView(_message.Message):
         seats: _abc.Iterable[_common_pb2.Seat] | None = ...,
         outcome: _common_pb2.Outcome | None = ...,
         last_event: _builtins.str = ...,
+        log_hash: _builtins.str = ...,
         options: _struct_pb2.Struct | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "options", b"options", "outcome", b"outcome", "private", b"private", "public", b"public", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadlines", b"deadlines", "game", b"game", "hand", b"hand", "last_event", b"last_event", "legal_actions", b"legal_actions", "options", b"options", "outcome", b"outcome", "private", b"private", "public", b"public", "seat", b"seat", "seats", b"seats", "status", b"status", "table_id", b"table_id", "to_act", b"to_act", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadlines", b"deadlines", "game", b"game", "hand", b"hand", "last_event", b"last_event", "legal_actions", b"legal_actions", "log_hash", b"log_hash", "options", b"options", "outcome", b"outcome", "private", b"private", "public", b"public", "seat", b"seat", "seats", b"seats", "status", b"status", "table_id", b"table_id", "to_act", b"to_act", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -466,6 +472,7 @@ class LoggedEvent(_message.Message):
     EVENT_ID_FIELD_NUMBER: _builtins.int
     METADATA_FIELD_NUMBER: _builtins.int
     STREAM_ID_FIELD_NUMBER: _builtins.int
+    POSITION_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     """1-based version in the table's stream."""
     type: _builtins.str
@@ -478,6 +485,8 @@ class LoggedEvent(_message.Message):
     """Unique event id."""
     stream_id: _builtins.str
     """The table's stream id, e.g. "table-<id>"; covered by the hash."""
+    position: _builtins.int
+    """The event's place in the engine's whole log (1, 2, 3... with no gaps)."""
     @_builtins.property
     def data(self) -> _struct_pb2.Struct:
         """The event's data as stored."""
@@ -502,10 +511,11 @@ class LoggedEvent(_message.Message):
         event_id: _builtins.str = ...,
         metadata: _struct_pb2.Struct | None = ...,
         stream_id: _builtins.str = ...,
+        position: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["data", b"data", "metadata", b"metadata", "recorded_at", b"recorded_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["data", b"data", "event_id", b"event_id", "hash", b"hash", "metadata", b"metadata", "prev_hash", b"prev_hash", "recorded_at", b"recorded_at", "stream_id", b"stream_id", "type", b"type", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["data", b"data", "event_id", b"event_id", "hash", b"hash", "metadata", b"metadata", "position", b"position", "prev_hash", b"prev_hash", "recorded_at", b"recorded_at", "stream_id", b"stream_id", "type", b"type", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -518,6 +528,14 @@ class GetTableLogResponse(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     EVENTS_FIELD_NUMBER: _builtins.int
+    HEAD_VERSION_FIELD_NUMBER: _builtins.int
+    STATUS_FIELD_NUMBER: _builtins.int
+    head_version: _builtins.int
+    """The version the engine's table row says the table is at: more than the last event's
+    version means events at the end are missing.
+    """
+    status: Global___TableStatus.ValueType
+    """Where the engine's table row says the table is in its life."""
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___LoggedEvent]:
         """Every event in order."""
@@ -526,11 +544,101 @@ class GetTableLogResponse(_message.Message):
         self,
         *,
         events: _abc.Iterable[Global___LoggedEvent] | None = ...,
+        head_version: _builtins.int = ...,
+        status: Global___TableStatus.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "head_version", b"head_version", "status", b"status"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetTableLogResponse: _TypeAlias = GetTableLogResponse  # noqa: Y015
+
+@_typing.final
+class GetLogIndexRequest(_message.Message):
+    """A page of the engine's log index."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    AFTER_POSITION_FIELD_NUMBER: _builtins.int
+    LIMIT_FIELD_NUMBER: _builtins.int
+    after_position: _builtins.int
+    """Entries after this position (0 = from the start)."""
+    limit: _builtins.int
+    """At most this many entries (0 = the server's page size)."""
+    def __init__(
+        self,
+        *,
+        after_position: _builtins.int = ...,
+        limit: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["after_position", b"after_position", "limit", b"limit"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetLogIndexRequest: _TypeAlias = GetLogIndexRequest  # noqa: Y015
+
+@_typing.final
+class LogIndexEntry(_message.Message):
+    """One event's place in the engine's log."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    POSITION_FIELD_NUMBER: _builtins.int
+    STREAM_ID_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    HASH_FIELD_NUMBER: _builtins.int
+    position: _builtins.int
+    """Global position."""
+    stream_id: _builtins.str
+    """The stream it belongs to, e.g. "table-<id>"."""
+    version: _builtins.int
+    """Its version in that stream."""
+    hash: _builtins.str
+    """Its hash, hex."""
+    def __init__(
+        self,
+        *,
+        position: _builtins.int = ...,
+        stream_id: _builtins.str = ...,
+        version: _builtins.int = ...,
+        hash: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["hash", b"hash", "position", b"position", "stream_id", b"stream_id", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LogIndexEntry: _TypeAlias = LogIndexEntry  # noqa: Y015
+
+@_typing.final
+class GetLogIndexResponse(_message.Message):
+    """A page of the index, and the last position the log has handed out."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ENTRIES_FIELD_NUMBER: _builtins.int
+    HEAD_POSITION_FIELD_NUMBER: _builtins.int
+    head_position: _builtins.int
+    """The last position handed out: positions 1 to this all exist unless an event was deleted."""
+    @_builtins.property
+    def entries(self) -> _containers.RepeatedCompositeFieldContainer[Global___LogIndexEntry]:
+        """Entries in position order."""
+
+    def __init__(
+        self,
+        *,
+        entries: _abc.Iterable[Global___LogIndexEntry] | None = ...,
+        head_position: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["entries", b"entries", "head_position", b"head_position"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetLogIndexResponse: _TypeAlias = GetLogIndexResponse  # noqa: Y015

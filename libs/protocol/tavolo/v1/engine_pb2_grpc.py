@@ -72,6 +72,11 @@ class EngineStub:
                 request_serializer=tavolo_dot_v1_dot_engine__pb2.GetTableLogRequest.SerializeToString,
                 response_deserializer=tavolo_dot_v1_dot_engine__pb2.GetTableLogResponse.FromString,
                 _registered_method=True)
+        self.GetLogIndex = channel.unary_unary(
+                '/tavolo.v1.Engine/GetLogIndex',
+                request_serializer=tavolo_dot_v1_dot_engine__pb2.GetLogIndexRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_engine__pb2.GetLogIndexResponse.FromString,
+                _registered_method=True)
 
 
 class EngineServicer:
@@ -128,6 +133,14 @@ class EngineServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetLogIndex(self, request, context):
+        """Auditors only: every event of the engine's log in global order (position, stream,
+        version, hash), a page at a time, so a deleted event anywhere shows as a gap.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_EngineServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -165,6 +178,11 @@ def add_EngineServicer_to_server(servicer, server):
                     servicer.GetTableLog,
                     request_deserializer=tavolo_dot_v1_dot_engine__pb2.GetTableLogRequest.FromString,
                     response_serializer=tavolo_dot_v1_dot_engine__pb2.GetTableLogResponse.SerializeToString,
+            ),
+            'GetLogIndex': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetLogIndex,
+                    request_deserializer=tavolo_dot_v1_dot_engine__pb2.GetLogIndexRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_engine__pb2.GetLogIndexResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -358,6 +376,33 @@ class Engine:
             '/tavolo.v1.Engine/GetTableLog',
             tavolo_dot_v1_dot_engine__pb2.GetTableLogRequest.SerializeToString,
             tavolo_dot_v1_dot_engine__pb2.GetTableLogResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetLogIndex(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Engine/GetLogIndex',
+            tavolo_dot_v1_dot_engine__pb2.GetLogIndexRequest.SerializeToString,
+            tavolo_dot_v1_dot_engine__pb2.GetLogIndexResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -50,6 +50,10 @@ class EngineStub:
     """Leave a table: a bot takes the seat over."""
     GetTableLog: _grpc.UnaryUnaryMultiCallable[_engine_pb2.GetTableLogRequest, _engine_pb2.GetTableLogResponse]
     """Auditors only: the table's full hash-chained log."""
+    GetLogIndex: _grpc.UnaryUnaryMultiCallable[_engine_pb2.GetLogIndexRequest, _engine_pb2.GetLogIndexResponse]
+    """Auditors only: every event of the engine's log in global order (position, stream,
+    version, hash), a page at a time, so a deleted event anywhere shows as a gap.
+    """
 
 @_typing.type_check_only
 class EngineAsyncStub(EngineStub):
@@ -72,6 +76,10 @@ class EngineAsyncStub(EngineStub):
     """Leave a table: a bot takes the seat over."""
     GetTableLog: _aio.UnaryUnaryMultiCallable[_engine_pb2.GetTableLogRequest, _engine_pb2.GetTableLogResponse]  # type: ignore[assignment]
     """Auditors only: the table's full hash-chained log."""
+    GetLogIndex: _aio.UnaryUnaryMultiCallable[_engine_pb2.GetLogIndexRequest, _engine_pb2.GetLogIndexResponse]  # type: ignore[assignment]
+    """Auditors only: every event of the engine's log in global order (position, stream,
+    version, hash), a page at a time, so a deleted event anywhere shows as a gap.
+    """
 
 class EngineServicer(metaclass=_abc_1.ABCMeta):
     """Plays tables. Every call needs a session token in the "authorization" metadata
@@ -133,5 +141,15 @@ class EngineServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_engine_pb2.GetTableLogResponse, _abc.Awaitable[_engine_pb2.GetTableLogResponse]]:
         """Auditors only: the table's full hash-chained log."""
+
+    @_abc_1.abstractmethod
+    def GetLogIndex(
+        self,
+        request: _engine_pb2.GetLogIndexRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_engine_pb2.GetLogIndexResponse, _abc.Awaitable[_engine_pb2.GetLogIndexResponse]]:
+        """Auditors only: every event of the engine's log in global order (position, stream,
+        version, hash), a page at a time, so a deleted event anywhere shows as a gap.
+        """
 
 def add_EngineServicer_to_server(servicer: EngineServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -1,0 +1,87 @@
+"""Checks over one service's whole log: no position missing, and agreement with checkpoints.
+
+Positions are gapless by design (see ``tavolo.eventlog.postgres``): a rolled-back append
+rolls the counter back, so a hole means a deleted row, and a counter ahead of the last row
+means rows deleted at the end. Each stream's hash chain cannot see an event removed from
+*another* stream, nor a stream's last events cut off; the positions can.
+
+A checkpoint binds the log up to a position to one digest, folded over the events' hashes
+in position order (`fold_digest`). Once published it cannot be taken back, so a later
+rewrite of the log before it, even one that rebuilds every chain, no longer folds to it.
+
+Pure: the caller reads the index (the engine's ``GetLogIndex``) and hands it here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+#: The digest of the empty log.
+EMPTY_DIGEST = bytes(32)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexEntry:
+    """One event's place in a service's log."""
+
+    position: int
+    stream_id: str
+    version: int
+    hash: bytes
+
+    def label(self) -> str:
+        return f"{self.stream_id} event {self.version} (position {self.position})"
+
+
+def fold_digest(digest: bytes, event_hash: bytes) -> bytes:
+    """The log's digest after one more event: sha256(digest || event hash)."""
+    return hashlib.sha256(digest + event_hash).digest()
+
+
+def missing_positions(entries: Sequence[IndexEntry], head_position: int) -> list[str]:
+    """One finding per run of missing positions, naming the events either side of it.
+
+    ``entries`` is the whole index in position order; ``head_position`` the last position
+    the log handed out.
+    """
+    findings: list[str] = []
+    before: IndexEntry | None = None
+    expected = 1
+    for entry in entries:
+        if entry.position > expected:
+            findings.append(_gap(expected, entry.position - 1, before, entry))
+        elif entry.position < expected:
+            findings.append(f"position {entry.position} appears twice or out of order")
+        expected = max(expected, entry.position + 1)
+        before = entry
+    if head_position >= expected:
+        findings.append(_gap(expected, head_position, before, None))
+    return findings
+
+
+def _gap(first: int, last: int, before: IndexEntry | None, after: IndexEntry | None) -> str:
+    which = f"position {first} is" if first == last else f"positions {first} to {last} are"
+    where = []
+    if before is not None:
+        where.append(f"after {before.label()}")
+    if after is not None:
+        where.append(f"before {after.label()}")
+    else:
+        where.append(f"at the end of the log, whose counter stands at {last}")
+    return f"{which} missing, {' and '.join(where)}: an event was deleted"
+
+
+def digest_at(entries: Iterable[IndexEntry], position: int) -> bytes | None:
+    """The digest of the log up to ``position``; None if the index does not reach it."""
+    digest = EMPTY_DIGEST
+    if position == 0:
+        return digest
+    for entry in entries:
+        if entry.position > position:
+            break
+        digest = fold_digest(digest, entry.hash)
+        if entry.position == position:
+            return digest
+    return None
