@@ -27,10 +27,23 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from tavolo.cli.replicas import (
+    ReplicasError,
+    client_targets,
+    dial_host,
+    parse_replicas,
+    plan_replicas,
+    replica_env,
+)
 from tavolo.cli.supervisor import Child, Supervisor, last_line
 from tavolo.cli.token_secret import FILE_NAME as SECRET_FILE
 from tavolo.cli.token_secret import SecretFileError, installation_secret
-from tavolo.servicekit.embedded import EmbeddedNats, EmbeddedPostgres, EmbeddedServerError
+from tavolo.servicekit.embedded import (
+    EmbeddedNats,
+    EmbeddedPostgres,
+    EmbeddedServerError,
+    free_port,
+)
 from tavolo.servicekit.settings import SERVICES, Settings, SettingsError, data_dir
 
 EMBEDDED_NATS_PORT = 14222  # clear of a system NATS on 4222
@@ -42,6 +55,11 @@ def register(subparsers: Any) -> None:
         "--services",
         default=",".join(SERVICES),
         help="comma-separated services to start (default: all four)",
+    )
+    parser.add_argument(
+        "--replicas",
+        default="",
+        help="processes per service, e.g. engine=2,wallet=2 (default: one of each)",
     )
     parser.add_argument(
         "--ready-timeout",
@@ -62,6 +80,11 @@ def run_up(args: argparse.Namespace) -> int:
     unknown = sorted(set(services) - set(SERVICES))
     if unknown:
         print(f"unknown services: {', '.join(unknown)}; known: {', '.join(SERVICES)}")
+        return 2
+    try:
+        counts = parse_replicas(args.replicas, SERVICES)
+    except ReplicasError as exc:
+        print(exc)
         return 2
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(line_buffering=True)  # the console reads it as it happens
@@ -98,26 +121,41 @@ def run_up(args: argparse.Namespace) -> int:
         logs = folder / "logs"
         logs.mkdir(parents=True, exist_ok=True)
 
+        planned = plan_replicas(
+            services, counts, settings.grpc_ports, settings.metrics_ports, free_port
+        )
+        wildcard = settings.grpc_host in ("0.0.0.0", "[::]", "::")
+        host = "127.0.0.1" if wildcard else settings.grpc_host
+        if any(counts[service] > 1 for service in services):
+            host = dial_host(host)
+        targets = client_targets(planned, host)
+        replicas = {replica.name: replica for replica in planned}
+        addresses = {name: f"{host}:{replica.port}" for name, replica in replicas.items()}
+
         def start(name: str) -> subprocess.Popen[bytes]:
+            replica = replicas[name]
             with (logs / f"{name}.log").open("ab") as log_file:
                 return subprocess.Popen(
-                    [sys.executable, "-m", f"tavolo.{name}"],
-                    env=env,
+                    [sys.executable, "-m", f"tavolo.{replica.service}"],
+                    env=replica_env(replica, env, targets),
                     stdout=log_file,
                     stderr=subprocess.STDOUT,
                 )
 
-        for name in services:
-            children.append((name, start(name)))
-        problem = asyncio.run(_wait_ready(settings, children, logs, args.ready_timeout))
+        for replica in planned:
+            children.append((replica.name, start(replica.name)))
+        problem = asyncio.run(_wait_ready(addresses, children, logs, args.ready_timeout))
         if problem:
             print(problem)
             return 1
         for name, process in children:
             print(
-                f"{name:<12} gRPC {settings.grpc_address(name)}  metrics "
-                f":{settings.metrics_ports[name]}  log {logs / (name + '.log')}  pid {process.pid}"
+                f"{name:<12} gRPC {addresses[name]}  metrics "
+                f":{replicas[name].metrics_port}  log {logs / (name + '.log')}  pid {process.pid}"
             )
+        for service in services:
+            if counts[service] > 1:
+                print(f"{service:<12} clients use {targets[service]}")
         print("all services SERVING; press Ctrl-C to stop")
         if args.exit_when_ready:
             return 0
@@ -125,7 +163,7 @@ def run_up(args: argparse.Namespace) -> int:
         supervisor = Supervisor(
             supervised,
             start,
-            lambda name: asyncio.run(_serving(settings.grpc_address(name))),
+            lambda name: asyncio.run(_serving(addresses[name])),
             logs,
             sys.stdout,
         )
@@ -139,7 +177,7 @@ def run_up(args: argparse.Namespace) -> int:
         return 0
     except KeyboardInterrupt:
         return 0
-    except (SettingsError, EmbeddedServerError, SecretFileError) as exc:
+    except (SettingsError, EmbeddedServerError, SecretFileError, ReplicasError) as exc:
         print(f"cannot start: {exc}")
         return 2
     finally:
@@ -152,7 +190,7 @@ def run_up(args: argparse.Namespace) -> int:
 
 
 async def _wait_ready(
-    settings: Settings,
+    addresses: dict[str, str],
     children: list[tuple[str, subprocess.Popen[bytes]]],
     logs: Path,
     limit: float,
@@ -167,7 +205,7 @@ async def _wait_ready(
                 reason = last_line(log)
                 return f"{name} exited at start with code {child.returncode}; log {log}{reason}"
         for name in sorted(pending):
-            if await _serving(settings.grpc_address(name)):
+            if await _serving(addresses[name]):
                 pending.discard(name)
         if time.monotonic() > deadline:
             return f"not SERVING after {limit:.0f}s: {', '.join(sorted(pending))}"

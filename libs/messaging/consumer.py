@@ -26,6 +26,7 @@ from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 
 from tavolo.messaging.deadletters import DeadLetters, Unprocessable
+from tavolo.servicekit.metrics import EVENTS_HANDLED
 
 log = structlog.get_logger("tavolo.messaging")
 
@@ -144,11 +145,20 @@ class Consumer:
         except asyncio.CancelledError:
             raise
         except Unprocessable as exc:
+            self._count("unprocessable")
             await self._give_up(msg, exc)
         except Exception as exc:
+            self._count("failed")
             await self._failed(msg, exc)
         else:
+            self._count("handled")
             await msg.ack()
+
+    def _count(self, outcome: str) -> None:
+        """``tavolo_events_handled_total``: durable names start with their service
+        (``Topology.consumer_name``), so each replica's share of the work can be read."""
+        service = self.durable.split("_", 1)[0]
+        EVENTS_HANDLED.labels(service, self.durable, outcome).inc()
 
     async def _failed(self, msg: Msg, exc: Exception) -> None:
         attempt = msg.metadata.num_delivered

@@ -19,6 +19,10 @@ DEFAULT_METRICS_PORTS = {"lobby": 9151, "engine": 9152, "wallet": 9153, "leaderb
 # service refuses it unless told it runs in development (TAVOLO_DEVELOPMENT=1); `tavolo up`
 # and deployments set their own (TAVOLO_TOKEN_SECRET).
 DEV_TOKEN_SECRET = "tavolo-development-secret-change-me"
+# Channels to another service ask for round_robin: a multi-address target
+# (``ipv4:h:p1,h:p2``, what `tavolo up --replicas` hands out) then spreads calls over every
+# replica and leaves a dead one out; one address behaves as before.
+CLIENT_CHANNEL_OPTIONS = (("grpc.lb_policy_name", "round_robin"),)
 _YES = ("1", "true", "yes", "on")
 _NO = ("", "0", "false", "no", "off")
 

@@ -5,6 +5,7 @@ hash (``refresh_store``) to recognise a token used twice or revoked by a suspens
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -194,7 +195,9 @@ class Accounts:
         async with self.ctx.db.connection() as conn:
             existing = await accounts_store.account_by_key(conn, key)
         if existing is None:
-            await self.register(nickname, password)
+            # another lobby replica starting at the same time may have registered it
+            with contextlib.suppress(AlreadyExists):
+                await self.register(nickname, password)
             async with self.ctx.db.connection() as conn:
                 existing = await accounts_store.account_by_key(conn, key)
             assert existing is not None

@@ -52,7 +52,7 @@ from tavolo.messaging import (
     install_processed_messages,
 )
 from tavolo.servicekit.runtime import Assemble, Infrastructure, ServiceApp
-from tavolo.servicekit.settings import SettingsError
+from tavolo.servicekit.settings import CLIENT_CHANNEL_OPTIONS, SettingsError
 
 RELAY_STOP_SECONDS = 10.0  # at most one batch and one publish timeout
 
@@ -167,7 +167,9 @@ def make_assemble(
         token = ServiceToken(infra.signer)
 
         def channel(service: str) -> grpc.aio.Channel:
-            opened = grpc.aio.insecure_channel(settings.grpc_address(service))
+            opened = grpc.aio.insecure_channel(
+                settings.grpc_address(service), options=CLIENT_CHANNEL_OPTIONS
+            )
             channels.append(opened)
             return opened
 
