@@ -11,7 +11,10 @@ may this seat act, is this action legal) so that each game writes only its rules
 - ``_apply(state, seat, action)``: perform an action already known to be legal;
 - ``_view(state, seat)``, ``outcome(state)``, ``to_act(state)``, ``timers(state)``;
 - optionally ``_is_legal`` for actions that cannot be listed (a hand reorder) and
-  ``_explain`` for a precise refusal message.
+  ``_explain`` for a precise refusal message;
+- for knock-out play (RULES §0 rule 14, PCG-7): ``offers_knock_out``,
+  ``tie_break_hand(state)`` and ``last_capture(state)``; :mod:`tavolo.cardgames.knockout`
+  plays the tie-break hands and decides the match with them.
 
 ``apply`` never mutates the state it is given: it returns a new one. The engine service
 relies on that to retry an append after a concurrency conflict without reloading.
@@ -129,6 +132,9 @@ class Game(ABC, Generic[S]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    offers_knock_out: ClassVar[bool] = False
+    """True once the game supplies ``tie_break_hand`` and ``last_capture``, or its own
+    rules never leave a match drawn; knock-out tables refuse the others."""
 
     # -- set-up ---------------------------------------------------------------------
 
@@ -235,6 +241,23 @@ class Game(ABC, Generic[S]):
     def hidden_cards(self, state: S, seat: int | None) -> list[str]:
         """The cards ``seat`` must not see (others' hands, the stock, face-down cards);
         the conformance suite checks that a view never reveals them."""
+
+    # -- knock-out play (RULES §0 rule 14, PCG-7) -------------------------------------
+
+    def tie_break_hand(self, state: S) -> tuple[S, list[Event]]:
+        """From a match that ended drawn: a state dealing one tie-break hand, whose
+        ``outcome`` ranks that hand alone (its points never enter the match totals), and
+        the deal's events. Its randomness continues the match's generator."""
+        raise InvalidOptions(f"{self.title} has no tie-break hand for knock-out play yet")
+
+    def last_capture(self, state: S) -> int | None:
+        """The seat that made the last capture of the hand being played (in trick games the
+        last trick, in games with neither the last play), or ``None`` if nobody has."""
+        return None
+
+    def partners(self, state: S, seat: int) -> frozenset[int]:
+        """The seats of ``seat``'s side (itself alone, except in partnership games)."""
+        return frozenset((seat,))
 
     def shown_cards(self, state: S, seat: int) -> list[str]:
         """Cards of other seats that the rules show to ``seat`` alone right now (Uno's

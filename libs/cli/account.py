@@ -13,10 +13,16 @@ import argparse
 from typing import Any
 
 import grpc
-from google.protobuf import json_format, struct_pb2
+from google.protobuf import json_format
 
 from tavolo.cli import session as sessions
 from tavolo.cli.lobby import accept_and_wait, seated_line
+from tavolo.cli.table_options import (
+    add_option_argument,
+    describe_options,
+    option_line,
+    options_struct,
+)
 from tavolo.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, wallet_pb2, wallet_pb2_grpc
 
 LEVELS = {
@@ -46,7 +52,10 @@ def register(subparsers: Any) -> None:
     create = ra.add_parser("create", help="create a room")
     create.add_argument("game")
     create.add_argument("--players", type=int, default=2)
+    add_option_argument(create)
     create.set_defaults(handler=_room_create)
+    games = ra.add_parser("games", help="the games, their options and defaults")
+    games.set_defaults(handler=_room_games)
     invite = ra.add_parser("invite", help="invite a player by nickname")
     invite.add_argument("room_id")
     invite.add_argument("nickname")
@@ -123,16 +132,33 @@ def _logout(args: argparse.Namespace) -> int:
 
 
 def _room_create(args: argparse.Namespace) -> int:
+    try:
+        options = options_struct(args.options)
+    except ValueError as exc:
+        print(exc)
+        return 2
+
     def run() -> None:
         saved = sessions.load(args.as_nick)
         room = _lobby().CreateRoom(
-            lobby_pb2.CreateRoomRequest(
-                game=args.game, players=args.players, options=struct_pb2.Struct()
-            ),
+            lobby_pb2.CreateRoomRequest(game=args.game, players=args.players, options=options),
             metadata=saved.metadata(),
         )
         print(f"room {room.room_id}: {room.game} for {room.players}")
+        print(f"options: {describe_options(json_format.MessageToDict(room.options))}")
         print(f"invite a friend: `tavolo room invite {room.room_id} NICK --as {saved.nickname}`")
+
+    return sessions.run_call(run)
+
+
+def _room_games(args: argparse.Namespace) -> int:
+    def run() -> None:
+        saved = sessions.load(args.as_nick)
+        found = _lobby().ListGames(lobby_pb2.ListGamesRequest(), metadata=saved.metadata())
+        for game in found.games:
+            print(f"{game.name}: {game.title}, {game.min_players}-{game.max_players} players")
+            for option in game.options:
+                print(f"  --option {option_line(option)}")
 
     return sessions.run_call(run)
 

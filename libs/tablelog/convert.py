@@ -201,6 +201,7 @@ def view_to_proto(view: SeatView, public: struct_pb2.Struct | None = None) -> en
         deadlines=[deadline_to_proto(d) for d in view.deadlines],
         seats=[seat_to_proto(s) for s in view.seats],
         last_event=view.last_event,
+        options=dict_to_struct(view.options),
         log_hash=view.log_hash,
     )
     message.public.CopyFrom(public if public is not None else dict_to_struct(view.public))

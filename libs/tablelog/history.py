@@ -12,7 +12,6 @@ from dataclasses import replace
 from typing import Any
 
 from tavolo.cardgames import Action
-from tavolo.cardgames.registry import get_game
 from tavolo.eventlog.canonical import encode_json
 from tavolo.tablelog.setup import TableSetup
 from tavolo.tablelog.table import (
@@ -38,7 +37,7 @@ from tavolo.tablelog.table import (
 def table_from_opened(data: Mapping[str, Any], metadata: Mapping[str, Any], seed: bytes) -> Table:
     """The table as its first event describes it, dealt again from ``seed``."""
     setup = TableSetup.from_dict(data)
-    game = get_game(setup.game)
+    game = setup.rules()
     if seed_commitment(seed) != data.get("seed_commitment"):
         raise ReplayMismatch(1, "the seed does not match the table's seed commitment")
     state = game.new_game(setup.options, len(setup.seats), seed)

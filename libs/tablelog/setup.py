@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tavolo.cardgames import InvalidOptions
+from tavolo.cardgames import Game, InvalidOptions
+from tavolo.cardgames.knockout import knock_out
 from tavolo.cardgames.registry import get_game
 from tavolo.servicekit.errors import InvalidArgument
 
@@ -80,9 +81,11 @@ class TableSetup:
     bot_filled: bool = False
     turn_seconds: int = 0
     bot_think_millis: int = 0
+    ko: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        # ``ko`` is written only when set, so tables opened before it read as they were.
+        return ({"ko": True} if self.ko else {}) | {
             "table_id": self.table_id,
             "game": self.game,
             "options": dict(self.options),
@@ -106,7 +109,13 @@ class TableSetup:
             bot_filled=bool(data.get("bot_filled", False)),
             turn_seconds=int(data.get("turn_seconds", 0)),
             bot_think_millis=int(data.get("bot_think_millis", 0)),
+            ko=bool(data.get("ko", False)),
         )
+
+    def rules(self) -> Game[Any]:
+        """The game this table plays: its own rules, or their knock-out form (PCG-7)."""
+        game = get_game(self.game)
+        return knock_out(game) if self.ko else game
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat ``player_id`` holds, bot-played or not; None if they hold none."""
@@ -143,6 +152,7 @@ def build_setup(
     bot_filled: bool = False,
     turn_seconds: int = 0,
     bot_think_millis: int = 0,
+    ko: bool = False,
 ) -> TableSetup:
     """A checked setup, or InvalidArgument saying what is wrong. The game's own option
     check runs when the table is dealt (``new_game``), which raises InvalidOptions."""
@@ -154,12 +164,12 @@ def build_setup(
         raise InvalidArgument(str(exc)) from None
     if mode not in MODES:
         raise InvalidArgument(f"mode must be one of {', '.join(MODES)}")
-    opts = normalise_json(dict(options), "options")
     if not rules.min_players <= len(seats) <= rules.max_players:
         raise InvalidArgument(
             f"{rules.title} is for {rules.min_players} to {rules.max_players} players,"
             f" not {len(seats)}"
         )
+    opts = _game_options(rules, normalise_json(dict(options), "options"), len(seats))
     for expected, info in enumerate(seats):
         if info.seat != expected:
             raise InvalidArgument(f"seats must be numbered 0 to {len(seats) - 1} in order")
@@ -180,6 +190,11 @@ def build_setup(
         raise InvalidArgument("only stake tables have a stake")
     if mode == "versus_computer" and bot_filled:
         raise InvalidArgument("a versus-computer table cannot be marked as bot-filled")
+    if ko and not rules.offers_knock_out:
+        raise InvalidArgument(
+            f"{rules.title} does not offer knock-out play yet: it supplies no tie-break hand"
+            " and last capture (RULES §0 rule 14)"
+        )
     if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
         raise InvalidArgument(f"turn_seconds must be 0 (no limit) to {MAX_TURN_SECONDS}")
     if not 0 <= bot_think_millis <= MAX_BOT_THINK_MILLIS:
@@ -194,7 +209,21 @@ def build_setup(
         bot_filled=bot_filled,
         turn_seconds=turn_seconds,
         bot_think_millis=bot_think_millis,
+        ko=ko,
     )
+
+
+def _game_options(rules: Game[Any], given: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    """The game's options with its defaults filled in (PCG-6), so the opening event and
+    every view name the whole match format; a bad one is refused with the game's reason
+    (the option's name and the values allowed)."""
+    given = dict(given)
+    if any(spec.name == "players" for spec in rules.option_specs):
+        given.setdefault("players", seats)
+    try:
+        return rules.options(given)
+    except InvalidOptions as exc:
+        raise InvalidArgument(str(exc)) from None
 
 
 def split_engine_options(

@@ -25,7 +25,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from tavolo.cardgames import Action, Game, Outcome
-from tavolo.cardgames.registry import get_game
 from tavolo.eventlog.model import NewEvent
 from tavolo.tablelog.setup import SeatInfo, TableSetup
 
@@ -127,7 +126,7 @@ class Decision:
 
 def open_table(setup: TableSetup, seed: bytes, now: datetime) -> Decision:
     """Deal a new table; raises the game's InvalidOptions if its options are wrong."""
-    game = get_game(setup.game)
+    game = setup.rules()
     state = game.new_game(setup.options, len(setup.seats), seed)
     opening = opening_events(game, state)
     table = Table(

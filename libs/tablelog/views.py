@@ -35,6 +35,7 @@ class SeatView:
     seats: tuple[SeatInfo, ...]
     outcome: Outcome | None
     last_event: str
+    options: Mapping[str, Any]
     log_hash: str = ""
     """Once the table has ended, the hash of its log's last event (the seat's receipt)."""
 
@@ -61,4 +62,5 @@ def seat_view(table: Table, seat: int | None) -> SeatView:
         seats=table.seats,
         outcome=table.outcome,
         last_event=table.last_event,
+        options=table.setup.options,
     )

@@ -59,6 +59,7 @@ class EngineServicer(engine_pb2_grpc.EngineServicer):
             bot_filled=request.bot_filled,
             turn_seconds=request.turn_seconds,
             bot_think_millis=request.bot_think_millis,
+            ko=request.ko,
         )
         table = await self._app.open_table(caller(), setup)
         return engine_pb2.OpenTableResponse(

@@ -7,6 +7,7 @@ from typing import Any
 
 from google.protobuf import json_format, struct_pb2, timestamp_pb2
 
+from tavolo.cardgames import Game
 from tavolo.lobby.accounts import ProfileView, SessionTokens
 from tavolo.lobby.chat_store import Channel, ChannelKind, ChatMessage
 from tavolo.lobby.conduct import convert as conduct_convert
@@ -68,6 +69,32 @@ def options_in(message: Any, field: str = "options") -> dict[str, Any]:
         return {}
     value = json_format.MessageToDict(getattr(message, field))
     return dict(value) if isinstance(value, dict) else {}
+
+
+def game_info(game: Game[Any]) -> lobby_pb2.GameInfo:
+    """A game and its table options, as a client needs them to build a table form."""
+    return lobby_pb2.GameInfo(
+        name=game.name,
+        title=game.title,
+        min_players=game.min_players,
+        max_players=game.max_players,
+        seat_counts=game.seat_counts(),
+        options=[
+            lobby_pb2.GameOption(
+                name=spec.name,
+                default=_value(spec.default),
+                doc=spec.doc,
+                choices=[_value(c) for c in spec.choices or ()],
+            )
+            for spec in game.option_specs
+        ],
+    )
+
+
+def _value(value: Any) -> struct_pb2.Value:
+    message = struct_pb2.Value()
+    json_format.ParseDict(value, message)
+    return message
 
 
 def options_out(options: dict[str, Any]) -> struct_pb2.Struct:

@@ -13,6 +13,7 @@ from typing import Any
 
 import grpc
 
+from tavolo.cardgames.registry import all_games
 from tavolo.lobby import convert
 from tavolo.lobby.app import LobbyApp
 from tavolo.lobby.conduct import convert as conduct_convert
@@ -87,6 +88,12 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         return convert.profile(view)
 
     # -- tables and rooms -------------------------------------------------------------
+
+    async def ListGames(
+        self, request: lobby_pb2.ListGamesRequest, context: Context
+    ) -> lobby_pb2.ListGamesResponse:
+        games = sorted(all_games().values(), key=lambda g: g.name)
+        return lobby_pb2.ListGamesResponse(games=[convert.game_info(g) for g in games])
 
     async def PlayVersusComputer(
         self, request: lobby_pb2.PlayVersusComputerRequest, context: Context

@@ -184,9 +184,21 @@ def test_a_new_user_plays_friends_and_sees_the_reward(terminal: Terminal) -> Non
     assert "is taken" in taken.stdout and "(ALREADY_EXISTS)" in taken.stdout, taken.stdout
 
     # -- the room -------------------------------------------------------------------------
-    created = terminal.ok("room", "create", "pika", "--players", "2", "--as", "Giulia")
+    offered = terminal.ok("room", "games", "--as", "Giulia")
+    assert "--option match_length=single: 'single' round" in offered, offered
+    bad = terminal.run(
+        "room", "create", "pika", "--players", "2", "--option", "match_length=hands:0",
+        "--as", "Giulia",
+    )  # fmt: skip
+    assert bad.returncode != 0, bad.stdout
+    assert "'hands:N'" in bad.stdout and "(INVALID_ARGUMENT)" in bad.stdout, bad.stdout
+    created = terminal.ok(
+        "room", "create", "pika", "--players", "2", "--option", "match_length=single",
+        "--as", "Giulia",
+    )  # fmt: skip
     room = re.search(r"^room (\S+): pika for 2", created, re.MULTILINE)
     assert room is not None, created
+    assert "options: match_length=single, pika_window=3, players=2" in created, created
     room_id = room.group(1)
     assert f"tavolo room accept {room_id}" in terminal.ok(
         "room", "invite", room_id, "Marco", "--as", "Giulia"

@@ -23,6 +23,7 @@ Seats play clockwise (RULES §0.3): the turn passes from seat s to s-1.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Final
 
 from mypy_extensions import mypyc_attr
@@ -154,6 +155,25 @@ class Pika(Game[PikaState]):
             for seat, opened in state.windows
         )
         return (turn, *calls)
+
+    # -- knock-out play (RULES §0 rule 14, PCG-7) -------------------------------------
+
+    offers_knock_out = True
+
+    def tie_break_hand(self, state: PikaState) -> tuple[PikaState, list[Event]]:
+        """One more hand dealt on from the drawn match, scored alone: its winner wins."""
+        rules = replace(state.rules, match="single", hands_limit=None, points_target=None)
+        dealer = (state.dealer + CLOCKWISE) % state.seats
+        zero = (0,) * state.seats
+        rng = state.rng.copy()
+        return deal(rules, state.seats, dealer, state.round + 1, zero, rng, state.step)
+
+    def last_capture(self, state: PikaState) -> int | None:
+        """Pika has neither captures nor tricks: the seat that played last."""
+        for _, who, move, *_ in reversed(unchain(state.recent)):
+            if move == "play":
+                return who
+        return None
 
     def cards_in_play(self, state: PikaState) -> list[str]:
         cards = [c for hand in state.hands for c in hand]

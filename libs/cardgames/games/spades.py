@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Final
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import (
@@ -95,6 +96,9 @@ def _whole(low: int, high: int) -> Callable[[JSON], str | None]:
     return check
 
 
+_TEAMS: Final = tuple(frozenset(s for s in range(SEATS) if team_of(s) == t) for t in (0, 1))
+
+
 class Spades(Game[SpadesState]):
     """Partnership Spades with nil, bags and the seed's house rules."""
 
@@ -111,6 +115,13 @@ class Spades(Game[SpadesState]):
             "lose_at", -500, "a team at this score or lower loses", check=_whole(-1000, -100)
         ),
     )
+
+    offers_knock_out = True
+    """A Spades match is never drawn: level scores at the end already play tie-break
+    rounds, the third decided by the last trick (RULES §0 rules 13-14)."""
+
+    def partners(self, state: SpadesState, seat: int) -> frozenset[int]:
+        return _TEAMS[team_of(seat)]
 
     def _new_game(self, options: dict[str, JSON], seats: int, rng: SeededRandom) -> SpadesState:
         rng = rng.copy()

@@ -39,6 +39,7 @@ Seats play clockwise (RULES §0.3): the turn passes from seat s to s-1.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Final
 
 from mypy_extensions import mypyc_attr
@@ -199,6 +200,25 @@ class Uno(Game[UnoState]):
             for seat, opened in state.windows
         )
         return (turn, *calls)
+
+    # -- knock-out play (RULES §0 rule 14, PCG-7) -------------------------------------
+
+    offers_knock_out = True
+
+    def tie_break_hand(self, state: UnoState) -> tuple[UnoState, list[Event]]:
+        """One more hand dealt on from the drawn match, scored alone: its winner wins."""
+        rules = replace(state.rules, match="single", hands_limit=None, points_target=None)
+        dealer = (state.dealer + CLOCKWISE) % state.seats
+        zero = (0,) * state.seats
+        rng = state.rng.copy()
+        return deal(rules, state.seats, dealer, state.round + 1, zero, rng, state.step)
+
+    def last_capture(self, state: UnoState) -> int | None:
+        """Uno has neither captures nor tricks: the seat that played last."""
+        for _, who, move, *_ in reversed(state.recent):
+            if move == "play":
+                return who
+        return None
 
     def cards_in_play(self, state: UnoState) -> list[str]:
         cards = [c for hand in state.hands for c in hand]

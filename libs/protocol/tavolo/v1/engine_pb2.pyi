@@ -66,6 +66,7 @@ class OpenTableRequest(_message.Message):
     TABLE_ID_FIELD_NUMBER: _builtins.int
     STAKE_FIELD_NUMBER: _builtins.int
     BOT_FILLED_FIELD_NUMBER: _builtins.int
+    KO_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game name, e.g. "pika"."""
     mode: _common_pb2.Mode.ValueType
@@ -80,6 +81,10 @@ class OpenTableRequest(_message.Message):
     """Stake per player in coins (stake tables only)."""
     bot_filled: _builtins.bool
     """True when bots completed the table after a matchmaking timeout."""
+    ko: _builtins.bool
+    """Knock-out play (PCG-7, RULES §0 rule 14): a drawn match gets up to three tie-break
+    hands, then the last capture loses. Games that do not offer it are refused.
+    """
     @_builtins.property
     def options(self) -> _struct_pb2.Struct:
         """Game options; omitted ones take their defaults."""
@@ -100,10 +105,11 @@ class OpenTableRequest(_message.Message):
         table_id: _builtins.str = ...,
         stake: _builtins.int = ...,
         bot_filled: _builtins.bool = ...,
+        ko: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["options", b"options"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_filled", b"bot_filled", "bot_think_millis", b"bot_think_millis", "game", b"game", "mode", b"mode", "options", b"options", "seats", b"seats", "stake", b"stake", "table_id", b"table_id", "turn_seconds", b"turn_seconds"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_filled", b"bot_filled", "bot_think_millis", b"bot_think_millis", "game", b"game", "ko", b"ko", "mode", b"mode", "options", b"options", "seats", b"seats", "stake", b"stake", "table_id", b"table_id", "turn_seconds", b"turn_seconds"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -204,6 +210,7 @@ class TableView(_message.Message):
     OUTCOME_FIELD_NUMBER: _builtins.int
     LAST_EVENT_FIELD_NUMBER: _builtins.int
     LOG_HASH_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     """The table."""
     game: _builtins.str
@@ -252,6 +259,10 @@ class TableView(_message.Message):
     def outcome(self) -> _common_pb2.Outcome:
         """The result once finished."""
 
+    @_builtins.property
+    def options(self) -> _struct_pb2.Struct:
+        """The game options the table plays with, defaults included (match length, ...)."""
+
     def __init__(
         self,
         *,
@@ -270,10 +281,11 @@ class TableView(_message.Message):
         outcome: _common_pb2.Outcome | None = ...,
         last_event: _builtins.str = ...,
         log_hash: _builtins.str = ...,
+        options: _struct_pb2.Struct | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "outcome", b"outcome", "private", b"private", "public", b"public", "seat", b"seat"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "options", b"options", "outcome", b"outcome", "private", b"private", "public", b"public", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadlines", b"deadlines", "game", b"game", "hand", b"hand", "last_event", b"last_event", "legal_actions", b"legal_actions", "log_hash", b"log_hash", "outcome", b"outcome", "private", b"private", "public", b"public", "seat", b"seat", "seats", b"seats", "status", b"status", "table_id", b"table_id", "to_act", b"to_act", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadlines", b"deadlines", "game", b"game", "hand", b"hand", "last_event", b"last_event", "legal_actions", b"legal_actions", "log_hash", b"log_hash", "options", b"options", "outcome", b"outcome", "private", b"private", "public", b"public", "seat", b"seat", "seats", b"seats", "status", b"status", "table_id", b"table_id", "to_act", b"to_act", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015

@@ -1725,3 +1725,128 @@ class ListCollusionSignalsResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ListCollusionSignalsResponse: _TypeAlias = ListCollusionSignalsResponse  # noqa: Y015
+
+@_typing.final
+class ListGamesRequest(_message.Message):
+    """List the games."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListGamesRequest: _TypeAlias = ListGamesRequest  # noqa: Y015
+
+@_typing.final
+class GameOption(_message.Message):
+    """One table option of a game."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    DEFAULT_FIELD_NUMBER: _builtins.int
+    DOC_FIELD_NUMBER: _builtins.int
+    CHOICES_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """The option's name, e.g. "match_length"."""
+    doc: _builtins.str
+    """What it means and, for free-form values, the forms allowed (e.g. "hands:N")."""
+    @_builtins.property
+    def default(self) -> _struct_pb2.Value:
+        """Its value when a request leaves it out."""
+
+    @_builtins.property
+    def choices(self) -> _containers.RepeatedCompositeFieldContainer[_struct_pb2.Value]:
+        """The values allowed, when they are a short list; empty for free-form values."""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        default: _struct_pb2.Value | None = ...,
+        doc: _builtins.str = ...,
+        choices: _abc.Iterable[_struct_pb2.Value] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["default", b"default"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["choices", b"choices", "default", b"default", "doc", b"doc", "name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GameOption: _TypeAlias = GameOption  # noqa: Y015
+
+@_typing.final
+class GameInfo(_message.Message):
+    """A game the platform offers."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    TITLE_FIELD_NUMBER: _builtins.int
+    MIN_PLAYERS_FIELD_NUMBER: _builtins.int
+    MAX_PLAYERS_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
+    SEAT_COUNTS_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """Registered name, as requests take it."""
+    title: _builtins.str
+    """Its title."""
+    min_players: _builtins.int
+    """Fewest seats."""
+    max_players: _builtins.int
+    """Most seats."""
+    @_builtins.property
+    def options(self) -> _containers.RepeatedCompositeFieldContainer[Global___GameOption]:
+        """Its table options."""
+
+    @_builtins.property
+    def seat_counts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The seat counts offered (every count from min to max, unless the game says otherwise)."""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        title: _builtins.str = ...,
+        min_players: _builtins.int = ...,
+        max_players: _builtins.int = ...,
+        options: _abc.Iterable[Global___GameOption] | None = ...,
+        seat_counts: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["max_players", b"max_players", "min_players", b"min_players", "name", b"name", "options", b"options", "seat_counts", b"seat_counts", "title", b"title"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GameInfo: _TypeAlias = GameInfo  # noqa: Y015
+
+@_typing.final
+class ListGamesResponse(_message.Message):
+    """The games."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAMES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def games(self) -> _containers.RepeatedCompositeFieldContainer[Global___GameInfo]:
+        """By name."""
+
+    def __init__(
+        self,
+        *,
+        games: _abc.Iterable[Global___GameInfo] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["games", b"games"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListGamesResponse: _TypeAlias = ListGamesResponse  # noqa: Y015

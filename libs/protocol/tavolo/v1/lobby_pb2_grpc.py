@@ -62,6 +62,11 @@ class LobbyStub:
                 request_serializer=tavolo_dot_v1_dot_lobby__pb2.GetProfileRequest.SerializeToString,
                 response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Profile.FromString,
                 _registered_method=True)
+        self.ListGames = channel.unary_unary(
+                '/tavolo.v1.Lobby/ListGames',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.ListGamesRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListGamesResponse.FromString,
+                _registered_method=True)
         self.PlayVersusComputer = channel.unary_unary(
                 '/tavolo.v1.Lobby/PlayVersusComputer',
                 request_serializer=tavolo_dot_v1_dot_lobby__pb2.PlayVersusComputerRequest.SerializeToString,
@@ -202,6 +207,14 @@ class LobbyServicer:
 
     def GetProfile(self, request, context):
         """The caller's (or another player's public) profile.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListGames(self, request, context):
+        """Every game offered, with its table options, their defaults and allowed values (PCG-6),
+        so a client can build the form a room, queue or stake table request takes.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -375,6 +388,11 @@ def add_LobbyServicer_to_server(servicer, server):
                     servicer.GetProfile,
                     request_deserializer=tavolo_dot_v1_dot_lobby__pb2.GetProfileRequest.FromString,
                     response_serializer=tavolo_dot_v1_dot_lobby__pb2.Profile.SerializeToString,
+            ),
+            'ListGames': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListGames,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListGamesRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.ListGamesResponse.SerializeToString,
             ),
             'PlayVersusComputer': grpc.unary_unary_rpc_method_handler(
                     servicer.PlayVersusComputer,
@@ -614,6 +632,33 @@ class Lobby:
             '/tavolo.v1.Lobby/GetProfile',
             tavolo_dot_v1_dot_lobby__pb2.GetProfileRequest.SerializeToString,
             tavolo_dot_v1_dot_lobby__pb2.Profile.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListGames(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/ListGames',
+            tavolo_dot_v1_dot_lobby__pb2.ListGamesRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.ListGamesResponse.FromString,
             options,
             channel_credentials,
             insecure,

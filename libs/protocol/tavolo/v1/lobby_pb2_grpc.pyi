@@ -51,6 +51,10 @@ class LobbyStub:
     """End a login: its refresh token, and every one rotated from the same login, stop working."""
     GetProfile: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.GetProfileRequest, _lobby_pb2.Profile]
     """The caller's (or another player's public) profile."""
+    ListGames: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListGamesRequest, _lobby_pb2.ListGamesResponse]
+    """Every game offered, with its table options, their defaults and allowed values (PCG-6),
+    so a client can build the form a room, queue or stake table request takes.
+    """
     PlayVersusComputer: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.PlayVersusComputerRequest, _lobby_pb2.TableAssignment]
     """Start a table against bots at once (MODE-1)."""
     CreateRoom: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CreateRoomRequest, _lobby_pb2.Room]
@@ -116,6 +120,10 @@ class LobbyAsyncStub(LobbyStub):
     """End a login: its refresh token, and every one rotated from the same login, stop working."""
     GetProfile: _aio.UnaryUnaryMultiCallable[_lobby_pb2.GetProfileRequest, _lobby_pb2.Profile]  # type: ignore[assignment]
     """The caller's (or another player's public) profile."""
+    ListGames: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListGamesRequest, _lobby_pb2.ListGamesResponse]  # type: ignore[assignment]
+    """Every game offered, with its table options, their defaults and allowed values (PCG-6),
+    so a client can build the form a room, queue or stake table request takes.
+    """
     PlayVersusComputer: _aio.UnaryUnaryMultiCallable[_lobby_pb2.PlayVersusComputerRequest, _lobby_pb2.TableAssignment]  # type: ignore[assignment]
     """Start a table against bots at once (MODE-1)."""
     CreateRoom: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CreateRoomRequest, _lobby_pb2.Room]  # type: ignore[assignment]
@@ -208,6 +216,16 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.Profile, _abc.Awaitable[_lobby_pb2.Profile]]:
         """The caller's (or another player's public) profile."""
+
+    @_abc_1.abstractmethod
+    def ListGames(
+        self,
+        request: _lobby_pb2.ListGamesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.ListGamesResponse, _abc.Awaitable[_lobby_pb2.ListGamesResponse]]:
+        """Every game offered, with its table options, their defaults and allowed values (PCG-6),
+        so a client can build the form a room, queue or stake table request takes.
+        """
 
     @_abc_1.abstractmethod
     def PlayVersusComputer(

@@ -1,0 +1,197 @@
+"""Knock-out play (RULES §0 rule 14, PCG-7): a match that may not end drawn.
+
+A drawn match gets tie-break hands, up to three; among the tied sides the one that does
+better in a hand wins (more points, or in games counted in hands won the hand's winner:
+each game's outcome of that hand ranks it). If the third is drawn too, the side that made
+the last capture in it loses (the last trick in trick games, the last play in games with
+neither). Tie-break points never enter the match totals.
+
+:class:`KnockOut` wraps a game that offers this and is itself a :class:`Game`, so the
+engine, replay and the bots (which see only views) treat a KO table like any other: each
+tie-break hand is dealt and played in the same event stream, and the outcome's
+``detail["knock_out"]`` says how the match was decided.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tavolo.cardgames.actions import Action
+from tavolo.cardgames.contract import JSON, Event, Game, Outcome, Timer, View
+from tavolo.cardgames.errors import GameOver, InvalidOptions
+from tavolo.cardgames.rng import SeededRandom
+
+MAX_TIE_BREAK_HANDS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class KnockOutState:
+    """The match, then each tie-break hand in turn, in ``current``.
+
+    ``tied`` are the seats that shared first place in the match (empty while it runs);
+    ``hands`` holds each finished tie-break hand's scores.
+    """
+
+    current: Any
+    match: Outcome | None = None
+    tied: tuple[int, ...] = ()
+    hands: tuple[tuple[int, ...], ...] = ()
+    outcome: Outcome | None = None
+
+
+def knock_out(game: Game[Any]) -> KnockOut:
+    """The KO form of ``game``; refused, saying why, for a game that does not offer it."""
+    if not game.offers_knock_out:
+        raise InvalidOptions(
+            f"{game.title} does not offer knock-out play yet: it supplies no tie-break hand"
+            " and last capture (RULES §0 rule 14)"
+        )
+    return KnockOut(game)
+
+
+class KnockOut(Game[KnockOutState]):
+    """``game`` played to a decided result; see the module docstring."""
+
+    name = "knock_out"
+    title = "Knock-out"
+    min_players = 2
+    max_players = 10
+
+    def __init__(self, game: Game[Any]) -> None:
+        self.game = game
+
+    # -- set-up -----------------------------------------------------------------------
+
+    def options(self, given: Mapping[str, JSON] | None = None) -> dict[str, JSON]:
+        return self.game.options(given)
+
+    def new_game(
+        self, options: Mapping[str, JSON] | None, seats: int, seed: bytes
+    ) -> KnockOutState:
+        return KnockOutState(current=self.game.new_game(options, seats, seed))
+
+    def _new_game(self, options: dict[str, JSON], seats: int, rng: SeededRandom) -> KnockOutState:
+        raise NotImplementedError("a knock-out match is dealt by its game's new_game")
+
+    # -- play -------------------------------------------------------------------------
+
+    def apply(
+        self, state: KnockOutState, seat: int, action: Action
+    ) -> tuple[KnockOutState, list[Event]]:
+        if state.outcome is not None:
+            raise GameOver("the game is over")
+        current, events = self.game.apply(state.current, seat, action)
+        return self._after(replace(state, current=current), events)
+
+    def _after(
+        self, state: KnockOutState, events: list[Event]
+    ) -> tuple[KnockOutState, list[Event]]:
+        ended = self.game.outcome(state.current)
+        if ended is None:
+            return state, events
+        match = state.match
+        if match is None:
+            tied = ended.winners()
+            if self._sides(state, tied) < 2:
+                return self._decide(state, ended, ended.places, "match", None, events)
+            state = replace(state, match=ended, tied=tied)
+            return self._next_hand(state, events)
+        hands = (*state.hands, ended.scores)
+        state = replace(state, hands=hands)
+        best = min(ended.places[s] for s in state.tied)
+        winners = tuple(s for s in state.tied if ended.places[s] == best)
+        if len(winners) < len(state.tied):
+            places = _rank(state, winners)
+            return self._decide(state, match, places, "tie_break", None, events)
+        if len(hands) < MAX_TIE_BREAK_HANDS:
+            return self._next_hand(state, events)
+        last = self.game.last_capture(state.current)
+        if last is None or last not in state.tied:
+            # Nobody among the tied sides captured: they share their place (RULES §0.13).
+            return self._decide(state, match, match.places, "shared", last, events)
+        losers = self.game.partners(state.current, last)
+        places = _rank(state, tuple(s for s in state.tied if s not in losers))
+        return self._decide(state, match, places, "last_capture", last, events)
+
+    def _sides(self, state: KnockOutState, seats: tuple[int, ...]) -> int:
+        return len({min(self.game.partners(state.current, s)) for s in seats})
+
+    def _next_hand(
+        self, state: KnockOutState, events: list[Event]
+    ) -> tuple[KnockOutState, list[Event]]:
+        number = len(state.hands) + 1
+        current, dealt = self.game.tie_break_hand(state.current)
+        events.append({"type": "tie_break_hand", "number": number, "tied": list(state.tied)})
+        events.extend(dealt)
+        return replace(state, current=current), events
+
+    def _decide(
+        self,
+        state: KnockOutState,
+        match: Outcome,
+        places: tuple[int, ...],
+        decided_by: str,
+        last_capture: int | None,
+        events: list[Event],
+    ) -> tuple[KnockOutState, list[Event]]:
+        how: dict[str, JSON] = {
+            "decided_by": decided_by,
+            "tie_break_hands": [list(h) for h in state.hands],
+        }
+        if last_capture is not None:
+            how["last_capture"] = last_capture
+        outcome = Outcome(
+            places=places, scores=match.scores, detail={**match.detail, "knock_out": how}
+        )
+        events.append({"type": "knock_out_decided", "places": list(places), **how})
+        return replace(state, outcome=outcome), events
+
+    # -- delegated to the hand being played -------------------------------------------
+
+    def _legal_actions(self, state: KnockOutState, seat: int) -> list[Action]:
+        return self.game.legal_actions(state.current, seat)
+
+    def _apply(
+        self, state: KnockOutState, seat: int, action: Action
+    ) -> tuple[KnockOutState, list[Event]]:
+        return self.apply(state, seat, action)
+
+    def view(self, state: KnockOutState, seat: int | None) -> View:
+        inner = self.game.view(state.current, seat)
+        ko: dict[str, JSON] = {"tie_break_hand": len(state.hands) + 1 if state.tied else 0}
+        if state.tied:
+            ko["tied"] = list(state.tied)
+            ko["tie_break_scores"] = [list(h) for h in state.hands]
+        return replace(inner, public={**inner.public, "knock_out": ko})
+
+    def outcome(self, state: KnockOutState) -> Outcome | None:
+        return state.outcome
+
+    def to_act(self, state: KnockOutState) -> frozenset[int]:
+        return frozenset() if state.outcome is not None else self.game.to_act(state.current)
+
+    def seats(self, state: KnockOutState) -> int:
+        return self.game.seats(state.current)
+
+    def timers(self, state: KnockOutState) -> tuple[Timer, ...]:
+        return () if state.outcome is not None else self.game.timers(state.current)
+
+    def cards_in_play(self, state: KnockOutState) -> list[str]:
+        return self.game.cards_in_play(state.current)
+
+    def hidden_cards(self, state: KnockOutState, seat: int | None) -> list[str]:
+        return self.game.hidden_cards(state.current, seat)
+
+    def shown_cards(self, state: KnockOutState, seat: int) -> list[str]:
+        return self.game.shown_cards(state.current, seat)
+
+
+def _rank(state: KnockOutState, winners: tuple[int, ...]) -> tuple[int, ...]:
+    """The match's places with the tied seats split: ``winners`` first, the others next."""
+    assert state.match is not None
+    return tuple(
+        (1 if s in winners else 1 + len(winners)) if s in state.tied else place
+        for s, place in enumerate(state.match.places)
+    )

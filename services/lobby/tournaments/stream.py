@@ -1,0 +1,201 @@
+"""A tournament as an event-sourced stream (PCG-7): decisions and the fold that rebuilds it.
+
+Every change is an event of the tournament's own stream (``tournament-<id>`` in the
+lobby's event log): created, a player registered or unregistered, cancelled (with the
+refunds owed), the bracket drawn (the seed revealed), a match's table opened, a match
+decided, the prizes paid. ``rebuild`` folds them back into a :class:`Tournament`, so a
+replica that dies mid-round loses nothing: the next one reads the stream and goes on.
+
+The decisions (``register``, ``start``, ``decide_match`` ...) are pure: they check the
+tournament as it stands and return the events to append, or refuse saying why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from tavolo.lobby.tournaments.bracket import (
+    MAX_ENTRANTS,
+    MIN_ENTRANTS,
+    Bracket,
+    advance,
+    commitment,
+    draw,
+)
+from tavolo.lobby.tournaments.prizes import check_split
+from tavolo.lobby.tournaments.standings import final_places, payouts
+from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument
+
+Event = tuple[str, dict[str, Any]]
+
+REGISTERING, CANCELLED, PLAYING, FINISHED = "registering", "cancelled", "playing", "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSpec:
+    """What an operator sets when creating a tournament."""
+
+    game: str
+    options: Mapping[str, Any]
+    max_entrants: int
+    opens_at: datetime
+    starts_at: datetime
+    fee: int
+    split: tuple[int, ...]
+    no_show: str  # "bot": a bot plays the missing seat; "forfeit": the seat loses
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    tournament_id: str
+    spec: TournamentSpec
+    commitment: str
+    status: str = REGISTERING
+    entrants: tuple[str, ...] = ()
+    bracket: Bracket | None = None
+    tables: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    paid: Mapping[str, int] = field(default_factory=dict)
+    version: int = 0
+
+
+def create(tournament_id: str, spec: TournamentSpec, seed: bytes) -> Event:
+    """The first event: the spec, checked, and the commitment to the draw's seed."""
+    if not MIN_ENTRANTS <= spec.max_entrants <= MAX_ENTRANTS:
+        raise InvalidArgument(f"a bracket holds {MIN_ENTRANTS} to {MAX_ENTRANTS} entrants")
+    if spec.fee < 0:
+        raise InvalidArgument("the entry fee is 0 coins or more")
+    if spec.starts_at <= spec.opens_at:
+        raise InvalidArgument("a tournament starts after its registration opens")
+    check_split(spec.split)
+    if spec.no_show not in ("bot", "forfeit"):
+        raise InvalidArgument("a no-show option is 'bot' or 'forfeit'")
+    return "tournament_created", {
+        "tournament_id": tournament_id,
+        "game": spec.game,
+        "options": dict(spec.options),
+        "max_entrants": spec.max_entrants,
+        "opens_at": spec.opens_at.isoformat(),
+        "starts_at": spec.starts_at.isoformat(),
+        "fee": spec.fee,
+        "split": list(spec.split),
+        "no_show": spec.no_show,
+        "commitment": commitment(seed),
+    }
+
+
+def register(t: Tournament, player_id: str, now: datetime) -> Event:
+    _registering(t, now)
+    if player_id in t.entrants:
+        raise FailedPrecondition("you are already registered")
+    if len(t.entrants) >= t.spec.max_entrants:
+        raise FailedPrecondition(f"the tournament is full ({t.spec.max_entrants} entrants)")
+    return "player_registered", {"player_id": player_id, "fee": t.spec.fee}
+
+
+def unregister(t: Tournament, player_id: str, now: datetime) -> Event:
+    _registering(t, now)
+    if player_id not in t.entrants:
+        raise FailedPrecondition("you are not registered")
+    return "player_unregistered", {"player_id": player_id, "refund": t.spec.fee}
+
+
+def start(t: Tournament, seed: bytes, now: datetime) -> Event:
+    """At the start time: the draw (the seed revealed), or too few entrants cancel it."""
+    if t.status != REGISTERING:
+        raise FailedPrecondition(f"the tournament is {t.status}")
+    if now < t.spec.starts_at:
+        raise FailedPrecondition("the tournament has not reached its start time")
+    if commitment(seed) != t.commitment:
+        raise InvalidArgument("the seed does not match the tournament's commitment")
+    if len(t.entrants) < MIN_ENTRANTS:
+        refunds = {p: t.spec.fee for p in t.entrants if t.spec.fee}
+        return "tournament_cancelled", {"reason": "too few entrants", "refunds": refunds}
+    return "bracket_drawn", {"seed": seed.hex(), "entrants": sorted(t.entrants)}
+
+
+def open_match(t: Tournament, round_: int, index: int, table_id: str) -> Event:
+    bracket = _bracket(t)
+    if not bracket.match(round_, index).ready:
+        raise FailedPrecondition(f"match {index + 1} of round {round_ + 1} cannot open now")
+    if table_id in t.tables:
+        raise FailedPrecondition(f"table {table_id} already plays a match")
+    return "match_opened", {"round": round_, "index": index, "table_id": table_id}
+
+
+def decide_match(t: Tournament, table_id: str, winner: str, how: str) -> list[Event]:
+    """A finished table's winner advances; the final's end also pays the prizes."""
+    if table_id not in t.tables:
+        raise FailedPrecondition(f"table {table_id} plays no match of this tournament")
+    round_, index = t.tables[table_id]
+    after = advance(_bracket(t), round_, index, winner)
+    events: list[Event] = [
+        ("match_decided", {"round": round_, "index": index, "winner": winner, "how": how})
+    ]
+    if after.champion is not None:
+        pot = t.spec.fee * len(t.entrants)
+        paid = payouts(pot, t.spec.split, final_places(after))
+        events.append(("prizes_paid", {"payouts": paid, "pot": pot}))
+    return events
+
+
+def rebuild(tournament_id: str, events: Iterable[Event]) -> Tournament:
+    """The tournament its stream describes; the first event must be its creation."""
+    found: Tournament | None = None
+    for type_, data in events:
+        found = _create(tournament_id, data) if found is None else apply(found, type_, data)
+    if found is None:
+        raise FailedPrecondition(f"no tournament {tournament_id}")
+    return found
+
+
+def apply(t: Tournament, type_: str, data: Mapping[str, Any]) -> Tournament:
+    """``t`` after one recorded event."""
+    t = replace(t, version=t.version + 1)
+    if type_ == "player_registered":
+        return replace(t, entrants=(*t.entrants, str(data["player_id"])))
+    if type_ == "player_unregistered":
+        return replace(t, entrants=tuple(p for p in t.entrants if p != data["player_id"]))
+    if type_ == "tournament_cancelled":
+        return replace(t, status=CANCELLED)
+    if type_ == "bracket_drawn":
+        bracket = draw(list(data["entrants"]), bytes.fromhex(str(data["seed"])))
+        return replace(t, status=PLAYING, bracket=bracket)
+    if type_ == "match_opened":
+        tables = {**t.tables, str(data["table_id"]): (int(data["round"]), int(data["index"]))}
+        return replace(t, tables=tables)
+    if type_ == "match_decided":
+        bracket = advance(_bracket(t), int(data["round"]), int(data["index"]), data["winner"])
+        return replace(t, bracket=bracket)
+    if type_ == "prizes_paid":
+        return replace(t, status=FINISHED, paid=dict(data["payouts"]))
+    raise ValueError(f"unknown tournament event {type_!r}")
+
+
+def _create(tournament_id: str, data: Mapping[str, Any]) -> Tournament:
+    spec = TournamentSpec(
+        game=str(data["game"]),
+        options=dict(data["options"]),
+        max_entrants=int(data["max_entrants"]),
+        opens_at=datetime.fromisoformat(str(data["opens_at"])),
+        starts_at=datetime.fromisoformat(str(data["starts_at"])),
+        fee=int(data["fee"]),
+        split=tuple(int(s) for s in data["split"]),
+        no_show=str(data["no_show"]),
+    )
+    return Tournament(tournament_id, spec, str(data["commitment"]), version=1)
+
+
+def _registering(t: Tournament, now: datetime) -> None:
+    if t.status != REGISTERING or now >= t.spec.starts_at:
+        raise FailedPrecondition("registration is closed: the tournament has started")
+    if now < t.spec.opens_at:
+        raise FailedPrecondition(f"registration opens at {t.spec.opens_at.isoformat()}")
+
+
+def _bracket(t: Tournament) -> Bracket:
+    if t.bracket is None:
+        raise FailedPrecondition("the bracket is not drawn yet")
+    return t.bracket

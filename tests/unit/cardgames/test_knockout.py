@@ -1,0 +1,172 @@
+"""KO play (RULES §0 rule 14, PCG-7) over the real Pika, Uno and Spades rules.
+
+A drawn two-player match is hard to reach by chance, so the Pika and Uno doubles below
+change one thing only, on purpose: how a result is placed (a match, or every tie-break
+hand too, always ends level). Their tie-break hands, plays and last captures are the
+games' own.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from tavolo.cardgames import Event, Game, InvalidOptions, Outcome
+from tavolo.cardgames.games.hearts import Hearts
+from tavolo.cardgames.games.pika import Pika
+from tavolo.cardgames.games.spades import Spades
+from tavolo.cardgames.games.uno import Uno
+from tavolo.cardgames.knockout import MAX_TIE_BREAK_HANDS, KnockOut, knock_out
+from tests.unit.cardgames.conformance import check_replay, play_random_game
+
+
+class LevelMatch:
+    """Places every match level; with ``every_hand`` the tie-break hands too."""
+
+    every_hand = False
+
+    def _finish_match(self, st: Any, places: Any, scores: Any, reason: str, events: Any) -> None:
+        single = st.rules.hands_limit is None and st.rules.points_target is None
+        if self.every_hand or not single:
+            places = (1,) * st.seats
+        super()._finish_match(st, places, scores, reason, events)  # type: ignore[misc]
+
+
+class DrawnPika(LevelMatch, Pika):
+    pass
+
+
+class AlwaysDrawnPika(DrawnPika):
+    every_hand = True
+
+
+class DrawnUno(LevelMatch, Uno):
+    pass
+
+
+class AlwaysDrawnUno(DrawnUno):
+    every_hand = True
+
+
+def play(game: Game[Any], state: Any, seed: int) -> tuple[Any, list[Event]]:
+    """Random legal play to the end; the final state and every event, in order."""
+    rng = random.Random(seed)
+    events: list[Event] = []
+    while waiting := game.to_act(state):
+        seat = rng.choice(sorted(waiting))
+        state, produced = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        events.extend(produced)
+    return state, events
+
+
+def ko_outcome(state: Any) -> Outcome:
+    assert state.outcome is not None
+    return state.outcome  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(("rules", "options"), [(DrawnPika(), "hands:2"), (DrawnUno(), "hands:2")])
+def test_pcg_7_a_drawn_match_is_decided_by_the_first_tie_break_hand(
+    rules: Game[Any], options: str
+) -> None:
+    game = knock_out(rules)
+    start = game.new_game({"match_length": options, "players": 2}, 2, b"ko-one")
+    state, events = play(game, start, 1)
+    outcome = ko_outcome(state)
+    assert sorted(outcome.places) == [1, 2]
+    assert outcome.detail["knock_out"]["decided_by"] == "tie_break"
+    assert len(outcome.detail["knock_out"]["tie_break_hands"]) == 1
+    types = [e["type"] for e in events]
+    assert types.count("tie_break_hand") == 1 and types[-1] == "knock_out_decided"
+    # The tie-break hand is dealt in the same stream, after the match's end ...
+    opened = types.index("tie_break_hand")
+    assert types.index("game_over") < opened and types[opened + 1] == "deal"
+    # ... its winner wins, and its points never enter the match totals.
+    hand_over = [e for e in events if e["type"] == "game_over"][-1]
+    assert outcome.places == tuple(1 if p == 1 else 2 for p in hand_over["places"])
+    match_over = next(e for e in events if e["type"] == "game_over")
+    assert list(outcome.scores) == match_over["scores"]
+
+
+@pytest.mark.parametrize("rules", [AlwaysDrawnPika(), AlwaysDrawnUno()])
+def test_pcg_7_after_three_drawn_tie_break_hands_the_last_play_loses(rules: Game[Any]) -> None:
+    game = knock_out(rules)
+    start = game.new_game({"match_length": "hands:1", "players": 2}, 2, b"ko-three")
+    state, events = play(game, start, 2)
+    outcome = ko_outcome(state)
+    how = outcome.detail["knock_out"]
+    assert how["decided_by"] == "last_capture"
+    assert len(how["tie_break_hands"]) == MAX_TIE_BREAK_HANDS
+    # The seat that made the last play of the third hand loses, whatever its points.
+    last_deal = max(i for i, e in enumerate(events) if e["type"] == "deal")
+    plays = [e["seat"] for e in events[last_deal:] if e["type"] == "play"]
+    assert how["last_capture"] == plays[-1]
+    assert outcome.places[plays[-1]] == 2 and outcome.places[1 - plays[-1]] == 1
+    assert [e["type"] for e in events].count("tie_break_hand") == MAX_TIE_BREAK_HANDS
+
+
+def test_pcg_7_a_decided_match_needs_no_tie_break_hand() -> None:
+    game = knock_out(Pika())
+    state, events = play(game, game.new_game({"players": 3}, 3, b"ko-plain"), 3)
+    outcome = ko_outcome(state)
+    assert outcome.detail["knock_out"] == {"decided_by": "match", "tie_break_hands": []}
+    assert "tie_break_hand" not in {e["type"] for e in events}
+
+
+def test_pcg_7_spades_plays_ko_with_its_own_tie_break_rounds() -> None:
+    """A Spades match is never drawn (level scores play rule 14 inside the match)."""
+    game = knock_out(Spades())
+    state, _ = play(game, game.new_game({"target": 100}, 4, b"ko-spades"), 4)
+    outcome = ko_outcome(state)
+    assert sorted(outcome.places) == [1, 1, 3, 3]
+    assert outcome.detail["knock_out"]["decided_by"] == "match"
+
+
+def test_pcg_7_the_view_tells_every_seat_which_tie_break_hand_is_played() -> None:
+    game = knock_out(DrawnPika())
+    state = game.new_game({"match_length": "hands:1", "players": 2}, 2, b"ko-view")
+    rng = random.Random(5)
+    while not state.tied:
+        (seat,) = game.to_act(state)
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    for seat in (0, 1, None):
+        ko = game.view(state, seat).public["knock_out"]
+        assert ko == {"tie_break_hand": 1, "tied": [0, 1], "tie_break_scores": []}
+
+
+def test_pcg_7_a_game_without_tie_break_hands_is_refused_saying_so() -> None:
+    with pytest.raises(InvalidOptions, match="Hearts does not offer knock-out play"):
+        knock_out(Hearts())
+    assert isinstance(knock_out(Uno()), KnockOut)
+
+
+@pytest.mark.parametrize(
+    ("rules", "seats", "options"),
+    [
+        (DrawnPika(), 2, {"match_length": "hands:1"}),
+        (AlwaysDrawnUno(), 3, {"match_length": "hands:1"}),
+        (Spades(), 4, {"target": 100}),
+    ],
+)
+def test_pcg_7_a_knock_out_match_honours_the_contract_through_its_tie_break_hands(
+    rules: Game[Any], seats: int, options: dict[str, Any]
+) -> None:
+    """The conformance checks (legal actions, refusals, conservation, hidden cards in
+    every view, replay byte for byte) hold across the match and its tie-break hands."""
+    game = knock_out(rules)
+    for n in range(1):
+        seed, chooser = f"ko conformance {n}".encode(), bytes([n + 1])
+        record = play_random_game(
+            game,
+            seats,
+            options,
+            seed,
+            chooser,
+            [None] * seats,
+            deep=True,
+            deep_steps=40,
+            max_actions=50_000,
+        )
+        check_replay(game, record)
+        assert "knock_out" in (record.final.outcome.detail)
