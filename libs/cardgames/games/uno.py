@@ -56,7 +56,7 @@ from tavolo.cardgames.contract import (
     places_from_measure,
 )
 from tavolo.cardgames.errors import InvalidOptions, RuleError
-from tavolo.cardgames.games.pika_state import playable
+from tavolo.cardgames.games.pika_state import parse_match_length, playable
 from tavolo.cardgames.games.uno_deck import (
     CODES,
     COLOUR_LETTERS,
@@ -79,7 +79,6 @@ from tavolo.cardgames.games.uno_state import (
     draw_cards,
     hand_points,
     hand_result,
-    parse_match_length,
     pass_turn,
 )
 from tavolo.cardgames.rng import SeededRandom

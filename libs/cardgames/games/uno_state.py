@@ -42,20 +42,6 @@ class UnoRules:
     points_target: int | None = None
 
 
-def parse_match_length(value: object) -> tuple[int | None, int | None]:
-    """``"single"`` → (None, None); ``"hands:N"`` → (N, None); ``"points:T"`` → (None, T)."""
-    if value == "single":
-        return None, None
-    if isinstance(value, str) and ":" in value:
-        kind, _, number = value.partition(":")
-        if number.isdigit() and int(number) >= 1:
-            if kind == "hands":
-                return int(number), None
-            if kind == "points":
-                return None, int(number)
-    raise ValueError(f"match_length must be 'single', 'hands:N' or 'points:T', not {value!r}")
-
-
 _FIELDS: Final = (
     "rules",
     "seats",

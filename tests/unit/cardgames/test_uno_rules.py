@@ -14,6 +14,7 @@ import pytest
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import InvalidOptions, RuleError
+from tavolo.cardgames.games.pika_state import parse_match_length
 from tavolo.cardgames.games.uno import ACCEPT, CALL_UNO, CHALLENGE, DRAW, KEEP, NAME, Uno
 from tavolo.cardgames.games.uno_deck import COLOUR_LETTERS, DECK
 from tavolo.cardgames.games.uno_state import (
@@ -22,7 +23,6 @@ from tavolo.cardgames.games.uno_state import (
     NAME_COLOUR,
     UnoRules,
     UnoState,
-    parse_match_length,
 )
 from tavolo.cardgames.rng import SeededRandom
 
