@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from tavolo.servicekit.errors import FailedPrecondition
+from tavolo.servicekit.errors import FailedPrecondition, NotFound
 from tavolo.v1 import events_pb2
 from tests.waiting import eventually
 
@@ -22,8 +22,20 @@ S = events_pb2
 
 async def test_every_change_of_a_hold_is_told_once(running: Running) -> None:
     wallet = running.wallet
-    await wallet.grant(OPERATOR, "g-ann", "ann", 600, "welcome")
-    await wallet.grant(OPERATOR, "g-bob", "bob", 1000, "welcome")
+    for player in ("ann", "bob"):  # their accounts open as the lobby registers them
+        # ... as second accounts of another person, so no welcome grant changes the sums
+        linked = wire.player_registered(player, f"person-of-{player}")
+        await wire.publish(running.js, running.topology, linked)
+
+    async def granted() -> bool:
+        try:
+            await wallet.grant(OPERATOR, "g-ann", "ann", 600, "welcome")
+            await wallet.grant(OPERATOR, "g-bob", "bob", 1000, "welcome")
+        except NotFound:
+            return False
+        return True
+
+    await eventually(granted, "the welcome grants, once the accounts are open")
     await wallet.hold_stake(LOBBY, "h-left", "ann", 250, "ticket", 0)
     await wallet.hold_stake(LOBBY, "h-left", "ann", 250, "ticket", 0)  # a retry
     await wallet.release_hold(LOBBY, "h-left")
