@@ -9,6 +9,7 @@ own database and its own namespace for NATS streams and subjects.
 from __future__ import annotations
 
 import os
+import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -58,3 +59,22 @@ def namespace() -> str:
 @pytest.fixture
 def nats_url(nats_server_url: str) -> str:
     return nats_server_url
+
+
+# gRPC's asyncio poller thread (cygrpc's ``_poll_wrapper``) can outlive the event loops of
+# a session that started and stopped many servers and channels, and it is not a daemon:
+# the interpreter would then wait for it for ever after the last test. Once pytest has
+# reported, end the process with pytest's own exit status instead of waiting.
+_EXIT_STATUS: list[int] = []
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    _EXIT_STATUS.append(int(exitstatus))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _EXIT_STATUS and os.environ.get("TAVOLO_TEST_KEEP_PROCESS") != "1":
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(_EXIT_STATUS[-1])
