@@ -14,6 +14,7 @@ import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import grpc
 import pytest
 
 from tavolo.servicekit.embedded import EmbeddedNats, EmbeddedPostgres, scratch_database
@@ -61,11 +62,17 @@ def nats_url(nats_server_url: str) -> str:
     return nats_server_url
 
 
-# gRPC's asyncio poller thread (cygrpc's ``_poll_wrapper``) can outlive the event loops of
-# a session that started and stopped many servers and channels, and it is not a daemon:
-# the interpreter would then wait for it for ever after the last test. Once pytest has
-# reported, end the process with pytest's own exit status instead of waiting.
+# gRPC's asyncio engine is started by the first channel or server and shut down when the
+# last one goes; that shutdown joins its poller thread (cygrpc's ``_poll_wrapper``), which
+# can sit in epoll_wait for ever when servers and clients of a test come and go on several
+# event loops and threads. The session therefore holds the engine open from start to end,
+# and once pytest has reported, ends the process with pytest's own exit status instead of
+# waiting for that thread.
 _EXIT_STATUS: list[int] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    grpc.aio.init_grpc_aio()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
