@@ -57,6 +57,7 @@ from tavolo.cardgames.games.pika_state import (
     deal,
     draw_cards,
     end_turn,
+    match_length_problem,
     parse_match_length,
     playable,
     round_result,
@@ -77,14 +78,6 @@ def _check_window(value: JSON) -> str | None:
     return None
 
 
-def _check_match(value: JSON) -> str | None:
-    try:
-        parse_match_length(value)
-    except ValueError as exc:
-        return str(exc)
-    return None
-
-
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Pika(Game[PikaState]):
     """The Pika rules engine (tests subclass it to break it on purpose)."""
@@ -102,7 +95,7 @@ class Pika(Game[PikaState]):
             "match_length",
             "single",
             "'single' round, 'points:T' (first to T) or 'hands:N' rounds",
-            check=_check_match,
+            check=match_length_problem,
         ),
     )
 

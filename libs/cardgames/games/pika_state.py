@@ -75,6 +75,15 @@ def parse_match_length(value: object) -> tuple[int | None, int | None]:
     raise ValueError(f"match_length must be 'single', 'hands:N' or 'points:T', not {value!r}")
 
 
+def match_length_problem(value: object) -> str | None:
+    """Why ``value`` is no match length (an ``OptionSpec`` check), or ``None``."""
+    try:
+        parse_match_length(value)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
 _FIELDS: Final = (
     "rules",
     "seats",

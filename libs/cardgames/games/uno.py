@@ -56,7 +56,7 @@ from tavolo.cardgames.contract import (
     places_from_measure,
 )
 from tavolo.cardgames.errors import InvalidOptions, RuleError
-from tavolo.cardgames.games.pika_state import parse_match_length, playable
+from tavolo.cardgames.games.pika_state import match_length_problem, parse_match_length, playable
 from tavolo.cardgames.games.uno_deck import (
     CODES,
     COLOUR_LETTERS,
@@ -104,14 +104,6 @@ def _check_window(value: JSON) -> str | None:
     return None
 
 
-def _check_match(value: JSON) -> str | None:
-    try:
-        parse_match_length(value)
-    except ValueError as exc:
-        return str(exc)
-    return None
-
-
 def _play_options(card: str, call: bool) -> tuple[Action, ...]:
     calls: tuple[str | None, ...] = (None, UNO) if call else (None,)
     colours: tuple[str | None, ...] = COLOURS if card[0] == "W" else (None,)
@@ -150,7 +142,7 @@ class Uno(Game[UnoState]):
             "match_length",
             "points:500",
             "'points:T' (first to T), 'hands:N' hands, or a 'single' hand",
-            check=_check_match,
+            check=match_length_problem,
         ),
     )
 
