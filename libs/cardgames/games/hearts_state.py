@@ -13,6 +13,7 @@ from tavolo.cardgames.contract import Event, Outcome
 from tavolo.cardgames.games import tricks
 from tavolo.cardgames.games.french_deck import ACE_HIGH, full_deck, sort_hand, suit_of
 from tavolo.cardgames.rng import SeededRandom
+from tavolo.cardgames.slotted import SlottedState
 
 SEATS: Final = 4
 QUEEN_OF_SPADES: Final = "QS"
@@ -64,7 +65,7 @@ _FIELDS: Final = (
 )
 
 
-class HeartsState:
+class HeartsState(SlottedState):
     """One moment of a Hearts match. Treat it as immutable: ``apply`` returns a new one.
 
     - ``hands[s]``: seat s's cards; ``phase``: :data:`PASSING` or :data:`PLAYING`;
@@ -79,6 +80,7 @@ class HeartsState:
     """
 
     __slots__ = _FIELDS
+    FIELDS = _FIELDS
 
     def __init__(
         self,
@@ -119,28 +121,6 @@ class HeartsState:
         self.step = step
         self.rng = rng
         self.outcome = outcome
-
-    def _values(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in _FIELDS)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, HeartsState):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __repr__(self) -> str:
-        pairs = zip(_FIELDS, self._values(), strict=True)
-        return "HeartsState(" + ", ".join(f"{name}={value!r}" for name, value in pairs) + ")"
-
-    def __reduce__(self) -> tuple[type[HeartsState], tuple[object, ...]]:
-        return HeartsState, self._values()
-
-    def copy(self) -> HeartsState:
-        return HeartsState(*self._values())  # type: ignore[arg-type]
-
-    def become(self, other: HeartsState) -> None:
-        for name in _FIELDS:
-            setattr(self, name, getattr(other, name))
 
     def set_hand(self, seat: int, hand: tuple[str, ...]) -> None:
         hands = list(self.hands)
