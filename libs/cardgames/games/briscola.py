@@ -29,8 +29,6 @@ the events of the card it played.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import (
     JSON,
@@ -208,7 +206,7 @@ class Briscola(Game[BriscolaState]):
         hands[seat] = italian_cards.sort_hand(
             [*(c for c in hands[seat] if c != two), taken], ORDER.strength
         )
-        after = replace(state, hands=tuple(hands), stock=(*state.stock[:-1], two), turned=two)
+        after = state.replace(hands=tuple(hands), stock=(*state.stock[:-1], two), turned=two)
         return after, [{"type": "two_swapped", "seat": seat, "gave": two, "took": taken}]
 
     def _play(
@@ -219,8 +217,8 @@ class Briscola(Game[BriscolaState]):
         trick = (*state.trick, (seat, card))
         events: list[Event] = [{"type": "card_played", "seat": seat, "card": card}]
         if len(trick) < state.seats:
-            return replace(
-                state, hands=tuple(hands), trick=trick, turn=(seat + 1) % state.seats
+            return state.replace(
+                hands=tuple(hands), trick=trick, turn=(seat + 1) % state.seats
             ), events
         winner = trick_winner(trick, ORDER, state.trumps)
         won = [c for _, c in trick]
@@ -243,8 +241,7 @@ class Briscola(Game[BriscolaState]):
             drawn = stock.pop(0)
             hands[drawer] = italian_cards.sort_hand([*hands[drawer], drawn], ORDER.strength)
             events.append({"type": "card_drawn", "seat": drawer, "card": drawn})
-        after = replace(
-            state,
+        after = state.replace(
             hands=tuple(hands),
             stock=tuple(stock),
             trick=(),
@@ -273,21 +270,20 @@ class Briscola(Game[BriscolaState]):
             "tie_break": tiebreak,
         }
         events.append({"type": "hand_scored", **summary, "points": list(points)})
-        state = replace(state, last_hand=summary)
+        state = state.replace(last_hand=summary)
         if tiebreak:
             ranking = tiebreak_ranking(
                 state.tied, points, state.tiebreaks + 1, last_side, len(points)
             )
-            state = replace(state, tiebreaks=state.tiebreaks + 1)
+            state = state.replace(tiebreaks=state.tiebreaks + 1)
             if ranking is not None:
-                return self._game_over(replace(state, ranking=ranking), "tie_break", events)
+                return self._game_over(state.replace(ranking=ranking), "tie_break", events)
             return self._next_hand(state, events)
         hands_won = list(state.hands_won)
         if winner is not None:
             hands_won[winner] += 1
         totals = [t + p for t, p in zip(state.points, points, strict=True)]
-        state = replace(
-            state,
+        state = state.replace(
             hands_won=tuple(hands_won),
             points=tuple(totals),
             score_sheet=(*state.score_sheet, tuple(points)),
@@ -298,7 +294,7 @@ class Briscola(Game[BriscolaState]):
         tied = tied_at_top(measure)
         if tied and opts.ko:
             events.append({"type": "tie_break_started", "sides": list(tied)})
-            return self._next_hand(replace(state, tied=tied), events)
+            return self._next_hand(state.replace(tied=tied), events)
         return self._game_over(state, "drawn" if tied else "match_won", events)
 
     def _next_hand(
@@ -320,7 +316,7 @@ class Briscola(Game[BriscolaState]):
     def _game_over(
         self, state: BriscolaState, reason: str, events: list[Event]
     ) -> tuple[BriscolaState, list[Event]]:
-        state = replace(state, phase=OVER, end_reason=reason)
+        state = state.replace(phase=OVER, end_reason=reason)
         outcome = self.outcome(state)
         assert outcome is not None
         events.append({"type": "game_over", "reason": reason, "places": list(outcome.places)})

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from typing import Final
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import JSON, Event, Game, Outcome, Timer, View
@@ -27,41 +27,101 @@ from tavolo.cardgames.games.italian_cards import SUIT_NAMES
 from tavolo.cardgames.games.tresette_cards import ORDER, THIRDS
 from tavolo.cardgames.games.tricks import Play, following_cards, sides_of, trick_winner
 from tavolo.cardgames.rng import SeededRandom
+from tavolo.cardgames.slotted import SlottedState
 
 PLAY, OVER = "playing", "over"
 TWO_PLAYER_HAND = 10
 _PLAYS = {c: Action(ActionKind.PLAY, cards=(c,)) for c in italian_cards.DECK}
 
 
-@dataclass(frozen=True)
-class TresetteState:
-    """The whole table. Immutable: ``apply`` builds a new one."""
+_FIELDS: Final = (
+    "options",
+    "rng",
+    "seats",
+    "partnerships",
+    "hand_no",
+    "dealer",
+    "phase",
+    "hands",
+    "stock",  # two players only; top first
+    "shown",  # cards shown to everyone (draws, declarations) still held
+    "last_drawn",
+    "turn",
+    "trick",
+    "tricks_done",
+    "taken",  # per seat, the cards of the tricks it won
+    "last_trick",
+    "has_played",  # per seat: has it played a card this hand
+    "declarations",  # per seat
+    "totals",  # per side, over the match (tie-breaks excluded)
+    "score_sheet",  # per hand, each side's points
+    "last_hand",
+    "tiebreaks",
+    "tied",
+    "ranking",
+    "end_reason",
+)
 
-    options: Mapping[str, JSON]
-    rng: SeededRandom
-    seats: int
-    partnerships: bool
-    hand_no: int
-    dealer: int
-    phase: str
-    hands: tuple[tuple[str, ...], ...]
-    stock: tuple[str, ...]  # two players only; top first
-    shown: tuple[str, ...]  # cards shown to everyone (draws, declarations) still held
-    last_drawn: tuple[Play, ...]
-    turn: int
-    trick: tuple[Play, ...]
-    tricks_done: int
-    taken: tuple[tuple[str, ...], ...]  # per seat, the cards of the tricks it won
-    last_trick: tuple[Play, ...]
-    has_played: tuple[bool, ...]  # per seat: has it played a card this hand
-    declarations: tuple[tuple[tuple[str, tuple[str, ...], int], ...], ...]  # per seat
-    totals: tuple[int, ...]  # per side, over the match (tie-breaks excluded)
-    score_sheet: tuple[tuple[int, ...], ...]  # per hand, each side's points
-    last_hand: Mapping[str, JSON] | None
-    tiebreaks: int
-    tied: tuple[int, ...]
-    ranking: tuple[int, ...]
-    end_reason: str | None
+
+class TresetteState(SlottedState):
+    """The whole table. Treat it as immutable: ``apply`` changes a :meth:`copy`."""
+
+    __slots__ = _FIELDS
+    FIELDS = _FIELDS
+
+    def __init__(
+        self,
+        options: Mapping[str, JSON],
+        rng: SeededRandom,
+        seats: int,
+        partnerships: bool,
+        hand_no: int,
+        dealer: int,
+        phase: str,
+        hands: tuple[tuple[str, ...], ...],
+        stock: tuple[str, ...],
+        shown: tuple[str, ...],
+        last_drawn: tuple[Play, ...],
+        turn: int,
+        trick: tuple[Play, ...],
+        tricks_done: int,
+        taken: tuple[tuple[str, ...], ...],
+        last_trick: tuple[Play, ...],
+        has_played: tuple[bool, ...],
+        declarations: tuple[tuple[tuple[str, tuple[str, ...], int], ...], ...],
+        totals: tuple[int, ...],
+        score_sheet: tuple[tuple[int, ...], ...],
+        last_hand: Mapping[str, JSON] | None,
+        tiebreaks: int,
+        tied: tuple[int, ...],
+        ranking: tuple[int, ...],
+        end_reason: str | None,
+    ) -> None:
+        self.options = options
+        self.rng = rng
+        self.seats = seats
+        self.partnerships = partnerships
+        self.hand_no = hand_no
+        self.dealer = dealer
+        self.phase = phase
+        self.hands = hands
+        self.stock = stock
+        self.shown = shown
+        self.last_drawn = last_drawn
+        self.turn = turn
+        self.trick = trick
+        self.tricks_done = tricks_done
+        self.taken = taken
+        self.last_trick = last_trick
+        self.has_played = has_played
+        self.declarations = declarations
+        self.totals = totals
+        self.score_sheet = score_sheet
+        self.last_hand = last_hand
+        self.tiebreaks = tiebreaks
+        self.tied = tied
+        self.ranking = ranking
+        self.end_reason = end_reason
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
@@ -156,8 +216,7 @@ class TresetteTable(Game[TresetteState]):
             italian_cards.sort_hand(cards[order.index(s) : dealt : n], ORDER.strength)
             for s in range(n)
         )
-        return replace(
-            state,
+        return state.replace(
             rng=rng,
             hand_no=hand_no,
             dealer=dealer,
@@ -256,8 +315,7 @@ class TresetteTable(Game[TresetteState]):
         shown = tuple(c for c in state.shown if c != card)
         events: list[Event] = [{"type": "card_played", "seat": seat, "card": card}]
         if len(trick) < state.seats:
-            after = replace(
-                state,
+            after = state.replace(
                 hands=tuple(hands),
                 has_played=tuple(played),
                 shown=shown,
@@ -286,8 +344,7 @@ class TresetteTable(Game[TresetteState]):
                 )
                 drawn.append((drawer, card_drawn))
                 events.append({"type": "card_drawn", "seat": drawer, "card": card_drawn})
-        after = replace(
-            state,
+        after = state.replace(
             hands=tuple(hands),
             has_played=tuple(played),
             stock=tuple(stock),
@@ -321,7 +378,7 @@ class TresetteTable(Game[TresetteState]):
     def game_over(
         self, state: TresetteState, reason: str, events: list[Event]
     ) -> tuple[TresetteState, list[Event]]:
-        state = replace(state, phase=OVER, end_reason=reason)
+        state = state.replace(phase=OVER, end_reason=reason)
         outcome = self.outcome(state)
         assert outcome is not None
         events.append({"type": "game_over", "reason": reason, "places": list(outcome.places)})
