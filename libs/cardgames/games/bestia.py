@@ -43,7 +43,7 @@ from tavolo.cardgames.contract import (
     places_from_measure,
 )
 from tavolo.cardgames.errors import GameOver, InvalidOptions, NotYourTurn, RuleError
-from tavolo.cardgames.games import italian_cards
+from tavolo.cardgames.games import italian_cards, tricks
 from tavolo.cardgames.games.bestia_state import (
     BUIO,
     DECLARE,
@@ -262,39 +262,27 @@ class Bestia(Game[BestiaState]):
         return state.replace(phase=PLAY, to_decide=(), turn=leader), events
 
     def _play(self, state: BestiaState, seat: int, card: str) -> tuple[BestiaState, list[Event]]:
-        hands = list(state.hands)
-        hands[seat] = tuple(c for c in hands[seat] if c != card)
-        trick = (*state.trick, (seat, card))
-        events: list[Event] = [{"type": "card_played", "seat": seat, "card": card}]
+        st = state.copy()
+        st.hands, st.trick, played = tricks.play_card(state.hands, state.trick, seat, card)
+        events: list[Event] = [played]
         active = state.active()
-        if len(trick) < len(active):
-            turn = next_active(active, seat)
-            return state.replace(hands=tuple(hands), trick=trick, turn=turn), events
-        winner = trick_winner(trick, ORDER, state.trumps)
-        share = trick_share(state.pot)  # the pot is paid out only when the hand ends
-        won = list(state.tricks_won)
-        won[winner] += 1
-        events.append(
-            {
-                "type": "trick_won",
-                "seat": winner,
-                "number": state.tricks_done + 1,
-                "cards": [[s, c] for s, c in trick],
-                "chips": share,
-            }
+        if len(st.trick) < len(active):
+            st.turn = next_active(active, seat)
+            return st, events
+        trick, number = st.trick, state.tricks_done + 1
+        winner, won = tricks.close_trick(trick, ORDER, state.trumps, number)
+        won["chips"] = trick_share(state.pot)  # the pot is paid out only when the hand ends
+        events.append(won)
+        st.tricks_won = (
+            *state.tricks_won[:winner],
+            state.tricks_won[winner] + 1,
+            *state.tricks_won[winner + 1 :],
         )
-        state = state.replace(
-            hands=tuple(hands),
-            trick=(),
-            tricks_done=state.tricks_done + 1,
-            tricks_won=tuple(won),
-            taken=(*state.taken, *(c for _, c in trick)),
-            last_trick=trick,
-            turn=winner,
-        )
-        if state.tricks_done < TRICKS:
-            return state, events
-        return self._settle(state, events)
+        st.taken = (*state.taken, *[c for _, c in trick])
+        st.trick, st.tricks_done, st.last_trick, st.turn = (), number, trick, winner
+        if number < TRICKS:
+            return st, events
+        return self._settle(st, events)
 
     def _settle(self, state: BestiaState, events: list[Event]) -> tuple[BestiaState, list[Event]]:
         """Pay each trick ⌊pot ÷ 3⌋ (BESTIA-6) and make the bestie pay (BESTIA-7)."""

@@ -22,7 +22,7 @@ from typing import Final
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import JSON, Event, Game, Outcome, Timer, View
 from tavolo.cardgames.errors import GameOver, InvalidOptions, NotYourTurn, RuleError
-from tavolo.cardgames.games import italian_cards
+from tavolo.cardgames.games import italian_cards, tricks
 from tavolo.cardgames.games.italian_cards import SUIT_NAMES
 from tavolo.cardgames.games.tresette_cards import ORDER, THIRDS
 from tavolo.cardgames.games.tricks import Play, following_cards, sides_of, trick_winner
@@ -31,6 +31,13 @@ from tavolo.cardgames.slotted import SlottedState
 
 PLAY, OVER = "playing", "over"
 TWO_PLAYER_HAND = 10
+
+
+def _sorted(cards: list[str]) -> tuple[str, ...]:
+    """A Tresette hand in display order, strongest first in each suit."""
+    return italian_cards.sort_hand(cards, ORDER.strength)
+
+
 _PLAYS = {c: Action(ActionKind.PLAY, cards=(c,)) for c in italian_cards.DECK}
 
 
@@ -307,58 +314,29 @@ class TresetteTable(Game[TresetteState]):
     def _play(
         self, state: TresetteState, seat: int, card: str
     ) -> tuple[TresetteState, list[Event]]:
-        hands = list(state.hands)
-        hands[seat] = tuple(c for c in hands[seat] if c != card)
-        played = list(state.has_played)
-        played[seat] = True
-        trick = (*state.trick, (seat, card))
-        shown = tuple(c for c in state.shown if c != card)
-        events: list[Event] = [{"type": "card_played", "seat": seat, "card": card}]
-        if len(trick) < state.seats:
-            after = state.replace(
-                hands=tuple(hands),
-                has_played=tuple(played),
-                shown=shown,
-                trick=trick,
-                turn=(seat + 1) % state.seats,
-            )
-            return after, events
-        winner = trick_winner(trick, ORDER, None)
-        taken = list(state.taken)
-        taken[winner] = (*taken[winner], *(c for _, c in trick))
-        events.append(
-            {
-                "type": "trick_won",
-                "seat": winner,
-                "number": state.tricks_done + 1,
-                "cards": [[s, c] for s, c in trick],
-            }
+        st = state.copy()
+        st.hands, st.trick, played = tricks.play_card(state.hands, state.trick, seat, card)
+        st.has_played = (*state.has_played[:seat], True, *state.has_played[seat + 1 :])
+        shown = tuple([c for c in state.shown if c != card])
+        st.shown = shown
+        events: list[Event] = [played]
+        if len(st.trick) < state.seats:
+            st.turn = (seat + 1) % state.seats
+            return st, events
+        trick, number = st.trick, state.tricks_done + 1
+        winner, won = tricks.close_trick(trick, ORDER, None, number)
+        events.append(won)
+        # Two players: the winner draws first, each card shown to both.
+        st.hands, st.stock, drawn, drawn_events = tricks.draw_in_turn(
+            st.hands, state.stock, winner, _sorted
         )
-        stock, drawn = list(state.stock), []
-        if stock:  # two players: the winner draws first, each card shown to both
-            for i in range(state.seats):
-                drawer = (winner + i) % state.seats
-                card_drawn = stock.pop(0)
-                hands[drawer] = italian_cards.sort_hand(
-                    [*hands[drawer], card_drawn], ORDER.strength
-                )
-                drawn.append((drawer, card_drawn))
-                events.append({"type": "card_drawn", "seat": drawer, "card": card_drawn})
-        after = state.replace(
-            hands=tuple(hands),
-            has_played=tuple(played),
-            stock=tuple(stock),
-            shown=(*shown, *(c for _, c in drawn)),
-            last_drawn=tuple(drawn),
-            trick=(),
-            tricks_done=state.tricks_done + 1,
-            taken=tuple(taken),
-            last_trick=trick,
-            turn=winner,
-        )
-        if any(after.hands):
-            return after, events
-        return self._finish_hand(after, winner, events)
+        events.extend(drawn_events)
+        st.shown, st.last_drawn = (*shown, *[c for _, c in drawn]), drawn
+        st.taken = tricks.add_to_pile(state.taken, winner, trick)
+        st.trick, st.tricks_done, st.last_trick, st.turn = (), number, trick, winner
+        if any(st.hands):
+            return st, events
+        return self._finish_hand(st, winner, events)
 
     def next_hand(
         self, state: TresetteState, events: list[Event]
