@@ -55,9 +55,13 @@ def card(rank: int, suit: str) -> str:
     return f"{RANKS[rank - 2]}{suit}"
 
 
+_DISPLAY: dict[str, int] = {c: (_CARD_INDEX[c] // 13) * 16 - _PARTS[c][1] for c in _PARTS}
+"""Each card's place in display order, one number to sort by."""
+
+
 def sort_hand(cards: Iterable[str]) -> tuple[str, ...]:
     """A hand in display order: spades, hearts, diamonds, clubs; high to low in each suit."""
-    return tuple(sorted(cards, key=lambda c: (_CARD_INDEX[c] // 13, -_PARTS[c][1])))
+    return tuple(sorted(cards, key=_DISPLAY.__getitem__))
 
 
 def pretty(card_code: str) -> str:

@@ -122,6 +122,30 @@ class HeartsState(SlottedState):
         self.rng = rng
         self.outcome = outcome
 
+    def copy(self) -> HeartsState:
+        """The base's copy written out: a direct constructor call, several times faster
+        compiled than the generic one, on every action's path (``bench/``)."""
+        return HeartsState(
+            self.rules,
+            self.hands,
+            self.phase,
+            self.pass_to,
+            self.chosen,
+            self.passed,
+            self.trick,
+            self.turn,
+            self.won,
+            self.hearts_broken,
+            self.tricks_played,
+            self.last_trick,
+            self.dealer,
+            self.hand_no,
+            self.totals,
+            self.step,
+            self.rng,
+            self.outcome,
+        )
+
     def set_hand(self, seat: int, hand: tuple[str, ...]) -> None:
         hands = list(self.hands)
         hands[seat] = hand

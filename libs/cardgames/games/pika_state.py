@@ -175,6 +175,32 @@ class PikaState(SlottedState):
         self.rng = rng
         self.outcome = outcome
 
+    def copy(self) -> PikaState:
+        """The base's copy written out: a direct constructor call, several times faster
+        compiled than the generic one, on every action's path (``bench/``)."""
+        return PikaState(
+            self.rules,
+            self.seats,
+            self.hands,
+            self.stock,
+            self.discard,
+            self.colour,
+            self.turn,
+            self.direction,
+            self.stack,
+            self.drawn,
+            self.windows,
+            self.idle,
+            self.step,
+            self.turn_started,
+            self.dealer,
+            self.round,
+            self.totals,
+            self.recent,
+            self.rng,
+            self.outcome,
+        )
+
     @property
     def top(self) -> str:
         return self.discard[-1]

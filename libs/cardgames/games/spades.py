@@ -186,6 +186,19 @@ class Spades(Game[SpadesState]):
             return list(_BIDS)
         return [_PLAYS[c] for c in self._playable(state, seat)]
 
+    def _is_legal(self, state: SpadesState, seat: int, action: Action) -> bool:
+        """As the contract's, without building the list of plays: a card is checked
+        against its one interned action and the playable cards."""
+        if state.phase != PLAY or seat != state.turn:
+            return action in self._legal_actions(state, seat)
+        cards = action.cards
+        if len(cards) != 1 or cards[0] not in _PLAYS:
+            return False
+        canonical = _PLAYS[cards[0]]
+        if action is not canonical and action != canonical:
+            return False
+        return cards[0] in self._playable(state, seat)
+
     def _playable(self, state: SpadesState, seat: int) -> list[str]:
         return legal_cards(
             state.hands[seat],

@@ -128,6 +128,36 @@ class SpadesState(SlottedState):
         self.winner = winner
         self.end_reason = end_reason
 
+    def copy(self) -> SpadesState:
+        """The base's copy written out: a direct constructor call, several times faster
+        compiled than the generic one, on every action's path (``bench/``)."""
+        return SpadesState(
+            self.options,
+            self.rng,
+            self.round,
+            self.first_bidder,
+            self.phase,
+            self.hands,
+            self.bids,
+            self.blind,
+            self.undecided,
+            self.turn,
+            self.trick,
+            self.tricks_done,
+            self.tricks_won,
+            self.taken,
+            self.last_trick,
+            self.spades_broken,
+            self.scores,
+            self.bags,
+            self.score_sheet,
+            self.last_round,
+            self.bostons,
+            self.tiebreak_rounds,
+            self.winner,
+            self.end_reason,
+        )
+
 
 def bidding_order(first_bidder: int) -> tuple[int, ...]:
     """The seats from the first bidder, clockwise (s, s-1, s-2, s-3)."""
