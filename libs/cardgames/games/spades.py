@@ -73,6 +73,7 @@ from tavolo.cardgames.games.spades_tricks import (
     SPADES,
     legal_cards,
     lowest_card,
+    may_play,
     play_refusal,
     trick_winner,
 )
@@ -197,7 +198,13 @@ class Spades(Game[SpadesState]):
         canonical = _PLAYS[cards[0]]
         if action is not canonical and action != canonical:
             return False
-        return cards[0] in self._playable(state, seat)
+        return may_play(
+            state.hands[seat],
+            state.trick,
+            cards[0],
+            first_trick=state.tricks_done == 0,
+            spades_broken=state.spades_broken,
+        )
 
     def _playable(self, state: SpadesState, seat: int) -> list[str]:
         return legal_cards(

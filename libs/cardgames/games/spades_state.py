@@ -183,20 +183,11 @@ def start_round(state: SpadesState, round_no: int, first_bidder: int) -> SpadesS
     if state.options.blind_nil:
         trailing = [t for t in (0, 1) if state.scores[1 - t] - state.scores[t] >= BLIND_NIL_DEFICIT]
         undecided = tuple(s for s in bidding_order(first_bidder) if trailing == [team_of(s)])
-    return state.replace(
-        rng=rng,
-        round=round_no,
-        first_bidder=first_bidder,
-        phase=BLIND if undecided else BID,
-        hands=hands,
-        bids=(None,) * SEATS,
-        blind=(False,) * SEATS,
-        undecided=undecided,
-        turn=undecided[0] if undecided else first_bidder,
-        trick=(),
-        tricks_done=0,
-        tricks_won=(0,) * SEATS,
-        taken=(),
-        last_trick=(),
-        spades_broken=False,
-    )
+    st = state.copy()
+    st.rng, st.round, st.first_bidder, st.hands = rng, round_no, first_bidder, hands
+    st.phase = BLIND if undecided else BID
+    st.bids, st.blind, st.undecided = (None,) * SEATS, (False,) * SEATS, undecided
+    st.turn = undecided[0] if undecided else first_bidder
+    st.trick, st.tricks_done, st.tricks_won = (), 0, (0,) * SEATS
+    st.taken, st.last_trick, st.spades_broken = (), (), False
+    return st

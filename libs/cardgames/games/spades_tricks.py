@@ -38,6 +38,24 @@ def legal_cards(
     return list(hand)
 
 
+def may_play(
+    hand: Sequence[str],
+    trick: Sequence[tuple[int, str]],
+    card: str,
+    *,
+    first_trick: bool,
+    spades_broken: bool,
+) -> bool:
+    """Is ``card`` among :func:`legal_cards`? Checked without building the list."""
+    if trick:
+        return tricks.may_follow(hand, trick, card, ORDER)
+    if card not in hand:
+        return False
+    if (first_trick or not spades_broken) and suit_of(card) == SPADES:
+        return all(suit_of(c) == SPADES for c in hand)
+    return True
+
+
 def play_refusal(
     hand: Sequence[str],
     trick: Sequence[tuple[int, str]],

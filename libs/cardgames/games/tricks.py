@@ -39,10 +39,11 @@ Hands = tuple[tuple[str, ...], ...]
 @dataclass(frozen=True)
 class CardOrder:
     """How a game's cards compare in a trick: each card's suit, and its strength inside
-    that suit (higher wins), from the game's rank order."""
+    that suit (higher wins), from the game's rank order. Plain dicts, which compiled
+    code reads fastest: every legal move and every trick winner looks cards up here."""
 
-    suit: Mapping[str, str]
-    strength: Mapping[str, int]
+    suit: dict[str, str]
+    strength: dict[str, int]
 
     @staticmethod
     def from_ranks(
@@ -67,6 +68,17 @@ def following_cards(hand: Sequence[str], trick: Sequence[Play], order: CardOrder
     led = suit[trick[0][1]]
     same = [c for c in hand if suit[c] == led]
     return same or list(hand)
+
+
+def may_follow(hand: Sequence[str], trick: Sequence[Play], card: str, order: CardOrder) -> bool:
+    """Is ``card`` among :func:`following_cards`? Checked without building the list."""
+    if card not in hand:
+        return False
+    if not trick:
+        return True
+    suit = order.suit
+    led = suit[trick[0][1]]
+    return suit[card] == led or all(suit[c] != led for c in hand)
 
 
 def beats(card: str, best: str, led: str, trump: str | None, order: CardOrder) -> bool:

@@ -4,8 +4,13 @@ step of play with its events (BRISCOLA-2, TRESETTE-7: drawing from the winner on
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tavolo.cardgames.games.briscola_state import ORDER as BRISCOLA
+from tavolo.cardgames.games.french_deck import full_deck
 from tavolo.cardgames.games.spades_tricks import ORDER as FRENCH
+from tavolo.cardgames.games.spades_tricks import legal_cards, may_play
 from tavolo.cardgames.games.tresette_cards import ORDER as TRESETTE
 from tavolo.cardgames.games.tricks import (
     add_to_pile,
@@ -13,6 +18,7 @@ from tavolo.cardgames.games.tricks import (
     close_trick,
     draw_in_turn,
     following_cards,
+    may_follow,
     per_side,
     play_card,
     sides_of,
@@ -90,3 +96,26 @@ def test_each_seat_draws_from_the_winner_on_while_the_stock_lasts() -> None:
     assert after == (("5C",), ("6C", "AD"), ("2D", "7C"))
     assert [e["seat"] for e in events] == [1, 2] and events[0]["type"] == "card_drawn"
     assert draw_in_turn(after, (), 0, tuple) == (after, (), (), [])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    cards=st.lists(st.sampled_from(full_deck()), min_size=2, max_size=14, unique=True),
+    led=st.booleans(),
+    first_trick=st.booleans(),
+    spades_broken=st.booleans(),
+)
+def test_a_card_is_playable_exactly_when_it_is_listed(
+    cards: list[str], led: bool, first_trick: bool, spades_broken: bool
+) -> None:
+    # SPADES-5: the check of one card agrees with the list of legal cards it stands for.
+    hand, other = cards[:-1], cards[-1]
+    trick = ((3, other),) if led else ()
+    listed = legal_cards(hand, trick, first_trick=first_trick, spades_broken=spades_broken)
+    for card in full_deck():
+        assert may_play(
+            hand, trick, card, first_trick=first_trick, spades_broken=spades_broken
+        ) == (card in listed)
+        assert may_follow(hand, trick, card, FRENCH) == (
+            card in following_cards(hand, trick, FRENCH)
+        )
