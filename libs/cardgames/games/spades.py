@@ -101,7 +101,9 @@ T = TypeVar("T")
 
 def _with(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """``values`` with the one at ``index`` replaced."""
-    return (*values[:index], value, *values[index + 1 :])
+    changed = list(values)
+    changed[index] = value
+    return tuple(changed)
 
 
 _TEAMS: Final = tuple(frozenset(s for s in range(SEATS) if team_of(s) == t) for t in (0, 1))
@@ -188,10 +190,18 @@ class Spades(Game[SpadesState]):
         return [_PLAYS[c] for c in self._playable(state, seat)]
 
     def _is_legal(self, state: SpadesState, seat: int, action: Action) -> bool:
-        """As the contract's, without building the list of plays: a card is checked
-        against its one interned action and the playable cards."""
-        if state.phase != PLAY or seat != state.turn:
-            return action in self._legal_actions(state, seat)
+        """As the contract's, without building the list of actions: a bid or a card is
+        checked against its one interned action (and a card against the playable ones)."""
+        if seat != state.turn or state.phase == OVER:
+            return False
+        if state.phase == BID:
+            amount = action.amount
+            if action.kind is not ActionKind.BID or amount is None or not 0 <= amount <= MAX_BID:
+                return False
+            bid = _BIDS[amount]
+            return action is bid or action == bid
+        if state.phase == BLIND:
+            return action in _BLIND_CHOICES
         cards = action.cards
         if len(cards) != 1 or cards[0] not in _PLAYS:
             return False
