@@ -80,11 +80,11 @@ from tavolo.cardgames.games.spades_tricks import (
 from tavolo.cardgames.games.spades_view import copy_summary, public_view
 from tavolo.cardgames.rng import SeededRandom
 
-MAX_BID = TRICKS_PER_ROUND
+MAX_BID: Final = TRICKS_PER_ROUND
 
-_BIDS = tuple(Action(ActionKind.BID, amount=n) for n in range(MAX_BID + 1))
-_PLAYS = {c: Action(ActionKind.PLAY, cards=(c,)) for c in full_deck()}
-_BLIND_CHOICES = (Action(ActionKind.BLIND_NIL), Action(ActionKind.PASS))
+_BIDS: Final = tuple(Action(ActionKind.BID, amount=n) for n in range(MAX_BID + 1))
+_PLAYS: Final = {c: Action(ActionKind.PLAY, cards=(c,)) for c in full_deck()}
+_BLIND_CHOICES: Final = (Action(ActionKind.BLIND_NIL), Action(ActionKind.PASS))
 
 
 def _whole(low: int, high: int) -> Callable[[JSON], str | None]:

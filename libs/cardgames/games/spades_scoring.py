@@ -19,14 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-TRICKS_PER_ROUND = 13
-NIL_POINTS = 100
-BLIND_NIL_POINTS = 200
-BAG_LIMIT = 10
-BAG_LIMIT_PENALTY = 100
-MAX_TIEBREAK_ROUNDS = 3
+TRICKS_PER_ROUND: Final = 13
+NIL_POINTS: Final = 100
+BLIND_NIL_POINTS: Final = 200
+BAG_LIMIT: Final = 10
+BAG_LIMIT_PENALTY: Final = 100
+MAX_TIEBREAK_ROUNDS: Final = 3
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,10 +15,13 @@ from tavolo.cardgames.games.french_deck import full_deck, sort_hand
 from tavolo.cardgames.rng import SeededRandom
 from tavolo.cardgames.slotted import SlottedState
 
-SEATS = 4
-TEAMS: tuple[tuple[int, int], tuple[int, int]] = ((0, 2), (1, 3))
-BLIND_NIL_DEFICIT = 100
-BLIND, BID, PLAY, OVER = "blind_nil", "bidding", "playing", "over"
+SEATS: Final = 4
+TEAMS: Final[tuple[tuple[int, int], tuple[int, int]]] = ((0, 2), (1, 3))
+BLIND_NIL_DEFICIT: Final = 100
+BLIND: Final = "blind_nil"
+BID: Final = "bidding"
+PLAY: Final = "playing"
+OVER: Final = "over"
 
 
 @dataclass(frozen=True, slots=True)
