@@ -34,6 +34,11 @@ class BriscolaOptions:
     exchange_two: bool
     ko: bool
 
+    def __reduce__(self) -> tuple[type[BriscolaOptions], tuple[object, ...]]:
+        """Copied and pickled through the constructor: compiled, a frozen dataclass
+        refuses the field-by-field restore ``copy.deepcopy`` and ``pickle`` do."""
+        return BriscolaOptions, (self.match_length, self.exchange_two, self.ko)
+
     @property
     def hands(self) -> int:
         """``hands:N`` → N; ``single`` → 1."""

@@ -32,6 +32,11 @@ class BurracoOptions:
     points_target: int | None
     match: str
 
+    def __reduce__(self) -> tuple[type[BurracoOptions], tuple[object, ...]]:
+        """Copied and pickled through the constructor: compiled, a frozen dataclass
+        refuses the field-by-field restore ``copy.deepcopy`` and ``pickle`` do."""
+        return BurracoOptions, (self.semipulito, self.hands_limit, self.points_target, self.match)
+
 
 _FIELDS: Final = (
     "options",

@@ -42,6 +42,11 @@ class HeartsRules:
     standard: bool
     target: int
 
+    def __reduce__(self) -> tuple[type[HeartsRules], tuple[object, ...]]:
+        """Copied and pickled through the constructor: compiled, a frozen dataclass
+        refuses the field-by-field restore ``copy.deepcopy`` and ``pickle`` do."""
+        return HeartsRules, (self.standard, self.target)
+
 
 _FIELDS: Final = (
     "rules",

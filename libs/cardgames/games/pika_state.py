@@ -61,6 +61,11 @@ class PikaRules:
     hands_limit: int | None = None
     points_target: int | None = None
 
+    def __reduce__(self) -> tuple[type[PikaRules], tuple[object, ...]]:
+        """Copied and pickled through the constructor: compiled, a frozen dataclass
+        refuses the field-by-field restore ``copy.deepcopy`` and ``pickle`` do."""
+        return PikaRules, (self.window_ms, self.match, self.hands_limit, self.points_target)
+
 
 def parse_match_length(value: object) -> tuple[int | None, int | None]:
     """``"single"`` → (None, None); ``"hands:N"`` → (N, None); ``"points:T"`` → (None, T)."""

@@ -28,6 +28,16 @@ class Scala40Options:
     no_attachable_discard: bool
     match: str
 
+    def __reduce__(self) -> tuple[type[Scala40Options], tuple[object, ...]]:
+        """Copied and pickled through the constructor: compiled, a frozen dataclass
+        refuses the field-by-field restore ``copy.deepcopy`` and ``pickle`` do."""
+        return Scala40Options, (
+            self.elimination,
+            self.hands_limit,
+            self.no_attachable_discard,
+            self.match,
+        )
+
 
 _FIELDS: Final = (
     "options",

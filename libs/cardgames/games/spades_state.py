@@ -34,6 +34,17 @@ class SpadesOptions:
     blind_nil: bool
     lose_at: int
 
+    def __reduce__(self) -> tuple[type[SpadesOptions], tuple[object, ...]]:
+        """Copied and pickled through the constructor: compiled, a frozen dataclass
+        refuses the field-by-field restore ``copy.deepcopy`` and ``pickle`` do."""
+        return SpadesOptions, (
+            self.target,
+            self.bag_points,
+            self.boston_bonus,
+            self.blind_nil,
+            self.lose_at,
+        )
+
 
 _FIELDS: Final = (
     "options",

@@ -42,6 +42,17 @@ class UnoRules:
     hands_limit: int | None = None
     points_target: int | None = None
 
+    def __reduce__(self) -> tuple[type[UnoRules], tuple[object, ...]]:
+        """Copied and pickled through the constructor: compiled, a frozen dataclass
+        refuses the field-by-field restore ``copy.deepcopy`` and ``pickle`` do."""
+        return UnoRules, (
+            self.window_ms,
+            self.challenge,
+            self.match,
+            self.hands_limit,
+            self.points_target,
+        )
+
 
 _FIELDS: Final = (
     "rules",

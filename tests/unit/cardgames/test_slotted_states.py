@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tavolo.cardgames.contract import Outcome
 from tavolo.cardgames.registry import all_games
 from tavolo.cardgames.slotted import SlottedState
 
@@ -56,11 +57,16 @@ def test_a_copy_keeps_every_field_and_is_a_new_state(name: str) -> None:
 
 @pytest.mark.parametrize("name", SLOTTED)
 def test_pickles_and_deep_copies_are_equal_states(name: str) -> None:
-    # Deep copies are what failed on compiled frozen dataclasses.
+    # Deep copies are what failed on compiled frozen dataclasses (a table's options).
     for state in states_of(name, actions=8):
         assert pickle.loads(pickle.dumps(state)) == state
         assert copy.deepcopy(state) == state
         assert repr(state).startswith(type(state).__name__ + "(")
+
+
+def test_an_outcome_a_finished_state_holds_copies_too() -> None:
+    outcome = Outcome(places=(1, 2), scores=(61, 59), detail={"reason": "match_won"})
+    assert copy.deepcopy(outcome) == outcome == pickle.loads(pickle.dumps(outcome))
 
 
 def test_replace_changes_named_fields_only_and_refuses_unknown_ones() -> None:
