@@ -17,7 +17,7 @@ Totals are in half points, as in :mod:`~tavolo.cardgames.games.settemezzo_hands`
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
@@ -79,9 +79,7 @@ class MediumBot:
 def standing(public: Any, banker: int | None) -> list[int]:
     """Punters with a bet who have not busted."""
     return [
-        s
-        for s, bet in enumerate(public["bets"])
-        if bet and s != banker and not public["busted"][s]
+        s for s, bet in enumerate(public["bets"]) if bet and s != banker and not public["busted"][s]
     ]
 
 
@@ -172,9 +170,9 @@ def punter_choice(deck: Draws) -> Callable[[int, bool, int], tuple[float, float]
     """Chips per chip bet from a punter's hand: (standing, drawing, then playing on
     well), against a banker who draws below 5."""
     finals = banker_finals(deck)
-    beaten = [sum(finals[: t]) for t in range(SETTE_E_MEZZO + 1)]  # busts and totals < t
+    beaten = [sum(finals[:t]) for t in range(SETTE_E_MEZZO + 1)]  # busts and totals < t
 
-    @lru_cache(maxsize=None)
+    @cache
     def choice(rest: int, matta: bool, cards: int) -> tuple[float, float]:
         now = value(rest, matta, cards)
         win = beaten[now]
@@ -219,7 +217,7 @@ def banker_choice(
 ) -> Callable[[int, bool, int], tuple[float, float]]:
     """Chips the banker expects: (standing, drawing, then playing on well)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def choice(rest: int, matta: bool, cards: int) -> tuple[float, float]:
         stand = gains[value(rest, matta, cards)]
         hit = 0.0

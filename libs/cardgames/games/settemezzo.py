@@ -99,7 +99,10 @@ class SetteMezzo(Game[SetteMezzoState]):
         OptionSpec("min_bet", 1, "the smallest bet", check=_whole(1, 1000)),
         OptionSpec("max_bet", 10, "the largest bet", check=_whole(1, 1000)),
         OptionSpec(
-            "fixed_bet", "none", "an amount every punter bets ('none': each chooses)", check=_fixed_bet
+            "fixed_bet",
+            "none",
+            "an amount every punter bets ('none': each chooses)",
+            check=_fixed_bet,
         ),
         OptionSpec(
             "starting_stack", 100, "table chips each seat starts with", check=_whole(10, 10000)
@@ -119,9 +122,7 @@ class SetteMezzo(Game[SetteMezzoState]):
             given.setdefault("hands", 2 * seats)
         return super().new_game(given, seats, seed)
 
-    def _new_game(
-        self, options: dict[str, JSON], seats: int, rng: SeededRandom
-    ) -> SetteMezzoState:
+    def _new_game(self, options: dict[str, JSON], seats: int, rng: SeededRandom) -> SetteMezzoState:
         if int(options["min_bet"]) > int(options["max_bet"]):
             raise InvalidOptions(
                 f"option 'max_bet' must be at least min_bet ({options['min_bet']}), "
@@ -210,10 +211,10 @@ class SetteMezzo(Game[SetteMezzoState]):
             return self._bet(state, seat, action.amount)
         if action == HITS:
             return self._hit(state, seat)
-        events: list[Event] = [{"type": "stood", "seat": seat}]
+        stood: list[Event] = [{"type": "stood", "seat": seat}]
         if state.phase == BANKER:
-            return self._settle(state, events)
-        return self._next_punter(replace(state, queue=state.queue[1:]), events)
+            return self._settle(state, stood)
+        return self._next_punter(replace(state, queue=state.queue[1:]), stood)
 
     def timeout_action(self, state: SetteMezzoState, seat: int) -> Action:
         if state.phase == BETTING:
@@ -450,8 +451,6 @@ class SetteMezzo(Game[SetteMezzoState]):
 
     def hidden_cards(self, state: SetteMezzoState, seat: int | None) -> list[str]:
         down = [
-            h[0]
-            for s, h in enumerate(state.hands)
-            if h and s != seat and not state.revealed[s]
+            h[0] for s, h in enumerate(state.hands) if h and s != seat and not state.revealed[s]
         ]
         return down + list(state.stock)
