@@ -92,7 +92,7 @@ class SetteMezzoRenderer:
         new_hand = old is None or old["hand_no"] != p["hand_no"]
         lines: list[str] = []
         if p["last_hand"] is not None and (old is None or old["last_hand"] != p["last_hand"]):
-            lines.extend(self.hand_over(p["last_hand"], names))
+            lines.extend(self.hand_over(p["last_hand"], names, after.seat))
         if new_hand and p["phase"] != "over":
             holds = "hold" if p["banker"] == after.seat else "holds"
             lines.append(f"Hand {p['hand_no']}: {names[p['banker']]} {holds} the bank.")
@@ -102,7 +102,7 @@ class SetteMezzoRenderer:
                 lines.append(f"{names[s]} goes over 7½ with {cards}.")
         return lines
 
-    def hand_over(self, summary: Any, names: Sequence[str]) -> list[str]:
+    def hand_over(self, summary: Any, names: Sequence[str], me: int | None) -> list[str]:
         """The showdown of a finished hand, in the game's words."""
         banker = names[summary["banker"]]
         if summary.get("no_bets"):
@@ -127,8 +127,10 @@ class SetteMezzoRenderer:
             else:
                 how = points(line["total"])
             lines.append(f"  {name}: {how}, bet {line['bet']}, {_signed(line['gain'])}")
-        if summary["bank_taken_by"] is not None:
-            lines.append(f"  {names[summary['bank_taken_by']]} takes the bank with the reale.")
+        taker = summary["bank_taken_by"]
+        if taker is not None:
+            takes = "take" if taker == me else "takes"
+            lines.append(f"  {names[taker]} {takes} the bank with the reale.")
         return lines
 
     def choice(self, action: Action, view: View) -> str:

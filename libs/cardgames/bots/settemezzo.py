@@ -127,21 +127,22 @@ def _after(rest: int, matta: bool, cards: int, drawn: int) -> tuple[int, bool, i
 def banker_finals(deck: Draws) -> list[float]:
     """The chances of a plain banker's final totals (index: half points; index 0: a
     bust), when it starts from one unseen card and draws below 5."""
-    finals = [0.0] * (SETTE_E_MEZZO + 1)
 
-    def play(rest: int, matta: bool, cards: int, chance: float) -> None:
+    @cache
+    def finals(rest: int, matta: bool, cards: int) -> tuple[float, ...]:
         now = value(rest, matta, cards)
+        chances = [0.0] * (SETTE_E_MEZZO + 1)
         if now > SETTE_E_MEZZO:
-            finals[0] += chance
-        elif now >= FIVE or cards >= 6:
-            finals[now] += chance
+            chances[0] = 1.0
+        elif cards and now >= FIVE:
+            chances[now] = 1.0
         else:
             for drawn, p in deck:
-                play(*_after(rest, matta, cards, drawn), chance * p)
+                for t, q in enumerate(finals(*_after(rest, matta, min(cards, 3), drawn))):
+                    chances[t] += p * q
+        return tuple(chances)
 
-    for drawn, p in deck:
-        play(*_after(0, False, 0, drawn), p)
-    return finals
+    return list(finals(0, False, 0))
 
 
 class HardBot:
