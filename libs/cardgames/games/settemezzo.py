@@ -47,6 +47,7 @@ from tavolo.cardgames.contract import (
     places_from_measure,
 )
 from tavolo.cardgames.errors import GameOver, InvalidOptions, NotYourTurn, RuleError
+from tavolo.cardgames.games.bestia_state import pay
 from tavolo.cardgames.games.settemezzo_hands import busted, is_reale, settle, total
 from tavolo.cardgames.games.settemezzo_state import (
     BANKER,
@@ -79,11 +80,6 @@ def _fixed_bet(value: JSON) -> str | None:
         return None
     problem = _whole(1, 1000)(value)
     return None if problem is None else "must be 'none' or a whole number from 1 to 1000"
-
-
-def pay(chips: int, owed: int) -> int:
-    """What a seat holding ``chips`` pays of ``owed``: all of it, or all it has."""
-    return min(chips, owed)
 
 
 class SetteMezzo(Game[SetteMezzoState]):
