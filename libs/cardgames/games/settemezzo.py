@@ -62,8 +62,12 @@ from tavolo.cardgames.rng import SeededRandom
 HITS, STANDS = Action(ActionKind.HIT), Action(ActionKind.STAND)
 
 
+_BETS = tuple(Action(ActionKind.BET, amount=a) for a in range(1001))
+"""Every bet the options allow, built once: listing the legal bets is hot in self-play."""
+
+
 def bets(amount: int) -> Action:
-    return Action(ActionKind.BET, amount=amount)
+    return _BETS[amount] if 0 <= amount < len(_BETS) else Action(ActionKind.BET, amount=amount)
 
 
 def _whole(low: int, high: int) -> Callable[[JSON], str | None]:
