@@ -11,6 +11,7 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.italian_cards import pretty
+from tavolo.cli.turns import ANTICLOCKWISE, turn_line
 
 _ORDINALS = {
     n: f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}" for n in range(1, 9)
@@ -37,16 +38,18 @@ class SetteMezzoRenderer:
     """Renders Sette e mezzo views; see :class:`tavolo.cli.renderers.Renderer`."""
 
     def turn(self, view: View, names: Sequence[str]) -> str | None:
-        """Punters act from the banker's right, anticlockwise; the banker plays last."""
+        """Punters act from the banker's right, anticlockwise, so the banker comes last."""
         p: Any = view.public
         if p["turn"] is None:
             return None
-        turn, banker = int(p["turn"]), int(p["banker"])
-        doing = "bet" if p["phase"] == "betting" else "draw or stand"
-        head = f"Your turn to {doing}" if turn == view.seat else f"Waiting for {names[turn]}"
-        if turn == banker:
-            return f"{head} (the banker plays last)."
-        return f"{head}; the banker, {names[banker]}, plays last."
+        turn = int(p["turn"])
+        if p["phase"] == "betting":
+            doing = "bet"
+        elif turn == p["banker"]:
+            doing = "play the bank"
+        else:
+            doing = "draw or stand"
+        return turn_line(turn, view.seat, names, ANTICLOCKWISE, doing)
 
     def table(self, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
