@@ -109,17 +109,24 @@ class SetteMezzo(Game[SetteMezzoState]):
         ),
     )
 
+    def options(self, given: Mapping[str, JSON] | None = None) -> dict[str, JSON]:
+        """``hands = 2 x players`` unless given (SETTEMEZZO-9), wherever the options are
+        filled in: at a new game and at the lobby's tables alike."""
+        given = dict(given or {})
+        players = given.get("players", 4)
+        if "hands" not in given and isinstance(players, int) and not isinstance(players, bool):
+            given["hands"] = 2 * players
+        return super().options(given)
+
     def new_game(
         self, options: Mapping[str, JSON] | None, seats: int, seed: bytes
     ) -> SetteMezzoState:
-        """The seat count decides ``players`` (an explicit one must agree) and, unless
-        given, ``hands = 2 x players``."""
+        """The seat count decides ``players``; an explicit ``players`` must agree with it."""
         given = dict(options or {})
         if "players" in given and given["players"] != seats:
             raise InvalidOptions(f"option 'players' is {given['players']!r} but {seats} seats")
         if self.min_players <= seats <= self.max_players:
             given["players"] = seats
-            given.setdefault("hands", 2 * seats)
         return super().new_game(given, seats, seed)
 
     def _new_game(self, options: dict[str, JSON], seats: int, rng: SeededRandom) -> SetteMezzoState:

@@ -267,6 +267,7 @@ def test_settemezzo_9_the_match_lasts_two_hands_a_player() -> None:
     state = GAME.new_game(None, 3, b"length")
     assert state.options["hands"] == 6
     assert GAME.new_game({"hands": 2}, 3, b"length").options["hands"] == 2
+    assert GAME.options({"players": 6})["hands"] == 12  # as the lobby fills a table in
     state = GAME.new_game({"hands": 1}, 2, b"one hand")
     while GAME.outcome(state) is None:
         (seat,) = GAME.to_act(state)
