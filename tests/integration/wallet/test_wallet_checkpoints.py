@@ -49,17 +49,18 @@ async def test_the_wallet_signs_checkpoints_of_its_log_head(
         checkpoint_seconds=0.2,
     )
     kept: list[Checkpoint] = []
+    past_the_hold = asyncio.Event()
     client = await nats.connect(nats_url)
 
     async def keep(message: object) -> None:
         kept.append(Checkpoint.from_json(message.data))  # type: ignore[attr-defined]
+        if kept[-1].position > 0:
+            past_the_hold.set()
 
     await client.subscribe(checkpoint_subject(namespace, "wallet"), cb=keep)
     service = await start_service("wallet", make_assemble(WalletConfig()), settings, port=0)
     try:
-        async with asyncio.timeout(20):
-            while not any(c.position > 0 for c in kept):
-                await asyncio.sleep(0.1)
+        await asyncio.wait_for(past_the_hold.wait(), 20)
     finally:
         await service.stop(0.5)
         await client.drain()
