@@ -146,6 +146,8 @@ async def test_audit5_the_page_shows_the_tables_chat_and_coins_beside_its_events
     browser.get(page.as_uri())
     assert mark(browser)[0] == "green"
     last = browser.execute_script(_LAST_STEP)
+    browser.set_window_size(1280, 2000)
+    browser.save_screenshot(str(tmp_path / "replay-page.png"))
     assert last["coins"][0] == "green", last["coins"]
     assert "the escrow took in 1000 coins and paid out 1000" in last["coins"][1]
     # Four holds, four posts into escrow, and the payouts: the payouts are this event's.

@@ -1,6 +1,7 @@
 """Collusion found by the running platform (PCG-3): two accounts from one client
 installation queue together for Pika stake tables among honest players and spare each
-other (never stacking a +2/+4 on the partner, always on anyone else). The lobby reads each
+other (never stacking a +2/+4 on the partner, always on anyone else), one dumping its
+stakes to the other (drawing rather than playing). The lobby reads each
 finished table's log from the engine, and the moderators' ranking puts the pair first,
 with a soft-play signal, while no honest pair shows soft play or ranks near them.
 
@@ -26,15 +27,24 @@ from tavolo.v1 import common_pb2, engine_pb2, lobby_pb2, wallet_pb2
 from tests.integration.engine.helpers import auth
 from tests.integration.lobby.harness import PASSWORD, Player, bearer
 from tests.integration.lobby.platform import Platform, running_platform
+from tests.scale import scaled
 from tests.waiting import eventually
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.load]
 
 INSTALLATION = "x-tavolo-installation"
 STAKE = 100
-RIGGED_TABLES = 8  # the pair and one honest player
-HONEST_TABLES = 6  # three honest players
+# The pair and one honest player. The coins the one loses to the other are in the facts,
+# but a few dozen tables of Pika are too few for them to stand out from a coin toss
+# (3 standard deviations need 9 decided tables all one way); the coin-flow signal is
+# shown on published results in tests/integration/lobby/test_collusion_signals.py.
+RIGGED_TABLES = scaled(8, 16)
+HONEST_TABLES = scaled(6, 12)  # three honest players
 PENALTIES = frozenset({"+2", "W+4"})
+SLOW = frozenset(
+    {common_pb2.ACTION_KIND_DRAW, common_pb2.ACTION_KIND_KEEP, common_pb2.ACTION_KIND_TAKE}
+)
+FAST = frozenset({common_pb2.ACTION_KIND_PLAY, common_pb2.ACTION_KIND_CALL})
 
 Chooser = Callable[[engine_pb2.TableView, random.Random], common_pb2.Action]
 
@@ -49,19 +59,21 @@ def honest(view: engine_pb2.TableView, rng: random.Random) -> common_pb2.Action:
     return rng.choice(list(view.legal_actions))
 
 
-def sparing(partner_seat: Callable[[], int]) -> Chooser:
-    """Stack on whoever plays next, unless it is the partner."""
+def colluder(partner_seat: Callable[[], int], *, dumps: bool) -> Chooser:
+    """Stack on whoever plays next unless it is the partner; the one who ``dumps`` draws
+    and keeps rather than play, to lose the stake to the partner, who plays to win."""
 
     def choose(view: engine_pb2.TableView, rng: random.Random) -> common_pb2.Action:
         public = json_format.MessageToDict(view.public)
         step = -1 if public["direction"] == "clockwise" else 1  # Italian: anticlockwise is +1
         next_seat = (view.seat + step) % len(view.seats)
-        actions = list(view.legal_actions)
+        actions = [a for a in view.legal_actions if a.kind != common_pb2.ACTION_KIND_REORDER]
         stacking = [a for a in actions if any(VALUE_OF.get(c) in PENALTIES for c in a.cards)]
-        others = [a for a in actions if a not in stacking]
-        if next_seat == partner_seat():
-            return rng.choice(others or actions)
-        return rng.choice(stacking or actions)
+        if next_seat != partner_seat() and stacking:
+            return rng.choice(stacking)
+        pool = [a for a in actions if a not in stacking] or actions
+        wanted = SLOW if dumps else FAST
+        return rng.choice([a for a in pool if a.kind in wanted] or pool)
 
     return choose
 
@@ -171,8 +183,8 @@ async def test_pcg3_a_pair_that_spares_each_other_tops_the_signals_read_from_the
             metadata=operator.metadata,
         )
     choosers: dict[str, Chooser] = {p.id: honest for p in fair}
-    choosers[a.id] = sparing(lambda: seat_of[b.id])
-    choosers[b.id] = sparing(lambda: seat_of[a.id])
+    choosers[a.id] = colluder(lambda: seat_of[b.id], dumps=True)
+    choosers[b.id] = colluder(lambda: seat_of[a.id], dumps=False)
     rng = random.Random(20261201)
     tables = []
     for n in range(RIGGED_TABLES):
