@@ -14,7 +14,11 @@ even, because every seed is played from both sides.
 Speed: random self-play actions per second of each game and of Pika, interpreted, and
 compiled when ``build/compiled`` exists (``make compiled``).
 
-    .venv/bin/python bench/bench_trick_bots.py [--game briscola] [--games 2000] [--jobs 1]
+    .venv/bin/python bench/bench_trick_bots.py [briscola ...] [--games 2000]
+        [--easy-games N] [--reference-games 200] [--jobs 1]
+
+The hard bots search (about 10-20 ms a move), so a hard pairing takes minutes per
+hundred games; hard against easy needs fewer games to be decided (``--easy-games``).
 """
 
 from __future__ import annotations
@@ -118,12 +122,12 @@ def interval(results: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def strength(name: str, games: int, jobs: int, reference_games: int) -> bool:
+def strength(name: str, games: int, jobs: int, reference_games: int, easy_games: int) -> bool:
     even = 0.0 if SETUPS[name].chips else 0.5
     unit = " chips" if SETUPS[name].chips else ""
     ok = True
     pairings = [
-        ("hard", "easy", games),
+        ("hard", "easy", easy_games),
         ("hard", "medium", games),
         ("medium", "medium", reference_games),
     ]
@@ -182,6 +186,9 @@ def main() -> int:
     parser.add_argument("names", nargs="*", default=sorted(SETUPS))
     parser.add_argument("--games", type=int, default=2000, help="games per pairing")
     parser.add_argument("--reference-games", type=int, default=200)
+    parser.add_argument(
+        "--easy-games", type=int, help="games of hard against easy (default: --games)"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--selfplay-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -192,7 +199,8 @@ def main() -> int:
     ok = True
     print("Bot strength (hero's score per game; even is 0.5, chips: 0):")
     for name in args.names:
-        ok &= strength(name, args.games, args.jobs, args.reference_games)
+        easy_games = args.easy_games or args.games
+        ok &= strength(name, args.games, args.jobs, args.reference_games, easy_games)
     speed([n for n in args.names if n.isalpha()], min(args.games, 300))
     return 0 if ok else 1
 

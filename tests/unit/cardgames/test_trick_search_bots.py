@@ -16,6 +16,7 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import SeatedBot
 from tavolo.cardgames.bots.briscola import BriscolaBot
 from tavolo.cardgames.bots.ciapano import CiapanoBot
+from tavolo.cardgames.bots.determinized import MAX_WORLDS, best_move
 from tavolo.cardgames.bots.registry import make_bot
 from tavolo.cardgames.bots.tresette import TresetteBot, tresette_sampler
 from tavolo.cardgames.bots.trick_world import STOCK, TrickRules, TrickWorld, deal_unseen
@@ -155,3 +156,44 @@ def _searched(seated: SeatedBot, view: View) -> bool:
 
 def _no_score(piles: list[list[str]], last_winner: int) -> float:
     return 0.0
+
+
+class _Guess:
+    """A world whose outcome is its luck plus what the move is worth: the searcher must
+    find the best move whatever the luck of each guess."""
+
+    worth = {"low": 0.0, "mid": 0.5, "high": 1.0}
+
+    def __init__(self, luck: float, plays: int) -> None:
+        self.luck, self.plays, self.move = luck, plays, ""
+
+    def copy(self) -> _Guess:
+        return _Guess(self.luck, self.plays)
+
+    def plays_left(self) -> int:
+        return self.plays
+
+    def play(self, move: str) -> None:
+        self.move = move
+
+    def play_out(self) -> None:
+        self.plays = 0
+
+    def value(self) -> float:
+        return self.luck + self.worth[self.move]
+
+
+def test_the_search_keeps_the_best_average_over_the_same_guesses() -> None:
+    sampled: list[float] = []
+
+    def sample(rng: SeededRandom) -> _Guess:
+        sampled.append(rng.randbelow(1000) * 10.0)  # luck far larger than any move's worth
+        return _Guess(sampled[-1], 20)
+
+    rng = SeededRandom(b"search")
+    assert best_move(["mid", "low", "high"], sample, rng, budget=600) == "high"
+    assert len(sampled) == 10  # 600 plays / (3 moves x 20 plays left)
+    assert best_move(["low"], sample, rng) == "low" and len(sampled) == 10  # nothing to search
+    sampled.clear()
+    best_move(["low", "high"], sample, rng, budget=10**9)
+    assert len(sampled) == MAX_WORLDS
