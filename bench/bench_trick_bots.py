@@ -149,6 +149,34 @@ def strength(name: str, games: int, jobs: int, reference_games: int, easy_games:
     return ok
 
 
+def move_times(name: str, games: int) -> None:
+    """How long a hard move takes (median, 90th percentile, worst), beside a medium move
+    timed in the same games: a move must stay quick enough for the CLI and the engine."""
+    setup = SETUPS[name]
+    game = get_game(name.rstrip("0123456789"))
+    times: dict[str, list[float]] = {"hard": [], "medium": []}
+    for n in range(games):
+        seed = f"{name}-timing-{n}".encode()
+        state = game.new_game(setup.options, setup.seats, seed)
+        heroes = setup.hero_seats(n % 2)
+        levels = ["hard" if s in heroes else "medium" for s in range(setup.seats)]
+        bots = [make_bot(game.name, levels[s], seed + bytes([s])) for s in range(setup.seats)]
+        while game.outcome(state) is None:
+            seat = min(game.to_act(state))
+            view, legal = game.view(state, seat), game.legal_actions(state, seat)
+            start = time.perf_counter()
+            action = bots[seat].choose(view, legal)
+            times[levels[seat]].append(time.perf_counter() - start)
+            state, _ = game.apply(state, seat, action)
+    for level, spent in times.items():
+        spent.sort()
+        print(
+            f"  {name:<10} {level:>6} move  median {spent[len(spent) // 2] * 1000:6.2f} ms  "
+            f"p90 {spent[len(spent) * 9 // 10] * 1000:6.2f} ms  "
+            f"worst {spent[-1] * 1000:6.2f} ms  ({len(spent)} moves)"
+        )
+
+
 def selfplay(names: list[str], games: int) -> dict[str, tuple[float, float]]:
     """Random self-play actions/s and games/s of each game (Pika included)."""
     from tavolo.cardgames.selfplay import random_games
@@ -201,6 +229,9 @@ def main() -> int:
     for name in args.names:
         easy_games = args.easy_games or args.games
         ok &= strength(name, args.games, args.jobs, args.reference_games, easy_games)
+    print("Move time (hard beside medium, in the same games):")
+    for name in args.names:
+        move_times(name, 4)
     speed([n for n in args.names if n.isalpha()], min(args.games, 300))
     return 0 if ok else 1
 
