@@ -197,3 +197,18 @@ def test_the_search_keeps_the_best_average_over_the_same_guesses() -> None:
     sampled.clear()
     best_move(["low", "high"], sample, rng, budget=10**9)
     assert len(sampled) == MAX_WORLDS
+
+
+def test_a_hard_bot_seated_mid_hand_plays_on_without_the_search() -> None:
+    """A bot that takes over a seat mid-hand has not seen the earlier tricks, so no guess
+    could account for every card: it plays on with the tactics of what it did see."""
+    game = Briscola()
+    state = game.new_game(None, 2, b"takes over")
+    for _ in range(8):
+        (seat,) = game.to_act(state)
+        state, _ = game.apply(state, seat, game.legal_actions(state, seat)[0])
+    (seat,) = game.to_act(state)
+    seated = make_bot("briscola", "hard", 1)
+    view, legal = game.view(state, seat), game.legal_actions(state, seat)
+    assert seated.choose(view, legal) in legal
+    assert not _searched(seated, view)
