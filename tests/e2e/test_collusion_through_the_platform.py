@@ -17,7 +17,6 @@ from collections.abc import AsyncIterator, Callable
 from itertools import combinations
 from typing import Any
 
-import grpc
 import pytest
 from google.protobuf import json_format
 
@@ -26,7 +25,13 @@ from tavolo.servicekit.auth import Role
 from tavolo.v1 import common_pb2, engine_pb2, lobby_pb2, wallet_pb2
 from tests.integration.engine.helpers import auth
 from tests.integration.lobby.harness import PASSWORD, Player, bearer
-from tests.integration.lobby.platform import Platform, running_platform
+from tests.integration.lobby.platform import (
+    Chooser,
+    Platform,
+    any_legal,
+    play_seat,
+    running_platform,
+)
 from tests.scale import scaled
 from tests.waiting import eventually
 
@@ -46,8 +51,6 @@ SLOW = frozenset(
 )
 FAST = frozenset({common_pb2.ACTION_KIND_PLAY, common_pb2.ACTION_KIND_CALL})
 
-Chooser = Callable[[engine_pb2.TableView, random.Random], common_pb2.Action]
-
 
 @pytest.fixture
 async def platform(database_url: str, nats_url: str, namespace: str) -> AsyncIterator[Platform]:
@@ -55,8 +58,7 @@ async def platform(database_url: str, nats_url: str, namespace: str) -> AsyncIte
         yield running
 
 
-def honest(view: engine_pb2.TableView, rng: random.Random) -> common_pb2.Action:
-    return rng.choice(list(view.legal_actions))
+honest = any_legal
 
 
 def colluder(partner_seat: Callable[[], int], *, dumps: bool) -> Chooser:
@@ -76,37 +78,6 @@ def colluder(partner_seat: Callable[[], int], *, dumps: bool) -> Chooser:
         return rng.choice([a for a in pool if a.kind in wanted] or pool)
 
     return choose
-
-
-async def play(
-    platform: Platform, table_id: str, player: Player, choose: Chooser, rng: random.Random
-) -> engine_pb2.TableView:
-    request = engine_pb2.GetTableRequest(table_id=table_id)
-    async with asyncio.timeout(240):
-        while True:
-            try:
-                view = await platform.engine.GetTable(request, metadata=player.metadata)
-            except grpc.aio.AioRpcError as exc:
-                if exc.code() != grpc.StatusCode.NOT_FOUND:
-                    raise
-                await asyncio.sleep(0.05)
-                continue
-            if view.status != engine_pb2.TABLE_STATUS_PLAYING:
-                return view
-            if not view.legal_actions:
-                await asyncio.sleep(0.02)
-                continue
-            act = engine_pb2.ActRequest(
-                table_id=table_id, action=choose(view, rng), expected_version=view.version
-            )
-            try:
-                await platform.engine.Act(act, metadata=player.metadata)
-            except grpc.aio.AioRpcError as exc:
-                if exc.code() not in (
-                    grpc.StatusCode.ABORTED,
-                    grpc.StatusCode.FAILED_PRECONDITION,
-                ):
-                    raise
 
 
 async def login(platform: Platform, nickname: str, installation: str) -> Player:
@@ -135,7 +106,10 @@ async def table(
     played.add(table_id)
     seat_of.update({p.id: s.seat for p, s in zip(players, seats, strict=True)})
     views = await asyncio.gather(
-        *(play(platform, table_id, p, choosers[p.id], random.Random(rng.random())) for p in players)
+        *(
+            play_seat(platform, table_id, p, random.Random(rng.random()), choose=choosers[p.id])
+            for p in players
+        )
     )
     assert all(v.status == engine_pb2.TABLE_STATUS_FINISHED for v in views)
     return table_id

@@ -64,24 +64,25 @@ async def every_fact(conn: Connection) -> list[Fact]:
 
 
 async def queue_log(
-    conn: Connection, table_id: str, players: Sequence[str | None], at: datetime
+    conn: Connection, table_id: str, game: str, players: Sequence[str | None], at: datetime
 ) -> None:
     """A finished table whose log is still to be read for soft play (once per table)."""
     await conn.execute(
-        f"INSERT INTO {S}.conduct_logs_to_read (table_id, players, queued_at)"
-        " VALUES ($1, $2, $3) ON CONFLICT (table_id) DO NOTHING",
+        f"INSERT INTO {S}.conduct_logs_to_read (table_id, game, players, queued_at)"
+        " VALUES ($1, $2, $3, $4) ON CONFLICT (table_id) DO NOTHING",
         table_id,
+        game,
         json.dumps(list(players)),
         at,
     )
 
 
-async def logs_to_read(conn: Connection, limit: int) -> list[tuple[str, list[str | None]]]:
+async def logs_to_read(conn: Connection, limit: int) -> list[tuple[str, str, list[str | None]]]:
     rows = await conn.fetch(
-        f"SELECT table_id, players FROM {S}.conduct_logs_to_read ORDER BY queued_at LIMIT $1",
+        f"SELECT table_id, game, players FROM {S}.conduct_logs_to_read ORDER BY queued_at LIMIT $1",
         limit,
     )
-    return [(r["table_id"], json.loads(r["players"])) for r in rows]
+    return [(r["table_id"], r["game"], json.loads(r["players"])) for r in rows]
 
 
 async def log_read(conn: Connection, table_id: str) -> None:

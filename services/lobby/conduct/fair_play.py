@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import structlog
@@ -21,6 +21,8 @@ import structlog
 from tavolo.lobby.conduct import collusion_store
 from tavolo.lobby.conduct.collusion import (
     SessionSeen,
+    TurnPassed,
+    captures_of,
     rebuild,
     rule_events,
     table_result,
@@ -38,8 +40,16 @@ INSTALLATION_HEADER = "x-tavolo-installation"
 _INSTALLATION = re.compile(r"[A-Za-z0-9._:-]{1,100}")
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500
-#: Games whose turns are read for soft play: free-for-all games with penalties to hand on.
-SOFT_PLAY_GAMES = frozenset({"pika"})
+#: Games whose turns are read for soft play, and how: free-for-all games, where hurting
+#: one another is the game. Fishing games count only without partners (two or three seats).
+ReadTurns = Callable[[str, Sequence[str | None], Iterable[Mapping[str, Any]]], list[TurnPassed]]
+SOFT_PLAY: Mapping[str, ReadTurns] = {
+    "pika": turns_of,
+    "scopa": captures_of,
+    "asso": captures_of,
+    "cirulla": captures_of,
+}
+PAIRED_FROM_SEATS = {"scopa": 4, "asso": 4, "cirulla": 4}
 LOGS_PER_PASS = 20
 READ_LOGS_EVERY = 1.0
 
@@ -87,25 +97,30 @@ class FairPlay:
         log is queued for reading when its game has soft play to look for."""
         result = table_result(fact_id, finished)
         await collusion_store.record(conn, result, self.ctx.clock())
-        if finished.game in SOFT_PLAY_GAMES and len(result.places) >= 2:
+        seats = len(finished.seats)
+        free_for_all = seats < PAIRED_FROM_SEATS.get(finished.game, seats + 1)
+        if finished.game in SOFT_PLAY and free_for_all and len(result.places) >= 2:
             players: list[str | None] = [None] * len(finished.seats)
             for seat in finished.seats:
                 if seat.player_id and not seat.bot and 0 <= seat.seat < len(players):
                     players[seat.seat] = seat.player_id
-            await collusion_store.queue_log(conn, finished.table_id, players, self.ctx.clock())
+            await collusion_store.queue_log(
+                conn, finished.table_id, finished.game, players, self.ctx.clock()
+            )
 
     async def read_logs_once(self, logs: TableLogs) -> int:
         """Read the queued tables' logs into turn facts; how many tables were done."""
         async with self.ctx.db.connection() as conn:
             queued = await collusion_store.logs_to_read(conn, LOGS_PER_PASS)
         done = 0
-        for table_id, players in queued:
+        for table_id, game, players in queued:
             try:
                 events = await logs.table_log(table_id)
             except NotFound:
                 log.warning("a finished table's log is gone; no soft play read", table=table_id)
                 events = []
-            turns = turns_of(table_id, players, rule_events(events))
+            read_turns: ReadTurns = SOFT_PLAY.get(game) or turns_of
+            turns = read_turns(table_id, players, rule_events(events))
             async with self.ctx.db.transaction() as conn:
                 for fact in turns:
                     await collusion_store.record(conn, fact, self.ctx.clock())

@@ -4,6 +4,7 @@
 -- the row, so an engine that is down delays the signals and loses nothing.
 CREATE TABLE conduct_logs_to_read (
     table_id  text        PRIMARY KEY,
+    game      text        NOT NULL,
     -- Seat by seat, the human player's id, or null for a bot.
     players   jsonb       NOT NULL,
     queued_at timestamptz NOT NULL
