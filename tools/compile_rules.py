@@ -86,7 +86,6 @@ COMPILED = (
     "games/scala40_scoring.py",
     "games/scala40_view.py",
     "games/scala40.py",
-    "games/settemezzo_hands.py",
     "games/solitario_piles.py",
     "games/solitario_scoring.py",
     "games/solitario.py",
