@@ -17,7 +17,7 @@ from tavolo.cardgames.knockout import knock_out
 from tavolo.cardgames.registry import get_game
 from tavolo.servicekit.errors import InvalidArgument
 
-MODES = ("versus_computer", "versus_friends", "online", "stake")
+MODES = ("versus_computer", "versus_friends", "online", "stake", "tournament")
 BOT_LEVELS = ("easy", "medium", "hard")
 STAKES = (100, 250, 500, 1000)  # MODE-4
 MAX_TURN_SECONDS = 600

@@ -19,6 +19,7 @@ class Mode(StrEnum):
     VERSUS_FRIENDS = "versus_friends"
     ONLINE = "online"
     STAKE = "stake"
+    TOURNAMENT = "tournament"
 
 
 @dataclass(frozen=True, slots=True)

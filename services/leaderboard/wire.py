@@ -19,6 +19,7 @@ _MODES = {
     common_pb2.MODE_VERSUS_FRIENDS: Mode.VERSUS_FRIENDS,
     common_pb2.MODE_ONLINE: Mode.ONLINE,
     common_pb2.MODE_STAKE: Mode.STAKE,
+    common_pb2.MODE_TOURNAMENT: Mode.TOURNAMENT,
 }
 _PROTO_MODES = {mode: number for number, mode in _MODES.items()}
 

@@ -21,6 +21,7 @@ from tavolo.lobby.matchmaker import Matchmaker
 from tavolo.lobby.moderation import Moderation
 from tavolo.lobby.play import Play
 from tavolo.lobby.queue import Queue
+from tavolo.lobby.tournaments.app import Tournaments
 from tavolo.lobby.watch import Watch
 
 
@@ -38,3 +39,4 @@ class LobbyApp:
         self.reports = Reports(ctx)
         self.fair_play = FairPlay(ctx)
         self.watch = Watch(ctx)
+        self.tournaments = Tournaments(ctx, self.queue.release_now)

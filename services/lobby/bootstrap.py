@@ -131,6 +131,7 @@ class LobbyOverrides:
     engine: Callable[[Infrastructure], EnginePort] | None = None
     operator: tuple[str, str] | None = None
     run_matchmaker: bool = True
+    run_tournaments: bool = True
     clock: Callable[[], datetime] | None = None
 
 
@@ -238,6 +239,8 @@ def make_assemble(
         ]
         if chosen.run_matchmaker:
             background.append(app.matchmaker.run)
+        if chosen.run_tournaments:
+            background.append(app.tournaments.run)
         return ServiceApp(
             grpc_services=[lobby_grpc_service(app, updates, letters)],
             background=background,  # type: ignore[arg-type]

@@ -9,7 +9,7 @@ service becomes UNAVAILABLE with a message that says to retry.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 import grpc
@@ -56,9 +56,17 @@ class WalletPort(Protocol):
 
 class EnginePort(Protocol):
     async def open_table(
-        self, table_id: str, spec: TableSpec, seats: Sequence[Seat], mode: Mode
+        self,
+        table_id: str,
+        spec: TableSpec,
+        seats: Sequence[Seat],
+        mode: Mode,
+        *,
+        ko: bool = False,
+        engine_options: Mapping[str, int] | None = None,
     ) -> None:
-        """Open a table at once (idempotent by ``table_id``)."""
+        """Open a table at once (idempotent by ``table_id``); ``ko`` for knock-out play,
+        ``engine_options`` the engine's own (``turn_seconds``, ``bot_think_millis``)."""
         ...
 
 
@@ -118,8 +126,16 @@ class GrpcEngine:
         self._token = token
 
     async def open_table(
-        self, table_id: str, spec: TableSpec, seats: Sequence[Seat], mode: Mode
+        self,
+        table_id: str,
+        spec: TableSpec,
+        seats: Sequence[Seat],
+        mode: Mode,
+        *,
+        ko: bool = False,
+        engine_options: Mapping[str, int] | None = None,
     ) -> None:
+        tuning = engine_options or {}
         options = struct_pb2.Struct()
         options.update(dict(spec.options))
         request = engine_pb2.OpenTableRequest(
@@ -139,6 +155,9 @@ class GrpcEngine:
             ],
             mode=MODE_TO_PROTO[mode],
             table_id=table_id,
+            ko=ko,
+            turn_seconds=tuning.get("turn_seconds", 0),
+            bot_think_millis=tuning.get("bot_think_millis", 0),
         )
         try:
             await self._stub.OpenTable(

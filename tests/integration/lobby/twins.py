@@ -8,7 +8,7 @@ scenarios against the real wallet and engine.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tavolo.lobby.tables import Mode, Seat, TableSpec
@@ -73,7 +73,14 @@ class MemoryEngine:
     refuse_with: Exception | None = None
 
     async def open_table(
-        self, table_id: str, spec: TableSpec, seats: Sequence[Seat], mode: Mode
+        self,
+        table_id: str,
+        spec: TableSpec,
+        seats: Sequence[Seat],
+        mode: Mode,
+        *,
+        ko: bool = False,
+        engine_options: Mapping[str, int] | None = None,
     ) -> None:
         if self.refuse_with is not None:
             raise self.refuse_with

@@ -97,6 +97,20 @@ class LobbyStub:
     """Moderators and auditors: pairs of accounts that may collude, most suspicious first,
     with their evidence (PCG-3). Nothing is sanctioned automatically.
     """
+    CreateTournament: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CreateTournamentRequest, _lobby_pb2.Tournament]
+    """Operators: create a knock-out tournament (PCG-7); its draw's seed is committed now."""
+    ListTournaments: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListTournamentsRequest, _lobby_pb2.ListTournamentsResponse]
+    """Tournaments, the next to start first; finished and cancelled ones after."""
+    RegisterTournament: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.RegisterTournamentRequest, _lobby_pb2.Tournament]
+    """Enter a tournament while its registration is open; the wallet holds the entry fee."""
+    UnregisterTournament: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.UnregisterTournamentRequest, _lobby_pb2.Tournament]
+    """Withdraw before the start; the held entry fee is released."""
+    GetTournament: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.GetTournamentRequest, _lobby_pb2.Tournament]
+    """A tournament: its bracket with each match's table, places and prizes."""
+    WatchTournament: _grpc.UnaryStreamMultiCallable[_lobby_pb2.WatchTournamentRequest, _lobby_pb2.Tournament]
+    """The tournament now, then again after every change (a player following it shows up
+    for their matches).
+    """
 
 @_typing.type_check_only
 class LobbyAsyncStub(LobbyStub):
@@ -165,6 +179,20 @@ class LobbyAsyncStub(LobbyStub):
     ListCollusionSignals: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListCollusionSignalsRequest, _lobby_pb2.ListCollusionSignalsResponse]  # type: ignore[assignment]
     """Moderators and auditors: pairs of accounts that may collude, most suspicious first,
     with their evidence (PCG-3). Nothing is sanctioned automatically.
+    """
+    CreateTournament: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CreateTournamentRequest, _lobby_pb2.Tournament]  # type: ignore[assignment]
+    """Operators: create a knock-out tournament (PCG-7); its draw's seed is committed now."""
+    ListTournaments: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListTournamentsRequest, _lobby_pb2.ListTournamentsResponse]  # type: ignore[assignment]
+    """Tournaments, the next to start first; finished and cancelled ones after."""
+    RegisterTournament: _aio.UnaryUnaryMultiCallable[_lobby_pb2.RegisterTournamentRequest, _lobby_pb2.Tournament]  # type: ignore[assignment]
+    """Enter a tournament while its registration is open; the wallet holds the entry fee."""
+    UnregisterTournament: _aio.UnaryUnaryMultiCallable[_lobby_pb2.UnregisterTournamentRequest, _lobby_pb2.Tournament]  # type: ignore[assignment]
+    """Withdraw before the start; the held entry fee is released."""
+    GetTournament: _aio.UnaryUnaryMultiCallable[_lobby_pb2.GetTournamentRequest, _lobby_pb2.Tournament]  # type: ignore[assignment]
+    """A tournament: its bracket with each match's table, places and prizes."""
+    WatchTournament: _aio.UnaryStreamMultiCallable[_lobby_pb2.WatchTournamentRequest, _lobby_pb2.Tournament]  # type: ignore[assignment]
+    """The tournament now, then again after every change (a player following it shows up
+    for their matches).
     """
 
 class LobbyServicer(metaclass=_abc_1.ABCMeta):
@@ -387,6 +415,56 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_lobby_pb2.ListCollusionSignalsResponse, _abc.Awaitable[_lobby_pb2.ListCollusionSignalsResponse]]:
         """Moderators and auditors: pairs of accounts that may collude, most suspicious first,
         with their evidence (PCG-3). Nothing is sanctioned automatically.
+        """
+
+    @_abc_1.abstractmethod
+    def CreateTournament(
+        self,
+        request: _lobby_pb2.CreateTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.Tournament, _abc.Awaitable[_lobby_pb2.Tournament]]:
+        """Operators: create a knock-out tournament (PCG-7); its draw's seed is committed now."""
+
+    @_abc_1.abstractmethod
+    def ListTournaments(
+        self,
+        request: _lobby_pb2.ListTournamentsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.ListTournamentsResponse, _abc.Awaitable[_lobby_pb2.ListTournamentsResponse]]:
+        """Tournaments, the next to start first; finished and cancelled ones after."""
+
+    @_abc_1.abstractmethod
+    def RegisterTournament(
+        self,
+        request: _lobby_pb2.RegisterTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.Tournament, _abc.Awaitable[_lobby_pb2.Tournament]]:
+        """Enter a tournament while its registration is open; the wallet holds the entry fee."""
+
+    @_abc_1.abstractmethod
+    def UnregisterTournament(
+        self,
+        request: _lobby_pb2.UnregisterTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.Tournament, _abc.Awaitable[_lobby_pb2.Tournament]]:
+        """Withdraw before the start; the held entry fee is released."""
+
+    @_abc_1.abstractmethod
+    def GetTournament(
+        self,
+        request: _lobby_pb2.GetTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.Tournament, _abc.Awaitable[_lobby_pb2.Tournament]]:
+        """A tournament: its bracket with each match's table, places and prizes."""
+
+    @_abc_1.abstractmethod
+    def WatchTournament(
+        self,
+        request: _lobby_pb2.WatchTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_lobby_pb2.Tournament], _abc.AsyncIterator[_lobby_pb2.Tournament]]:
+        """The tournament now, then again after every change (a player following it shows up
+        for their matches).
         """
 
 def add_LobbyServicer_to_server(servicer: LobbyServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
