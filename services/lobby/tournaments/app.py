@@ -69,8 +69,8 @@ DEFAULT_LIST = 50
 MAX_LIST = 500
 BOT_LEVEL = BotLevel.MEDIUM
 # A player who followed the tournament this shortly before a match got ready has shown
-# for it: a follower refreshes their presence every few seconds.
-PRESENCE_GRACE = timedelta(seconds=15)
+# for it: a follower's presence is refreshed every few seconds (``store.seen``).
+PRESENCE_GRACE = timedelta(seconds=10)
 # Tournament tables always run a turn timer, so one idle player cannot stall a round.
 TABLE_DEFAULTS: Mapping[str, int] = {"turn_seconds": 30, "bot_think_millis": 800}
 _TABLES = uuid.UUID("8d1e5a2c-3b7f-4e09-a6d4-71c2f0b9e853")
@@ -176,7 +176,6 @@ class Tournaments:
                 t = await self._read(conn, tournament_id)
                 entered = register(t, account.player_id, self.ctx.clock(), account.nickname)
                 await store.append(self.ctx.events, conn, t, [entered])
-                await store.seen(conn, tournament_id, account.player_id, self.ctx.clock())
         except BaseException:
             if t.spec.fee:
                 await self._release_later(hold_id, account.player_id)
