@@ -110,7 +110,8 @@ async def test_pcg_7_an_under_filled_tournament_is_cancelled_and_every_fee_refun
     try:
         assert (await audit(conn)).problems == []
         holds = await conn.fetch(
-            "SELECT transfer_id FROM wallet.transfers WHERE kind = 'pending' AND transfer_id LIKE $1",
+            "SELECT transfer_id FROM wallet.transfers"
+            " WHERE kind = 'pending' AND transfer_id LIKE $1",
             f"entry.{tid}.%",
         )
         voids = await conn.fetchval(

@@ -24,7 +24,7 @@ from typing import Any
 import asyncpg
 import grpc
 import pytest
-from google.protobuf import timestamp_pb2
+from google.protobuf import struct_pb2, timestamp_pb2
 
 from tavolo.engine.app import EngineApp
 from tavolo.lobby.tournaments.bracket import draw
@@ -281,9 +281,7 @@ async def test_pcg_7_an_eight_entrant_scopa_tournament_is_played_and_pays_its_pr
     assert total == 0  # the ledger sums to zero
 
 
-def _struct(values: dict[str, Any]) -> Any:
-    from google.protobuf import struct_pb2
-
+def _struct(values: dict[str, Any]) -> struct_pb2.Struct:
     found = struct_pb2.Struct()
     found.update(values)
     return found
