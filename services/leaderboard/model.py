@@ -49,3 +49,14 @@ class FinishedTable:
     bot_filled: bool
     occurred_at: datetime
     seats: tuple[SeatResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentResult:
+    """One entrant's place and prize in a finished knock-out tournament (PCG-7)."""
+
+    tournament_id: str
+    game: str
+    player_id: str
+    place: int
+    prize: int

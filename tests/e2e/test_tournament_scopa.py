@@ -30,7 +30,14 @@ from tavolo.engine.app import EngineApp
 from tavolo.lobby.tournaments.bracket import draw
 from tavolo.lobby.tournaments.standings import payouts
 from tavolo.tablelog.setup import TableSetup
-from tavolo.v1 import engine_pb2, lobby_pb2, lobby_pb2_grpc, wallet_pb2
+from tavolo.v1 import (
+    engine_pb2,
+    leaderboard_pb2,
+    leaderboard_pb2_grpc,
+    lobby_pb2,
+    lobby_pb2_grpc,
+    wallet_pb2,
+)
 from tests.integration.lobby.harness import Player, start_lobby
 from tests.integration.lobby.platform import (
     OPERATOR,
@@ -60,7 +67,7 @@ CONFIG = replace(platform_config(), tournament_interval=0.2)
 @pytest.fixture
 async def platform(database_url: str, nats_url: str, namespace: str) -> AsyncIterator[Platform]:
     async with running_platform(
-        database_url, nats_url, namespace, config=CONFIG, wallet=NO_WELCOME
+        database_url, nats_url, namespace, config=CONFIG, wallet=NO_WELCOME, with_leaderboard=True
     ) as running:
         yield running
 
@@ -279,6 +286,28 @@ async def test_pcg_7_an_eight_entrant_scopa_tournament_is_played_and_pays_its_pr
     assert escrow == 0
     assert sorted(r["amount"] for r in prizes) == sorted(owed.values())  # each paid once
     assert total == 0  # the ledger sums to zero
+
+    # The leaderboard counts the results: the champion's win and final, the prize coins.
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{platform.services['leaderboard'].port}")
+    platform.channels.append(channel)  # closed with the platform
+    board = leaderboard_pb2_grpc.LeaderboardStub(channel)
+    by_id = {p.id: p for p in players}
+    champion, finalist = final.champion, next(p for p, at in places.items() if at == 2)
+
+    async def counted() -> bool:
+        stats = await board.GetPlayerStats(
+            leaderboard_pb2.GetPlayerStatsRequest(), metadata=by_id[champion].metadata
+        )
+        return stats.tournaments.played == 1
+
+    await eventually(counted, "the leaderboard to count the tournament", within=30)
+    for player_id, wins, finals in ((champion, 1, 1), (finalist, 0, 1)):
+        stats = await board.GetPlayerStats(
+            leaderboard_pb2.GetPlayerStatsRequest(), metadata=by_id[player_id].metadata
+        )
+        found = stats.tournaments
+        assert (found.played, found.wins, found.finals) == (1, wins, finals)
+        assert found.prize_coins == owed[player_id]
 
 
 def _struct(values: dict[str, Any]) -> struct_pb2.Struct:
