@@ -10,7 +10,9 @@ Streams: ``player-<id>`` (PlayerRegistered), ``match-<id>`` (a room's MatchForme
 transaction, appended at once: appends to a schema commit one at a time, so one append
 per batch instead of one per table is what lets the matchmaker seat thousands of tickets
 a second), ``sanction-<id>`` (AccountFrozen, then AccountUnfrozen when lifted; or
-AccountsSuspended, then AccountsReinstated, for a suspension of all accounts). Each
+AccountsSuspended, then AccountsReinstated, for a suspension of all accounts),
+``tournament-<id>`` (a tournament's own stream, see ``tournaments.stream``; of its events
+only the draw, as TournamentDrawn, and the end, as TournamentFinished, cross NATS). Each
 event keeps its own id whatever its stream, so de-duplication is unchanged.
 """
 

@@ -65,6 +65,7 @@ class OpenedTable:
     spec: TableSpec
     seats: tuple[Seat, ...]
     mode: Mode
+    ko: bool = False
 
 
 @dataclass
@@ -84,4 +85,4 @@ class MemoryEngine:
     ) -> None:
         if self.refuse_with is not None:
             raise self.refuse_with
-        self.tables.setdefault(table_id, OpenedTable(table_id, spec, tuple(seats), mode))
+        self.tables.setdefault(table_id, OpenedTable(table_id, spec, tuple(seats), mode, ko))
