@@ -303,15 +303,14 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
         """The tournament now, then after each change; it ends after the last one. Reading
         it keeps the caller present for their next match (any replica sees the same)."""
         who = caller()
-        version = -1
-        while True:
-            found = await self.app.tournaments.get(who, request.tournament_id)
-            if found.version != version:
-                version = found.version
-                yield tournament_convert.tournament(found)
-            if found.status in (FINISHED, CANCELLED):
-                return
+        tournaments = self.app.tournaments
+        found = await tournaments.get(who, request.tournament_id)
+        yield tournament_convert.tournament(found)
+        while found.status not in (FINISHED, CANCELLED):
             await asyncio.sleep(WATCH_POLL_SECONDS)
+            if await tournaments.changed_since(who, request.tournament_id, found.version):
+                found = await tournaments.get(who, request.tournament_id)
+                yield tournament_convert.tournament(found)
 
 
 def lobby_grpc_service(

@@ -138,36 +138,45 @@ async def play_table(platform: Platform, table_id: str, player: Player) -> None:
             await asyncio.sleep(0.05)
 
 
-async def follow(platform: Platform, tid: str, player: Player) -> None:
-    """A player's side of the tournament: follow it (so they show) and play each table it
-    points them at, until it is over. A lobby that is restarting is simply asked again."""
+async def follow(platform: Platform, tid: str, player: Player, *, stream: bool) -> None:
+    """A player's side of the tournament: follow it (so they show), with WatchTournament
+    or by asking GetTournament again and again, and play each table it points them at,
+    until it is over. A lobby that is restarting is simply asked again."""
     played: set[str] = set()
+
+    async def updates() -> AsyncIterator[lobby_pb2.Tournament]:
+        if stream:
+            watch = lobby_pb2.WatchTournamentRequest(tournament_id=tid)
+            async for found in platform.lobby.WatchTournament(watch, metadata=player.metadata):
+                yield found
+            return
+        get = lobby_pb2.GetTournamentRequest(tournament_id=tid)
+        while True:
+            yield await platform.lobby.GetTournament(get, metadata=player.metadata)
+            await asyncio.sleep(0.3)
+
     while True:
         try:
-            t = await platform.lobby.GetTournament(
-                lobby_pb2.GetTournamentRequest(tournament_id=tid), metadata=player.metadata
-            )
+            async for t in updates():
+                if t.status in (
+                    lobby_pb2.TOURNAMENT_STATUS_FINISHED,
+                    lobby_pb2.TOURNAMENT_STATUS_CANCELLED,
+                ):
+                    return
+                for match in (m for r in t.rounds for m in r.matches):
+                    mine = player.id in (match.a, match.b) and player.id not in match.bots
+                    if (
+                        mine
+                        and match.table_id
+                        and not match.winner
+                        and match.table_id not in played
+                    ):
+                        played.add(match.table_id)
+                        await play_table(platform, match.table_id, player)
         except grpc.aio.AioRpcError as exc:
             if exc.code() != grpc.StatusCode.UNAVAILABLE:
                 raise
             await asyncio.sleep(0.2)
-            continue
-        if t.status in (
-            lobby_pb2.TOURNAMENT_STATUS_FINISHED,
-            lobby_pb2.TOURNAMENT_STATUS_CANCELLED,
-        ):
-            return
-        mine = [
-            m
-            for r in t.rounds
-            for m in r.matches
-            if player.id in (m.a, m.b) and m.table_id and not m.winner
-        ]
-        for match in mine:
-            if match.table_id not in played and player.id not in match.bots:
-                played.add(match.table_id)
-                await play_table(platform, match.table_id, player)
-        await asyncio.sleep(0.3)
 
 
 async def restart_lobby(platform: Platform) -> None:
@@ -216,7 +225,10 @@ async def test_pcg_7_an_eight_entrant_scopa_tournament_is_played_and_pays_its_pr
         )
     assert [(await balance(platform, p)).held for p in players] == [FEE] * 8
 
-    followers = [asyncio.create_task(follow(platform, tid, p)) for p in players[:7]]
+    followers = [
+        asyncio.create_task(follow(platform, tid, p, stream=n % 2 == 0))
+        for n, p in enumerate(players[:7])
+    ]
     try:
 
         async def round_one_under_way() -> bool:

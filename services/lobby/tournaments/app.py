@@ -73,6 +73,7 @@ BOT_LEVEL = BotLevel.MEDIUM
 PRESENCE_GRACE = timedelta(seconds=10)
 # Tournament tables always run a turn timer, so one idle player cannot stall a round.
 TABLE_DEFAULTS: Mapping[str, int] = {"turn_seconds": 30, "bot_think_millis": 800}
+OPENING_AT_ONCE = 16  # engine tables opened concurrently when a round starts
 _TABLES = uuid.UUID("8d1e5a2c-3b7f-4e09-a6d4-71c2f0b9e853")
 
 Release = Callable[[str], Awaitable[int]]
@@ -98,10 +99,22 @@ class NewTournament:
     show_seconds: int
 
 
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """A match's table, decided on, for the engine to open."""
+
+    table_id: str
+    spec: TableSpec
+    seats: tuple[Seat, ...]
+
+
 class Tournaments:
     def __init__(self, ctx: LobbyContext, release: Release) -> None:
         self.ctx = ctx
         self._release = release
+        # Each tournament as last folded: a read folds only the events after it (the
+        # stream stays the truth; a stale copy only means more events to fold).
+        self._folded: dict[str, Tournament] = {}
 
     # -- operators --------------------------------------------------------------------
 
@@ -153,6 +166,15 @@ class Tournaments:
             if caller.player_id in t.entrants and t.status in (REGISTERING, PLAYING):
                 await store.seen(conn, tournament_id, caller.player_id, self.ctx.clock())
         return t
+
+    async def changed_since(self, caller: Principal, tournament_id: str, version: int) -> bool:
+        """Whether the tournament moved past ``version`` (one cheap read, no fold); the
+        caller, if an entrant, is present meanwhile (a follower asks this every moment)."""
+        async with self.ctx.db.connection() as conn:
+            now = await self.ctx.events.stream_version(store.stream_id(tournament_id), conn=conn)
+            if now == version:
+                await store.seen(conn, tournament_id, caller.player_id, self.ctx.clock())
+        return now != version
 
     async def register(self, caller: Principal, tournament_id: str) -> Tournament:
         """Enter: checked, the fee held at the wallet, then recorded (a registration that
@@ -255,22 +277,45 @@ class Tournaments:
     async def _play(
         self, conn: Connection, t: Tournament, now: datetime
     ) -> tuple[Tournament, list[Event]]:
-        """Open every ready match whose players showed (or whose wait is over)."""
+        """Open every ready match whose players showed (or whose wait is over).
+
+        The engine opens the tables inside the transaction, several at once: if it refuses
+        or cannot be reached, nothing is recorded and the next pass tries again (the same
+        table ids, so a table it did open is found, not opened twice)."""
         decided: list[Event] = []
+        tables: list[_Table] = []
         progress = True
         while progress and t.status == PLAYING:
             progress = False
             for round_, index in t.waiting():
-                events = await self._open(conn, t, round_, index, now)
+                events, table = await self._open(conn, t, round_, index, now)
                 for event in events:
                     t = apply(t, *event)
                 decided.extend(events)
+                tables.extend([table] if table else [])
                 progress = progress or any(e[0] == "match_decided" for e in events)
+        slots = asyncio.Semaphore(OPENING_AT_ONCE)
+        options = {**TABLE_DEFAULTS, **self.ctx.config.engine_options}
+
+        async def opening(table: _Table) -> None:
+            async with slots:
+                await self.ctx.engine.open_table(
+                    table.table_id,
+                    table.spec,
+                    table.seats,
+                    Mode.TOURNAMENT,
+                    ko=True,
+                    engine_options=options,
+                )
+
+        await asyncio.gather(*(opening(table) for table in tables))
+        for table in tables:
+            log.info("tournament match opened", tournament=t.tournament_id, table=table.table_id)
         return t, decided
 
     async def _open(
         self, conn: Connection, t: Tournament, round_: int, index: int, now: datetime
-    ) -> list[Event]:
+    ) -> tuple[list[Event], _Table | None]:
         assert t.bracket is not None
         match = t.bracket.match(round_, index)
         assert match.a is not None and match.b is not None
@@ -280,10 +325,10 @@ class Tournaments:
         missing = tuple(p for p in players if p not in shown)
         waited = now - ready_at >= timedelta(seconds=t.spec.show_seconds)
         if missing and not waited:
-            return []
+            return [], None
         if missing and t.spec.no_show == "forfeit" and len(missing) == 1:
             (present,) = (p for p in players if p not in missing)
-            return forfeit(t, round_, index, present, now)
+            return forfeit(t, round_, index, present, now), None
         table_id = table_id_of(t.tournament_id, round_, index)
         opened = open_match(t, round_, index, table_id, missing)
         seats = [
@@ -294,14 +339,7 @@ class Tournaments:
         ]
         await store.add_table(conn, table_id, t.tournament_id)
         spec = TableSpec(t.spec.game, PLAYERS_PER_MATCH, dict(t.spec.options))
-        options = {**TABLE_DEFAULTS, **self.ctx.config.engine_options}
-        # Opened inside the transaction: if the engine refuses or cannot be reached,
-        # nothing is recorded and the next pass tries again (the same table id).
-        await self.ctx.engine.open_table(
-            table_id, spec, seats, Mode.TOURNAMENT, ko=True, engine_options=options
-        )
-        log.info("tournament match opened", tournament=t.tournament_id, table=table_id)
-        return [opened]
+        return [opened], _Table(table_id, spec, tuple(seats))
 
     # -- results from the engine (in the consumer's transaction) ----------------------
 
@@ -339,9 +377,11 @@ class Tournaments:
     # -- helpers ----------------------------------------------------------------------
 
     async def _read(self, conn: Connection, tournament_id: str) -> Tournament:
-        t = await store.read(self.ctx.events, conn, tournament_id) if tournament_id else None
+        known = self._folded.get(tournament_id)
+        t = await store.read(self.ctx.events, conn, tournament_id, known) if tournament_id else None
         if t is None:
             raise NotFound(f"no tournament has the id {quoted(tournament_id)}")
+        self._folded[tournament_id] = t
         return t
 
     async def _release_later(self, hold_id: str, player_id: str) -> None:

@@ -13,7 +13,7 @@ from datetime import datetime
 
 from tavolo.eventlog import EventStore, NewEvent
 from tavolo.lobby.store import Connection, S
-from tavolo.lobby.tournaments.stream import Event, Tournament, rebuild
+from tavolo.lobby.tournaments.stream import Event, Tournament, apply, rebuild
 
 
 def stream_id(tournament_id: str) -> str:
@@ -114,12 +114,20 @@ async def seen_since(
     return {r["player_id"] for r in rows}
 
 
-async def read(events: EventStore, conn: Connection, tournament_id: str) -> Tournament | None:
-    """The tournament its stream describes, or None if it has none."""
-    recorded = await events.read_stream(stream_id(tournament_id), conn=conn)
-    if not recorded:
-        return None
-    return rebuild(tournament_id, [(e.type, dict(e.data)) for e in recorded])
+async def read(
+    events: EventStore, conn: Connection, tournament_id: str, known: Tournament | None = None
+) -> Tournament | None:
+    """The tournament its stream describes, or None if it has none; from ``known`` (the
+    same tournament folded earlier) only the events after it are read and folded."""
+    after = known.version if known is not None else 0
+    recorded = await events.read_stream(stream_id(tournament_id), after + 1, conn=conn)
+    if known is None:
+        if not recorded:
+            return None
+        return rebuild(tournament_id, [(e.type, dict(e.data)) for e in recorded])
+    for e in recorded:
+        known = apply(known, e.type, dict(e.data))
+    return known
 
 
 async def append(
