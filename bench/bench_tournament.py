@@ -11,8 +11,10 @@ engine and the wallet run in this process, on free ports, over real gRPC and NAT
   each match. Timed from the start to the final's end: every table's result crosses NATS
   to the lobby, which advances the winner and opens the next round's tables. The figure
   includes the one-second wait of each round for players who never show.
-- **reference**: the same number of two-bot tables of the same game opened straight at
-  the engine, as many at once as the tournament's first round, played to the end.
+- **references**, two-bot tables of the same game opened straight at the engine and
+  played to the end: as many as the tournament played, as many at once as its first
+  round; and the bracket's rounds one after another (128 tables at once, then 64, ...),
+  which is the most a bracket allows, every round waiting for the one before.
 """
 
 from __future__ import annotations
@@ -217,6 +219,11 @@ async def run(server_url: str, nats_url: str, args: argparse.Namespace) -> None:
                 seconds, tables = await tournament(
                     lobby_pb2_grpc.LobbyStub(ch), args.game, args.entrants
                 )
+            rounds = 0.0
+            size = args.entrants // 2
+            while size >= 1:
+                rounds += await plain_tables(services["engine"].port, args.game, size, size)
+                size //= 2
             reference = await plain_tables(
                 services["engine"].port, args.game, tables, max(2, args.entrants // 2)
             )
@@ -230,6 +237,10 @@ async def run(server_url: str, nats_url: str, args: argparse.Namespace) -> None:
                 f"{f'reference: {tables} plain two-bot {args.game} tables':<52}"
                 f" {tables / reference:6.1f} tables/s   ({reference:.1f} s,"
                 f" {max(2, args.entrants // 2)} at once)"
+            )
+            print(
+                f"{'reference: the bracket as plain tables, round by round':<52}"
+                f" {tables / rounds:6.1f} tables/s   ({rounds:.1f} s)"
             )
             print(f"load average (1 min) at the end: {load:.2f}")
         finally:
