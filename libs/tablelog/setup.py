@@ -195,6 +195,8 @@ def build_setup(
             f"{rules.title} does not offer knock-out play yet: it supplies no tie-break hand"
             " and last capture (RULES §0 rule 14)"
         )
+    if ko and any(spec.name == "ko" for spec in rules.option_specs):
+        opts["ko"] = True  # what the KO form plays (knockout.py), so the echo says so too
     if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
         raise InvalidArgument(f"turn_seconds must be 0 (no limit) to {MAX_TURN_SECONDS}")
     if not 0 <= bot_think_millis <= MAX_BOT_THINK_MILLIS:
