@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Protocol
 
 import grpc
@@ -56,9 +57,17 @@ class WalletPort(Protocol):
 
 class EnginePort(Protocol):
     async def open_table(
-        self, table_id: str, spec: TableSpec, seats: Sequence[Seat], mode: Mode
+        self,
+        table_id: str,
+        spec: TableSpec,
+        seats: Sequence[Seat],
+        mode: Mode,
+        *,
+        deal_seed: bytes = b"",
+        sealed_until: datetime | None = None,
     ) -> None:
-        """Open a table at once (idempotent by ``table_id``)."""
+        """Open a table at once (idempotent by ``table_id``); ``deal_seed`` fixes its deal
+        and ``sealed_until`` keeps its log from its players until then."""
         ...
 
 
@@ -118,7 +127,14 @@ class GrpcEngine:
         self._token = token
 
     async def open_table(
-        self, table_id: str, spec: TableSpec, seats: Sequence[Seat], mode: Mode
+        self,
+        table_id: str,
+        spec: TableSpec,
+        seats: Sequence[Seat],
+        mode: Mode,
+        *,
+        deal_seed: bytes = b"",
+        sealed_until: datetime | None = None,
     ) -> None:
         options = struct_pb2.Struct()
         options.update(dict(spec.options))
@@ -139,7 +155,10 @@ class GrpcEngine:
             ],
             mode=MODE_TO_PROTO[mode],
             table_id=table_id,
+            deal_seed=deal_seed,
         )
+        if sealed_until is not None:
+            request.log_sealed_until.FromDatetime(sealed_until)
         try:
             await self._stub.OpenTable(
                 request, metadata=self._token.metadata(), timeout=CALL_TIMEOUT

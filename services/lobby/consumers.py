@@ -66,9 +66,11 @@ class TableEvents:
             finished = events_pb2.TableFinished.FromString(msg.data)
             await watch.table_ended(conn, finished.table_id, "finished")
             await self.app.fair_play.table_finished(conn, finished.header.event_id, finished)
+            await self.app.duplicates.table_finished(conn, finished)
         elif msg.subject == self._aborted:
             aborted = events_pb2.TableAborted.FromString(msg.data)
             await watch.table_ended(conn, aborted.table_id, f"aborted: {aborted.reason}")
+            await self.app.duplicates.table_aborted(conn, aborted)
         elif msg.subject == self._left:
             left = events_pb2.SeatLeft.FromString(msg.data)
             await watch.seat_left(conn, left.table_id, left.player_id)

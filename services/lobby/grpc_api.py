@@ -20,6 +20,7 @@ from tavolo.lobby.conduct import convert as conduct_convert
 from tavolo.lobby.conduct.fair_play import INSTALLATION_HEADER, installation_id, peer_address
 from tavolo.lobby.conduct.reports import ReportAbout
 from tavolo.lobby.dead_letters import DeadLetterDesk
+from tavolo.lobby.duplicates.grpc_api import DuplicateRpcs
 from tavolo.lobby.updates import LobbyUpdates
 from tavolo.servicekit.auth import caller, current_principal
 from tavolo.servicekit.grpc_server import GrpcService
@@ -35,7 +36,7 @@ def _installation(context: Context) -> str:
     return installation_id(str(sent.get(INSTALLATION_HEADER, "")))
 
 
-class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
+class LobbyServicer(DuplicateRpcs, lobby_pb2_grpc.LobbyServicer):
     def __init__(self, app: LobbyApp, updates: LobbyUpdates, letters: DeadLetterDesk) -> None:
         self.app = app
         self.updates = updates

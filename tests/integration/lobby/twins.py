@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from tavolo.lobby.tables import Mode, Seat, TableSpec
 from tavolo.servicekit.errors import FailedPrecondition, NotFound, Unavailable
@@ -65,6 +66,8 @@ class OpenedTable:
     spec: TableSpec
     seats: tuple[Seat, ...]
     mode: Mode
+    deal_seed: bytes = b""
+    sealed_until: datetime | None = None
 
 
 @dataclass
@@ -73,8 +76,16 @@ class MemoryEngine:
     refuse_with: Exception | None = None
 
     async def open_table(
-        self, table_id: str, spec: TableSpec, seats: Sequence[Seat], mode: Mode
+        self,
+        table_id: str,
+        spec: TableSpec,
+        seats: Sequence[Seat],
+        mode: Mode,
+        *,
+        deal_seed: bytes = b"",
+        sealed_until: datetime | None = None,
     ) -> None:
         if self.refuse_with is not None:
             raise self.refuse_with
-        self.tables.setdefault(table_id, OpenedTable(table_id, spec, tuple(seats), mode))
+        opened = OpenedTable(table_id, spec, tuple(seats), mode, deal_seed, sealed_until)
+        self.tables.setdefault(table_id, opened)
