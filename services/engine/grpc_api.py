@@ -38,7 +38,12 @@ def sealed_until(request: engine_pb2.OpenTableRequest) -> str:
     """The request's log seal as ISO text; empty when it sets none."""
     if not request.HasField("log_sealed_until"):
         return ""
-    return request.log_sealed_until.ToDatetime(tzinfo=UTC).isoformat()
+    try:
+        return request.log_sealed_until.ToDatetime(tzinfo=UTC).isoformat()
+    except (ValueError, OverflowError):
+        raise InvalidArgument(
+            "log_sealed_until is not a time between the years 1 and 9999"
+        ) from None
 
 
 def _table_id(value: str) -> str:

@@ -12,6 +12,7 @@ from google.protobuf import json_format, struct_pb2, timestamp_pb2
 from tavolo.lobby.duplicates.competition import Competition
 from tavolo.lobby.duplicates.ranking import Standing
 from tavolo.servicekit.auth import caller
+from tavolo.servicekit.errors import InvalidArgument
 from tavolo.v1 import lobby_pb2
 
 if TYPE_CHECKING:
@@ -24,7 +25,10 @@ def _time(message: Any, field: str) -> datetime | None:
     if not message.HasField(field):
         return None
     stamp: timestamp_pb2.Timestamp = getattr(message, field)
-    return stamp.ToDatetime(tzinfo=UTC)
+    try:
+        return stamp.ToDatetime(tzinfo=UTC)
+    except (ValueError, OverflowError):
+        raise InvalidArgument(f"{field} is not a time between the years 1 and 9999") from None
 
 
 def competition_out(c: Competition, now: datetime) -> lobby_pb2.Duplicate:

@@ -181,6 +181,13 @@ async def test_operators_create_competitions_and_bad_requests_change_nothing(
             await lobby.stub.CreateDuplicate(wrong, metadata=operator.metadata)
         assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert words in (refused.value.details() or "")
+    far = lobby_pb2.CreateDuplicateRequest()
+    far.CopyFrom(request)
+    far.closes_at.seconds = 2**52  # past the year 9999
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await lobby.stub.CreateDuplicate(far, metadata=operator.metadata)
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "year" in (refused.value.details() or "")
     bad_draw = lobby_pb2.CreateDuplicateRequest()
     bad_draw.CopyFrom(request)
     bad_draw.options.update({"draw": 2})
