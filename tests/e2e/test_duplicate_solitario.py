@@ -83,9 +83,7 @@ async def test_three_players_play_the_same_deal_and_the_standings_are_right(
     tables = [e.table_id for e in entries]
     # The same deal: every opening view shows the same face-up cards.
     openings = [
-        await platform.engine.GetTable(
-            engine_pb2.GetTableRequest(table_id=t), metadata=p.metadata
-        )
+        await platform.engine.GetTable(engine_pb2.GetTableRequest(table_id=t), metadata=p.metadata)
         for t, p in zip(tables, players, strict=True)
     ]
     assert len({tuple(v.hand) for v in openings}) == 1 and len(openings[0].hand) == 7
