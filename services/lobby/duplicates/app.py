@@ -9,12 +9,15 @@ Everything a join writes commits with the engine's answer: a refusal leaves no e
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import asyncpg
+import structlog
 from google.protobuf import json_format
 
 from tavolo.lobby import tables_store
@@ -30,6 +33,8 @@ from tavolo.servicekit.errors import AlreadyExists, FailedPrecondition, InvalidA
 from tavolo.v1 import events_pb2
 
 DAILY_CREATOR = "lobby:daily"
+DAILY_CHECK_SECONDS = 60.0
+log = structlog.get_logger("tavolo.lobby.duplicates")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +76,17 @@ class Duplicates:
         """Today's daily competition, created by whoever asks first (any replica)."""
         async with self.ctx.db.transaction() as conn:
             return await self._daily(conn, now)
+
+    async def run_daily(self) -> None:
+        """Background loop: each day's competition is created, and its commitment
+        published, soon after midnight, before anyone asks for it. An entrant asking
+        first creates it the same way, so a replica that is down misses nothing."""
+        while True:
+            try:
+                await self.ensure_daily(self.ctx.clock())
+            except (OSError, asyncpg.PostgresError) as exc:  # the database is away: retry
+                log.warning("daily competition not created yet", error=str(exc))
+            await asyncio.sleep(DAILY_CHECK_SECONDS)
 
     async def join(self, caller: Principal, duplicate_id: str, today: bool) -> Joined:
         """The caller's table in the competition: dealt now, or the one they have."""

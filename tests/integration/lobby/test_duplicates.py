@@ -211,3 +211,14 @@ async def test_operators_create_competitions_and_bad_requests_change_nothing(
     table = lobby.engine.tables[entry.table_id]
     assert table.spec.options["draw"] == 3
     assert hashlib.sha256(table.deal_seed).hexdigest() == made.seed_commitment
+
+
+async def test_the_daily_competition_is_made_before_anyone_asks(lobby: Lobby) -> None:
+    from tavolo.lobby.duplicates import store
+    from tests.waiting import eventually
+
+    async def made() -> bool:
+        async with lobby.app.ctx.db.connection() as conn:
+            return await store.competition(conn, "daily-2026-06-01") is not None
+
+    await eventually(made, "the lobby to create today's competition")
