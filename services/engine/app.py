@@ -80,9 +80,11 @@ class EngineApp:
             raise InvalidArgument(f"a deal seed has {MIN_SEED_BYTES} bytes or more")
         if setup.sealed_until:
             try:
-                datetime.fromisoformat(setup.sealed_until)
+                zone = datetime.fromisoformat(setup.sealed_until).tzinfo
             except ValueError:
-                raise InvalidArgument("log_sealed_until is not a time") from None
+                zone = None
+            if zone is None:
+                raise InvalidArgument("log_sealed_until is not a time with its time zone")
         if not privileged:
             mine = [s for s in setup.seats if s.player_id == principal.player_id and not s.bot]
             if setup.mode != "versus_computer":
