@@ -82,20 +82,30 @@ class TableSetup:
     turn_seconds: int = 0
     bot_think_millis: int = 0
     ko: bool = False
+    sealed_until: str = ""
+    """ISO time before which the table's players may not read its log (a Duplicate
+    Solitario table: the seed it reveals is every entrant's deal until the competition
+    closes); empty: the log opens to them when the table ends."""
 
     def to_dict(self) -> dict[str, Any]:
-        # ``ko`` is written only when set, so tables opened before it read as they were.
-        return ({"ko": True} if self.ko else {}) | {
-            "table_id": self.table_id,
-            "game": self.game,
-            "options": dict(self.options),
-            "seats": [s.to_dict() for s in self.seats],
-            "mode": self.mode,
-            "stake": self.stake,
-            "bot_filled": self.bot_filled,
-            "turn_seconds": self.turn_seconds,
-            "bot_think_millis": self.bot_think_millis,
-        }
+        # ``ko`` and ``sealed_until`` are written only when set, so tables opened before
+        # them read as they were.
+        sealed = {"sealed_until": self.sealed_until} if self.sealed_until else {}
+        return (
+            ({"ko": True} if self.ko else {})
+            | sealed
+            | {
+                "table_id": self.table_id,
+                "game": self.game,
+                "options": dict(self.options),
+                "seats": [s.to_dict() for s in self.seats],
+                "mode": self.mode,
+                "stake": self.stake,
+                "bot_filled": self.bot_filled,
+                "turn_seconds": self.turn_seconds,
+                "bot_think_millis": self.bot_think_millis,
+            }
+        )
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TableSetup:
@@ -110,6 +120,7 @@ class TableSetup:
             turn_seconds=int(data.get("turn_seconds", 0)),
             bot_think_millis=int(data.get("bot_think_millis", 0)),
             ko=bool(data.get("ko", False)),
+            sealed_until=str(data.get("sealed_until", "")),
         )
 
     def rules(self) -> Game[Any]:
@@ -153,6 +164,7 @@ def build_setup(
     turn_seconds: int = 0,
     bot_think_millis: int = 0,
     ko: bool = False,
+    sealed_until: str = "",
 ) -> TableSetup:
     """A checked setup, or InvalidArgument saying what is wrong. The game's own option
     check runs when the table is dealt (``new_game``), which raises InvalidOptions."""
@@ -212,6 +224,7 @@ def build_setup(
         turn_seconds=turn_seconds,
         bot_think_millis=bot_think_millis,
         ko=ko,
+        sealed_until=sealed_until,
     )
 
 

@@ -17,6 +17,7 @@ from tavolo.lobby.chat import Chat
 from tavolo.lobby.conduct.fair_play import FairPlay
 from tavolo.lobby.conduct.reports import Reports
 from tavolo.lobby.context import LobbyContext
+from tavolo.lobby.duplicates.app import Duplicates
 from tavolo.lobby.matchmaker import Matchmaker
 from tavolo.lobby.moderation import Moderation
 from tavolo.lobby.play import Play
@@ -40,3 +41,4 @@ class LobbyApp:
         self.fair_play = FairPlay(ctx)
         self.watch = Watch(ctx)
         self.tournaments = Tournaments(ctx, self.queue.release_now)
+        self.duplicates = Duplicates(ctx)

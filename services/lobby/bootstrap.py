@@ -228,6 +228,7 @@ def make_assemble(
             run_relay,
             table_events.run,
             app.queue.run_hold_releases,
+            app.duplicates.run_daily,
             CheckpointPublisher(
                 store,
                 infra.nats,

@@ -78,11 +78,13 @@ class TableEvents:
                 places = list(finished.outcome.places)
                 how = decided_by(finished.outcome)
                 await self.app.tournaments.table_ended(conn, finished.table_id, places, how)
+            await self.app.duplicates.table_finished(conn, finished)
         elif msg.subject == self._aborted:
             aborted = events_pb2.TableAborted.FromString(msg.data)
             await watch.table_ended(conn, aborted.table_id, f"aborted: {aborted.reason}")
             if aborted.mode == common_pb2.MODE_TOURNAMENT:
                 await self.app.tournaments.table_ended(conn, aborted.table_id, [], "aborted")
+            await self.app.duplicates.table_aborted(conn, aborted)
         elif msg.subject == self._left:
             left = events_pb2.SeatLeft.FromString(msg.data)
             await watch.seat_left(conn, left.table_id, left.player_id)

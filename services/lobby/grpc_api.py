@@ -20,6 +20,7 @@ from tavolo.lobby.conduct import convert as conduct_convert
 from tavolo.lobby.conduct.fair_play import INSTALLATION_HEADER, installation_id, peer_address
 from tavolo.lobby.conduct.reports import ReportAbout
 from tavolo.lobby.dead_letters import DeadLetterDesk
+from tavolo.lobby.duplicates.grpc_api import DuplicateRpcs
 from tavolo.lobby.tournaments import convert as tournament_convert
 from tavolo.lobby.tournaments.stream import CANCELLED, FINISHED
 from tavolo.lobby.updates import LobbyUpdates
@@ -39,7 +40,7 @@ def _installation(context: Context) -> str:
     return installation_id(str(sent.get(INSTALLATION_HEADER, "")))
 
 
-class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
+class LobbyServicer(DuplicateRpcs, lobby_pb2_grpc.LobbyServicer):
     def __init__(self, app: LobbyApp, updates: LobbyUpdates, letters: DeadLetterDesk) -> None:
         self.app = app
         self.updates = updates

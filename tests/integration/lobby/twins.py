@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from tavolo.lobby.tables import Mode, Seat, TableSpec
 from tavolo.servicekit.errors import FailedPrecondition, NotFound, Unavailable
@@ -66,6 +67,8 @@ class OpenedTable:
     seats: tuple[Seat, ...]
     mode: Mode
     ko: bool = False
+    deal_seed: bytes = b""
+    sealed_until: datetime | None = None
 
 
 @dataclass
@@ -82,7 +85,10 @@ class MemoryEngine:
         *,
         ko: bool = False,
         engine_options: Mapping[str, int] | None = None,
+        deal_seed: bytes = b"",
+        sealed_until: datetime | None = None,
     ) -> None:
         if self.refuse_with is not None:
             raise self.refuse_with
-        self.tables.setdefault(table_id, OpenedTable(table_id, spec, tuple(seats), mode, ko))
+        opened = OpenedTable(table_id, spec, tuple(seats), mode, ko, deal_seed, sealed_until)
+        self.tables.setdefault(table_id, opened)

@@ -2330,3 +2330,263 @@ class Tournament(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Tournament: _TypeAlias = Tournament  # noqa: Y015
+
+@_typing.final
+class CreateDuplicateRequest(_message.Message):
+    """An operator's Duplicate Solitario competition."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DUPLICATE_ID_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
+    OPENS_AT_FIELD_NUMBER: _builtins.int
+    CLOSES_AT_FIELD_NUMBER: _builtins.int
+    duplicate_id: _builtins.str
+    """Its id: 1 to 60 letters, digits and '-' (ids starting "daily-" are the daily ones')."""
+    @_builtins.property
+    def options(self) -> _struct_pb2.Struct:
+        """Solitario's table options (draw, scoring); omitted ones take their defaults."""
+
+    @_builtins.property
+    def opens_at(self) -> _timestamp_pb2.Timestamp:
+        """Entries are taken from then (default: now)."""
+
+    @_builtins.property
+    def closes_at(self) -> _timestamp_pb2.Timestamp:
+        """Entries close, standings become final and the seed is revealed then."""
+
+    def __init__(
+        self,
+        *,
+        duplicate_id: _builtins.str = ...,
+        options: _struct_pb2.Struct | None = ...,
+        opens_at: _timestamp_pb2.Timestamp | None = ...,
+        closes_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["closes_at", b"closes_at", "opens_at", b"opens_at", "options", b"options"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["closes_at", b"closes_at", "duplicate_id", b"duplicate_id", "opens_at", b"opens_at", "options", b"options"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateDuplicateRequest: _TypeAlias = CreateDuplicateRequest  # noqa: Y015
+
+@_typing.final
+class Duplicate(_message.Message):
+    """A Duplicate Solitario competition."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DUPLICATE_ID_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
+    OPENS_AT_FIELD_NUMBER: _builtins.int
+    CLOSES_AT_FIELD_NUMBER: _builtins.int
+    SEED_COMMITMENT_FIELD_NUMBER: _builtins.int
+    SEED_HEX_FIELD_NUMBER: _builtins.int
+    CLOSED_FIELD_NUMBER: _builtins.int
+    duplicate_id: _builtins.str
+    """Its id; the daily one of day D is "daily-D" (D as YYYY-MM-DD, UTC)."""
+    game: _builtins.str
+    """The game, "solitario"."""
+    seed_commitment: _builtins.str
+    """sha256 of the deal's seed, hex: every entrant's table commits to the same value."""
+    seed_hex: _builtins.str
+    """The seed, hex, once the competition has closed; empty before."""
+    closed: _builtins.bool
+    """True once closes_at has passed."""
+    @_builtins.property
+    def options(self) -> _struct_pb2.Struct:
+        """The table options every entrant plays with."""
+
+    @_builtins.property
+    def opens_at(self) -> _timestamp_pb2.Timestamp:
+        """When entries open."""
+
+    @_builtins.property
+    def closes_at(self) -> _timestamp_pb2.Timestamp:
+        """When entries close and the seed is revealed."""
+
+    def __init__(
+        self,
+        *,
+        duplicate_id: _builtins.str = ...,
+        game: _builtins.str = ...,
+        options: _struct_pb2.Struct | None = ...,
+        opens_at: _timestamp_pb2.Timestamp | None = ...,
+        closes_at: _timestamp_pb2.Timestamp | None = ...,
+        seed_commitment: _builtins.str = ...,
+        seed_hex: _builtins.str = ...,
+        closed: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["closes_at", b"closes_at", "opens_at", b"opens_at", "options", b"options"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["closed", b"closed", "closes_at", b"closes_at", "duplicate_id", b"duplicate_id", "game", b"game", "opens_at", b"opens_at", "options", b"options", "seed_commitment", b"seed_commitment", "seed_hex", b"seed_hex"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Duplicate: _TypeAlias = Duplicate  # noqa: Y015
+
+@_typing.final
+class JoinDuplicateRequest(_message.Message):
+    """Which competition to enter."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DUPLICATE_ID_FIELD_NUMBER: _builtins.int
+    DAILY_FIELD_NUMBER: _builtins.int
+    duplicate_id: _builtins.str
+    """The competition; empty with daily set."""
+    daily: _builtins.bool
+    """Today's daily competition (UTC day), whatever its id."""
+    def __init__(
+        self,
+        *,
+        duplicate_id: _builtins.str = ...,
+        daily: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["daily", b"daily", "duplicate_id", b"duplicate_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___JoinDuplicateRequest: _TypeAlias = JoinDuplicateRequest  # noqa: Y015
+
+@_typing.final
+class DuplicateEntry(_message.Message):
+    """The caller's entry: their own table at the engine."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DUPLICATE_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    REJOINED_FIELD_NUMBER: _builtins.int
+    table_id: _builtins.str
+    """The caller's table: play it at the engine (`tavolo play solitario --table ID`)."""
+    rejoined: _builtins.bool
+    """True when the caller had entered before (the same table is returned)."""
+    @_builtins.property
+    def duplicate(self) -> Global___Duplicate:
+        """The competition."""
+
+    def __init__(
+        self,
+        *,
+        duplicate: Global___Duplicate | None = ...,
+        table_id: _builtins.str = ...,
+        rejoined: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["duplicate", b"duplicate"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["duplicate", b"duplicate", "rejoined", b"rejoined", "table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DuplicateEntry: _TypeAlias = DuplicateEntry  # noqa: Y015
+
+@_typing.final
+class GetDuplicateStandingsRequest(_message.Message):
+    """Which competition's standings."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DUPLICATE_ID_FIELD_NUMBER: _builtins.int
+    DAILY_FIELD_NUMBER: _builtins.int
+    duplicate_id: _builtins.str
+    """The competition; empty with daily set."""
+    daily: _builtins.bool
+    """Today's daily competition."""
+    def __init__(
+        self,
+        *,
+        duplicate_id: _builtins.str = ...,
+        daily: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["daily", b"daily", "duplicate_id", b"duplicate_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetDuplicateStandingsRequest: _TypeAlias = GetDuplicateStandingsRequest  # noqa: Y015
+
+@_typing.final
+class DuplicateStanding(_message.Message):
+    """One entrant's line on the leaderboard."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLACE_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    NICKNAME_FIELD_NUMBER: _builtins.int
+    SCORE_FIELD_NUMBER: _builtins.int
+    MILLIS_FIELD_NUMBER: _builtins.int
+    MOVES_FIELD_NUMBER: _builtins.int
+    RESULT_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    place: _builtins.int
+    """1 for the best; entrants equal in score, time and moves share a place; 0 while playing."""
+    player_id: _builtins.str
+    """The entrant."""
+    nickname: _builtins.str
+    """Their nickname."""
+    score: _builtins.int
+    """Their final score."""
+    millis: _builtins.int
+    """From the deal to the end of their table, in milliseconds."""
+    moves: _builtins.int
+    """Moves and draws made."""
+    result: _builtins.str
+    """"won", "stopped", "timeout", "time_limit", "aborted"; empty while playing."""
+    table_id: _builtins.str
+    """Their table (its log opens to them when the competition closes)."""
+    def __init__(
+        self,
+        *,
+        place: _builtins.int = ...,
+        player_id: _builtins.str = ...,
+        nickname: _builtins.str = ...,
+        score: _builtins.int = ...,
+        millis: _builtins.int = ...,
+        moves: _builtins.int = ...,
+        result: _builtins.str = ...,
+        table_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["millis", b"millis", "moves", b"moves", "nickname", b"nickname", "place", b"place", "player_id", b"player_id", "result", b"result", "score", b"score", "table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DuplicateStanding: _TypeAlias = DuplicateStanding  # noqa: Y015
+
+@_typing.final
+class DuplicateStandings(_message.Message):
+    """A competition's leaderboard."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DUPLICATE_FIELD_NUMBER: _builtins.int
+    STANDINGS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def duplicate(self) -> Global___Duplicate:
+        """The competition."""
+
+    @_builtins.property
+    def standings(self) -> _containers.RepeatedCompositeFieldContainer[Global___DuplicateStanding]:
+        """Finished entrants by place, then those still playing."""
+
+    def __init__(
+        self,
+        *,
+        duplicate: Global___Duplicate | None = ...,
+        standings: _abc.Iterable[Global___DuplicateStanding] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["duplicate", b"duplicate"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["duplicate", b"duplicate", "standings", b"standings"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DuplicateStandings: _TypeAlias = DuplicateStandings  # noqa: Y015

@@ -197,6 +197,21 @@ class LobbyStub:
                 request_serializer=tavolo_dot_v1_dot_lobby__pb2.WatchTournamentRequest.SerializeToString,
                 response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Tournament.FromString,
                 _registered_method=True)
+        self.CreateDuplicate = channel.unary_unary(
+                '/tavolo.v1.Lobby/CreateDuplicate',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.CreateDuplicateRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Duplicate.FromString,
+                _registered_method=True)
+        self.JoinDuplicate = channel.unary_unary(
+                '/tavolo.v1.Lobby/JoinDuplicate',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.JoinDuplicateRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.DuplicateEntry.FromString,
+                _registered_method=True)
+        self.GetDuplicateStandings = channel.unary_unary(
+                '/tavolo.v1.Lobby/GetDuplicateStandings',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.GetDuplicateStandingsRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.DuplicateStandings.FromString,
+                _registered_method=True)
 
 
 class LobbyServicer:
@@ -434,6 +449,29 @@ class LobbyServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateDuplicate(self, request, context):
+        """Operators: create a Duplicate Solitario competition, every entrant on the same deal,
+        its seed committed now (sha256) and revealed when it closes.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def JoinDuplicate(self, request, context):
+        """Enter a Duplicate Solitario competition (today's daily one, created on first use):
+        the engine deals the caller's own table from the competition's seed. Once per player.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetDuplicateStandings(self, request, context):
+        """A competition's leaderboard: by score, then time, then moves.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LobbyServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -596,6 +634,21 @@ def add_LobbyServicer_to_server(servicer, server):
                     servicer.WatchTournament,
                     request_deserializer=tavolo_dot_v1_dot_lobby__pb2.WatchTournamentRequest.FromString,
                     response_serializer=tavolo_dot_v1_dot_lobby__pb2.Tournament.SerializeToString,
+            ),
+            'CreateDuplicate': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateDuplicate,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.CreateDuplicateRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.Duplicate.SerializeToString,
+            ),
+            'JoinDuplicate': grpc.unary_unary_rpc_method_handler(
+                    servicer.JoinDuplicate,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.JoinDuplicateRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.DuplicateEntry.SerializeToString,
+            ),
+            'GetDuplicateStandings': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetDuplicateStandings,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.GetDuplicateStandingsRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.DuplicateStandings.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1464,6 +1517,87 @@ class Lobby:
             '/tavolo.v1.Lobby/WatchTournament',
             tavolo_dot_v1_dot_lobby__pb2.WatchTournamentRequest.SerializeToString,
             tavolo_dot_v1_dot_lobby__pb2.Tournament.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateDuplicate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/CreateDuplicate',
+            tavolo_dot_v1_dot_lobby__pb2.CreateDuplicateRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.Duplicate.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def JoinDuplicate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/JoinDuplicate',
+            tavolo_dot_v1_dot_lobby__pb2.JoinDuplicateRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.DuplicateEntry.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetDuplicateStandings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/GetDuplicateStandings',
+            tavolo_dot_v1_dot_lobby__pb2.GetDuplicateStandingsRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.DuplicateStandings.FromString,
             options,
             channel_credentials,
             insecure,

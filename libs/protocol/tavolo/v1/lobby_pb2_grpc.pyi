@@ -111,6 +111,16 @@ class LobbyStub:
     """The tournament now, then again after every change (a player following it shows up
     for their matches).
     """
+    CreateDuplicate: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CreateDuplicateRequest, _lobby_pb2.Duplicate]
+    """Operators: create a Duplicate Solitario competition, every entrant on the same deal,
+    its seed committed now (sha256) and revealed when it closes.
+    """
+    JoinDuplicate: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.JoinDuplicateRequest, _lobby_pb2.DuplicateEntry]
+    """Enter a Duplicate Solitario competition (today's daily one, created on first use):
+    the engine deals the caller's own table from the competition's seed. Once per player.
+    """
+    GetDuplicateStandings: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.GetDuplicateStandingsRequest, _lobby_pb2.DuplicateStandings]
+    """A competition's leaderboard: by score, then time, then moves."""
 
 @_typing.type_check_only
 class LobbyAsyncStub(LobbyStub):
@@ -194,6 +204,16 @@ class LobbyAsyncStub(LobbyStub):
     """The tournament now, then again after every change (a player following it shows up
     for their matches).
     """
+    CreateDuplicate: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CreateDuplicateRequest, _lobby_pb2.Duplicate]  # type: ignore[assignment]
+    """Operators: create a Duplicate Solitario competition, every entrant on the same deal,
+    its seed committed now (sha256) and revealed when it closes.
+    """
+    JoinDuplicate: _aio.UnaryUnaryMultiCallable[_lobby_pb2.JoinDuplicateRequest, _lobby_pb2.DuplicateEntry]  # type: ignore[assignment]
+    """Enter a Duplicate Solitario competition (today's daily one, created on first use):
+    the engine deals the caller's own table from the competition's seed. Once per player.
+    """
+    GetDuplicateStandings: _aio.UnaryUnaryMultiCallable[_lobby_pb2.GetDuplicateStandingsRequest, _lobby_pb2.DuplicateStandings]  # type: ignore[assignment]
+    """A competition's leaderboard: by score, then time, then moves."""
 
 class LobbyServicer(metaclass=_abc_1.ABCMeta):
     """Everything before and around a table. Register, Login, Refresh and Logout need no token;
@@ -466,5 +486,33 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         """The tournament now, then again after every change (a player following it shows up
         for their matches).
         """
+
+    @_abc_1.abstractmethod
+    def CreateDuplicate(
+        self,
+        request: _lobby_pb2.CreateDuplicateRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.Duplicate, _abc.Awaitable[_lobby_pb2.Duplicate]]:
+        """Operators: create a Duplicate Solitario competition, every entrant on the same deal,
+        its seed committed now (sha256) and revealed when it closes.
+        """
+
+    @_abc_1.abstractmethod
+    def JoinDuplicate(
+        self,
+        request: _lobby_pb2.JoinDuplicateRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.DuplicateEntry, _abc.Awaitable[_lobby_pb2.DuplicateEntry]]:
+        """Enter a Duplicate Solitario competition (today's daily one, created on first use):
+        the engine deals the caller's own table from the competition's seed. Once per player.
+        """
+
+    @_abc_1.abstractmethod
+    def GetDuplicateStandings(
+        self,
+        request: _lobby_pb2.GetDuplicateStandingsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.DuplicateStandings, _abc.Awaitable[_lobby_pb2.DuplicateStandings]]:
+        """A competition's leaderboard: by score, then time, then moves."""
 
 def add_LobbyServicer_to_server(servicer: LobbyServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
