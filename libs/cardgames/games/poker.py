@@ -170,6 +170,8 @@ class Poker(Game[PokerState]):
                 return RuleError("change cards: discard 0 to 4 cards of your hand")
             if len(action.cards) > MAX_CHANGE or len(set(action.cards)) != len(action.cards):
                 return RuleError("discard at most 4 different cards")
+            if set(action.cards) <= set(state.hands[seat]):
+                return RuleError("name the cards to discard in the order of your hand")
             return RuleError(f"you do not hold all of {' '.join(action.cards)}")
         legal = self._betting_actions(state, seat)
         kinds = {a.kind for a in legal}
