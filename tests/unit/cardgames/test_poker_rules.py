@@ -113,7 +113,7 @@ def test_poker_3_the_ranking_with_the_flush_above_the_full_house() -> None:
 
 
 def test_poker_3_the_ace_is_low_just_below_the_lowest_rank() -> None:
-    assert poker_hands.hand_key("AS 9H 10D JC QS".split(), 9)[0] == poker_hands.STRAIGHT
+    assert poker_hands.hand_key(["AS", "9H", "10D", "JC", "QS"], 9)[0] == poker_hands.STRAIGHT
     assert key("AS 9H 10D JC QS")[0] == poker_hands.HIGH_CARD  # 4 players: 7 is lowest
     assert key("10S JH QD KC AS")[0] == poker_hands.STRAIGHT  # and high
 
