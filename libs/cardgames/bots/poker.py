@@ -129,7 +129,7 @@ class PokerBot:
         before = int(public["pot"]) - sum(int(b) for b in public["round_bets"])
         if put > 0:
             ratio = min(1.5, put / max(1, before))
-            floor = max(floor, min(0.9, 0.3 + 0.4 * ratio))
+            floor = max(floor, min(0.85, 0.15 + 0.5 * ratio))
         return floor
 
 

@@ -88,9 +88,7 @@ def expected_percentile(
     if not best_change(hand, low):
         return hand_percentile(hand, low)
     unseen = [c for c in poker_hands.deck(11 - low) if c not in hand]
-    total = sum(
-        hand_percentile(after_change(hand, unseen, low, rng), low) for _ in range(samples)
-    )
+    total = sum(hand_percentile(after_change(hand, unseen, low, rng), low) for _ in range(samples))
     return total / samples
 
 
