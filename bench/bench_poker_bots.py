@@ -95,9 +95,8 @@ def speed(games: int) -> None:
         start = time.perf_counter()
         played, actions = random_games(get_game(name), SEATS, seeds, random.Random(7))
         wall = time.perf_counter() - start
-        print(
-            f"  random self-play {name:<6} {actions / wall:9,.0f} actions/s  {played / wall:7.1f} games/s"
-        )
+        rate = f"{actions / wall:9,.0f} actions/s  {played / wall:7.1f} games/s"
+        print(f"  random self-play {name:<6} {rate}")
 
 
 def main() -> int:
