@@ -82,7 +82,9 @@ class PokerBot:
         pot = int(public["pot"])
         owed = int(public["to_call"])
         if CHECK in legal:
-            if win > 0.6:
+            live = sum(1 for f in public["folded"] if not f)
+            wanted = 0.8 / live if public["phase"] == "first_round" else 0.5
+            if win > wanted:
                 opening = sized(legal, ActionKind.BET, pot * (0.4 + win * 0.5))
                 if opening is not None:
                     return opening
