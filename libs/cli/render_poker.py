@@ -18,6 +18,10 @@ _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 6: "6th"}
 _DOING = {"blind": "decide on the blind", "change": "change cards"}
 
 
+def _does(names: Sequence[str], seat: int, me: int | None, you: str, others: str) -> str:
+    return f"{names[seat]} {you if seat == me else others}"
+
+
 def _plural(rank: int) -> str:
     return "sixes" if rank == 6 else RANK_WORDS[rank] + "s"
 
@@ -73,11 +77,11 @@ class PokerRenderer:
             and p["last_hand"] is not None
             and (old is None or old["last_hand"] != p["last_hand"])
         ):
-            lines.extend(self._hand_over(p["last_hand"], names))
+            lines.extend(self._hand_over(p["last_hand"], names, after.seat))
         if new_deal:
             dealer = "You deal" if p["dealer"] == after.seat else f"{names[p['dealer']]} deals"
             lines.append(
-                f"Hand {p['hand_no']}: {dealer}; everyone antes, the pot is {p['pot']}; "
+                f"Hand {p['hand_no']}: {dealer} and everyone antes; "
                 f"a pair of {_plural(p['minimum'])} opens."
             )
         elif old is not None:
@@ -92,21 +96,23 @@ class PokerRenderer:
                     lines.append(f"{names[s]} changes {p['changed'][s]} cards.")
         ended = p["phase"] == "over" and p["last_hand"] is not None
         if ended and (old is None or old["last_hand"] != p["last_hand"]):
-            lines.extend(self._hand_over(p["last_hand"], names))
+            lines.extend(self._hand_over(p["last_hand"], names, after.seat))
         return lines
 
-    def _hand_over(self, summary: Any, names: Sequence[str]) -> list[str]:
+    def _hand_over(self, summary: Any, names: Sequence[str], me: int | None) -> list[str]:
         if summary.get("no_opening"):
             return ["Nobody opened: the pot stays and the cards are dealt again."]
         if "uncontested" in summary:
-            who = names[summary["uncontested"]]
-            return [f"Hand {summary['hand']}: {who} takes the pot of {summary['pot']} unseen."]
+            who = _does(names, summary["uncontested"], me, "take", "takes")
+            return [f"Hand {summary['hand']}: {who} the pot of {summary['pot']} unseen."]
         lines = [f"Hand {summary['hand']}, showdown:"]
         for s, words in summary["shown"].items():
             lines.append(f"  {names[int(s)]}: {words}")
         for n, pot in enumerate(summary["pots"]):
             what = "the pot" if n == 0 else f"side pot {n}"
-            lines.append(f"  {names[pot['winner']]} wins {what} of {pot['chips']}.")
+            lines.append(
+                f"  {_does(names, pot['winner'], me, 'win', 'wins')} {what} of {pot['chips']}."
+            )
         return lines
 
     def choice(self, action: Action, view: View) -> str:

@@ -5,6 +5,7 @@ with a strong and a weak hand, what hard reads from a big bet, and a whole offli
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import replace
 
 import pytest
@@ -94,7 +95,7 @@ def test_scripted_stdin_plays_poker_to_the_end(
     assert main(["play", "poker", "--seed", "cli"]) == 0
     text = capsys.readouterr().out
     assert text.startswith("Poker all'italiana: you against 3 medium bots. Seed: cli")
-    assert "everyone antes, the pot is 4; a pair of jacks opens." in text
+    assert "and everyone antes; a pair of jacks opens." in text
     assert "Your cards are dealt face down: open blind before you see them?" in text
-    assert "showdown:" in text and "wins the pot of" in text
+    assert re.search(r"showdown:\n(  .+: .+\n)+  .+ wins? the pot of \d+\.", text)
     assert "--- Final places (by chips)" in text and "chips)" in text
