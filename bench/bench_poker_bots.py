@@ -10,15 +10,19 @@ interval (normal approximation). Chips only change hands, so an interval above 0
 hard takes chips from that level. Medium against itself is the reference and comes out
 at exactly 0, because every seed is played from both sides.
 
-    .venv/bin/python bench/bench_poker_bots.py [--games 2000] [--jobs 1]
+    .venv/bin/python bench/bench_poker_bots.py [--games 2000] [--jobs 1] [--selfplay-games 300]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import subprocess
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from bench_trick_bots import interval
 
@@ -27,6 +31,7 @@ from tavolo.cardgames.registry import get_game
 from tavolo.cardgames.selfplay import random_games
 
 SEATS = 4
+COMPILED = Path(__file__).resolve().parent.parent / "build" / "compiled"
 
 
 def play_game(seed: bytes, hero: str, rival: str, swap: int) -> float:
@@ -90,13 +95,30 @@ def strength(games: int, jobs: int, reference_games: int) -> bool:
 
 
 def speed(games: int) -> None:
+    """Self-play of the interpreted rules, and of the compiled ones when built."""
+    builds = [("interpreted", os.environ.get("PYTHONPATH", ""))]
+    if (COMPILED / "tavolo" / "cardgames").exists():
+        builds.append(("compiled", str(COMPILED)))
+    for build, path in builds:
+        out = subprocess.run(
+            [sys.executable, __file__, "--selfplay-only", "--selfplay-games", str(games)],
+            env={**os.environ, "PYTHONPATH": path},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        print(f"  random self-play, {build} rules:")
+        print(out.rstrip())
+
+
+def selfplay(games: int) -> None:
     for name in ("poker", "pika"):
         seeds = [f"selfplay-{name}-{n}".encode() for n in range(games)]
         start = time.perf_counter()
         played, actions = random_games(get_game(name), SEATS, seeds, random.Random(7))
         wall = time.perf_counter() - start
         rate = f"{actions / wall:9,.0f} actions/s  {played / wall:7.1f} games/s"
-        print(f"  random self-play {name:<6} {rate}")
+        print(f"    {name:<6} {rate}")
 
 
 def main() -> int:
@@ -104,10 +126,15 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=2000, help="games per pairing")
     parser.add_argument("--reference-games", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--selfplay-games", type=int, default=300)
+    parser.add_argument("--selfplay-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.selfplay_only:
+        selfplay(args.selfplay_games)
+        return 0
     print("Poker bot strength (a hero seat's chips won per match; even is 0):")
-    ok = strength(args.games, args.jobs, args.reference_games)
-    speed(min(args.games, 300))
+    ok = strength(args.games, args.jobs, args.reference_games) if args.games else True
+    speed(args.selfplay_games)
     return 0 if ok else 1
 
 

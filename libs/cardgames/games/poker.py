@@ -80,6 +80,24 @@ def raise_by(amount: int) -> Action:
     return Action(ActionKind.RAISE, amount=amount)
 
 
+def _bare(action: Action) -> Action:
+    """``action`` with only the fields poker uses: its kind, cards and amount."""
+    return Action(action.kind, cards=action.cards, amount=action.amount)
+
+
+def _in_order(cards: tuple[str, ...], hand: tuple[str, ...]) -> bool:
+    """``cards`` are 0 to 4 different cards of ``hand``, listed in the hand's order."""
+    if len(cards) > MAX_CHANGE:
+        return False
+    at = 0
+    for card in cards:
+        try:
+            at = hand.index(card, at) + 1
+        except ValueError:
+            return False
+    return True
+
+
 class Poker(Game[PokerState]):
     """Poker all'italiana for 2 to 6 players, in table chips."""
 
@@ -157,6 +175,49 @@ class Poker(Game[PokerState]):
             low, high = poker_betting.raise_range(rnd, seat, state.pot, chips, min_bet)
             actions.extend(raise_by(a) for a in range(low, high + 1))
         return [*actions, FOLD]
+
+    def _is_legal(self, state: PokerState, seat: int, action: Action) -> bool:
+        """The same answer as ``action in legal_actions``, without listing every amount
+        and every change: ``apply`` asks it on every action."""
+        if seat != state.turn or state.phase == OVER or action != _bare(action):
+            return False
+        kind, amount = action.kind, action.amount
+        if state.phase == CHANGE:
+            return (
+                kind is ActionKind.DISCARD
+                and amount is None
+                and _in_order(action.cards, state.hands[seat])
+            )
+        if action.cards:
+            return False
+        if state.phase == BLIND:
+            return action == CHECK or action == bet(
+                min(int(state.options["min_bet"]), state.chips[seat])
+            )
+        if kind in (ActionKind.CHECK, ActionKind.BET):
+            if state.rnd.bet != 0:
+                return False
+        elif kind in (ActionKind.CALL_BET, ActionKind.RAISE):
+            if state.rnd.bet == 0:
+                return False
+        elif kind is not ActionKind.FOLD:
+            return False
+        if kind in (ActionKind.CHECK, ActionKind.CALL_BET, ActionKind.FOLD):
+            return amount is None
+        if amount is None:
+            return False
+        chips, min_bet = state.chips[seat], int(state.options["min_bet"])
+        if kind is ActionKind.BET:
+            if state.phase == FIRST and not poker_hands.opens(
+                state.hands[seat], state.low, state.minimum
+            ):
+                return False
+            low, high = poker_betting.bet_range(state.pot, chips, min_bet)
+            return low <= amount <= high
+        if not any(state.can_act(s) for s in range(state.seats) if s != seat):
+            return False
+        low, high = poker_betting.raise_range(state.rnd, seat, state.pot, chips, min_bet)
+        return low <= amount <= high
 
     def _explain(self, state: PokerState, seat: int, action: Action) -> RuleError:
         if state.phase == OVER:
