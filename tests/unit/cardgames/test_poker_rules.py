@@ -433,3 +433,38 @@ def test_bet_amounts_are_refused_outside_their_range() -> None:
     assert poker_betting.bet_range(4, 99, 2) == (2, 4)
     with pytest.raises(RuleError, match="bet from 2 to"):
         GAME.apply(state, 3, bet(50))
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.binary(min_size=1, max_size=8), st.integers(2, 6), st.randoms(use_true_random=False))
+def test_poker_7_apply_accepts_exactly_the_listed_amounts_and_changes(
+    seed: bytes, seats: int, chooser: Any
+) -> None:
+    """``apply`` checks an action without listing them all; it must agree with the list."""
+    state = GAME.new_game({"starting_stack": 30}, seats, seed)
+    for _ in range(40):
+        if GAME.outcome(state) is not None:
+            break
+        (seat,) = GAME.to_act(state)
+        legal = GAME.legal_actions(state, seat)
+        hand = state.hands[seat]
+        tries = [
+            Action(kind, amount=n)
+            for kind in (ActionKind.BET, ActionKind.RAISE)
+            for n in range(-1, 70)
+        ]
+        tries += [
+            CHECK,
+            CALL,
+            FOLD,
+            Action(ActionKind.CHECK, amount=2),
+            Action(ActionKind.FOLD, cards=hand[:1]),
+        ]
+        tries += [
+            Action(ActionKind.DISCARD, cards=tuple(chooser.sample(hand, k)))
+            for k in range(6)
+            if k <= len(hand)
+        ]
+        for action in tries:
+            assert GAME._is_legal(state, seat, action) == (action in legal), action
+        state, _ = GAME.apply(state, seat, chooser.choice(legal))
