@@ -22,6 +22,7 @@ def all_games() -> dict[str, Game[Any]]:
     from tavolo.cardgames.games.scala40 import Scala40
     from tavolo.cardgames.games.scopa import Scopa
     from tavolo.cardgames.games.scopone import Scopone
+    from tavolo.cardgames.games.settemezzo import SetteMezzo
     from tavolo.cardgames.games.solitario import Solitario
     from tavolo.cardgames.games.spades import Spades
     from tavolo.cardgames.games.tresette import Tresette
@@ -44,6 +45,7 @@ def all_games() -> dict[str, Game[Any]]:
         Scala40(),
         Solitario(),
         Poker(),
+        SetteMezzo(),
     ]
     return {g.name: g for g in games}
 
