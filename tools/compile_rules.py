@@ -62,6 +62,7 @@ COMPILED = (
     "games/poker_hands.py",
     "games/poker_betting.py",
     "games/poker_state.py",
+    "games/poker_legal.py",
     "games/poker.py",
     "games/settemezzo_hands.py",
     "games/settemezzo_state.py",

@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import InvalidOptions, NotYourTurn, RuleError
-from tavolo.cardgames.games import poker_betting, poker_hands
-from tavolo.cardgames.games.poker import CALL, CHECK, FOLD, STAND_PAT, Poker, bet, raise_by
+from tavolo.cardgames.games import poker_betting, poker_hands, poker_legal
+from tavolo.cardgames.games.poker import Poker
 from tavolo.cardgames.games.poker_betting import open_round, side_pots
+from tavolo.cardgames.games.poker_legal import CALL, CHECK, FOLD, STAND_PAT, bet, raise_by
 from tavolo.cardgames.games.poker_state import BLIND, CHANGE, FIRST, OVER, SECOND, PokerState
 
 GAME = Poker()
@@ -466,5 +467,5 @@ def test_poker_7_apply_accepts_exactly_the_listed_amounts_and_changes(
             if k <= len(hand)
         ]
         for action in tries:
-            assert GAME._is_legal(state, seat, action) == (action in legal), action
+            assert poker_legal.is_legal(state, seat, action) == (action in legal), action
         state, _ = GAME.apply(state, seat, chooser.choice(legal))
