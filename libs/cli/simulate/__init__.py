@@ -32,7 +32,7 @@ from tavolo.cli.simulate.client import Client, Stubs
 from tavolo.cli.simulate.display import render
 from tavolo.cli.simulate.invariants import Checker
 from tavolo.cli.simulate.platform import OPERATOR, PlatformError, SimPlatform
-from tavolo.cli.simulate.player import GameChoice, Pace, Player, Population
+from tavolo.cli.simulate.player import PACES, GameChoice, Player, Population
 from tavolo.cli.simulate.stats import Stats
 from tavolo.servicekit.embedded import EmbeddedServerError
 from tavolo.v1 import lobby_pb2
@@ -67,6 +67,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--report", type=Path, help="write the report as JSON to this file")
     parser.add_argument(
         "--data-dir", type=Path, help="where the platform keeps its data (default: a temp dir)"
+    )
+    parser.add_argument(
+        "--pace",
+        choices=sorted(PACES),
+        default="human",
+        help="human: seconds to think a move (default); fast: for short runs",
     )
     parser.add_argument("--plain", action="store_true", help="progress lines, no live view")
     parser.set_defaults(handler=run_simulate)
@@ -111,7 +117,7 @@ async def simulate(
         began = time.monotonic()
         stats.started = began
         until = began + duration
-        population = Population(games, stats, Pace(), until, until + WALK_AWAY_SECONDS)
+        population = Population(games, stats, PACES[args.pace], until, until + WALK_AWAY_SECONDS)
         tag = f"{seed % 46656:03x}"
         rng = random.Random(seed)
         for i in range(args.players):
@@ -151,7 +157,8 @@ async def simulate(
         await everyone
         if striking is not None:
             await striking
-            await _recoveries(chaos)
+        if chaos is not None:
+            await chaos.recoveries()
         phase[0] = "checking"
         console.print("the players have stopped; checking the invariants")
         checker = Checker(
@@ -168,6 +175,7 @@ async def simulate(
             "chaos": bool(args.chaos),
             "kills_per_service": args.kills_per_service if args.chaos else 0,
             "seed": seed,
+            "pace": args.pace,
             "games": [g.name for g in games],
             "lobby": LOBBY_ENV,
         }
@@ -213,14 +221,3 @@ async def _plain_progress(
             highlight=False,
         )
         sys.stdout.flush()
-
-
-async def _recoveries(chaos: chaos_module.Chaos | None) -> None:
-    """Give killed services the time to come back before the checks start."""
-    if chaos is None:
-        return
-    deadline = time.monotonic() + chaos_module.RECOVERY_LIMIT
-    while time.monotonic() < deadline:
-        if all(r.recovered_after is not None for r in chaos.struck):
-            return
-        await asyncio.sleep(1.0)

@@ -87,6 +87,8 @@ class Chaos:
     platform: SimPlatform
     faults: list[Fault]
     struck: list[Struck] = field(default_factory=list)
+    recovering: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    """Killed services not serving again yet: the next fault on one waits for it."""
 
     async def run(self, started: float) -> None:
         for fault in self.faults:
@@ -96,6 +98,8 @@ class Chaos:
             await self.strike(fault, started)
 
     async def strike(self, fault: Fault, started: float) -> None:
+        if fault.target in self.recovering:
+            await self.recovering.pop(fault.target)
         record = Struck(fault, time.monotonic() - started)
         self.struck.append(record)
         began = time.monotonic()
@@ -104,7 +108,7 @@ class Chaos:
                 before = self.platform.console.served_again.get(fault.target, 0)
                 pid = self.platform.signal_service(fault.target, signal.SIGKILL)
                 record.detail = f"pid {pid}"
-                asyncio.get_running_loop().create_task(
+                self.recovering[fault.target] = asyncio.create_task(
                     self._await_serving(record, fault.target, before, began)
                 )
             elif fault.kind == "pause":
@@ -131,6 +135,11 @@ class Chaos:
                 record.recovered_after = time.monotonic() - began
                 return
             await asyncio.sleep(0.5)
+
+    async def recoveries(self) -> None:
+        """Wait for every killed service to serve again (or for its recovery limit)."""
+        while self.recovering:
+            await self.recovering.popitem()[1]
 
     def summary(self) -> dict[str, int]:
         """Faults struck and survived, by kind."""

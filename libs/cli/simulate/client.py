@@ -46,10 +46,10 @@ PASSWORD = "simulated-player-password"
 class Stubs:
     """One channel per service, shared by the population (as one process's clients are)."""
 
-    lobby: lobby_pb2_grpc.LobbyStub
-    engine: engine_pb2_grpc.EngineStub
-    wallet: wallet_pb2_grpc.WalletStub
-    leaderboard: leaderboard_pb2_grpc.LeaderboardStub
+    lobby: lobby_pb2_grpc.LobbyAsyncStub
+    engine: engine_pb2_grpc.EngineAsyncStub
+    wallet: wallet_pb2_grpc.WalletAsyncStub
+    leaderboard: leaderboard_pb2_grpc.LeaderboardAsyncStub
     channels: list[grpc.aio.Channel]
 
     @classmethod

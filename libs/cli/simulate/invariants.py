@@ -101,12 +101,13 @@ class Checker:
             js = connection.jetstream()
             found = []
             for stream in await js.streams_info():
-                for consumer in await js.consumers_info(stream.config.name):
+                name = stream.config.name or ""
+                for consumer in await js.consumers_info(name):
                     pending = consumer.num_pending or 0
                     unacked = consumer.num_ack_pending or 0
                     if pending or unacked:
                         found.append(
-                            f"consumer {consumer.name} on {stream.config.name}: "
+                            f"consumer {consumer.name} on {name}: "
                             f"{pending} not delivered, {unacked} not acknowledged"
                         )
             return found
@@ -225,7 +226,9 @@ class Checker:
     async def logs(self) -> Check:
         """``tavolo audit verify`` on every table: chain, seed, re-execution, gaps, receipt."""
         check = Check("every stored table verifies and replays")
-        index, head_position = await self._log_index()
+        whole, head = await self._log_index()
+        index: list[IndexEntry] | None = whole
+        head_position: int | None = head
         statuses = {value: name for name, value in STATUS_VALUES.items()}
         engine = self.operator.stubs.engine
         for record in list(self.stats.tables.values()):

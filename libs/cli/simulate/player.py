@@ -31,7 +31,6 @@ from tavolo.cli.simulate.stats import Stats, TableRecord
 from tavolo.cli.table_client import view_of
 from tavolo.tablelog.convert import action_from_proto
 from tavolo.v1 import (
-    common_pb2,
     engine_pb2,
     leaderboard_pb2,
     lobby_pb2,
@@ -42,6 +41,10 @@ STAKE = 100
 IDLE_STREAM_SECONDS = 45.0
 """A table stream silent this long is reopened (a paused or restarted engine)."""
 WELCOME_WAIT_SECONDS = 120.0
+FRIEND_WAIT_SECONDS = 30.0
+POPULAR = 3
+"""Stake players crowd the first few games offered, as real ones crowd a favourite, so
+stake tables form from people rather than every ticket waiting alone until cancelled."""
 CHAT_LINES = ("ciao a tutti", "bella mano!", "tocca a te", "gg", "buona fortuna", "che carte...")
 STATUS = {
     engine_pb2.TABLE_STATUS_PLAYING: "PLAYING",
@@ -65,9 +68,9 @@ class GameChoice:
 
 @dataclass
 class Pace:
-    """How fast the population plays; the short runs of the test suite play faster."""
+    """How fast the population plays: people think for seconds; ``FAST`` is for short runs."""
 
-    think: tuple[float, float] = (0.2, 1.0)
+    think: tuple[float, float] = (1.0, 4.0)
     pause_between: tuple[float, float] = (0.5, 3.0)
     away: tuple[float, float] = (3.0, 12.0)
     step_away_chance: float = 0.01
@@ -130,8 +133,11 @@ class Player:
             (self._league, 1),
             (self._break, 1),
         ]
-        actions, weights = zip(*choices, strict=True)
-        return self.rng.choices(actions, weights)[0]
+        actions = [action for action, _ in choices]
+        picked: Callable[[], Awaitable[None]] = self.rng.choices(
+            actions, [weight for _, weight in choices]
+        )[0]
+        return picked
 
     async def _welcome(self) -> None:
         """The welcome grant arrives from the wallet's consumer of PlayerRegistered."""
@@ -172,14 +178,14 @@ class Player:
         await self._queue(STAKE)
 
     async def _queue(self, stake: int) -> None:
-        game = self.rng.choice([g for g in self.population.games if g.shared])
+        shared = [g for g in self.population.games if g.shared]
+        game = self.rng.choice(shared[:POPULAR] if stake else shared)
+        players = game.shared[0] if stake else self.rng.choice(game.shared)
         lobby = self.client.stubs.lobby
         ticket = await self.client.call(
             "JoinQueue",
             lobby.JoinQueue,
-            lobby_pb2.JoinQueueRequest(
-                game=game.name, players=self.rng.choice(game.shared), stake=stake
-            ),
+            lobby_pb2.JoinQueueRequest(game=game.name, players=players, stake=stake),
             retry=False,
         )
         state, table_id = await self._wait_ticket(ticket.ticket_id)
@@ -225,15 +231,18 @@ class Player:
         return lobby_pb2.TICKET_STATE_WAITING, ""
 
     async def _room(self) -> None:
-        friends = [
-            p for p in self.population.players if p is not self and p.ready and not p.busy.locked()
-        ]
+        friends = [p for p in self.population.players if p is not self and p.ready]
         games = [g for g in self.population.games if g.shared]
         if not friends or not games:
             await self._versus_computer()
             return
         friend = self.rng.choice(friends)
-        async with friend.busy:
+        try:  # the friend finishes what they are playing first, if they can
+            await asyncio.wait_for(friend.busy.acquire(), FRIEND_WAIT_SECONDS)
+        except TimeoutError:
+            await self._versus_computer()
+            return
+        try:
             game = self.rng.choice(games)
             lobby = self.client.stubs.lobby
             room = await self.client.call(
@@ -263,6 +272,8 @@ class Player:
                 self.play(seated.table_id, game.name, "FRIENDS", 0),
                 friend.play(seated.table_id, game.name, "FRIENDS", 0),
             )
+        finally:
+            friend.busy.release()
 
     async def _league(self) -> None:
         board = self.client.stubs.leaderboard
@@ -367,5 +378,5 @@ class Player:
         )
 
 
-def mode_of(value: int) -> str:
-    return common_pb2.Mode.Name(value).removeprefix("MODE_")
+FAST = Pace(think=(0.2, 1.0), pause_between=(0.3, 1.5), away=(2.0, 6.0))
+PACES = {"human": Pace(), "fast": FAST}
