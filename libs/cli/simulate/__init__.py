@@ -47,7 +47,8 @@ LOBBY_ENV = {
 """Quick matchmaking and a turn clock short enough that a paused engine runs past it."""
 WALK_AWAY_SECONDS = 60.0
 """After the run's time is up, players finish the table they sit at for this long."""
-RAMP_SECONDS = 20.0
+RAMP_SECONDS = 60.0
+"""Players arrive over this long (at most a quarter of the run), not all at once."""
 
 
 def register(subparsers: Any) -> None:

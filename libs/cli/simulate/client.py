@@ -37,6 +37,8 @@ RENEW_MARGIN = 60.0
 OUTAGE_SECONDS = 180.0
 """How long a client keeps retrying an unreachable platform before giving the call up."""
 CALL_TIMEOUT = 20.0
+SIGN_UP_TIMEOUT = 60.0
+"""Register and Login hash a password on purpose slowly; many at once queue up."""
 RETRIED = frozenset({grpc.StatusCode.UNAVAILABLE})
 PASSWORD = "simulated-player-password"
 """Every simulated player's password: the accounts belong to a throwaway platform."""
@@ -83,7 +85,9 @@ class Client:
     async def register(self) -> None:
         request = lobby_pb2.RegisterRequest(nickname=self.nickname, password=self.password)
         try:
-            session = await self.call("Register", self.stubs.lobby.Register, request, auth=False)
+            session = await self.call(
+                "Register", self.stubs.lobby.Register, request, auth=False, seconds=SIGN_UP_TIMEOUT
+            )
         except grpc.aio.AioRpcError as exc:
             # A Register whose answer was lost in an outage: the account exists already.
             if exc.code() != grpc.StatusCode.ALREADY_EXISTS:
@@ -94,7 +98,8 @@ class Client:
 
     async def login(self) -> None:
         request = lobby_pb2.LoginRequest(nickname=self.nickname, password=self.password)
-        self._keep(await self.call("Login", self.stubs.lobby.Login, request, auth=False))
+        login = self.stubs.lobby.Login
+        self._keep(await self.call("Login", login, request, auth=False, seconds=SIGN_UP_TIMEOUT))
 
     async def logout(self) -> None:
         request = lobby_pb2.LogoutRequest(refresh_token=self.refresh)

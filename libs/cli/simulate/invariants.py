@@ -22,12 +22,12 @@ import grpc
 import nats
 
 from tavolo.cli.audit_checks import EngineFacts, check_table
+from tavolo.cli.ledger_audit import audit
 from tavolo.cli.simulate.client import Client
 from tavolo.cli.simulate.stats import Stats, TableRecord
 from tavolo.eventlog.integrity import IndexEntry
 from tavolo.tablelog.convert import STATUS_VALUES, recorded_from_proto
 from tavolo.v1 import engine_pb2, leaderboard_pb2, lobby_pb2, wallet_pb2
-from tavolo.wallet.ledger_audit import audit
 
 SETTLE_SECONDS = 120.0
 """How long the end of a run waits for the consumers to catch up before checking."""

@@ -107,7 +107,7 @@ class Player:
     async def live(self, start_delay: float) -> None:
         await asyncio.sleep(start_delay)
         try:
-            await self.client.register()
+            await self._sign_up()
             await self._welcome()
             self.ready = True
             self.stats.players_ready += 1
@@ -138,6 +138,17 @@ class Player:
             actions, [weight for _, weight in choices]
         )[0]
         return picked
+
+    async def _sign_up(self) -> None:
+        """Register, trying again after a refusal or a timeout, as a person would."""
+        while True:
+            try:
+                await self.client.register()
+                return
+            except grpc.aio.AioRpcError:
+                if time.monotonic() > self.population.until:
+                    raise
+                await asyncio.sleep(self.rng.uniform(2.0, 6.0))
 
     async def _welcome(self) -> None:
         """The welcome grant arrives from the wallet's consumer of PlayerRegistered."""

@@ -8,6 +8,7 @@ percentiles are exact rather than estimated.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ def percentile(values: list[float], fraction: float) -> float:
     if not values:
         return 0.0
     ordered = sorted(values)
-    rank = max(0, min(len(ordered) - 1, round(fraction * len(ordered) + 0.5) - 1))
+    rank = max(0, min(len(ordered) - 1, math.ceil(fraction * len(ordered)) - 1))
     return ordered[rank]
 
 

@@ -3,7 +3,9 @@
 The wallet's tests check it after their scenarios and ``tavolo simulate`` after a run of
 simulated players: the posted balances sum to zero, no player's balance is negative, each
 account's counters equal its transfers, and no hold is resolved twice. It reads the wallet's
-tables directly: it is the auditor of those tables, not a client of the service."""
+tables directly, as an auditor with database access does: no RPC sums the whole ledger.
+It lives with the command-line tools, not in the wallet, so that tools may use it (the
+import graph keeps libraries from importing a service)."""
 
 from __future__ import annotations
 
