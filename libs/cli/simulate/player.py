@@ -213,7 +213,7 @@ class Player:
 
     async def _wait_ticket(self, ticket_id: str, limit: float = 180.0) -> tuple[int, str]:
         """The ticket's state once it leaves WAITING (or WAITING when ``limit`` passes)."""
-        deadline = time.monotonic() + limit
+        deadline = min(time.monotonic() + limit, self.population.walk_away)
         lobby = self.client.stubs.lobby
         while time.monotonic() < deadline:
             stream = lobby.WatchLobby(
@@ -324,7 +324,9 @@ class Player:
             )
             try:
                 while time.monotonic() < self.population.walk_away:
-                    view = await asyncio.wait_for(stream.read(), timeout=IDLE_STREAM_SECONDS)
+                    left = max(0.1, self.population.walk_away - time.monotonic())
+                    idle = min(IDLE_STREAM_SECONDS, left)
+                    view = await asyncio.wait_for(stream.read(), timeout=idle)
                     if view is grpc.aio.EOF:
                         break
                     assert isinstance(view, engine_pb2.TableView)
