@@ -21,7 +21,7 @@ from tests.scale import scaled
 pytestmark = [pytest.mark.e2e, pytest.mark.fault]
 
 PLAYERS = scaled(10, 60)
-MINUTES = scaled(1.5, 15.0)
+MINUTES = scaled(1.25, 15.0)
 KILLS = scaled(1, 3)
 
 

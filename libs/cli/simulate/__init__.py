@@ -37,7 +37,7 @@ from tavolo.cli.simulate.stats import Stats
 from tavolo.servicekit.embedded import EmbeddedServerError
 from tavolo.v1 import lobby_pb2
 
-TURN_SECONDS = 20
+TURN_SECONDS = 10
 LOBBY_ENV = {
     "TAVOLO_LOBBY_BOT_FILL_SECONDS": "3",
     "TAVOLO_LOBBY_STAKE_TIMEOUT_SECONDS": "15",
@@ -46,7 +46,8 @@ LOBBY_ENV = {
 }
 """Quick matchmaking and a turn clock short enough that a paused engine runs past it."""
 WALK_AWAY_SECONDS = 60.0
-"""After the run's time is up, players finish the table they sit at for this long."""
+"""After the run's time is up, players finish the table they sit at for this long (at
+most half the run's length), then leave it running."""
 RAMP_SECONDS = 60.0
 """Players arrive over this long (at most a quarter of the run), not all at once."""
 
@@ -118,7 +119,9 @@ async def simulate(
         began = time.monotonic()
         stats.started = began
         until = began + duration
-        population = Population(games, stats, PACES[args.pace], until, until + WALK_AWAY_SECONDS)
+        population = Population(
+            games, stats, PACES[args.pace], until, until + min(WALK_AWAY_SECONDS, duration / 2)
+        )
         tag = f"{seed % 46656:03x}"
         rng = random.Random(seed)
         for i in range(args.players):
