@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 import asyncpg
 
@@ -35,6 +35,7 @@ class EmbeddedPostgres:
 
     data_dir: Path
     _server: Any = None
+    _restarted: bool = False
 
     def start(self, *, fast_unsafe: bool = False) -> str:
         """Start (or join) the server and return an asyncpg-compatible URL.
@@ -67,8 +68,50 @@ class EmbeddedPostgres:
 
     def stop(self) -> None:
         if self._server is not None:
+            if self._restarted:  # pgserver knows the first server process only
+                self._pg_ctl("stop", "-m", "fast", "-w", "-t", "120")
             self._server.cleanup()
             self._server = None
+
+    def restart(self, down_seconds: float = 0.0, attempts: int = 5) -> None:
+        """Stop the running server (fast: open sessions are ended) and start it again on
+        the same data and socket, as an operator's restart does; for chaos tests.
+
+        Done with ``pg_ctl`` itself rather than a new pgserver handle, which counts its
+        users and may decline to stop. A start that fails (seen on a machine under heavy
+        load) is tried again up to ``attempts`` times.
+        """
+        if self._server is None:
+            raise EmbeddedServerError("embedded PostgreSQL is not running: nothing to restart")
+        self._restarted = True
+        self._pg_ctl("stop", "-m", "fast", "-w", "-t", "120")
+        time.sleep(down_seconds)
+        query = parse_qs(urlsplit(self._server.get_uri()).query)
+        sockets = query.get("host", [str(self._server.pgdata)])[0]
+        start = ("start", "-w", "-t", "120", "-l", str(self._server.log))
+        for _ in range(attempts):
+            if self._pg_ctl(*start, "-o", '-h ""', "-o", f"-k {sockets}") == 0:
+                return
+            time.sleep(2.0)
+        raise EmbeddedServerError(
+            f"embedded PostgreSQL did not start again; see {self._server.log}"
+        )
+
+    def _pg_ctl(self, *args: str) -> int:
+        """Run pgserver's own ``pg_ctl`` on the data folder; its exit code. As root it runs
+        as the user pgserver made for the server (pg_ctl refuses root)."""
+        from pgserver._commands import POSTGRES_BIN_PATH
+
+        assert self._server is not None
+        command = [str(POSTGRES_BIN_PATH / "pg_ctl"), "-D", str(self._server.pgdata), *args]
+        done = subprocess.run(
+            command,
+            check=False,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            user=self._server.system_user,
+        )
+        return done.returncode
 
 
 def free_port(host: str = "127.0.0.1") -> int:

@@ -131,27 +131,31 @@ class Checker:
     async def settlements(self) -> Check:
         """Paid once, refunded once, welcomed once: read from every player's transfers."""
         check = Check("every stake table paid once, every cancelled stake refunded once")
-        causes: Counter[str] = Counter()
+        ids: Counter[str] = Counter()
         welcomed: Counter[str] = Counter()
         held: dict[str, int] = {}
+        wallet = self.operator.stubs.wallet
         for player_id in self.players:
             for transfer in await self._transfers(player_id):
+                ids[transfer.transfer_id] += 1
                 if transfer.transfer_id.startswith("welcome:"):
                     welcomed[player_id] += 1
-                if transfer.cause.startswith(("payout:", "reward:")):
-                    causes[transfer.cause] += 1
-            wallet = self.operator.stubs.wallet
             balance = await self.operator.call(
                 "GetBalance", wallet.GetBalance, wallet_pb2.GetBalanceRequest(player_id=player_id)
             )
             held[player_id] = balance.held
-        check.problems += [f"{cause} paid {n} times" for cause, n in causes.items() if n > 1]
-        stake_tables = [r for r in self.stats.tables.values() if r.stake and r.status == "FINISHED"]
-        for record in stake_tables:
-            if not any(c.startswith(f"payout:{record.table_id}:") for c in causes):
-                check.problems.append(f"stake table {record.table_id} finished, nobody paid")
-        tables = self.stats.tables.values()
-        live_stakes = {p for r in tables if r.stake and r.status == "PLAYING" for p in r.players}
+        check.problems += [f"transfer {i} listed {n} times" for i, n in ids.items() if n > 1]
+        paid = {_table_of(i) for i in ids if i.startswith("payout:")}
+        refunded = {_table_of(i) for i in ids if i.startswith("refund:")}
+        check.problems += [f"table {t} both paid out and refunded" for t in paid & refunded]
+        records = self.stats.tables.values()
+        stake_tables = [r for r in records if r.stake and r.status == "FINISHED"]
+        check.problems += [
+            f"stake table {r.table_id} finished, nobody paid"
+            for r in stake_tables
+            if r.table_id not in paid
+        ]
+        live_stakes = {p for r in records if r.stake and r.status == "PLAYING" for p in r.players}
         check.problems += [
             f"player {p} still has {coins} coins held, at no live stake table"
             for p, coins in held.items()
@@ -161,9 +165,9 @@ class Checker:
             f"player {p} welcomed {welcomed[p]} times" for p in self.players if welcomed[p] != 1
         ]
         check.checked = (
-            f"{len(stake_tables)} finished stake tables, {self.stats.cancelled_stakes} cancelled "
-            f"stake tickets, {sum(causes.values())} payouts and rewards, "
-            f"{len(self.players)} players' holds and welcome grants"
+            f"{len(stake_tables)} finished stake tables ({len(paid)} paid out), "
+            f"{self.stats.cancelled_stakes} cancelled stake tickets, {len(refunded)} tables "
+            f"refunded, {len(self.players)} players' holds and welcome grants"
         )
         return check
 
@@ -351,3 +355,8 @@ class Checker:
 
 def _row(entry: leaderboard_pb2.RankingEntry) -> tuple[int, str, int, int]:
     return (entry.rank, entry.player_id, entry.points_x2, entry.games)
+
+
+def _table_of(transfer_id: str) -> str:
+    """The table of a ``payout:<table>:<seat>`` (or refund, stake, reward) transfer id."""
+    return transfer_id.split(":")[1]

@@ -142,9 +142,7 @@ class SimPlatform:
         self.nats.start()
 
     def restart_postgres(self, down_seconds: float) -> None:
-        self.postgres.stop()
-        time.sleep(down_seconds)
-        self.postgres.start(fast_unsafe=True)
+        self.postgres.restart(down_seconds)
 
     # -- the end ---------------------------------------------------------------------------
 
