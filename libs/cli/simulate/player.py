@@ -154,9 +154,18 @@ class Player:
         """The welcome grant arrives from the wallet's consumer of PlayerRegistered."""
         deadline = time.monotonic() + WELCOME_WAIT_SECONDS
         while time.monotonic() < deadline:
-            balance = await self._balance()
-            if balance.available > 0:
-                return
+            try:
+                if (await self._balance()).available > 0:
+                    return
+            except grpc.aio.AioRpcError as exc:
+                # NOT_FOUND: the wallet has not opened the account yet (it does so from
+                # the lobby's PlayerRegistered); a slow answer is no reason to leave either.
+                if exc.code() not in (
+                    grpc.StatusCode.NOT_FOUND,
+                    grpc.StatusCode.DEADLINE_EXCEEDED,
+                    grpc.StatusCode.UNAVAILABLE,
+                ):
+                    raise
             await asyncio.sleep(1.0)
 
     async def _balance(self) -> wallet_pb2.Balance:
