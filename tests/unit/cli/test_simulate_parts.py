@@ -3,7 +3,10 @@ up`, the percentiles and the report's wording."""
 
 from __future__ import annotations
 
+from rich.console import Console as RichConsole
+
 from tavolo.cli.simulate import chaos, report
+from tavolo.cli.simulate.display import render
 from tavolo.cli.simulate.invariants import Check
 from tavolo.cli.simulate.platform import Console
 from tavolo.cli.simulate.stats import Stats, TableRecord, percentile
@@ -78,3 +81,18 @@ def test_the_report_says_which_invariant_broke() -> None:
     assert "BROKEN  league: 2 rows" in printed
     assert "row differs: x" in printed
     assert printed.endswith("SOME INVARIANTS BROKE")
+
+
+def test_the_live_view_shows_progress_tables_rates_and_faults() -> None:
+    stats = Stats()
+    stats.players_ready = 3
+    stats.call_done("Act", 0.004, "OK")
+    stats.call_done("Act", 0.120, "DEADLINE_EXCEEDED")
+    stats.table(TableRecord("t1", "uno", "ONLINE", 0))
+    console = RichConsole(record=True, width=120)
+    console.print(render(stats, 5, 60.0, "playing", lambda: ["  12s  SIGKILL engine pid 9"]))
+    shown = console.export_text()
+    assert "3/5 playing" in shown
+    assert "1 running" in shown
+    assert "DEADLINE_EXCEEDED 1" in shown
+    assert "SIGKILL engine pid 9" in shown
