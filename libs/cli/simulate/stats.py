@@ -92,7 +92,7 @@ class Stats:
     def live_rates(self) -> tuple[float, float, float, float]:
         """(calls/s, actions/s, p50, p99 seconds) over the last window."""
         window = list(self._recent)
-        span = min(WINDOW_SECONDS, max(self.elapsed(), 1e-6))
+        span = min(WINDOW_SECONDS, max(self.elapsed(), 1.0))
         seconds = [s for _, s, _ in window]
         actions = sum(1 for _, _, a in window if a)
         return (
