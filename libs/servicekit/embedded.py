@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 import warnings
@@ -78,40 +79,54 @@ class EmbeddedPostgres:
         the same data and socket, as an operator's restart does; for chaos tests.
 
         Done with ``pg_ctl`` itself rather than a new pgserver handle, which counts its
-        users and may decline to stop. A start that fails (seen on a machine under heavy
-        load) is tried again up to ``attempts`` times.
+        users and may decline to stop. A stop or a start that fails (seen on a machine
+        under heavy load) is tried again up to ``attempts`` times.
         """
         if self._server is None:
             raise EmbeddedServerError("embedded PostgreSQL is not running: nothing to restart")
         self._restarted = True
-        self._pg_ctl("stop", "-m", "fast", "-w", "-t", "120")
+        said = ""
+        for _ in range(attempts):
+            code, said = self._pg_ctl("stop", "-m", "fast", "-w", "-t", "120")
+            if self._pg_ctl("status")[0] == PG_CTL_NOT_RUNNING:
+                break
+            time.sleep(2.0)
+        else:
+            raise EmbeddedServerError(f"embedded PostgreSQL did not stop: {said}")
         time.sleep(down_seconds)
         query = parse_qs(urlsplit(self._server.get_uri()).query)
         sockets = query.get("host", [str(self._server.pgdata)])[0]
         start = ("start", "-w", "-t", "120", "-l", str(self._server.log))
         for _ in range(attempts):
-            if self._pg_ctl(*start, "-o", '-h ""', "-o", f"-k {sockets}") == 0:
+            code, said = self._pg_ctl(*start, "-o", '-h ""', "-o", f"-k {sockets}")
+            if code == 0:
                 return
             time.sleep(2.0)
-        raise EmbeddedServerError(
-            f"embedded PostgreSQL did not start again; see {self._server.log}"
-        )
+        log = self._server.log
+        raise EmbeddedServerError(f"embedded PostgreSQL did not start again ({said}); see {log}")
 
-    def _pg_ctl(self, *args: str) -> int:
-        """Run pgserver's own ``pg_ctl`` on the data folder; its exit code. As root it runs
-        as the user pgserver made for the server (pg_ctl refuses root)."""
+    def _pg_ctl(self, *args: str) -> tuple[int, str]:
+        """Run pgserver's own ``pg_ctl`` on the data folder: its exit code and what it said.
+        As root it runs as the user pgserver made for the server (pg_ctl refuses root)."""
         from pgserver._commands import POSTGRES_BIN_PATH
 
         assert self._server is not None
         command = [str(POSTGRES_BIN_PATH / "pg_ctl"), "-D", str(self._server.pgdata), *args]
-        done = subprocess.run(
-            command,
-            check=False,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            user=self._server.system_user,
-        )
-        return done.returncode
+        with tempfile.TemporaryFile("w+") as said:  # pipes can hang pg_ctl (pgserver's note)
+            done = subprocess.run(
+                command,
+                check=False,
+                stdout=subprocess.DEVNULL,
+                stderr=said,
+                user=self._server.system_user,
+                text=True,
+            )
+            said.seek(0)
+            return done.returncode, said.read().strip()[-300:]
+
+
+PG_CTL_NOT_RUNNING = 3
+"""``pg_ctl status``'s exit code when no server runs on the data folder."""
 
 
 def free_port(host: str = "127.0.0.1") -> int:
