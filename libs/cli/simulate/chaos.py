@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 
 from tavolo.cli.simulate.platform import SimPlatform
+from tavolo.servicekit.embedded import EmbeddedServerError
 from tavolo.servicekit.settings import SERVICES
 
 RECOVERY_LIMIT = 180.0
@@ -125,8 +126,8 @@ class Chaos:
             else:
                 await asyncio.to_thread(self.platform.restart_postgres, fault.seconds)
                 record.recovered_after = time.monotonic() - began
-        except (OSError, KeyError) as exc:
-            record.detail = f"could not strike: {exc}"
+        except (OSError, KeyError, EmbeddedServerError) as exc:
+            record.detail = f"could not strike: {exc}"[:300]
 
     async def _await_serving(self, record: Struck, name: str, before: int, began: float) -> None:
         deadline = began + RECOVERY_LIMIT
