@@ -5,7 +5,8 @@ connect or "the database system is shutting down"; while NATS restarts, a publis
 no connection. None of these is a bug of the service or of the caller, and a client app
 should wait and try again, which is what UNAVAILABLE tells it (``tavolo.cli.table_client``
 retries it). Before this, they reached clients as INTERNAL, which says "a bug, do not
-retry". The transaction of such a call was rolled back by PostgreSQL, so nothing changed.
+retry"; `tavolo simulate --chaos` found them. A transaction cut off this way is rolled
+back by PostgreSQL, and the calls a client retries are idempotent by their request ids.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import asyncpg
 from nats import errors as nats_errors
 
-MESSAGE = "a server this service depends on is restarting: nothing was changed, try again"
+MESSAGE = "a server this service depends on is restarting or slow to answer: try again"
 
 OUTAGES: tuple[type[BaseException], ...] = (
     # The connection went away, or cannot be made yet.
@@ -24,6 +25,9 @@ OUTAGES: tuple[type[BaseException], ...] = (
     # A Unix socket that is not there (yet) or a TCP connection refused or reset.
     ConnectionError,
     FileNotFoundError,
+    # A connection that could not be made in time: a database starting again under load
+    # (asyncpg's connect timeout), a publish NATS did not acknowledge.
+    TimeoutError,
     # NATS is restarting.
     nats_errors.ConnectionClosedError,
     nats_errors.NoServersError,

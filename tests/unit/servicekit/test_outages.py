@@ -21,6 +21,7 @@ from tavolo.servicekit.outages import is_outage
         FileNotFoundError(2, "No such file or directory"),
         ConnectionRefusedError(111, "Connection refused"),
         nats_errors.ConnectionClosedError(),
+        TimeoutError(),  # asyncpg's connect timeout while the database starts again
     ],
 )
 def test_a_restarting_database_or_broker_is_unavailable(error: Exception) -> None:
