@@ -332,23 +332,32 @@ class Checker:
         return check
 
     async def _outbox_backlog(self) -> list[str]:
+        """Each relay reaches the head its event log had when the check began: tables
+        still live keep appending (their bots play on), so a later head is no backlog."""
         connection = await asyncpg.connect(self.database_url)
         try:
             schemas = await connection.fetch(
                 "SELECT table_schema FROM information_schema.tables"
                 " WHERE table_name = 'relay_checkpoints'"
             )
-            found = []
+            heads = {}
             for (schema,) in schemas:
-                head = await connection.fetchval(
+                heads[schema] = await connection.fetchval(
                     f'SELECT coalesce(max(position), 0) FROM "{schema}".events'
                 )
-                relayed = await connection.fetchval(
-                    f'SELECT coalesce(max(position), 0) FROM "{schema}".relay_checkpoints'
-                )
-                if relayed < head:
-                    found.append(f"{schema}: events up to {head}, relayed up to {relayed}")
-            return found
+            found: list[str] = []
+            deadline = time.monotonic() + SETTLE_SECONDS
+            while True:
+                found = []
+                for schema, head in heads.items():
+                    relayed = await connection.fetchval(
+                        f'SELECT coalesce(max(position), 0) FROM "{schema}".relay_checkpoints'
+                    )
+                    if relayed < head:
+                        found.append(f"{schema}: events up to {head}, relayed up to {relayed}")
+                if not found or time.monotonic() > deadline:
+                    return found
+                await asyncio.sleep(1.0)
         finally:
             await connection.close()
 
