@@ -151,9 +151,9 @@ class Checker:
         records = self.stats.tables.values()
         stake_tables = [r for r in records if r.stake and r.status == "FINISHED"]
         check.problems += [
-            f"stake table {r.table_id} finished, nobody paid"
+            f"stake table {r.table_id} finished, neither paid out nor refunded (a draw)"
             for r in stake_tables
-            if r.table_id not in paid
+            if r.table_id not in paid | refunded
         ]
         live_stakes = {p for r in records if r.stake and r.status == "PLAYING" for p in r.players}
         check.problems += [
