@@ -18,9 +18,11 @@ def all_games() -> dict[str, Game[Any]]:
     from tavolo.cardgames.games.cirulla import Cirulla
     from tavolo.cardgames.games.hearts import Hearts
     from tavolo.cardgames.games.pika import Pika
+    from tavolo.cardgames.games.poker import Poker
     from tavolo.cardgames.games.scala40 import Scala40
     from tavolo.cardgames.games.scopa import Scopa
     from tavolo.cardgames.games.scopone import Scopone
+    from tavolo.cardgames.games.settemezzo import SetteMezzo
     from tavolo.cardgames.games.solitario import Solitario
     from tavolo.cardgames.games.spades import Spades
     from tavolo.cardgames.games.tresette import Tresette
@@ -42,6 +44,8 @@ def all_games() -> dict[str, Game[Any]]:
         Burraco(),
         Scala40(),
         Solitario(),
+        Poker(),
+        SetteMezzo(),
     ]
     return {g.name: g for g in games}
 
