@@ -80,8 +80,9 @@ class TableStore:
         self._version = f"SELECT version FROM {s}.tables WHERE table_id = $1"
         self._head = f"SELECT version, status FROM {s}.tables WHERE table_id = $1"
         self._index = (
-            f"SELECT position, stream_id, version, hash FROM {s}.events"
-            " WHERE position > $1 ORDER BY position LIMIT $2"
+            f"SELECT p.position, p.stream_id, p.version, e.hash FROM {s}.event_positions AS p"
+            f" JOIN {s}.events AS e ON e.stream_id = p.stream_id AND e.version = p.version"
+            " WHERE p.position > $1 ORDER BY p.position LIMIT $2"
         )
         self._log_head = f"SELECT position FROM {s}.event_log_head"
         self._event_hash = f"SELECT hash FROM {s}.events WHERE stream_id = $1 AND version = $2"
