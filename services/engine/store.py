@@ -90,7 +90,7 @@ class TableStore:
             f"INSERT INTO {s}.tables (table_id, game, mode, seed, seed_commitment, version)"
             " VALUES ($1, $2, $3, $4, $5, 0) ON CONFLICT (table_id) DO NOTHING RETURNING table_id"
         )
-        # One round trip: stop timers, start (or restart) timers, move the head, notify.
+        # One round trip: stop timers, start (or restart) timers, move the head.
         # No row is both deleted and upserted: the caller keeps the two key sets apart.
         self._write_head = f"""
             WITH stopped AS (
@@ -106,7 +106,7 @@ class TableStore:
                     closed_at = CASE WHEN $8 = 'playing' THEN NULL ELSE now() END
                 WHERE table_id = $1
             )
-            SELECT pg_notify($9, $10)
+            SELECT 1
         """
         self._delete_deadline = f"DELETE FROM {s}.deadlines WHERE table_id = $1 AND timer_key = $2"
         self._due = (
@@ -163,7 +163,7 @@ class TableStore:
         start: Sequence[DeadlineRow],
     ) -> None:
         """Stop the timers ``stop``, start (or restart) ``start``, move the head to
-        ``version`` and notify listening replicas when the transaction commits."""
+        ``version`` (the caller announces it to other replicas after the commit)."""
         await conn.execute(
             self._write_head,
             table_id,
@@ -174,8 +174,6 @@ class TableStore:
             [d.due for d in start],
             version,
             status,
-            self.channel,
-            f"{table_id} {version}",
         )
 
     async def drop_deadline(self, conn: Any, table_id: str, key: str) -> None:

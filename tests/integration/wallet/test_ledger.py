@@ -20,6 +20,7 @@ from tavolo.servicekit.errors import (
     PermissionDenied,
 )
 from tavolo.wallet import app as wallet_app
+from tavolo.wallet.accounts import issuance_account
 from tavolo.wallet.app import WalletApp
 from tavolo.wallet.transfers import TransferState
 
@@ -70,7 +71,8 @@ async def test_a_grant_comes_from_issuance_and_the_ledger_sums_to_zero(
     wallet: WalletApp, pool: asyncpg.Pool
 ) -> None:
     granted = await wallet.grant(OPERATOR, "welcome-ann", "ann", 1000, "welcome bonus")
-    assert (granted.debit_account, granted.credit_account) == ("issuance", "player:ann")
+    assert granted.debit_account == issuance_account("welcome-ann")
+    assert granted.credit_account == "player:ann"
     assert granted.cause == "grant:welcome bonus"
     balance = await wallet.get_balance(ANN, "")
     assert (balance.available, balance.held, balance.frozen) == (1000, 0, False)
