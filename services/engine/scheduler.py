@@ -12,7 +12,12 @@ it again, so a replica whose own clock runs fast or slow fires nothing early or 
 
 `run` fires each table's due rows as soon as a slot is free and looks for more as soon as
 one table is done (or a commit pokes it), instead of waiting for a whole batch: one slow
-table no longer holds every other table's bots back.
+table no longer holds every other table's bots back. It fires at once the deadlines of
+tables this replica holds in its cache, and those of other tables only once they have
+waited ``takeover_seconds``: every replica sees every due row, and replicas that fired
+each other's tables would each load them, catch up from the log and wake their watchers
+through notices, doing twice the work for one move. A replica that stops is taken over
+after that delay.
 """
 
 from __future__ import annotations
@@ -43,12 +48,14 @@ class TimerLoop:
         poll_seconds: float = 0.25,
         batch: int = 200,
         concurrency: int = 6,
+        takeover_seconds: float = 0.5,
     ) -> None:
         self._store = store
         self._app = app
         self._poll = poll_seconds
         self._batch = batch
         self._slots = asyncio.Semaphore(concurrency)
+        self._takeover = takeover_seconds
         self._wake = asyncio.Event()
         self._busy: set[str] = set()
         self._running: set[asyncio.Task[int]] = set()
@@ -72,11 +79,14 @@ class TimerLoop:
 
     async def _start_due(self) -> int:
         """Start firing the due tables that are not being fired yet; how many started."""
-        rows, waited = await self._store.due(self._batch)
-        TIMER_OVERDUE_SECONDS.labels("engine").set(waited)
+        due = await self._store.due_waits(self._batch)
+        TIMER_OVERDUE_SECONDS.labels("engine").set(max((w for _, w in due), default=0.0))
+        cache = self._app.repo.cache
         by_table: dict[str, list[DeadlineRow]] = defaultdict(list)
-        for row in rows:
-            if row.table_id not in self._busy:
+        for row, waited in due:
+            if row.table_id in self._busy:
+                continue
+            if waited >= self._takeover or cache.holds(row.table_id):
                 by_table[row.table_id].append(row)
         for table_id, table_rows in by_table.items():
             self._busy.add(table_id)

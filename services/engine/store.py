@@ -243,6 +243,12 @@ class TableStore:
             rows = await conn.fetch(self._due, limit)
         return [_deadline(r) for r in rows], max((r["waited"] for r in rows), default=0.0)
 
+    async def due_waits(self, limit: int) -> list[tuple[DeadlineRow, float]]:
+        """Deadlines due by the database's clock, each with the seconds it has waited."""
+        async with self.pool.acquire() as conn:
+            rows = await conn.fetch(self._due, limit)
+        return [(_deadline(r), float(r["waited"])) for r in rows]
+
     async def next_due(self) -> timedelta | None:
         """How long until the next deadline by the database's clock; None if none."""
         async with self.pool.acquire() as conn:
