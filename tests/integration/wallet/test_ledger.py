@@ -190,12 +190,13 @@ async def test_holds_expire_by_the_sweeper_and_before_a_new_hold(
 async def test_guarantee7_the_database_refuses_an_overdraft_and_any_change_to_history(
     wallet: WalletApp, pool: asyncpg.Pool
 ) -> None:
-    await wallet.grant(OPERATOR, "g-ann", "ann", 100, "welcome bonus")
+    granted = await wallet.grant(OPERATOR, "g-ann", "ann", 100, "welcome bonus")
     async with pool.acquire() as conn:
         with pytest.raises(asyncpg.CheckViolationError, match="balance_never_negative"):
             await conn.execute(
                 "INSERT INTO wallet.transfers (transfer_id, kind, debit_account, credit_account,"
-                " amount, cause) VALUES ('x', 'posted', 'player:ann', 'issuance', 101, 'theft')"
+                " amount, cause) VALUES ('x', 'posted', 'player:ann', $1, 101, 'theft')",
+                granted.debit_account,
             )
         with pytest.raises(asyncpg.RestrictViolationError, match="immutable"):
             await conn.execute("UPDATE wallet.transfers SET amount = 1")
