@@ -13,7 +13,8 @@
   what it could legally do, and what it did.
 - ``tavolo audit export TABLE``: the log as JSON lines, one event per line, with every
   field the hash covers, so anyone can audit it offline (``--file`` reads it back);
-  ``--html PAGE`` writes the replay page instead, which checks the seed in the browser.
+  ``--html PAGE`` writes the replay page instead, which checks the seed in the browser
+  and shows the table's chat (from the lobby) and coin movements (from the wallet).
 
 The log comes from the engine's ``GetTableLog`` (``--server``, default the local engine)
 or from an exported file. Nothing is taken on trust from the server: the checks run here,
@@ -40,6 +41,7 @@ import grpc
 
 from tavolo.cli import audit_collect, session
 from tavolo.cli.audit_checks import EngineFacts, check_table
+from tavolo.cli.audit_context import fetch_context
 from tavolo.cli.audit_dispute import dispute_lines
 from tavolo.cli.audit_page import render_page
 from tavolo.eventlog import RecordedEvent
@@ -114,6 +116,15 @@ def register(subparsers: Any) -> None:
         if name == "export":
             sub.add_argument("-o", "--output", type=Path, help="file to write (default stdout)")
             sub.add_argument("--html", type=Path, help="write the replay page (one HTML file)")
+            for service in ("lobby", "wallet"):
+                sub.add_argument(
+                    f"--{service}",
+                    default=None,
+                    metavar="ADDRESS",
+                    help=f"the page's {'chat' if service == 'lobby' else 'coin movements'} come"
+                    f" from this {service} (default ${f'TAVOLO_{service.upper()}_ADDRESS'} or"
+                    " the local one; with --file, only when given)",
+                )
     audit_collect.register(commands)
 
 
@@ -331,7 +342,20 @@ def _show(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     events = _load(args)
     if args.html is not None:
-        args.html.write_text(render_page(events), encoding="utf-8")
+        context = None
+        if args.file is None or args.lobby or args.wallet:
+            context = asyncio.run(
+                fetch_context(
+                    args.table,
+                    _token(args),
+                    lobby=args.lobby or (session.address("lobby") if args.file is None else None),
+                    wallet=args.wallet
+                    or (session.address("wallet") if args.file is None else None),
+                )
+            )
+            for why in context.missing:
+                print(f"tavolo audit: the page leaves out {why}", file=sys.stderr)
+        args.html.write_text(render_page(events, context), encoding="utf-8")
         print(f"wrote the replay page of {len(events)} events to {args.html}", file=sys.stderr)
         return 0
     if args.output is None:

@@ -6,6 +6,12 @@ hashes the revealed seed against the commitment and re-runs every shuffle of the
 from the seed with the README's generator (SHA-256 counter blocks, rejection sampling,
 Fisher-Yates from the end), a second implementation beside ``tavolo.cardgames.rng``. A
 green mark means both agree; red names what did not. No network, no server.
+
+Beside the events the page shows the table's chat and the coins it moved (AUDIT-5), as the
+lobby and the wallet reported them at export time (``audit_context``): at each step, the
+chat said so far and the movements made so far, those caused by that very event marked;
+the page checks in JavaScript that every movement is double-entry and that the table's
+escrow paid out exactly what it took in.
 """
 
 from __future__ import annotations
@@ -18,11 +24,14 @@ from importlib import resources
 from typing import Any
 
 from tavolo.cardgames.rng import SeededRandom
+from tavolo.cli.audit_context import TableContext, epoch_ms
 from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.canonical import format_timestamp
 from tavolo.tablelog.replay import revealed_seed, tables_by_version
 from tavolo.tablelog.table import ReplayMismatch
 from tavolo.tablelog.views import seat_view
+
+FROM_A_FILE = TableContext(missing=["chat and coin movements: the log was read from a file"])
 
 
 @contextlib.contextmanager
@@ -49,8 +58,11 @@ def recording_shuffles() -> Iterator[list[dict[str, Any]] | None]:
         SeededRandom.shuffle = original  # type: ignore[method-assign]
 
 
-def page_data(events: Sequence[RecordedEvent]) -> dict[str, Any]:
-    """What the page shows, as JSON: the steps, the seed, the commitment, the shuffles."""
+def page_data(
+    events: Sequence[RecordedEvent], context: TableContext | None = None
+) -> dict[str, Any]:
+    """What the page shows, as JSON: the steps, the seed, the commitment, the shuffles,
+    and the table's chat and coin movements when ``context`` brings them."""
     seed = revealed_seed(events)
     steps = [
         {
@@ -60,6 +72,8 @@ def page_data(events: Sequence[RecordedEvent]) -> dict[str, Any]:
             "by": e.data.get("by") or e.metadata.get("player_id") or "",
             "player": e.metadata.get("player_id", ""),
             "at": format_timestamp(e.recorded_at),
+            "ms": epoch_ms(e.recorded_at),
+            "event_id": str(e.event_id),
             "data": e.data,
             "hash": e.hash.hex(),
             "views": None,
@@ -88,7 +102,9 @@ def page_data(events: Sequence[RecordedEvent]) -> dict[str, Any]:
         "seed": seed.hex() if seed is not None else "",
         "shuffles": shuffles or [],
         "problem": problem,
+        "ended": seed is not None,
         "steps": steps,
+        **(context or FROM_A_FILE).to_json(),
     }
 
 
@@ -103,9 +119,9 @@ def _view_json(view: Any) -> dict[str, Any]:
     }
 
 
-def render_page(events: Sequence[RecordedEvent]) -> str:
+def render_page(events: Sequence[RecordedEvent], context: TableContext | None = None) -> str:
     """The whole page; the data is embedded as JSON the script reads."""
-    data = json.dumps(page_data(events), sort_keys=True, default=str)
+    data = json.dumps(page_data(events, context), sort_keys=True, default=str)
     template = resources.files("tavolo.cli").joinpath("audit_page.html").read_text("utf-8")
     safe = data.replace("</", "<\\/")  # the JSON cannot close its script element
     table = html.escape(events[0].stream_id if events else "")

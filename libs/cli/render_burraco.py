@@ -157,9 +157,12 @@ class BurracoRenderer:
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
         lines = ["--- Final places " + "-" * 30]
-        for side in sorted((0, 1), key=lambda t: outcome.places[p["sides"][t][0]]):
+        side_place = [outcome.places[seats[0]] for seats in p["sides"]]
+        for side in sorted((0, 1), key=lambda t: side_place[t]):
             seats = p["sides"][side]
-            place = ordinal(outcome.places[seats[0]])
+            # Places are per seat (partners share one, so two partnerships read 1st and
+            # 3rd); a side's place counts the sides ahead of it.
+            place = ordinal(1 + sum(1 for other in side_place if other < side_place[side]))
             lines.append(f"{place:>4}  {_side(names, seats)} ({p['totals'][side]} points)")
         return "\n".join(lines)
 

@@ -109,11 +109,13 @@ class EngineApp:
     async def table_log(self, principal: Principal, table_id: str) -> list[RecordedEvent]:
         """The whole hash-chained log (AUDIT-4): auditors and operators see any table; a
         player sees a table they sat at once it has ended, when its closing event has
-        revealed the seed and the log shows nothing a seat could still use."""
+        revealed the seed and the log shows nothing a seat could still use; so does the
+        lobby (a service), which reads finished tables for fair-play signals (PCG-3)."""
         live = await self.repo.live(table_id)  # NOT_FOUND for an unknown table
         if not principal.roles.intersection(OBSERVERS):
             table = await self.repo.refresh(live)
-            if table.setup.seat_of(principal.player_id) is None:
+            service = principal.has(Role.SERVICE)
+            if not service and table.setup.seat_of(principal.player_id) is None:
                 raise PermissionDenied(
                     f"you had no seat at table {table_id}: players check only their own tables"
                 )
@@ -126,10 +128,10 @@ class EngineApp:
 
     async def table_head(self, principal: Principal, table_id: str) -> tuple[int, str]:
         """The version and status the table's row records, to hold the log against: for
-        auditors and operators, and for the table's own players."""
+        auditors, operators and services, and for the table's own players."""
         live = await self.repo.live(table_id)  # NOT_FOUND for an unknown table
         seated = live.table.setup.seat_of(principal.player_id) is not None
-        if not seated and not principal.roles.intersection(OBSERVERS):
+        if not seated and not principal.roles.intersection((*OBSERVERS, Role.SERVICE)):
             raise PermissionDenied(f"you had no seat at table {table_id}")
         head = await self.repo.store.head(table_id)
         if head is None:  # pragma: no cover - the row is written with the first event

@@ -35,6 +35,7 @@ from tavolo.eventlog.relay import OutboxRelay
 from tavolo.lobby import convert, events
 from tavolo.lobby.app import LobbyApp
 from tavolo.lobby.clients import EnginePort, GrpcEngine, GrpcWallet, ServiceToken, WalletPort
+from tavolo.lobby.conduct.fair_play import TableLogs
 from tavolo.lobby.consumers import TableEvents
 from tavolo.lobby.context import LobbyConfig, LobbyContext, utc_now
 from tavolo.lobby.dead_letters import DeadLetterDesk
@@ -238,6 +239,9 @@ def make_assemble(
         ]
         if chosen.run_matchmaker:
             background.append(app.matchmaker.run)
+        if isinstance(engine, TableLogs):  # a stand-in engine without logs reads none
+            logs: TableLogs = engine
+            background.append(lambda: app.fair_play.read_logs(logs))
         return ServiceApp(
             grpc_services=[lobby_grpc_service(app, updates, letters)],
             background=background,  # type: ignore[arg-type]

@@ -9,11 +9,11 @@ service becomes UNAVAILABLE with a message that says to retry.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 import grpc
-from google.protobuf import struct_pb2
+from google.protobuf import json_format, struct_pb2
 
 from tavolo.lobby.events import LEVEL_TO_PROTO, MODE_TO_PROTO
 from tavolo.lobby.tables import Mode, Seat, TableSpec
@@ -146,3 +146,15 @@ class GrpcEngine:
             )
         except grpc.aio.AioRpcError as exc:
             raise _refusal(exc, "engine") from None
+
+    async def table_log(self, table_id: str) -> list[tuple[str, Mapping[str, Any]]]:
+        """A finished table's stored events, type and data, for the fair-play reader."""
+        try:
+            found = await self._stub.GetTableLog(
+                engine_pb2.GetTableLogRequest(table_id=table_id),
+                metadata=self._token.metadata(),
+                timeout=CALL_TIMEOUT,
+            )
+        except grpc.aio.AioRpcError as exc:
+            raise _refusal(exc, "engine") from None
+        return [(e.type, json_format.MessageToDict(e.data)) for e in found.events]

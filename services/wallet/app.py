@@ -40,6 +40,8 @@ Clock = Callable[[], datetime]
 READERS = (Role.OPERATOR, Role.MODERATOR, Role.AUDITOR, Role.SERVICE)
 DEFAULT_PAGE = 50
 MAX_PAGE = 500
+#: More than any table causes (a hold, a post and a payout or refund per seat).
+MAX_TABLE_TRANSFERS = 1000
 MAX_TEXT = 200
 MAX_EXPIRY_SECONDS = 7 * 24 * 3600
 # The key of a freeze applied through the Freeze call (sanctions use their own ids).
@@ -145,6 +147,23 @@ class WalletApp:
         more = len(rows) > size
         rows = rows[:size]
         return TransfersPage(rows, str(rows[-1].seq) if more else "")
+
+    async def table_transfers(self, who: Principal, table_id: str) -> list[Transfer]:
+        """A table's coin movements (AUDIT-5), for the replay page and disputes.
+
+        Auditors, moderators and operators read any table's; a player reads those of a
+        table whose movements touch their own account. To anyone else a table's money is
+        NOT_FOUND, not PERMISSION_DENIED, so the answer does not say whether it had any.
+        """
+        check_caller_id(table_id, "table_id")
+        async with self._pool.acquire() as conn:
+            moved = await store.table_transfers(conn, table_id, MAX_TABLE_TRANSFERS)
+        if who.roles.intersection(READERS):
+            return moved
+        own = player_account(who.player_id)
+        if any(own in (t.debit_account, t.credit_account) for t in moved):
+            return moved
+        raise NotFound(f"no coin movements of table {table_id!r} that you can see")
 
     async def hold_stake(
         self,

@@ -3,8 +3,9 @@
 Migrations, the processed-messages table and the events stream are ensured here, once,
 before the gRPC server says SERVING; importing any module of the service does nothing.
 Background loops: the events consumer, the sweeper that voids expired holds, the outbox
-relay that publishes what happens to holds (``StakeHoldChanged``), and the pruner of
-handled message ids.
+relay that publishes what happens to holds (``StakeHoldChanged``), the signed checkpoints
+of that log's head (as the lobby and the engine publish theirs), and the pruner of handled
+message ids.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import contextlib
 import structlog
 
 from tavolo.eventlog import PostgresEventStore
+from tavolo.eventlog.checkpoint import CheckpointPublisher, signing_key
 from tavolo.eventlog.relay import OutboxRelay
 from tavolo.messaging import (
     ProcessedMessagesPruner,
@@ -82,6 +84,14 @@ def make_assemble(config: WalletConfig | None = None, clock: Clock = utc_now) ->
                 publish_hold_facts,
                 consumer.run,
                 sweep_expired_holds,
+                CheckpointPublisher(
+                    events,
+                    infra.nats,
+                    service="wallet",
+                    namespace=infra.settings.namespace,
+                    key=signing_key(infra.settings.checkpoint_key),
+                    interval=infra.settings.checkpoint_seconds,
+                ).run,
                 ProcessedMessagesPruner.configured(infra.pool, store.SCHEMA, infra.settings).run,
             ],
         )

@@ -116,6 +116,12 @@ class WalletServicer(pb_grpc.WalletServicer):
     async def Unfreeze(self, request: pb.UnfreezeRequest, context: Context) -> pb.Balance:
         return balance_out(await self._wallet.unfreeze(caller(), request.player_id))
 
+    async def ListTableTransfers(
+        self, request: pb.ListTableTransfersRequest, context: Context
+    ) -> pb.ListTableTransfersResponse:
+        moved = await self._wallet.table_transfers(caller(), request.table_id)
+        return pb.ListTableTransfersResponse(transfers=[transfer_out(t) for t in moved])
+
 
 def wallet_service(wallet: WalletApp) -> GrpcService:
     servicer = WalletServicer(wallet)

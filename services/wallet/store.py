@@ -210,6 +210,27 @@ async def list_transfers(
     return [_transfer(row) for row in rows]
 
 
+TABLE_TRANSFER_KINDS = "^(stake|payout|refund|reward):"
+
+
+async def table_transfers(conn: Connection, table_id: str, limit: int) -> list[Transfer]:
+    """Every transfer a table caused, oldest first: its seats' posts into escrow, the holds
+    those posts resolve, the payouts, refunds and rewards (AUDIT-5)."""
+    rows = await conn.fetch(
+        "WITH own AS ("
+        " SELECT transfer_id, pending_id FROM wallet.transfers"
+        " WHERE split_part(transfer_id, ':', 2) = $1 AND transfer_id ~ $2)"
+        + _TRANSFER_SELECT
+        + " WHERE t.transfer_id IN (SELECT transfer_id FROM own)"
+        " OR t.transfer_id IN (SELECT pending_id FROM own WHERE pending_id IS NOT NULL)"
+        " ORDER BY t.seq LIMIT $3",
+        table_id,
+        TABLE_TRANSFER_KINDS,
+        limit,
+    )
+    return [_transfer(row) for row in rows]
+
+
 async def change_freeze(
     conn: Connection,
     account_id: str,

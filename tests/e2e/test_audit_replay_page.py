@@ -8,9 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import shutil
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,7 @@ from tavolo.cli.main import main as tavolo
 from tavolo.servicekit.auth import Role
 from tavolo.tablelog.convert import action_from_proto
 from tavolo.v1 import engine_pb2
+from tests.e2e.chromium import browser, mark
 from tests.integration.engine.helpers import (
     auth,
     bot,
@@ -31,28 +30,11 @@ from tests.integration.engine.helpers import (
     token,
 )
 
-webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.webdriver.common.by import By  # noqa: E402
+__all__ = ["browser"]  # the fixture, shared with the other replay page tests
 
 pytestmark = pytest.mark.e2e
 
-CHROMEDRIVER = shutil.which("chromedriver")
 AUDITOR = token("auditor", Role.AUDITOR)
-
-
-@pytest.fixture
-def browser() -> Iterator[object]:
-    if CHROMEDRIVER is None:
-        pytest.skip("chromium-driver is not installed: `make browser` installs it")
-    options = webdriver.ChromeOptions()
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
-        options.add_argument(flag)
-    service = webdriver.ChromeService(executable_path=CHROMEDRIVER)
-    driver = webdriver.Chrome(options=options, service=service)
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 async def _play(stub: object, game: str, rng_seed: int) -> tuple[str, list[engine_pb2.TableView]]:
@@ -67,11 +49,6 @@ async def _play(stub: object, game: str, rng_seed: int) -> tuple[str, list[engin
     )
     assert final.status == engine_pb2.TABLE_STATUS_FINISHED
     return opened.table_id, seen
-
-
-def _mark(driver: object) -> tuple[str, str]:
-    mark = driver.find_element(By.ID, "mark")  # type: ignore[attr-defined]
-    return mark.get_attribute("class"), driver.find_element(By.ID, "why").text  # type: ignore[attr-defined]
 
 
 # One round trip: the page's own buttons are pressed in the page, and after each press the
@@ -123,7 +100,7 @@ async def test_replay_pages_check_the_seed_in_the_browser_and_show_each_seats_vi
             text = page.read_text()
             assert "http://" not in text and "https://" not in text  # nothing to fetch
             browser.get(page.as_uri())  # type: ignore[attr-defined]
-            colour, why = _mark(browser)
+            colour, why = mark(browser)
             assert colour == "green", why
             assert "shuffles follow from the seed" in why
             assert _step_and_compare(browser, seen) >= len({v.version for v in seen}) - 1
@@ -143,6 +120,6 @@ async def test_replay_pages_check_the_seed_in_the_browser_and_show_each_seats_vi
         cli = ["audit", "export", table_id, "--file", str(log), "--html", str(forged)]
         assert await asyncio.to_thread(tavolo, cli) == 0
         browser.get(forged.as_uri())  # type: ignore[attr-defined]
-        colour, why = _mark(browser)
+        colour, why = mark(browser)
         assert colour == "red"
         assert "is not the commitment of event 1" in why

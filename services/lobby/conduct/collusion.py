@@ -1,8 +1,10 @@
 """Collusion evidence (PCG-3) as a projection: a fold over facts the platform records.
 
 The facts are read from what is already in the logs: a finished table's seats, places and
-stake (``TableFinished``), the turns of a Pika table (its game events), and the network
-address and client installation a session came from. The projection only counts; it
+stake (``TableFinished``), the turns of a free-for-all table (its game events: in Pika,
+whether a turn stacked a +2/+4 on the next seat; in a fishing game, whether a seat took
+the card the seat before it had just laid), and the network address and client
+installation a session came from. The projection only counts; it
 holds nothing that a fold of the same facts would not rebuild exactly, and a fact seen
 twice (a redelivery) counts once. Scoring the counts is :mod:`collusion_signals`.
 """
@@ -33,8 +35,9 @@ class TableResult:
 
 @dataclass(frozen=True, slots=True)
 class TurnPassed:
-    """In a free-for-all game, ``actor``'s turn was followed by ``next_actor``'s; whether the
-    turn put a penalty on them (a +2 or +4 stacked in Pika)."""
+    """In a free-for-all game, ``actor`` had a turn that could hurt ``next_actor``; whether
+    it did (in Pika a +2/+4 stacked on the next seat, in a fishing game the card the
+    other had just laid captured)."""
 
     fact_id: str
     table_id: str
@@ -157,6 +160,29 @@ def turns_of(
             actor, penalty = seat, False
         if kind == "play" and "stack" in event:
             penalty = True
+    return found
+
+
+def captures_of(
+    table_id: str, players: Sequence[str | None], game_events: Iterable[Mapping[str, Any]]
+) -> list[TurnPassed]:
+    """The chances a fishing game gave each seat to hurt the seat before it: after a seat
+    lays a card on the table, the next play either captures that card or leaves it."""
+    found: list[TurnPassed] = []
+    laid: tuple[int, str] | None = None  # the last play, if it laid a card
+    for index, event in enumerate(game_events):
+        kind = event.get("type")
+        if kind not in ("card_laid", "capture"):
+            if kind in ("hand_scored", "game_over"):
+                laid = None
+            continue
+        seat = int(event["seat"])
+        if laid is not None and laid[0] != seat:
+            victim, actor = players[laid[0]], players[seat]
+            if victim is not None and actor is not None:
+                took = kind == "capture" and laid[1] in event.get("capture", ())
+                found.append(TurnPassed(f"{table_id}:{index}", table_id, actor, victim, took))
+        laid = (seat, str(event["card"])) if kind == "card_laid" else None
     return found
 
 

@@ -6,7 +6,8 @@ Every score is a surprise in standard deviations against what fair play would gi
   other in proportion to how much the other plays), a Poisson excess;
 - **coin flow**: of the stake tables two players shared and one of them won, how often the
   same one lost, against a coin toss;
-- **soft play**: how rarely a seat stacked a +2/+4 on the other, against its own rate on
+- **soft play**: how rarely a seat hurt the other when it could (stacked a +2/+4 on them
+  in Pika, took the card they had just laid in a fishing game), against its own rate on
   everyone else;
 - **same address / same installation**: sessions from one network address or one client
   installation (an installation is worth more than an address, which a household shares).
@@ -98,7 +99,7 @@ def _soft_play_one_way(p: CollusionProjection, actor: str, other: str) -> tuple[
     expected = towards.count * rate
     spread = math.sqrt(towards.count * rate * (1 - rate)) or 1.0
     summary = (
-        f"{actor} stacked on {other} {towards.penalties} times in {towards.count} turns"
+        f"{actor} hurt {other} {towards.penalties} times in {towards.count} turns"
         f" ({expected:.1f} expected from {rest_penalties}/{rest_turns} on the others)"
     )
     return (expected - towards.penalties) / spread, summary

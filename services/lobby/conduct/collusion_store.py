@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -60,3 +61,29 @@ async def record(conn: Connection, fact: Fact, at: datetime) -> None:
 async def every_fact(conn: Connection) -> list[Fact]:
     rows = await conn.fetch(f"SELECT fact_id, kind, payload FROM {S}.collusion_facts ORDER BY seq")
     return [_fact(r["fact_id"], r["kind"], json.loads(r["payload"])) for r in rows]
+
+
+async def queue_log(
+    conn: Connection, table_id: str, game: str, players: Sequence[str | None], at: datetime
+) -> None:
+    """A finished table whose log is still to be read for soft play (once per table)."""
+    await conn.execute(
+        f"INSERT INTO {S}.conduct_logs_to_read (table_id, game, players, queued_at)"
+        " VALUES ($1, $2, $3, $4) ON CONFLICT (table_id) DO NOTHING",
+        table_id,
+        game,
+        json.dumps(list(players)),
+        at,
+    )
+
+
+async def logs_to_read(conn: Connection, limit: int) -> list[tuple[str, str, list[str | None]]]:
+    rows = await conn.fetch(
+        f"SELECT table_id, game, players FROM {S}.conduct_logs_to_read ORDER BY queued_at LIMIT $1",
+        limit,
+    )
+    return [(r["table_id"], r["game"], json.loads(r["players"])) for r in rows]
+
+
+async def log_read(conn: Connection, table_id: str) -> None:
+    await conn.execute(f"DELETE FROM {S}.conduct_logs_to_read WHERE table_id = $1", table_id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
@@ -18,6 +18,7 @@ from tavolo.lobby.context import LobbyConfig
 from tavolo.lobby.matchmaking import MatchPolicy
 from tavolo.servicekit.runtime import RunningService, start_service
 from tavolo.v1 import (
+    common_pb2,
     engine_pb2,
     engine_pb2_grpc,
     lobby_pb2,
@@ -154,10 +155,23 @@ async def seated_at(platform: Platform, player: Player, within: float = 30.0) ->
         stream.cancel()
 
 
+Chooser = Callable[[engine_pb2.TableView, random.Random], common_pb2.Action]
+
+
+def any_legal(view: engine_pb2.TableView, rng: random.Random) -> common_pb2.Action:
+    return rng.choice(list(view.legal_actions))
+
+
 async def play_seat(
-    platform: Platform, table_id: str, player: Player, rng: random.Random, within: float = 240.0
+    platform: Platform,
+    table_id: str,
+    player: Player,
+    rng: random.Random,
+    within: float = 240.0,
+    choose: Chooser = any_legal,
 ) -> engine_pb2.TableView:
-    """Play one seat with random legal actions until the table ends; its last view."""
+    """Play one seat until the table ends, with random legal actions unless ``choose``
+    says otherwise; its last view."""
     request = engine_pb2.GetTableRequest(table_id=table_id)
     async with asyncio.timeout(within):
         while True:
@@ -177,7 +191,7 @@ async def play_seat(
                 await platform.engine.Act(
                     engine_pb2.ActRequest(
                         table_id=table_id,
-                        action=rng.choice(list(view.legal_actions)),
+                        action=choose(view, rng),
                         expected_version=view.version,
                     ),
                     metadata=player.metadata,

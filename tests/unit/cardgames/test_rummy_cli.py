@@ -31,6 +31,16 @@ def test_burraco_plays_to_the_end_with_melds_pile_and_scoring() -> None:
     assert final[1].startswith(" 1st") and final[2].startswith(" 2nd")
 
 
+def test_burraco_partnerships_finish_first_and_second_not_third() -> None:
+    out = io.StringIO()
+    code = play("burraco", 4, "easy", "demo", input_line=scripted(iter(["1"] * 20000)), out=out)
+    text = out.getvalue()
+    assert code == 0, text[-2000:]
+    final = text.split("--- Final places")[1].splitlines()
+    assert final[1].startswith(" 1st"), final
+    assert final[2].startswith((" 1st", " 2nd")), final  # a drawn match shares 1st
+
+
 def test_burraco_shows_what_a_wild_stands_for() -> None:
     out = io.StringIO()
     play("burraco", 2, "easy", "demo", input_line=scripted(iter(["1", "1", "quit"])), out=out)

@@ -11,6 +11,7 @@ from tavolo.lobby.conduct.collusion import (
     SessionSeen,
     TableResult,
     TurnPassed,
+    captures_of,
     rebuild,
     rule_events,
     turns_of,
@@ -89,6 +90,64 @@ def test_pika_turns_mark_the_seat_a_stack_was_put_on() -> None:
         ("d", "c", True),
         ("c", "b", False),
     ]
+
+
+def test_fishing_turns_mark_who_took_the_card_the_seat_before_had_laid() -> None:
+    events = [
+        {"type": "card_laid", "seat": 0, "card": "7D"},
+        {"type": "capture", "seat": 1, "card": "7C", "capture": ["7D"], "scopa": False},
+        {"type": "card_laid", "seat": 2, "card": "3S"},
+        {"type": "capture", "seat": 0, "card": "5B", "capture": ["2C", "3C"], "scopa": False},
+        {"type": "card_laid", "seat": 1, "card": "KD"},
+        {"type": "cards_dealt", "hands": [[], [], []]},
+        {"type": "card_laid", "seat": 2, "card": "1S"},
+        {"type": "hand_scored"},
+        {"type": "card_laid", "seat": 0, "card": "2S"},
+    ]
+    turns = captures_of("t", ["a", "b", "c"], events)
+    # b took a's 7; a left c's 3 for two other cards; c left b's king; a new hand starts
+    # with nothing laid before it.
+    assert [(t.actor, t.next_actor, t.penalty) for t in turns] == [
+        ("b", "a", True),
+        ("a", "c", False),
+        ("c", "b", False),
+    ]
+    assert [(t.actor, t.next_actor) for t in captures_of("t", ["a", None, "c"], events)] == [
+        ("a", "c")
+    ]
+
+
+def test_fishing_turns_from_a_real_scopa_game_follow_every_laid_card() -> None:
+    import random
+    from itertools import pairwise
+
+    from tavolo.cardgames.registry import get_game
+
+    game = get_game("scopa")
+    state = game.new_game(None, 3, b"seed-of-a-fishing-table")
+    rng = random.Random(3)
+    events: list[dict[str, object]] = []
+    while game.to_act(state):
+        (seat,) = game.to_act(state)
+        state, produced = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        events += produced
+    turns = captures_of("t", ["a", "b", "c"], events)
+    # Counted again another way: hand by hand, each play right after another seat's
+    # laid card is one chance to take it.
+    chances = 0
+    hand: list[dict[str, object]] = []
+    for event in [*events, {"type": "hand_scored"}]:
+        if event["type"] == "hand_scored":
+            chances += sum(
+                1
+                for before, after in pairwise(hand)
+                if before["type"] == "card_laid" and before["seat"] != after["seat"]
+            )
+            hand = []
+        elif event["type"] in ("card_laid", "capture"):
+            hand.append(event)
+    assert len(turns) == chances
+    assert any(t.penalty for t in turns) and not all(t.penalty for t in turns)
 
 
 def test_turns_are_read_from_a_table_logs_action_events() -> None:

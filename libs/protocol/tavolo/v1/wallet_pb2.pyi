@@ -405,3 +405,49 @@ class UnfreezeRequest(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___UnfreezeRequest: _TypeAlias = UnfreezeRequest  # noqa: Y015
+
+@_typing.final
+class ListTableTransfersRequest(_message.Message):
+    """Asks for the coin movements of one table."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    table_id: _builtins.str
+    """The table."""
+    def __init__(
+        self,
+        *,
+        table_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListTableTransfersRequest: _TypeAlias = ListTableTransfersRequest  # noqa: Y015
+
+@_typing.final
+class ListTableTransfersResponse(_message.Message):
+    """A table's coin movements: holds, posts into escrow, payouts, refunds and rewards."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TRANSFERS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def transfers(self) -> _containers.RepeatedCompositeFieldContainer[Global___Transfer]:
+        """Oldest first."""
+
+    def __init__(
+        self,
+        *,
+        transfers: _abc.Iterable[Global___Transfer] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["transfers", b"transfers"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListTableTransfersResponse: _TypeAlias = ListTableTransfersResponse  # noqa: Y015

@@ -71,6 +71,11 @@ class WalletStub:
                 request_serializer=tavolo_dot_v1_dot_wallet__pb2.UnfreezeRequest.SerializeToString,
                 response_deserializer=tavolo_dot_v1_dot_wallet__pb2.Balance.FromString,
                 _registered_method=True)
+        self.ListTableTransfers = channel.unary_unary(
+                '/tavolo.v1.Wallet/ListTableTransfers',
+                request_serializer=tavolo_dot_v1_dot_wallet__pb2.ListTableTransfersRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_wallet__pb2.ListTableTransfersResponse.FromString,
+                _registered_method=True)
 
 
 class WalletServicer:
@@ -126,6 +131,14 @@ class WalletServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListTableTransfers(self, request, context):
+        """Every coin movement a table caused, oldest first, each naming the event behind it
+        (AUDIT-5): auditors, moderators and operators, or a player whose coins it moved.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_WalletServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -163,6 +176,11 @@ def add_WalletServicer_to_server(servicer, server):
                     servicer.Unfreeze,
                     request_deserializer=tavolo_dot_v1_dot_wallet__pb2.UnfreezeRequest.FromString,
                     response_serializer=tavolo_dot_v1_dot_wallet__pb2.Balance.SerializeToString,
+            ),
+            'ListTableTransfers': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTableTransfers,
+                    request_deserializer=tavolo_dot_v1_dot_wallet__pb2.ListTableTransfersRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_wallet__pb2.ListTableTransfersResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -355,6 +373,33 @@ class Wallet:
             '/tavolo.v1.Wallet/Unfreeze',
             tavolo_dot_v1_dot_wallet__pb2.UnfreezeRequest.SerializeToString,
             tavolo_dot_v1_dot_wallet__pb2.Balance.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTableTransfers(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Wallet/ListTableTransfers',
+            tavolo_dot_v1_dot_wallet__pb2.ListTableTransfersRequest.SerializeToString,
+            tavolo_dot_v1_dot_wallet__pb2.ListTableTransfersResponse.FromString,
             options,
             channel_credentials,
             insecure,

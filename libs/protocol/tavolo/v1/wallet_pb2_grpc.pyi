@@ -48,6 +48,10 @@ class WalletStub:
     """Operators and moderators: freeze an account (PCG-4)."""
     Unfreeze: _grpc.UnaryUnaryMultiCallable[_wallet_pb2.UnfreezeRequest, _wallet_pb2.Balance]
     """Operators and moderators: lift a freeze."""
+    ListTableTransfers: _grpc.UnaryUnaryMultiCallable[_wallet_pb2.ListTableTransfersRequest, _wallet_pb2.ListTableTransfersResponse]
+    """Every coin movement a table caused, oldest first, each naming the event behind it
+    (AUDIT-5): auditors, moderators and operators, or a player whose coins it moved.
+    """
 
 @_typing.type_check_only
 class WalletAsyncStub(WalletStub):
@@ -68,6 +72,10 @@ class WalletAsyncStub(WalletStub):
     """Operators and moderators: freeze an account (PCG-4)."""
     Unfreeze: _aio.UnaryUnaryMultiCallable[_wallet_pb2.UnfreezeRequest, _wallet_pb2.Balance]  # type: ignore[assignment]
     """Operators and moderators: lift a freeze."""
+    ListTableTransfers: _aio.UnaryUnaryMultiCallable[_wallet_pb2.ListTableTransfersRequest, _wallet_pb2.ListTableTransfersResponse]  # type: ignore[assignment]
+    """Every coin movement a table caused, oldest first, each naming the event behind it
+    (AUDIT-5): auditors, moderators and operators, or a player whose coins it moved.
+    """
 
 class WalletServicer(metaclass=_abc_1.ABCMeta):
     """Coins. Players read their own account; the lobby holds stakes; operators grant and freeze."""
@@ -127,5 +135,15 @@ class WalletServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_wallet_pb2.Balance, _abc.Awaitable[_wallet_pb2.Balance]]:
         """Operators and moderators: lift a freeze."""
+
+    @_abc_1.abstractmethod
+    def ListTableTransfers(
+        self,
+        request: _wallet_pb2.ListTableTransfersRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_wallet_pb2.ListTableTransfersResponse, _abc.Awaitable[_wallet_pb2.ListTableTransfersResponse]]:
+        """Every coin movement a table caused, oldest first, each naming the event behind it
+        (AUDIT-5): auditors, moderators and operators, or a player whose coins it moved.
+        """
 
 def add_WalletServicer_to_server(servicer: WalletServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
