@@ -18,6 +18,7 @@ from typing import Any
 from tavolo.eventlog._records import build_records, is_retry_of, validate_append
 from tavolo.eventlog.canonical import GENESIS_HASH
 from tavolo.eventlog.errors import ConcurrencyError, DuplicateEventError
+from tavolo.eventlog.integrity import IndexEntry
 from tavolo.eventlog.model import NewEvent, RecordedEvent, VerificationResult
 from tavolo.eventlog.verification import verify_chain
 
@@ -91,6 +92,12 @@ class InMemoryEventStore:
         self._sequence()
         start = max(after_position, 0)
         return self._log[start : start + limit]
+
+    async def read_index(
+        self, after_position: int = 0, limit: int = 1000, *, conn: Any = None
+    ) -> list[IndexEntry]:
+        events = await self.read_all(after_position, limit)
+        return [IndexEntry(e.position, e.stream_id, e.version, e.hash) for e in events]
 
     async def head_position(self, *, conn: Any = None) -> int:
         self._sequence()

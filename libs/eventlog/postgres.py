@@ -89,6 +89,7 @@ from tavolo.eventlog._records import build_records, is_retry_of, validate_append
 from tavolo.eventlog.canonical import GENESIS_HASH, encode_json
 from tavolo.eventlog.errors import ConcurrencyError, DuplicateEventError
 from tavolo.eventlog.group_commit import GroupCommit, PendingAppend
+from tavolo.eventlog.integrity import IndexEntry
 from tavolo.eventlog.model import NewEvent, RecordedEvent, VerificationResult
 from tavolo.eventlog.verification import verify_chain
 
@@ -183,6 +184,11 @@ class PostgresEventStore:
         )
         self._sql_all = (
             f"SELECT p.position, {_EVENT_COLUMNS} FROM {s}.event_positions AS p"
+            f" JOIN {s}.events AS e ON e.stream_id = p.stream_id AND e.version = p.version"
+            " WHERE p.position > $1 ORDER BY p.position LIMIT $2"
+        )
+        self._sql_index = (
+            f"SELECT p.position, p.stream_id, p.version, e.hash FROM {s}.event_positions AS p"
             f" JOIN {s}.events AS e ON e.stream_id = p.stream_id AND e.version = p.version"
             " WHERE p.position > $1 ORDER BY p.position LIMIT $2"
         )
@@ -368,6 +374,18 @@ class PostgresEventStore:
             await self._sequence(c)
             rows = await c.fetch(self._sql_all, after_position, limit)
         return [_record(row) for row in rows]
+
+    async def read_index(
+        self, after_position: int = 0, limit: int = 1000, *, conn: Any = None
+    ) -> list[IndexEntry]:
+        if limit < 1:
+            raise ValueError(f"limit must be 1 or more, not {limit}")
+        async with self._connection(conn) as c:
+            await self._sequence(c)
+            rows = await c.fetch(self._sql_index, after_position, limit)
+        return [
+            IndexEntry(r["position"], r["stream_id"], r["version"], bytes(r["hash"])) for r in rows
+        ]
 
     async def head_position(self, *, conn: Any = None) -> int:
         async with self._connection(conn) as c:

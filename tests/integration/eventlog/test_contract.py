@@ -213,6 +213,10 @@ async def test_read_all_pages_through_every_stream_in_position_order(
     assert await store.read_all(4, 10) == []
     assert await store.head_position() == 4
     assert [e.position for e in await store.read_stream("a")] == [1, 2, 4]
+    index = await store.read_index(1, 2)
+    assert [(i.position, i.stream_id, i.version, i.hash) for i in index] == [
+        (e.position, e.stream_id, e.version, e.hash) for e in everything[1:3]
+    ]
 
 
 async def test_positions_stay_gapless_after_rejected_appends(subject: StoreUnderTest) -> None:
