@@ -5,6 +5,9 @@
 -- so an existing log keeps its order, its gaps (if any were made) and its checkpoints.
 
 ALTER TABLE events ALTER COLUMN position DROP NOT NULL;
+-- The old positions are unique in event_positions now; an index of NULLs here would only
+-- cost every append one more index write.
+ALTER TABLE events DROP CONSTRAINT events_position_key;
 
 CREATE TABLE event_positions (
     position  bigint  PRIMARY KEY,
