@@ -57,12 +57,13 @@ caller's transaction rolled back) costs one re-read, never a wrong chain.
 Group commit
 ------------
 Appends made without ``conn`` go through `tavolo.eventlog.group_commit`: those arriving
-while a commit is in flight share the next transaction, one insert statement for all of
-them. Each append's link and version are checked on their own, and a stale one is simply
+while a commit is in flight share the next transaction: one call of ``append_group`` (a
+function in the schema) for all of them, one round trip. Each append's link and version are checked on their own, and a stale one is simply
 not written (``ON CONFLICT DO NOTHING`` on the primary key), then settled alone: a retry
 of a committed append is recognised, anything else fails with ConcurrencyError for that
-caller only. A duplicate event id fails the whole statement; the batch is then re-run one
-append at a time, so the error reaches only the append that caused it.
+caller only. A duplicate event id fails the whole statement, as does a race that would
+leave an append partly written; the batch is then re-run one append at a time, so the
+error reaches only the append that caused it.
 
 Appending inside a caller's transaction
 ---------------------------------------
@@ -77,7 +78,6 @@ from __future__ import annotations
 import contextlib
 import json
 import uuid
-from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -106,10 +106,6 @@ _EVENT_COLUMNS = (
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-class _Partial(Exception):
-    """An append of a group was only partly written: the batch must not commit."""
 
 
 class PostgresEventStore:
@@ -159,7 +155,6 @@ class PostgresEventStore:
                        b.metadata::json, b.recorded_at, b.prev_hash, b.hash
                 FROM batch AS b WHERE b.stream_id IN (SELECT stream_id FROM linked)
                 ORDER BY b.ord
-                {{on_conflict}}
                 RETURNING stream_id, version
             ), queued AS (
                 INSERT INTO {s}.events_unsequenced (stream_id, version)
@@ -168,10 +163,11 @@ class PostgresEventStore:
             SELECT stream_id FROM recorded
         """
         # Alone, a taken version is an error that aborts the statement (nothing written);
-        # in a group it only leaves that append out.
-        self._sql_insert_one = insert.format(on_conflict="")
-        self._sql_insert_group = insert.format(
-            on_conflict="ON CONFLICT ON CONSTRAINT events_stream_version_key DO NOTHING"
+        # in a group (``append_group``, the same insert) it only leaves that append out.
+        self._sql_insert_one = insert
+        self._sql_insert_group = (
+            f"SELECT s AS stream_id FROM {s}.append_group($1, $2, $3, $4, $5, $6, $7, $8, $9,"
+            " $10) AS s"
         )
         joined = (
             f"SELECT coalesce(p.position, 0) AS position, {_EVENT_COLUMNS} FROM {s}.events AS e"
@@ -233,7 +229,7 @@ class PostgresEventStore:
             if planned:
                 try:
                     written = await self._insert_group(c, planned)
-                except (asyncpg.UniqueViolationError, _Partial):
+                except (asyncpg.UniqueViolationError, asyncpg.SerializationError):
                     alone.extend(append for append, _ in planned)
                 else:
                     for append, records in planned:
@@ -276,15 +272,11 @@ class PostgresEventStore:
     async def _insert_group(
         self, c: Any, planned: Sequence[tuple[PendingAppend, list[RecordedEvent]]]
     ) -> set[str]:
-        """Write every append whose version and link hold; the streams written."""
+        """Write every append whose version and link hold, in one statement (a race that
+        would write an append in part fails it whole); the streams written."""
         records = [record for _, group in planned for record in group]
-        async with c.transaction():
-            rows = await c.fetch(self._sql_insert_group, *_arrays(records))
-            written = Counter(row["stream_id"] for row in rows)
-            for append, group in planned:
-                if written.get(append.stream_id, 0) not in (0, len(group)):
-                    raise _Partial(append.stream_id)
-        return set(written)
+        rows = await c.fetch(self._sql_insert_group, *_arrays(records))
+        return {row["stream_id"] for row in rows}
 
     async def _settle_alone(self, c: Any, append: PendingAppend) -> None:
         try:
