@@ -58,8 +58,9 @@ Group commit
 ------------
 Appends made without ``conn`` go through `tavolo.eventlog.group_commit`: those arriving
 while a commit is in flight share the next transaction: one call of ``append_group`` (a
-function in the schema) for all of them, one round trip. Each append's link and version are checked on their own, and a stale one is simply
-not written (``ON CONFLICT DO NOTHING`` on the primary key), then settled alone: a retry
+function in the schema) for all of them, one round trip. Each append's link and version
+are checked on their own, and a stale one is simply not written (``ON CONFLICT DO
+NOTHING`` on the primary key), then settled alone: a retry
 of a committed append is recognised, anything else fails with ConcurrencyError for that
 caller only. A duplicate event id fails the whole statement, as does a race that would
 leave an append partly written; the batch is then re-run one append at a time, so the
