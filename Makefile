@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install lint typecheck format protos compiled bench soak clean deploy-tools manifests browser
+.PHONY: run test install lint typecheck format protos compiled bench soak soak-solitario clean deploy-tools manifests browser
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -72,6 +72,12 @@ bench: $(STAMP) compiled
 
 soak: $(STAMP)
 	TAVOLO_SOAK=full $(BIN)/python -m pytest -q -p no:cacheprovider --timeout 3600 -m 'fault or load' tests
+
+# Klondike's bots on 10,000 seeded deals at draw 1 and draw 3, beside OpenSpiel (half an
+# hour or more on two cores): kept out of `make test` and `make bench`.
+soak-solitario: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python bench/bench_solitario.py --deals 10000 --levels medium,hard --jobs 2
 
 clean:
 	rm -rf build .data .pytest_cache .mypy_cache .ruff_cache .venv-deploy

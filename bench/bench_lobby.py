@@ -26,7 +26,7 @@ import statistics
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -64,7 +64,14 @@ class NullWallet:
 
 class NullEngine:
     async def open_table(
-        self, table_id: str, spec: TableSpec, seats: list[Seat], mode: Mode
+        self,
+        table_id: str,
+        spec: TableSpec,
+        seats: list[Seat],
+        mode: Mode,
+        *,
+        ko: bool = False,
+        engine_options: Mapping[str, int] | None = None,
     ) -> None:
         return None
 

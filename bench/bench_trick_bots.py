@@ -14,7 +14,11 @@ even, because every seed is played from both sides.
 Speed: random self-play actions per second of each game and of Pika, interpreted, and
 compiled when ``build/compiled`` exists (``make compiled``).
 
-    .venv/bin/python bench/bench_trick_bots.py [--game briscola] [--games 2000] [--jobs 1]
+    .venv/bin/python bench/bench_trick_bots.py [briscola ...] [--games 2000]
+        [--easy-games N] [--reference-games 200] [--jobs 1]
+
+The hard bots search (about 10-20 ms a move), so a hard pairing takes minutes per
+hundred games; hard against easy needs fewer games to be decided (``--easy-games``).
 """
 
 from __future__ import annotations
@@ -118,12 +122,12 @@ def interval(results: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def strength(name: str, games: int, jobs: int, reference_games: int) -> bool:
+def strength(name: str, games: int, jobs: int, reference_games: int, easy_games: int) -> bool:
     even = 0.0 if SETUPS[name].chips else 0.5
     unit = " chips" if SETUPS[name].chips else ""
     ok = True
     pairings = [
-        ("hard", "easy", games),
+        ("hard", "easy", easy_games),
         ("hard", "medium", games),
         ("medium", "medium", reference_games),
     ]
@@ -143,6 +147,34 @@ def strength(name: str, games: int, jobs: int, reference_games: int) -> bool:
             f"{len(results) / wall:6.1f} games/s{verdict}"
         )
     return ok
+
+
+def move_times(name: str, games: int) -> None:
+    """How long a hard move takes (median, 90th percentile, worst), beside a medium move
+    timed in the same games: a move must stay quick enough for the CLI and the engine."""
+    setup = SETUPS[name]
+    game = get_game(name.rstrip("0123456789"))
+    times: dict[str, list[float]] = {"hard": [], "medium": []}
+    for n in range(games):
+        seed = f"{name}-timing-{n}".encode()
+        state = game.new_game(setup.options, setup.seats, seed)
+        heroes = setup.hero_seats(n % 2)
+        levels = ["hard" if s in heroes else "medium" for s in range(setup.seats)]
+        bots = [make_bot(game.name, levels[s], seed + bytes([s])) for s in range(setup.seats)]
+        while game.outcome(state) is None:
+            seat = min(game.to_act(state))
+            view, legal = game.view(state, seat), game.legal_actions(state, seat)
+            start = time.perf_counter()
+            action = bots[seat].choose(view, legal)
+            times[levels[seat]].append(time.perf_counter() - start)
+            state, _ = game.apply(state, seat, action)
+    for level, spent in times.items():
+        spent.sort()
+        print(
+            f"  {name:<10} {level:>6} move  median {spent[len(spent) // 2] * 1000:6.2f} ms  "
+            f"p90 {spent[len(spent) * 9 // 10] * 1000:6.2f} ms  "
+            f"worst {spent[-1] * 1000:6.2f} ms  ({len(spent)} moves)"
+        )
 
 
 def selfplay(names: list[str], games: int) -> dict[str, tuple[float, float]]:
@@ -182,6 +214,9 @@ def main() -> int:
     parser.add_argument("names", nargs="*", default=sorted(SETUPS))
     parser.add_argument("--games", type=int, default=2000, help="games per pairing")
     parser.add_argument("--reference-games", type=int, default=200)
+    parser.add_argument(
+        "--easy-games", type=int, help="games of hard against easy (default: --games)"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--selfplay-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -192,8 +227,14 @@ def main() -> int:
     ok = True
     print("Bot strength (hero's score per game; even is 0.5, chips: 0):")
     for name in args.names:
-        ok &= strength(name, args.games, args.jobs, args.reference_games)
-    speed([n for n in args.names if n.isalpha()], min(args.games, 300))
+        easy_games = args.easy_games or args.games
+        ok &= strength(name, args.games, args.jobs, args.reference_games, easy_games)
+    print("Move time (hard beside medium, in the same games):")
+    for name in args.names:
+        move_times(name, 4)
+    games = [n for n in args.names if n.isalpha()]
+    if games:  # "briscola4" is a seating of briscola, whose speed is its own
+        speed(games, min(args.games, 300))
     return 0 if ok else 1
 
 

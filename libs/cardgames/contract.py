@@ -135,6 +135,10 @@ class Game(ABC, Generic[S]):
     offers_knock_out: ClassVar[bool] = False
     """True once the game supplies ``tie_break_hand`` and ``last_capture``, or its own
     rules never leave a match drawn; knock-out tables refuse the others."""
+    own_tie_breaks: ClassVar[bool] = False
+    """True when the game's own rules already play RULES §0 rules 13-14 inside the match
+    (tie-break hands, then the last capture): a knock-out table takes their result as it
+    stands, and turns on the game's ``ko`` option if it has one."""
 
     # -- set-up ---------------------------------------------------------------------
 

@@ -6,6 +6,9 @@ each game's outcome of that hand ranks it). If the third is drawn too, the side 
 the last capture in it loses (the last trick in trick games, the last play in games with
 neither). Tie-break points never enter the match totals.
 
+Games whose own rules already do this inside the match (``own_tie_breaks``: the fishing
+games, Briscola, Tresette, Spades) are taken as they end, their ``ko`` option turned on.
+
 :class:`KnockOut` wraps a game that offers this and is itself a :class:`Game`, so the
 engine, replay and the bots (which see only views) treat a KO table like any other: each
 tie-break hand is dealt and played in the same event stream, and the outcome's
@@ -24,6 +27,9 @@ from tavolo.cardgames.errors import GameOver, InvalidOptions
 from tavolo.cardgames.rng import SeededRandom
 
 MAX_TIE_BREAK_HANDS = 3
+# How a game that plays its own tie-break hands names the way its match ended, as the
+# knock-out outcome's ``decided_by`` says it.
+_OWN_REASONS = {"tie_break": "tie_break", "ko": "last_capture", "last_trick": "last_capture"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,12 +71,18 @@ class KnockOut(Game[KnockOutState]):
     # -- set-up -----------------------------------------------------------------------
 
     def options(self, given: Mapping[str, JSON] | None = None) -> dict[str, JSON]:
-        return self.game.options(given)
+        return self.game.options(self._ko_options(given))
 
     def new_game(
         self, options: Mapping[str, JSON] | None, seats: int, seed: bytes
     ) -> KnockOutState:
-        return KnockOutState(current=self.game.new_game(options, seats, seed))
+        return KnockOutState(current=self.game.new_game(self._ko_options(options), seats, seed))
+
+    def _ko_options(self, given: Mapping[str, JSON] | None) -> Mapping[str, JSON] | None:
+        """A game with its own ``ko`` option (Briscola, Tresette) plays it turned on."""
+        if any(spec.name == "ko" for spec in self.game.option_specs):
+            return {**(given or {}), "ko": True}
+        return given
 
     def _new_game(self, options: dict[str, JSON], seats: int, rng: SeededRandom) -> KnockOutState:
         raise NotImplementedError("a knock-out match is dealt by its game's new_game")
@@ -92,6 +104,9 @@ class KnockOut(Game[KnockOutState]):
         if ended is None:
             return state, events
         match = state.match
+        if match is None and self.game.own_tie_breaks:
+            how = _OWN_REASONS.get(str(ended.detail.get("reason", "")), "match")
+            return self._decide(state, ended, ended.places, how, None, events)
         if match is None:
             tied = ended.winners()
             if self._sides(state, tied) < 2:

@@ -21,6 +21,7 @@ def all_games() -> dict[str, Game[Any]]:
     from tavolo.cardgames.games.scala40 import Scala40
     from tavolo.cardgames.games.scopa import Scopa
     from tavolo.cardgames.games.scopone import Scopone
+    from tavolo.cardgames.games.settemezzo import SetteMezzo
     from tavolo.cardgames.games.solitario import Solitario
     from tavolo.cardgames.games.spades import Spades
     from tavolo.cardgames.games.tresette import Tresette
@@ -42,6 +43,7 @@ def all_games() -> dict[str, Game[Any]]:
         Burraco(),
         Scala40(),
         Solitario(),
+        SetteMezzo(),
     ]
     return {g.name: g for g in games}
 

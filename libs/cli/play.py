@@ -61,12 +61,24 @@ def register(subparsers: Any) -> None:
         help="join a table the lobby formed, such as a room's (implies --server)",
     )
     parser.add_argument("--as", dest="as_nick", metavar="NICK", help="which saved login plays")
+    parser.add_argument(
+        "--daily",
+        action="store_true",
+        help="Solitario: enter today's Duplicate Solitario, the same deal for everyone",
+    )
     parser.set_defaults(handler=_handle)
 
 
 def _handle(args: argparse.Namespace) -> int:
     if args.players is None:
         args.players = DEFAULT_PLAYERS.get(args.game, 4)
+    if args.daily:  # see tavolo.cli.play_daily
+        if args.game != "solitario" or args.table is not None:
+            print("--daily is for `tavolo play solitario` alone, without --table")
+            return 2
+        from tavolo.cli.play_daily import play_daily
+
+        return play_daily(args, None)
     if args.server is not None or args.table is not None:  # see tavolo.cli.play_remote
         from tavolo.cli.play_remote import play_remote
 

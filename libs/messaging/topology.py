@@ -116,6 +116,14 @@ class Topology:
     def accounts_reinstated(self) -> str:
         return self.subject_for("AccountsReinstated")
 
+    @property
+    def tournament_drawn(self) -> str:
+        return self.subject_for("TournamentDrawn")
+
+    @property
+    def tournament_finished(self) -> str:
+        return self.subject_for("TournamentFinished")
+
     def events_stream_config(self) -> StreamConfig:
         """File storage (JetStream's memory storage loses everything on restart)."""
         return StreamConfig(

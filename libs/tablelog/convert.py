@@ -28,6 +28,7 @@ MODE_VALUES: dict[str, common_pb2.Mode.ValueType] = {
     "versus_friends": common_pb2.MODE_VERSUS_FRIENDS,
     "online": common_pb2.MODE_ONLINE,
     "stake": common_pb2.MODE_STAKE,
+    "tournament": common_pb2.MODE_TOURNAMENT,
 }
 MODE_NAMES: dict[int, str] = {int(value): name for name, value in MODE_VALUES.items()}
 LEVEL_VALUES: dict[str, common_pb2.BotLevel.ValueType] = {

@@ -17,7 +17,7 @@ from tavolo.cardgames.knockout import knock_out
 from tavolo.cardgames.registry import get_game
 from tavolo.servicekit.errors import InvalidArgument
 
-MODES = ("versus_computer", "versus_friends", "online", "stake")
+MODES = ("versus_computer", "versus_friends", "online", "stake", "tournament")
 BOT_LEVELS = ("easy", "medium", "hard")
 STAKES = (100, 250, 500, 1000)  # MODE-4
 MAX_TURN_SECONDS = 600
@@ -82,20 +82,30 @@ class TableSetup:
     turn_seconds: int = 0
     bot_think_millis: int = 0
     ko: bool = False
+    sealed_until: str = ""
+    """ISO time before which the table's players may not read its log (a Duplicate
+    Solitario table: the seed it reveals is every entrant's deal until the competition
+    closes); empty: the log opens to them when the table ends."""
 
     def to_dict(self) -> dict[str, Any]:
-        # ``ko`` is written only when set, so tables opened before it read as they were.
-        return ({"ko": True} if self.ko else {}) | {
-            "table_id": self.table_id,
-            "game": self.game,
-            "options": dict(self.options),
-            "seats": [s.to_dict() for s in self.seats],
-            "mode": self.mode,
-            "stake": self.stake,
-            "bot_filled": self.bot_filled,
-            "turn_seconds": self.turn_seconds,
-            "bot_think_millis": self.bot_think_millis,
-        }
+        # ``ko`` and ``sealed_until`` are written only when set, so tables opened before
+        # them read as they were.
+        sealed = {"sealed_until": self.sealed_until} if self.sealed_until else {}
+        return (
+            ({"ko": True} if self.ko else {})
+            | sealed
+            | {
+                "table_id": self.table_id,
+                "game": self.game,
+                "options": dict(self.options),
+                "seats": [s.to_dict() for s in self.seats],
+                "mode": self.mode,
+                "stake": self.stake,
+                "bot_filled": self.bot_filled,
+                "turn_seconds": self.turn_seconds,
+                "bot_think_millis": self.bot_think_millis,
+            }
+        )
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TableSetup:
@@ -110,6 +120,7 @@ class TableSetup:
             turn_seconds=int(data.get("turn_seconds", 0)),
             bot_think_millis=int(data.get("bot_think_millis", 0)),
             ko=bool(data.get("ko", False)),
+            sealed_until=str(data.get("sealed_until", "")),
         )
 
     def rules(self) -> Game[Any]:
@@ -153,6 +164,7 @@ def build_setup(
     turn_seconds: int = 0,
     bot_think_millis: int = 0,
     ko: bool = False,
+    sealed_until: str = "",
 ) -> TableSetup:
     """A checked setup, or InvalidArgument saying what is wrong. The game's own option
     check runs when the table is dealt (``new_game``), which raises InvalidOptions."""
@@ -195,6 +207,8 @@ def build_setup(
             f"{rules.title} does not offer knock-out play yet: it supplies no tie-break hand"
             " and last capture (RULES §0 rule 14)"
         )
+    if ko and any(spec.name == "ko" for spec in rules.option_specs):
+        opts["ko"] = True  # what the KO form plays (knockout.py), so the echo says so too
     if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
         raise InvalidArgument(f"turn_seconds must be 0 (no limit) to {MAX_TURN_SECONDS}")
     if not 0 <= bot_think_millis <= MAX_BOT_THINK_MILLIS:
@@ -210,6 +224,7 @@ def build_setup(
         turn_seconds=turn_seconds,
         bot_think_millis=bot_think_millis,
         ko=ko,
+        sealed_until=sealed_until,
     )
 
 

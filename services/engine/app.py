@@ -50,6 +50,7 @@ LEAVER_BOT_LEVEL = "medium"
 WATCH_POLL_SECONDS = 2.0
 """A watcher re-reads the stored head this often even without a notification."""
 PRIVILEGED = (Role.OPERATOR, Role.SERVICE)
+MIN_SEED_BYTES = 32
 OBSERVERS = (Role.AUDITOR, Role.OPERATOR)
 
 
@@ -64,9 +65,27 @@ class EngineApp:
 
     # -- opening ----------------------------------------------------------------------
 
-    async def open_table(self, principal: Principal, setup: TableSetup) -> Table:
-        """Deal a new table (or return the same table for a retried open)."""
-        if not principal.roles.intersection(PRIVILEGED):
+    async def open_table(
+        self, principal: Principal, setup: TableSetup, deal_seed: bytes = b""
+    ) -> Table:
+        """Deal a new table (or return the same table for a retried open). Services may
+        fix the seed (``deal_seed``): a Duplicate Solitario competition deals every
+        entrant's table from its own committed seed."""
+        privileged = bool(principal.roles.intersection(PRIVILEGED))
+        if (deal_seed or setup.sealed_until) and not privileged:
+            raise PermissionDenied("only the platform's services choose a table's seed")
+        if setup.sealed_until and not deal_seed:
+            raise InvalidArgument("a sealed log is for a table dealt from a given seed")
+        if deal_seed and len(deal_seed) < MIN_SEED_BYTES:
+            raise InvalidArgument(f"a deal seed has {MIN_SEED_BYTES} bytes or more")
+        if setup.sealed_until:
+            try:
+                zone = datetime.fromisoformat(setup.sealed_until).tzinfo
+            except ValueError:
+                zone = None
+            if zone is None:
+                raise InvalidArgument("log_sealed_until is not a time with its time zone")
+        if not privileged:
             mine = [s for s in setup.seats if s.player_id == principal.player_id and not s.bot]
             if setup.mode != "versus_computer":
                 raise PermissionDenied(
@@ -76,11 +95,12 @@ class EngineApp:
                 raise PermissionDenied(
                     "a versus-computer table has you in one seat and bots in all the others"
                 )
-        return await self.open_setup(setup)
+        return await self.open_setup(setup, deal_seed)
 
-    async def open_setup(self, setup: TableSetup) -> Table:
-        """Open ``setup`` with a fresh seed; also the path of a MatchFormed event."""
-        seed = self._new_seed()
+    async def open_setup(self, setup: TableSetup, deal_seed: bytes = b"") -> Table:
+        """Open ``setup`` with a fresh seed (or ``deal_seed``); also the path of a
+        MatchFormed event."""
+        seed = deal_seed or self._new_seed()
         now = await self.repo.store.now()  # the database's clock starts the first timers
         try:
             decision = open_table(setup, seed, now)
@@ -123,6 +143,16 @@ class EngineApp:
                 raise FailedPrecondition(
                     f"table {table_id} is still in play: its log opens to its players when it"
                     " ends and its seed is revealed"
+                )
+            sealed = table.setup.sealed_until  # the seal keeps the deal from players only
+            if (
+                sealed
+                and not service
+                and await self.repo.store.now() < datetime.fromisoformat(sealed)
+            ):
+                raise FailedPrecondition(
+                    f"table {table_id} plays a Duplicate Solitario deal: its log opens to"
+                    f" its player when the competition closes, at {sealed}"
                 )
         return await self.repo.store.read_events(table_id)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
+from datetime import UTC
 from typing import Any
 
 import grpc
@@ -31,6 +32,18 @@ from tavolo.tablelog.setup import build_setup
 from tavolo.v1 import engine_pb2, engine_pb2_grpc
 
 Context = grpc.aio.ServicerContext[Any, Any]
+
+
+def sealed_until(request: engine_pb2.OpenTableRequest) -> str:
+    """The request's log seal as ISO text; empty when it sets none."""
+    if not request.HasField("log_sealed_until"):
+        return ""
+    try:
+        return request.log_sealed_until.ToDatetime(tzinfo=UTC).isoformat()
+    except (ValueError, OverflowError):
+        raise InvalidArgument(
+            "log_sealed_until is not a time between the years 1 and 9999"
+        ) from None
 
 
 def _table_id(value: str) -> str:
@@ -60,8 +73,9 @@ class EngineServicer(engine_pb2_grpc.EngineServicer):
             turn_seconds=request.turn_seconds,
             bot_think_millis=request.bot_think_millis,
             ko=request.ko,
+            sealed_until=sealed_until(request),
         )
-        table = await self._app.open_table(caller(), setup)
+        table = await self._app.open_table(caller(), setup, request.deal_seed)
         return engine_pb2.OpenTableResponse(
             table_id=table.table_id, seed_commitment=table.commitment
         )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import asyncpg
 import structlog
@@ -32,7 +32,7 @@ from tavolo.leaderboard.ranking import (
 )
 from tavolo.leaderboard.rules import TableEffects, effects_of
 from tavolo.leaderboard.weeks import IsoWeek, checked_week, week_of
-from tavolo.leaderboard.wire import MalformedEvent, parse_table_finished
+from tavolo.leaderboard.wire import MalformedEvent, parse_table_finished, parse_tournament_finished
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.servicekit.errors import InvalidArgument
 
@@ -71,6 +71,7 @@ class PlayerStats:
     level: int
     xp_to_next_level: int
     games: list[GameStats]
+    tournaments: queries.TournamentTotals = field(default_factory=queries.TournamentTotals.none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +119,10 @@ class Leaderboard:
             return False
         await store.apply_delta(conn, aggregate([effects]))
         return True
+
+    async def project_tournament_finished(self, conn: asyncpg.Connection, payload: bytes) -> int:
+        """Record a finished tournament's places and prizes (PCG-7); how many were new."""
+        return await store.record_tournament(conn, parse_tournament_finished(payload))
 
     async def project_now(self, payload: bytes) -> bool:
         """`project_table_finished` in a transaction of its own (tools, benchmarks)."""
@@ -213,6 +218,7 @@ class Leaderboard:
         async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
             xp = await queries.player_xp(conn, the_player)
             counts = await queries.place_counts(conn, the_player)
+            tournaments = await queries.tournament_totals(conn, the_player)
         by_game: dict[str, list[int]] = {}
         for count in counts:
             places = by_game.setdefault(count.game, [])
@@ -228,6 +234,7 @@ class Leaderboard:
                 GameStats(game, sum(places), places[0] if places else 0, places)
                 for game, places in sorted(by_game.items())
             ],
+            tournaments=tournaments,
         )
 
     async def all_time(self, game: str, size: int, token: str) -> RankingPage:

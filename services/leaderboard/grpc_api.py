@@ -48,6 +48,12 @@ def _stats_out(stats: PlayerStats) -> pb.PlayerStats:
             pb.GameStats(game=g.game, games=g.games, wins=g.wins, places=g.places)
             for g in stats.games
         ],
+        tournaments=pb.TournamentStats(
+            played=stats.tournaments.played,
+            wins=stats.tournaments.wins,
+            finals=stats.tournaments.finals,
+            prize_coins=stats.tournaments.prize_coins,
+        ),
     )
 
 

@@ -19,6 +19,7 @@ class Mode(StrEnum):
     VERSUS_FRIENDS = "versus_friends"
     ONLINE = "online"
     STAKE = "stake"
+    TOURNAMENT = "tournament"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,3 +49,14 @@ class FinishedTable:
     bot_filled: bool
     occurred_at: datetime
     seats: tuple[SeatResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentResult:
+    """One entrant's place and prize in a finished knock-out tournament (PCG-7)."""
+
+    tournament_id: str
+    game: str
+    player_id: str
+    place: int
+    prize: int

@@ -130,3 +130,27 @@ async def alltime_page(
     return _rows(
         await conn.fetch(_ALLTIME_AFTER, game, after.points_x2 // 2, after.player_id, limit)
     )
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentTotals:
+    played: int
+    wins: int
+    finals: int
+    prize_coins: int
+
+    @classmethod
+    def none(cls) -> TournamentTotals:
+        return cls(0, 0, 0, 0)
+
+
+_TOURNAMENTS = f"""
+SELECT count(*), count(*) FILTER (WHERE place = 1), count(*) FILTER (WHERE place <= 2),
+       coalesce(sum(prize), 0)
+FROM {SCHEMA}.tournament_results WHERE player_id = $1
+"""
+
+
+async def tournament_totals(conn: asyncpg.Connection, player_id: str) -> TournamentTotals:
+    row = await conn.fetchrow(_TOURNAMENTS, player_id)
+    return TournamentTotals(int(row[0]), int(row[1]), int(row[2]), int(row[3]))

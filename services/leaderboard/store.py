@@ -15,7 +15,7 @@ from pathlib import Path
 
 import asyncpg
 
-from tavolo.leaderboard.model import FinishedTable
+from tavolo.leaderboard.model import FinishedTable, TournamentResult
 from tavolo.leaderboard.projection import ProjectionDelta
 from tavolo.servicekit.errors import FailedPrecondition
 from tavolo.servicekit.migrations import apply_migrations
@@ -266,3 +266,21 @@ async def _drop_shadows(conn: asyncpg.Connection) -> None:
     for table in PROJECTION_TABLES:
         await conn.execute(f"DROP TABLE IF EXISTS {table}{SHADOW_SUFFIX}")
     await conn.execute(f"DROP TABLE IF EXISTS {REPLAYED}")
+
+
+async def record_tournament(conn: asyncpg.Connection, results: Sequence[TournamentResult]) -> int:
+    """Record a finished tournament's results; how many were new (0 for a redelivery)."""
+    added = 0
+    for r in results:
+        status = await conn.execute(
+            f"INSERT INTO {SCHEMA}.tournament_results"
+            " (tournament_id, player_id, game, place, prize) VALUES ($1, $2, $3, $4, $5)"
+            " ON CONFLICT (tournament_id, player_id) DO NOTHING",
+            r.tournament_id,
+            r.player_id,
+            r.game,
+            r.place,
+            r.prize,
+        )
+        added += status.endswith(" 1")
+    return added

@@ -11,7 +11,7 @@ from datetime import UTC
 
 from google.protobuf.message import DecodeError
 
-from tavolo.leaderboard.model import FinishedTable, Mode, SeatResult
+from tavolo.leaderboard.model import FinishedTable, Mode, SeatResult, TournamentResult
 from tavolo.v1 import common_pb2, events_pb2
 
 _MODES = {
@@ -19,6 +19,7 @@ _MODES = {
     common_pb2.MODE_VERSUS_FRIENDS: Mode.VERSUS_FRIENDS,
     common_pb2.MODE_ONLINE: Mode.ONLINE,
     common_pb2.MODE_STAKE: Mode.STAKE,
+    common_pb2.MODE_TOURNAMENT: Mode.TOURNAMENT,
 }
 _PROTO_MODES = {mode: number for number, mode in _MODES.items()}
 
@@ -99,3 +100,19 @@ def table_finished_to_proto(table: FinishedTable) -> events_pb2.TableFinished:
         )
     message.outcome.places.extend(places)
     return message
+
+
+def parse_tournament_finished(payload: bytes) -> list[TournamentResult]:
+    """Every entrant's result in a ``TournamentFinished`` payload, or MalformedEvent."""
+    message = events_pb2.TournamentFinished()
+    try:
+        message.ParseFromString(payload)
+    except DecodeError as exc:
+        raise MalformedEvent(f"not a TournamentFinished message: {exc}") from None
+    if not message.tournament_id or not message.game:
+        raise MalformedEvent("a TournamentFinished names its tournament and game")
+    return [
+        TournamentResult(message.tournament_id, message.game, p.player_id, p.place, p.coins)
+        for p in message.prizes
+        if p.player_id and p.place > 0
+    ]

@@ -17,10 +17,12 @@ from tavolo.lobby.chat import Chat
 from tavolo.lobby.conduct.fair_play import FairPlay
 from tavolo.lobby.conduct.reports import Reports
 from tavolo.lobby.context import LobbyContext
+from tavolo.lobby.duplicates.app import Duplicates
 from tavolo.lobby.matchmaker import Matchmaker
 from tavolo.lobby.moderation import Moderation
 from tavolo.lobby.play import Play
 from tavolo.lobby.queue import Queue
+from tavolo.lobby.tournaments.app import Tournaments
 from tavolo.lobby.watch import Watch
 
 
@@ -38,3 +40,5 @@ class LobbyApp:
         self.reports = Reports(ctx)
         self.fair_play = FairPlay(ctx)
         self.watch = Watch(ctx)
+        self.tournaments = Tournaments(ctx, self.queue.release_now)
+        self.duplicates = Duplicates(ctx)

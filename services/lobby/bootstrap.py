@@ -132,6 +132,7 @@ class LobbyOverrides:
     engine: Callable[[Infrastructure], EnginePort] | None = None
     operator: tuple[str, str] | None = None
     run_matchmaker: bool = True
+    run_tournaments: bool = True
     clock: Callable[[], datetime] | None = None
 
 
@@ -227,6 +228,7 @@ def make_assemble(
             run_relay,
             table_events.run,
             app.queue.run_hold_releases,
+            app.duplicates.run_daily,
             CheckpointPublisher(
                 store,
                 infra.nats,
@@ -239,6 +241,8 @@ def make_assemble(
         ]
         if chosen.run_matchmaker:
             background.append(app.matchmaker.run)
+        if chosen.run_tournaments:
+            background.append(app.tournaments.run)
         if isinstance(engine, TableLogs):  # a stand-in engine without logs reads none
             logs: TableLogs = engine
             background.append(lambda: app.fair_play.read_logs(logs))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any, Protocol
 
 import grpc
@@ -56,9 +57,21 @@ class WalletPort(Protocol):
 
 class EnginePort(Protocol):
     async def open_table(
-        self, table_id: str, spec: TableSpec, seats: Sequence[Seat], mode: Mode
+        self,
+        table_id: str,
+        spec: TableSpec,
+        seats: Sequence[Seat],
+        mode: Mode,
+        *,
+        ko: bool = False,
+        engine_options: Mapping[str, int] | None = None,
+        deal_seed: bytes = b"",
+        sealed_until: datetime | None = None,
     ) -> None:
-        """Open a table at once (idempotent by ``table_id``)."""
+        """Open a table at once (idempotent by ``table_id``); ``ko`` for knock-out play,
+        ``engine_options`` the engine's own (``turn_seconds``, ``bot_think_millis``),
+        ``deal_seed`` fixes its deal and ``sealed_until`` keeps its log from its players
+        until then."""
         ...
 
 
@@ -118,8 +131,18 @@ class GrpcEngine:
         self._token = token
 
     async def open_table(
-        self, table_id: str, spec: TableSpec, seats: Sequence[Seat], mode: Mode
+        self,
+        table_id: str,
+        spec: TableSpec,
+        seats: Sequence[Seat],
+        mode: Mode,
+        *,
+        ko: bool = False,
+        engine_options: Mapping[str, int] | None = None,
+        deal_seed: bytes = b"",
+        sealed_until: datetime | None = None,
     ) -> None:
+        tuning = engine_options or {}
         options = struct_pb2.Struct()
         options.update(dict(spec.options))
         request = engine_pb2.OpenTableRequest(
@@ -139,7 +162,13 @@ class GrpcEngine:
             ],
             mode=MODE_TO_PROTO[mode],
             table_id=table_id,
+            ko=ko,
+            turn_seconds=tuning.get("turn_seconds", 0),
+            bot_think_millis=tuning.get("bot_think_millis", 0),
+            deal_seed=deal_seed,
         )
+        if sealed_until is not None:
+            request.log_sealed_until.FromDatetime(sealed_until)
         try:
             await self._stub.OpenTable(
                 request, metadata=self._token.metadata(), timeout=CALL_TIMEOUT

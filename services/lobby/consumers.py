@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from google.protobuf import json_format
 from nats.aio.msg import Msg
 
 from tavolo.lobby.app import LobbyApp
@@ -20,7 +21,7 @@ from tavolo.lobby.store import SCHEMA
 from tavolo.lobby.tables import Mode
 from tavolo.lobby.updates import TicketChanged, Update
 from tavolo.messaging import DeadLetters, IdempotentHandler, Topology, run_consumer
-from tavolo.v1 import events_pb2
+from tavolo.v1 import common_pb2, events_pb2
 
 TABLE_STARTED = "TableStarted"
 TABLE_FINISHED = "TableFinished"
@@ -31,6 +32,13 @@ STAKE_HOLD_CHANGED = "StakeHoldChanged"
 HOLD_FAILED = frozenset(
     {events_pb2.HOLD_STATE_EXPIRED, events_pb2.HOLD_STATE_RELEASED, events_pb2.HOLD_STATE_REFUSED}
 )
+
+
+def decided_by(outcome: common_pb2.Outcome) -> str:
+    """How a knock-out table's match was decided (match, tie_break, last_capture ...)."""
+    detail = json_format.MessageToDict(outcome.detail)
+    how = detail.get("knock_out", {}).get("decided_by", "") if isinstance(detail, dict) else ""
+    return str(how or "match")
 
 
 class TableEvents:
@@ -66,9 +74,17 @@ class TableEvents:
             finished = events_pb2.TableFinished.FromString(msg.data)
             await watch.table_ended(conn, finished.table_id, "finished")
             await self.app.fair_play.table_finished(conn, finished.header.event_id, finished)
+            if finished.mode == common_pb2.MODE_TOURNAMENT:
+                places = list(finished.outcome.places)
+                how = decided_by(finished.outcome)
+                await self.app.tournaments.table_ended(conn, finished.table_id, places, how)
+            await self.app.duplicates.table_finished(conn, finished)
         elif msg.subject == self._aborted:
             aborted = events_pb2.TableAborted.FromString(msg.data)
             await watch.table_ended(conn, aborted.table_id, f"aborted: {aborted.reason}")
+            if aborted.mode == common_pb2.MODE_TOURNAMENT:
+                await self.app.tournaments.table_ended(conn, aborted.table_id, [], "aborted")
+            await self.app.duplicates.table_aborted(conn, aborted)
         elif msg.subject == self._left:
             left = events_pb2.SeatLeft.FromString(msg.data)
             await watch.seat_left(conn, left.table_id, left.player_id)
@@ -89,6 +105,7 @@ class TableEvents:
 
         handler = IdempotentHandler(self.app.ctx.db.pool, SCHEMA, self.durable, effect)
         if await handler.handle(msg):
+            self.app.ctx.on_append()  # a tournament may have recorded its next step
             await self.app.ctx.publish(notices)
 
     async def run(self) -> None:

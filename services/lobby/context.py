@@ -55,6 +55,8 @@ class LobbyConfig:
     # The engine's own table options sent with every MatchFormed (turn_seconds,
     # bot_think_millis); empty: the engine's defaults.
     engine_options: Mapping[str, int] = field(default_factory=dict)
+    # Seconds between passes of the tournament loop (start, open ready matches).
+    tournament_interval: float = 1.0
 
 
 @dataclass

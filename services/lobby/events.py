@@ -10,7 +10,9 @@ Streams: ``player-<id>`` (PlayerRegistered), ``match-<id>`` (a room's MatchForme
 transaction, appended at once: appends to a schema commit one at a time, so one append
 per batch instead of one per table is what lets the matchmaker seat thousands of tickets
 a second), ``sanction-<id>`` (AccountFrozen, then AccountUnfrozen when lifted; or
-AccountsSuspended, then AccountsReinstated, for a suspension of all accounts). Each
+AccountsSuspended, then AccountsReinstated, for a suspension of all accounts),
+``tournament-<id>`` (a tournament's own stream, see ``tournaments.stream``; of its events
+only the draw, as TournamentDrawn, and the end, as TournamentFinished, cross NATS). Each
 event keeps its own id whatever its stream, so de-duplication is unchanged.
 """
 
@@ -37,6 +39,10 @@ ACCOUNT_FROZEN = "AccountFrozen"
 ACCOUNT_UNFROZEN = "AccountUnfrozen"
 ACCOUNTS_SUSPENDED = "AccountsSuspended"
 ACCOUNTS_REINSTATED = "AccountsReinstated"
+# A tournament's stream (``tournament-<id>``) and the two of its events published.
+TOURNAMENT_STREAM = "tournament-"
+TOURNAMENT_DRAWN = "bracket_drawn"
+TOURNAMENT_FINISHED = "prizes_paid"
 
 _NAMESPACE = uuid.UUID("6f0b2b9e-4a51-4d0c-9a57-2d5b1f7c3e10")
 
@@ -45,6 +51,7 @@ MODE_TO_PROTO = {
     Mode.VERSUS_FRIENDS: common_pb2.MODE_VERSUS_FRIENDS,
     Mode.ONLINE: common_pb2.MODE_ONLINE,
     Mode.STAKE: common_pb2.MODE_STAKE,
+    Mode.TOURNAMENT: common_pb2.MODE_TOURNAMENT,
 }
 MODE_FROM_PROTO = {v: k for k, v in MODE_TO_PROTO.items()}
 LEVEL_TO_PROTO = {
@@ -242,7 +249,45 @@ def to_proto(event: RecordedEvent) -> Message | None:
         return events_pb2.AccountsReinstated(
             header=h, sanction_id=d["sanction_id"], player_ids=d["player_ids"]
         )
+    if event.stream_id.startswith(TOURNAMENT_STREAM):
+        return _tournament_proto(event, h)
     return None
+
+
+def _tournament_proto(event: RecordedEvent, h: events_pb2.EventHeader) -> Message | None:
+    """What the wallet and the leaderboard hear of a tournament: the draw (fees into
+    escrow; none without a fee) and the end (places and prizes). The rest stays here."""
+    d = event.data
+    tournament_id = event.stream_id.removeprefix(TOURNAMENT_STREAM)
+    if event.type == TOURNAMENT_DRAWN and d["fee"]:
+        entrants = list(d["entrants"])
+        return events_pb2.TournamentDrawn(
+            header=h,
+            tournament_id=tournament_id,
+            fee=d["fee"],
+            seats=[common_pb2.Seat(seat=i, player_id=p) for i, p in enumerate(entrants)],
+            hold_ids={i: entry_hold_id(tournament_id, p) for i, p in enumerate(entrants)},
+        )
+    if event.type == TOURNAMENT_FINISHED:
+        places, paid = dict(d["places"]), dict(d["payouts"])
+        return events_pb2.TournamentFinished(
+            header=h,
+            tournament_id=tournament_id,
+            game=d["game"],
+            pot=d["pot"],
+            prizes=[
+                events_pb2.TournamentPrize(
+                    player_id=p, seat=i, place=places.get(p, 0), coins=paid.get(p, 0)
+                )
+                for i, p in enumerate(d["entrants"])
+            ],
+        )
+    return None
+
+
+def entry_hold_id(tournament_id: str, player_id: str) -> str:
+    """The wallet hold of a player's entry fee: one per player and tournament."""
+    return f"entry.{tournament_id}.{player_id}"
 
 
 def encoder(topology: Topology) -> Callable[[RecordedEvent], Encoded | None]:
@@ -252,6 +297,7 @@ def encoder(topology: Topology) -> Callable[[RecordedEvent], Encoded | None]:
         message = to_proto(event)
         if message is None:
             return None
-        return topology.subject_for(event.type), message.SerializeToString(), {}
+        # The subject is the message's name (a tournament's events are named otherwise).
+        return topology.subject_for(message.DESCRIPTOR.name), message.SerializeToString(), {}
 
     return encode

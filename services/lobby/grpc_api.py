@@ -20,12 +20,17 @@ from tavolo.lobby.conduct import convert as conduct_convert
 from tavolo.lobby.conduct.fair_play import INSTALLATION_HEADER, installation_id, peer_address
 from tavolo.lobby.conduct.reports import ReportAbout
 from tavolo.lobby.dead_letters import DeadLetterDesk
+from tavolo.lobby.duplicates.grpc_api import DuplicateRpcs
+from tavolo.lobby.tournaments import convert as tournament_convert
+from tavolo.lobby.tournaments.stream import CANCELLED, FINISHED
 from tavolo.lobby.updates import LobbyUpdates
 from tavolo.servicekit.auth import caller, current_principal
 from tavolo.servicekit.grpc_server import GrpcService
 from tavolo.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
 
 PUBLIC_METHODS = frozenset({"Register", "Login", "Refresh", "Logout"})
+# How often a tournament's follower looks for changes (any replica may have made them).
+WATCH_POLL_SECONDS = 0.5
 
 Context = grpc.aio.ServicerContext[Any, Any]
 
@@ -35,7 +40,7 @@ def _installation(context: Context) -> str:
     return installation_id(str(sent.get(INSTALLATION_HEADER, "")))
 
 
-class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
+class LobbyServicer(DuplicateRpcs, lobby_pb2_grpc.LobbyServicer):
     def __init__(self, app: LobbyApp, updates: LobbyUpdates, letters: DeadLetterDesk) -> None:
         self.app = app
         self.updates = updates
@@ -258,6 +263,55 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServicer):
     ) -> lobby_pb2.ListDeadLettersResponse:
         letters = await self.letters.latest(caller(), request.limit)
         return lobby_pb2.ListDeadLettersResponse(letters=letters)
+
+    # -- tournaments (PCG-7) ----------------------------------------------------------
+
+    async def CreateTournament(
+        self, request: lobby_pb2.CreateTournamentRequest, context: Context
+    ) -> lobby_pb2.Tournament:
+        asked = tournament_convert.new_tournament(request)
+        return tournament_convert.tournament(await self.app.tournaments.create(caller(), asked))
+
+    async def ListTournaments(
+        self, request: lobby_pb2.ListTournamentsRequest, context: Context
+    ) -> lobby_pb2.ListTournamentsResponse:
+        found = await self.app.tournaments.listed(caller(), request.limit)
+        return lobby_pb2.ListTournamentsResponse(
+            tournaments=[tournament_convert.tournament(t) for t in found]
+        )
+
+    async def RegisterTournament(
+        self, request: lobby_pb2.RegisterTournamentRequest, context: Context
+    ) -> lobby_pb2.Tournament:
+        found = await self.app.tournaments.register(caller(), request.tournament_id)
+        return tournament_convert.tournament(found)
+
+    async def UnregisterTournament(
+        self, request: lobby_pb2.UnregisterTournamentRequest, context: Context
+    ) -> lobby_pb2.Tournament:
+        found = await self.app.tournaments.unregister(caller(), request.tournament_id)
+        return tournament_convert.tournament(found)
+
+    async def GetTournament(
+        self, request: lobby_pb2.GetTournamentRequest, context: Context
+    ) -> lobby_pb2.Tournament:
+        found = await self.app.tournaments.get(caller(), request.tournament_id)
+        return tournament_convert.tournament(found)
+
+    async def WatchTournament(
+        self, request: lobby_pb2.WatchTournamentRequest, context: Context
+    ) -> AsyncIterator[lobby_pb2.Tournament]:
+        """The tournament now, then after each change; it ends after the last one. Reading
+        it keeps the caller present for their next match (any replica sees the same)."""
+        who = caller()
+        tournaments = self.app.tournaments
+        found = await tournaments.get(who, request.tournament_id)
+        yield tournament_convert.tournament(found)
+        while found.status not in (FINISHED, CANCELLED):
+            await asyncio.sleep(WATCH_POLL_SECONDS)
+            if await tournaments.changed_since(who, request.tournament_id, found.version):
+                found = await tournaments.get(who, request.tournament_id)
+                yield tournament_convert.tournament(found)
 
 
 def lobby_grpc_service(

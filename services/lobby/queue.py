@@ -140,6 +140,10 @@ class Queue:
             await queue_store.request_hold_release(conn, hold_id, player_id, self.ctx.clock())
         await self._release_now(hold_id)
 
+    async def release_now(self, hold_id: str) -> int:
+        """Void a hold whose release is recorded; 1 once the wallet confirmed it."""
+        return await self._release_now(hold_id)
+
     async def _release_now(self, hold_id: str) -> int:
         try:
             await self.ctx.wallet.release_hold(hold_id)

@@ -26,6 +26,7 @@ class Mode(StrEnum):
     VERSUS_FRIENDS = "versus_friends"
     ONLINE = "online"
     STAKE = "stake"
+    TOURNAMENT = "tournament"
 
 
 class BotLevel(StrEnum):

@@ -42,9 +42,11 @@ from tavolo.wallet.facts import (
     MatchFormed,
     Mode,
     PlayerRegistered,
+    Prize,
     SeatResult,
     TableAborted,
     TableFinished,
+    TournamentFinished,
 )
 from tavolo.wallet.settlement import Settlement
 from tavolo.wallet.store import SCHEMA
@@ -61,6 +63,7 @@ _MODES: dict[int, Mode] = {
     common_pb2.MODE_VERSUS_FRIENDS: Mode.VERSUS_FRIENDS,
     common_pb2.MODE_ONLINE: Mode.ONLINE,
     common_pb2.MODE_STAKE: Mode.STAKE,
+    common_pb2.MODE_TOURNAMENT: Mode.TOURNAMENT,
 }
 
 
@@ -137,6 +140,35 @@ def table_aborted(data: bytes) -> TableAborted:
     )
 
 
+def tournament_drawn(data: bytes) -> MatchFormed:
+    """A tournament's draw moves the held entry fees into its escrow, as a stake table's
+    formation does (the tournament's escrow is named like a table's, see ``escrow_of``)."""
+    event = events_pb2.TournamentDrawn.FromString(data)
+    return MatchFormed(
+        event_id=event.header.event_id,
+        table_id=escrow_of(_required(event.tournament_id, "tournament_id")),
+        mode=Mode.STAKE,
+        stake=event.fee,
+        seats=_seats(event.seats),
+        hold_ids=dict(event.hold_ids),
+    )
+
+
+def tournament_finished(data: bytes) -> TournamentFinished:
+    event = events_pb2.TournamentFinished.FromString(data)
+    return TournamentFinished(
+        event_id=event.header.event_id,
+        escrow_id=escrow_of(_required(event.tournament_id, "tournament_id")),
+        pot=event.pot,
+        prizes=tuple(Prize(p.seat, p.player_id, p.place, p.coins) for p in event.prizes),
+    )
+
+
+def escrow_of(tournament_id: str) -> str:
+    """The escrow a tournament's fees wait in until its prizes are paid."""
+    return f"tournament-{tournament_id}"
+
+
 def account_frozen(data: bytes) -> FreezeChanged:
     event = events_pb2.AccountFrozen.FromString(data)
     return FreezeChanged(
@@ -191,6 +223,10 @@ class Routes:
                 topology.account_frozen: lambda c, d: s.freeze_changed(c, account_frozen(d)),
                 topology.account_unfrozen: lambda c, d: s.freeze_changed(c, account_unfrozen(d)),
                 topology.player_registered: lambda c, d: w.registered(c, player_registered(d)),
+                topology.tournament_drawn: lambda c, d: s.match_formed(c, tournament_drawn(d)),
+                topology.tournament_finished: lambda c, d: s.tournament_finished(
+                    c, tournament_finished(d)
+                ),
             }
         )
 

@@ -19,6 +19,7 @@ class Mode(StrEnum):
     VERSUS_FRIENDS = "versus_friends"
     ONLINE = "online"
     STAKE = "stake"
+    TOURNAMENT = "tournament"  # a tournament's match: no reward, the prizes are paid once
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,3 +113,23 @@ class PlayerRegistered:
     @property
     def first_account(self) -> bool:
         return self.person_id in ("", self.player_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Prize:
+    """One entrant's result in a finished tournament (PCG-7)."""
+
+    seat: int
+    player_id: str
+    place: int
+    coins: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentFinished:
+    """A tournament's final is over: ``prizes`` are paid from its escrow, once."""
+
+    event_id: str
+    escrow_id: str  # the "table" whose escrow holds the fees
+    pot: int
+    prizes: tuple[Prize, ...]

@@ -43,6 +43,7 @@ from tavolo.wallet.facts import (
     Mode,
     TableAborted,
     TableFinished,
+    TournamentFinished,
 )
 from tavolo.wallet.hold_events import HoldEvents, resolved
 from tavolo.wallet.payouts import rewards, split_pot, winners
@@ -171,6 +172,47 @@ class Settlement:
             raise RetryLater(f"table {fact.table_id} aborted before its stakes were taken")
         if await tables.insert_settlement(conn, fact.table_id, "refunded", fact.event_id):
             await self._refund_escrow(conn, fact.table_id, fact.event_id)
+
+    async def tournament_finished(self, conn: Connection, fact: TournamentFinished) -> None:
+        """Pay a finished tournament's prizes from the escrowed entry fees, once (PCG-7).
+
+        The lobby splits ``fee x entrants``; the escrow holds that unless a fee failed to
+        move in at the draw (a frozen account's): then the prizes are paid best place
+        first until the escrow is empty. Whatever is left over goes to the best place, so
+        the escrow always ends at exactly zero."""
+        if fact.pot == 0:
+            return  # no fee: nothing was escrowed, nothing to pay
+        await tables.lock_table(conn, fact.escrow_id)
+        if await tables.stake_table(conn, fact.escrow_id) is None:
+            raise RetryLater(f"tournament {fact.escrow_id} finished before its fees were taken")
+        if not await tables.insert_settlement(conn, fact.escrow_id, "paid", fact.event_id):
+            return
+        winners = sorted((p for p in fact.prizes if p.coins > 0), key=lambda p: (p.place, p.seat))
+        escrow = escrow_account(fact.escrow_id)
+        accounts = await store.lock_accounts(
+            conn, {escrow, *(player_account(p.player_id) for p in winners)}
+        )
+        left = accounts[escrow].balance
+        owed = {p.seat: p.coins for p in winners}
+        if winners and left > sum(owed.values()):
+            owed[winners[0].seat] += left - sum(owed.values())
+        for prize in winners:
+            coins = min(owed[prize.seat], left)
+            if coins <= 0:
+                break
+            left -= coins
+            transfer_id = payout_transfer_id(fact.escrow_id, prize.seat)
+            spec = TransferSpec(
+                transfer_id=transfer_id,
+                kind=TransferKind.POSTED,
+                debit_account=escrow,
+                credit_account=player_account(prize.player_id),
+                amount=coins,
+                cause=transfer_id,
+                event_id=fact.event_id,
+            )
+            await ledger.record(conn, spec)
+        log.info("tournament prizes paid", tournament=fact.escrow_id, winners=len(winners))
 
     async def freeze_changed(self, conn: Connection, fact: FreezeChanged) -> None:
         """Apply a sanction's freeze or its lifting (PCG-4)."""

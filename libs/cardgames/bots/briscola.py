@@ -5,11 +5,15 @@
   take a trick worth taking with the cheapest card that wins it, save trumps for loads,
   load (*caricare*) an A or a 3 on a trick the partner is sure to win, otherwise give the
   cheapest card;
-- hard: the same tactics judged by what is left: it remembers every card played
-  (:class:`~tavolo.cardgames.bots.trick_memory.TrickMemory`), so it knows when a card is
-  the master of its suit, whether a later player can still overtake, how many trumps are
-  out, and it leads a load that nothing left can beat; once the stock is gone at two it
-  knows the opponent's hand and plays the last tricks perfectly.
+- hard: searches. It remembers every card played
+  (:class:`~tavolo.cardgames.bots.trick_memory.TrickMemory`) and who holds the turned
+  card once it is drawn, deals the cards it has not seen into many possible hands and
+  stocks, and plays each of its cards through every one of them
+  (:mod:`~tavolo.cardgames.bots.determinized`), keeping the card that wins the hand most
+  often: so it plays loads and trumps by what is left. Once the stock is gone at two it
+  knows the opponent's hand and plays the last tricks perfectly. Should its memory not
+  account for every card (a bot seated in the middle of a hand), it plays the medium
+  tactics judged by the cards it did see.
 """
 
 from __future__ import annotations
@@ -19,12 +23,25 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
+from tavolo.cardgames.bots.determinized import best_move
 from tavolo.cardgames.bots.trick_endgame import best_endgame_card
 from tavolo.cardgames.bots.trick_memory import TrickMemory
+from tavolo.cardgames.bots.trick_world import (
+    STOCK,
+    TrickRules,
+    TrickWorld,
+    deal_unseen,
+    finished_piles,
+)
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games import italian_cards
-from tavolo.cardgames.games.briscola_state import ORDER, POINTS, REMOVED_FOR_THREE
-from tavolo.cardgames.games.tricks import beats, winning_play
+from tavolo.cardgames.games.briscola_state import (
+    ORDER,
+    POINTS,
+    REMOVED_FOR_THREE,
+    WINNING_POINTS,
+)
+from tavolo.cardgames.games.tricks import beats, card_points, winning_play
 from tavolo.cardgames.rng import SeededRandom
 
 _PLAYS = {c: Action(ActionKind.PLAY, cards=(c,)) for c in italian_cards.DECK}
@@ -36,11 +53,14 @@ class BriscolaBot:
     def __init__(self, level: str) -> None:
         self.level = level
         self.memory = TrickMemory() if level == "hard" else None
+        self.turned: tuple[int, str] | None = None  # (hand, card) last seen turned
+        self.holder: int | None = None  # who drew the turned card, once drawn
 
     def choose(self, view: View, legal: Sequence[Action], rng: SeededRandom) -> Action:
         public = view.public
         if self.memory is not None:
             self.memory.observe(public)
+            self._follow_turned(public)
         for action in legal:
             if action.kind is ActionKind.TAKE:  # the turned card is always worth more
                 return action
@@ -60,8 +80,74 @@ class BriscolaBot:
                     follow=False,
                 )
             ]
+        if self.memory is not None and len(cards) > 1:
+            sample = self._sampler(view)
+            if sample is not None:
+                return _PLAYS[best_move(cards, sample, rng)]
         scored = [(situation.value(c), _PLAYS[c]) for c in cards]
         return pick_best(scored, rng)
+
+    def _follow_turned(self, public: Any) -> None:
+        """Remember the turned card and, once the stock is gone, who drew it: the last
+        of the final draw, which the trick's winner began."""
+        hand = int(public["hand_no"])
+        if public["turned"]:
+            self.turned, self.holder = (hand, str(public["turned"])), None
+            return
+        last = public["last_trick"]
+        if self.turned is None or self.turned[0] != hand:
+            self.turned = None
+        elif self.holder is None and public["stock_size"] == 0 and last:
+            n = len(public["hand_sizes"])
+            self.holder = (int(last["winner"]) + n - 1) % n
+
+    def _sampler(self, view: View) -> Callable[[SeededRandom], TrickWorld] | None:
+        """Deals of the unseen cards consistent with the view and memory (``None`` when
+        memory does not account for every card)."""
+        assert self.memory is not None
+        public: Any = view.public
+        seat, n = int(view.seat or 0), len(public["hand_sizes"])
+        trumps: str = public["trumps"]
+        played = self.memory.played()
+        fixed: dict[int, list[str]] = {}
+        turned = public["turned"]
+        holder = self.holder
+        if not turned and self.turned is not None and holder is not None and holder != seat:
+            card = self.turned[1]
+            if card not in played and card not in view.hand:
+                fixed[holder] = [card]
+        known = played | set(view.hand) | {c for held in fixed.values() for c in held}
+        known |= {REMOVED_FOR_THREE} if n == 3 else set()
+        known |= {turned} if turned else set()
+        unseen = [c for c in italian_cards.DECK if c not in known]
+        places = {
+            s: int(public["hand_sizes"][s]) - len(fixed.get(s, ())) for s in range(n) if s != seat
+        }
+        places[STOCK] = int(public["stock_size"]) - (1 if turned else 0)
+        if sum(places.values()) != len(unseen) or min(places.values()) < 0:
+            return None
+        rules = TrickRules(
+            order=ORDER,
+            trumps=trumps,
+            follow=False,
+            worth=POINTS,
+            side=[s % 2 if n == 4 else s for s in range(n)],
+            score=_hand_score(seat, n),
+            trump_cost=3.0,
+        )
+        trick = [(int(p["seat"]), str(p["card"])) for p in public["trick"]]
+        piles = finished_piles(self.memory.tricks(), n, ORDER, trumps)
+
+        def sample(rng: SeededRandom) -> TrickWorld:
+            dealt = deal_unseen(unseen, places, {}, ORDER.suit, rng)
+            hands = [
+                list(view.hand) if s == seat else [*fixed.get(s, ()), *dealt[s]] for s in range(n)
+            ]
+            stock = [turned, *dealt[STOCK]] if turned else dealt[STOCK]
+            piles_now = [list(p) for p in piles]
+            return TrickWorld(rules, hands, stock, list(trick), seat, piles_now, seat)
+
+        return sample
 
     def _unseen(self, view: View) -> set[str] | None:
         """Cards neither played, nor in hand, nor face up: the hard bot's reckoning."""
@@ -159,6 +245,26 @@ class _Situation:
         assert self.unseen is not None
         led = ORDER.suit[card]
         return not any(beats(c, card, led, self.trumps, ORDER) for c in self.unseen)
+
+
+def _hand_score(seat: int, n: int) -> Callable[[list[list[str]], int], float]:
+    """A finished hand's worth to ``seat``: winning it (61 of 120 at two sides, the most
+    points at three) counts most; the margin breaks ties between cards."""
+    side = [s % 2 if n == 4 else s for s in range(n)]
+
+    def score(piles: list[list[str]], last_winner: int) -> float:
+        points = [0] * (2 if n == 4 else n)
+        for s, pile in enumerate(piles):
+            points[side[s]] += card_points(pile, POINTS)
+        mine = points[side[seat]]
+        rival = max(p for i, p in enumerate(points) if i != side[seat])
+        if len(points) == 2:
+            won = 1.0 if mine >= WINNING_POINTS else 0.5 if mine == rival else 0.0
+        else:
+            won = 1.0 if mine > rival else 0.5 if mine == rival else 0.0
+        return won + 0.25 * (mine - rival) / 120
+
+    return score
 
 
 def _factory(level: str) -> Callable[[], Bot]:

@@ -4,9 +4,13 @@
 - medium: lead low, duck under the card winning the trick with the highest card that
   still loses, and when void throw away the aces and figures; with no memory it guesses
   whether a lead can be beaten;
-- hard: remembers every card played, so it knows which leads are sure to be beaten (a
-  higher card of the suit is still out) and which cards have become masters that would
-  take a trick, and gets rid of those first.
+- hard: searches, as the Tresette hard bot does
+  (:func:`~tavolo.cardgames.bots.tresette.tresette_sampler`): it deals the cards it has
+  not seen into many possible hands that agree with every card played and every suit a
+  player has shown it lacks, plays each of its cards through them, and keeps the one
+  that leaves it the fewest penalty points on average (a cappotto counted as the rules
+  count it). Should its memory not account for every card, it falls back on what it
+  remembers: which leads are sure to be beaten and which cards have become masters.
 """
 
 from __future__ import annotations
@@ -15,11 +19,13 @@ from collections.abc import Callable, Sequence
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
-from tavolo.cardgames.bots.tresette import TrickSight, unseen_cards
+from tavolo.cardgames.bots.determinized import best_move
+from tavolo.cardgames.bots.tresette import TrickSight, tresette_sampler, unseen_cards
 from tavolo.cardgames.bots.trick_memory import TrickMemory
+from tavolo.cardgames.bots.trick_world import Score
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games import italian_cards
-from tavolo.cardgames.games.ciapano import REMOVED_FOR_THREE
+from tavolo.cardgames.games.ciapano import REMOVED_FOR_THREE, penalty_points
 from tavolo.cardgames.games.tresette_cards import ORDER, THIRDS
 from tavolo.cardgames.rng import SeededRandom
 
@@ -38,6 +44,12 @@ class CiapanoBot:
         removed = {REMOVED_FOR_THREE} if len(view.public["hand_sizes"]) == 3 else set()
         sight = TrickSight(view, unseen_cards(self.memory, view, removed))
         cards = [a.cards[0] for a in legal]
+        if self.memory is not None and len(cards) > 1:
+            sample = tresette_sampler(
+                self.memory, view, removed, _penalty_score(sight.seat), avoid=True
+            )
+            if sample is not None:
+                return _PLAYS[best_move(cards, sample, rng)]
         return pick_best([(self.value(sight, c), _PLAYS[c]) for c in cards], rng)
 
     def value(self, sight: TrickSight, card: str) -> float:
@@ -79,6 +91,16 @@ class CiapanoBot:
         suit, strength = ORDER.suit[card], ORDER.strength[card]
         same = [ORDER.strength[c] for c in sight.unseen if ORDER.suit[c] == suit]
         return sum(1 for s in same if s < strength), sum(1 for s in same if s > strength)
+
+
+def _penalty_score(seat: int) -> Score:
+    """Minus the penalty points ``seat`` takes from the hand (TRESETTE-9, 10)."""
+
+    def score(piles: list[list[str]], last_winner: int) -> float:
+        points, _ = penalty_points([tuple(p) for p in piles], last_winner)
+        return -points[seat] / 11
+
+    return score
 
 
 def _factory(level: str) -> Callable[[], Bot]:

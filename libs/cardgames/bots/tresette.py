@@ -5,9 +5,13 @@
   (the top card) to cash it and otherwise a low card, take a trick worth taking with the
   cheapest card that wins it, give the partner's winning trick a point card, and give
   an opponent's trick the least;
-- hard: the same judged by what is left: it remembers every card played, so it knows
-  which cards are masters of their suit, whether a later player can still overtake, and
-  at two players with no stock it knows the other hand and plays the end perfectly.
+- hard: searches. It remembers every card played and which suits each player has shown
+  it lacks, deals the cards it has not seen into many possible hands (and stocks) that
+  agree with all of that, and plays each of its cards through every one of them
+  (:mod:`~tavolo.cardgames.bots.determinized`), keeping the card that scores best on
+  average; at two players with no stock it knows the other hand and plays the end
+  perfectly. Should its memory not account for every card (a bot seated in the middle
+  of a hand), it plays the medium tactics judged by the cards it did see.
 
 The same judging, turned round to *avoid* points, drives the Ciapanò bots
 (:mod:`~tavolo.cardgames.bots.ciapano`).
@@ -20,11 +24,21 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
+from tavolo.cardgames.bots.determinized import best_move
 from tavolo.cardgames.bots.trick_endgame import best_endgame_card
 from tavolo.cardgames.bots.trick_memory import TrickMemory
+from tavolo.cardgames.bots.trick_world import (
+    STOCK,
+    Score,
+    TrickRules,
+    TrickWorld,
+    deal_unseen,
+    finished_piles,
+    voids,
+)
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games import italian_cards
-from tavolo.cardgames.games.tresette_cards import ORDER, THIRDS
+from tavolo.cardgames.games.tresette_cards import ORDER, THIRDS, pile_points
 from tavolo.cardgames.games.tricks import winning_play
 from tavolo.cardgames.rng import SeededRandom
 
@@ -109,6 +123,53 @@ class TrickSight:
         return tuple(sorted(other))
 
 
+def tresette_sampler(
+    memory: TrickMemory, view: View, removed: set[str], score: Score, *, avoid: bool
+) -> Callable[[SeededRandom], TrickWorld] | None:
+    """Deals of the unseen cards into the others' hands and the stock that agree with the
+    view (cards shown stay with their holder) and memory (no seat gets a suit it has
+    shown it lacks); ``None`` when memory does not account for every card."""
+    public: Any = view.public
+    seat, n = int(view.seat or 0), len(public["hand_sizes"])
+    shown: list[list[str]] = [list(held) for held in public["shown"]]
+    known = memory.played() | set(view.hand) | {c for held in shown for c in held} | removed
+    unseen = [c for c in italian_cards.DECK if c not in known]
+    places = {s: int(public["hand_sizes"][s]) - len(shown[s]) for s in range(n) if s != seat}
+    places[STOCK] = int(public["stock_size"])
+    if sum(places.values()) != len(unseen) or min(places.values()) < 0:
+        return None
+    side = [next(i for i, seats in enumerate(public["sides"]) if s in seats) for s in range(n)]
+    rules = TrickRules(ORDER, None, True, THIRDS, side, score, avoid=avoid)
+    tricks = memory.tricks()
+    lacking = voids(tricks, ORDER.suit)
+    lacking.pop(seat, None)
+    trick = [(int(p["seat"]), str(p["card"])) for p in public["trick"]]
+    piles = finished_piles(tricks, n, ORDER, None)
+
+    def sample(rng: SeededRandom) -> TrickWorld:
+        dealt = deal_unseen(unseen, places, lacking, ORDER.suit, rng)
+        hands = [list(view.hand) if s == seat else [*shown[s], *dealt[s]] for s in range(n)]
+        return TrickWorld(
+            rules, hands, dealt[STOCK], list(trick), seat, [list(p) for p in piles], seat
+        )
+
+    return sample
+
+
+def side_score(seat: int, sides: list[list[int]]) -> Score:
+    """Tresette a vincere: the side's points less the other's, a hand's 11 as one."""
+    mine = next(i for i, side in enumerate(sides) if seat in side)
+
+    def score(piles: list[list[str]], last_winner: int) -> float:
+        points = [
+            pile_points(c for s in side for c in piles[s]) + (1 if last_winner in side else 0)
+            for side in sides
+        ]
+        return (2 * points[mine] - sum(points)) / 11
+
+    return score
+
+
 def unseen_cards(memory: TrickMemory | None, view: View, removed: set[str]) -> set[str] | None:
     """Cards neither played, nor held, nor shown, nor out of the deck."""
     if memory is None:
@@ -146,6 +207,11 @@ class TresetteBot:
                 last_trick=LAST_TRICK,
             )
             return _PLAYS[best]
+        if self.memory is not None and len(cards) > 1:
+            score = side_score(sight.seat, view.public["sides"])
+            sample = tresette_sampler(self.memory, view, set(), score, avoid=False)
+            if sample is not None:
+                return _PLAYS[best_move(cards, sample, rng)]
         return pick_best([(self.value(sight, c), _PLAYS[c]) for c in cards], rng)
 
     def value(self, sight: TrickSight, card: str) -> float:

@@ -371,6 +371,19 @@ class Briscola(Game[BriscolaState]):
             },
         )
 
+    # -- knock-out play (RULES §0 rule 14, PCG-7) -------------------------------------
+
+    offers_knock_out = True
+    own_tie_breaks = True
+    """With its ``ko`` option on (a KO table turns it on) a drawn match plays up to three
+    tie-break hands, the third lost by the side that took the last trick (BRISCOLA-6)."""
+
+    def last_capture(self, state: BriscolaState) -> int | None:
+        return trick_winner(state.last_trick, ORDER, state.trumps) if state.last_trick else None
+
+    def partners(self, state: BriscolaState, seat: int) -> frozenset[int]:
+        return frozenset(next(side for side in state.sides if seat in side))
+
     def cards_in_play(self, state: BriscolaState) -> list[str]:
         return [
             *(c for h in state.hands for c in h),

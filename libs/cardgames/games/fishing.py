@@ -249,6 +249,20 @@ class FishingGame(Game[FishingState]):
             )
         return min(legal, key=lambda a: (deck.suit[a.cards[0]] == DENARI, deck.value[a.cards[0]]))
 
+    # -- knock-out play (RULES §0 rule 14, PCG-7) -------------------------------------
+
+    offers_knock_out = True
+    own_tie_breaks = True
+    """Level totals at the end already play tie-break hands inside the match, the third
+    lost by the side that captured last (RULES §0 rules 13-14, ``_end_hand``)."""
+
+    def last_capture(self, state: FishingState) -> int | None:
+        side = state.last_capturer
+        return None if side == NOBODY else min(state.sides[side])
+
+    def partners(self, state: FishingState, seat: int) -> frozenset[int]:
+        return frozenset(state.sides[state.side_of(seat)])
+
     # -- what is seen -------------------------------------------------------------------
 
     def view(self, state: FishingState, seat: int | None) -> View:

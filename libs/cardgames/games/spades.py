@@ -117,6 +117,7 @@ class Spades(Game[SpadesState]):
     )
 
     offers_knock_out = True
+    own_tie_breaks = True
     """A Spades match is never drawn: level scores at the end already play tie-break
     rounds, the third decided by the last trick (RULES §0 rules 13-14)."""
 

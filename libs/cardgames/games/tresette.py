@@ -28,9 +28,9 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import JSON, Event, OptionSpec, Outcome, places_from_measure
 from tavolo.cardgames.errors import RuleError
 from tavolo.cardgames.games import italian_cards
-from tavolo.cardgames.games.tresette_cards import HAND_POINTS, aces_and_thirds, pile_points
+from tavolo.cardgames.games.tresette_cards import HAND_POINTS, ORDER, aces_and_thirds, pile_points
 from tavolo.cardgames.games.tresette_table import TresetteState, TresetteTable
-from tavolo.cardgames.games.tricks import per_side, tiebreak_ranking
+from tavolo.cardgames.games.tricks import per_side, tiebreak_ranking, trick_winner
 
 DECLARABLE_RANKS = ("A", "2", "3")
 POINTS_FOR = {"napoletana": 3, "three": 3, "four": 4}
@@ -81,6 +81,19 @@ class Tresette(TresetteTable):
 
     def seat_counts(self) -> tuple[int, ...]:
         return (2, 4)
+
+    # -- knock-out play (RULES §0 rule 14, PCG-7) -------------------------------------
+
+    offers_knock_out = True
+    own_tie_breaks = True
+    """With its ``ko`` option on (a KO table turns it on) a drawn match plays up to three
+    tie-break hands, the third lost by the side that took the last trick."""
+
+    def last_capture(self, state: TresetteState) -> int | None:
+        return trick_winner(state.last_trick, ORDER, None) if state.last_trick else None
+
+    def partners(self, state: TresetteState, seat: int) -> frozenset[int]:
+        return frozenset(state.sides[state.side_of(seat)])
 
     def new_game(
         self, options: Mapping[str, JSON] | None, seats: int, seed: bytes

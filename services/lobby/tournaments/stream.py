@@ -46,6 +46,10 @@ class TournamentSpec:
     fee: int
     split: tuple[int, ...]
     no_show: str  # "bot": a bot plays the missing seat; "forfeit": the seat loses
+    show_seconds: int = 120  # how long a ready match waits for its players to show
+
+
+Slot = tuple[int, int]  # (round, index) of a match
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +63,29 @@ class Tournament:
     tables: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     paid: Mapping[str, int] = field(default_factory=dict)
     version: int = 0
+    names: Mapping[str, str] = field(default_factory=dict)  # player id -> nickname
+    seed_hex: str = ""
+    cancel_reason: str = ""
+    ready_at: Mapping[Slot, datetime] = field(default_factory=dict)  # when each got ready
+    how: Mapping[Slot, str] = field(default_factory=dict)  # how each match was decided
+    bots: Mapping[Slot, tuple[str, ...]] = field(default_factory=dict)  # no-shows played
+    places: Mapping[str, int] = field(default_factory=dict)  # once finished
+
+    def table_of(self, round_: int, index: int) -> str | None:
+        """The table playing match (``round_``, ``index``), if it has opened."""
+        for table_id, slot in self.tables.items():
+            if slot == (round_, index):
+                return table_id
+        return None
+
+    def waiting(self) -> list[Slot]:
+        """Ready matches whose table has not opened yet."""
+        if self.bracket is None or self.status != PLAYING:
+            return []
+        opened = set(self.tables.values())
+        return [
+            (m.round, m.index) for m in self.bracket.ready() if (m.round, m.index) not in opened
+        ]
 
 
 def create(tournament_id: str, spec: TournamentSpec, seed: bytes) -> Event:
@@ -72,6 +99,8 @@ def create(tournament_id: str, spec: TournamentSpec, seed: bytes) -> Event:
     check_split(spec.split)
     if spec.no_show not in ("bot", "forfeit"):
         raise InvalidArgument("a no-show option is 'bot' or 'forfeit'")
+    if not 1 <= spec.show_seconds <= 3600:
+        raise InvalidArgument("a match waits 1 to 3600 seconds for its players to show")
     return "tournament_created", {
         "tournament_id": tournament_id,
         "game": spec.game,
@@ -82,17 +111,21 @@ def create(tournament_id: str, spec: TournamentSpec, seed: bytes) -> Event:
         "fee": spec.fee,
         "split": list(spec.split),
         "no_show": spec.no_show,
+        "show_seconds": spec.show_seconds,
         "commitment": commitment(seed),
     }
 
 
-def register(t: Tournament, player_id: str, now: datetime) -> Event:
+def register(t: Tournament, player_id: str, now: datetime, nickname: str = "") -> Event:
     _registering(t, now)
     if player_id in t.entrants:
         raise FailedPrecondition("you are already registered")
     if len(t.entrants) >= t.spec.max_entrants:
         raise FailedPrecondition(f"the tournament is full ({t.spec.max_entrants} entrants)")
-    return "player_registered", {"player_id": player_id, "fee": t.spec.fee}
+    data: dict[str, Any] = {"player_id": player_id, "fee": t.spec.fee}
+    if nickname:
+        data["nickname"] = nickname
+    return "player_registered", data
 
 
 def unregister(t: Tournament, player_id: str, now: datetime) -> Event:
@@ -113,31 +146,71 @@ def start(t: Tournament, seed: bytes, now: datetime) -> Event:
     if len(t.entrants) < MIN_ENTRANTS:
         refunds = {p: t.spec.fee for p in t.entrants if t.spec.fee}
         return "tournament_cancelled", {"reason": "too few entrants", "refunds": refunds}
-    return "bracket_drawn", {"seed": seed.hex(), "entrants": sorted(t.entrants)}
+    return "bracket_drawn", {
+        "seed": seed.hex(),
+        "entrants": sorted(t.entrants),  # also the entrants' seats in the escrow
+        "fee": t.spec.fee,
+        "at": _at(now),
+    }
 
 
-def open_match(t: Tournament, round_: int, index: int, table_id: str) -> Event:
-    bracket = _bracket(t)
-    if not bracket.match(round_, index).ready:
+def open_match(
+    t: Tournament, round_: int, index: int, table_id: str, bots: tuple[str, ...] = ()
+) -> Event:
+    """Match (``round_``, ``index``) plays at ``table_id``; ``bots`` are the players who did
+    not show, whose seats a bot plays (the tournament's ``bot`` no-show option)."""
+    match = _bracket(t).match(round_, index)
+    if not match.ready:
         raise FailedPrecondition(f"match {index + 1} of round {round_ + 1} cannot open now")
     if table_id in t.tables:
         raise FailedPrecondition(f"table {table_id} already plays a match")
-    return "match_opened", {"round": round_, "index": index, "table_id": table_id}
+    if any(b not in (match.a, match.b) for b in bots):
+        raise InvalidArgument("only the match's own players can be played by a bot")
+    data: dict[str, Any] = {"round": round_, "index": index, "table_id": table_id}
+    if bots:
+        data["bots"] = list(bots)
+    return "match_opened", data
 
 
-def decide_match(t: Tournament, table_id: str, winner: str, how: str) -> list[Event]:
+def decide_match(
+    t: Tournament, table_id: str, winner: str, how: str, now: datetime | None = None
+) -> list[Event]:
     """A finished table's winner advances; the final's end also pays the prizes."""
     if table_id not in t.tables:
         raise FailedPrecondition(f"table {table_id} plays no match of this tournament")
     round_, index = t.tables[table_id]
+    return decide(t, round_, index, winner, how, now)
+
+
+def forfeit(t: Tournament, round_: int, index: int, shown: str, now: datetime) -> list[Event]:
+    """The ``forfeit`` no-show option: the player who showed advances without a table."""
+    match = _bracket(t).match(round_, index)
+    if not match.ready or t.table_of(round_, index) is not None:
+        raise FailedPrecondition(f"match {index + 1} of round {round_ + 1} is not waiting")
+    return decide(t, round_, index, shown, "no_show", now)
+
+
+def decide(
+    t: Tournament, round_: int, index: int, winner: str, how: str, now: datetime | None = None
+) -> list[Event]:
+    """``winner`` takes match (``round_``, ``index``); after the final, the prizes."""
     after = advance(_bracket(t), round_, index, winner)
-    events: list[Event] = [
-        ("match_decided", {"round": round_, "index": index, "winner": winner, "how": how})
-    ]
+    data: dict[str, Any] = {"round": round_, "index": index, "winner": winner, "how": how}
+    if now is not None:
+        data["at"] = _at(now)
+    events: list[Event] = [("match_decided", data)]
     if after.champion is not None:
         pot = t.spec.fee * len(t.entrants)
-        paid = payouts(pot, t.spec.split, final_places(after))
-        events.append(("prizes_paid", {"payouts": paid, "pot": pot}))
+        places = final_places(after)
+        paid = payouts(pot, t.spec.split, places)
+        prizes = {
+            "payouts": paid,
+            "pot": pot,
+            "places": places,
+            "game": t.spec.game,
+            "entrants": sorted(t.entrants),
+        }
+        events.append(("prizes_paid", prizes))
     return events
 
 
@@ -155,22 +228,31 @@ def apply(t: Tournament, type_: str, data: Mapping[str, Any]) -> Tournament:
     """``t`` after one recorded event."""
     t = replace(t, version=t.version + 1)
     if type_ == "player_registered":
-        return replace(t, entrants=(*t.entrants, str(data["player_id"])))
+        player = str(data["player_id"])
+        names = {**t.names, player: str(data.get("nickname") or player)}
+        return replace(t, entrants=(*t.entrants, player), names=names)
     if type_ == "player_unregistered":
         return replace(t, entrants=tuple(p for p in t.entrants if p != data["player_id"]))
     if type_ == "tournament_cancelled":
-        return replace(t, status=CANCELLED)
+        return replace(t, status=CANCELLED, cancel_reason=str(data.get("reason", "")))
     if type_ == "bracket_drawn":
         bracket = draw(list(data["entrants"]), bytes.fromhex(str(data["seed"])))
-        return replace(t, status=PLAYING, bracket=bracket)
+        how = {(0, m.index): "bye" for m in bracket.rounds[0] if m.b is None}
+        t = replace(t, status=PLAYING, bracket=bracket, seed_hex=str(data["seed"]), how=how)
+        return _ready_now(t, data)
     if type_ == "match_opened":
-        tables = {**t.tables, str(data["table_id"]): (int(data["round"]), int(data["index"]))}
-        return replace(t, tables=tables)
+        slot = (int(data["round"]), int(data["index"]))
+        tables = {**t.tables, str(data["table_id"]): slot}
+        bots = {**t.bots, slot: tuple(str(b) for b in data.get("bots", ()))}
+        return replace(t, tables=tables, bots=bots)
     if type_ == "match_decided":
-        bracket = advance(_bracket(t), int(data["round"]), int(data["index"]), data["winner"])
-        return replace(t, bracket=bracket)
+        slot = (int(data["round"]), int(data["index"]))
+        bracket = advance(_bracket(t), slot[0], slot[1], data["winner"])
+        t = replace(t, bracket=bracket, how={**t.how, slot: str(data["how"])})
+        return _ready_now(t, data)
     if type_ == "prizes_paid":
-        return replace(t, status=FINISHED, paid=dict(data["payouts"]))
+        places = {str(p): int(at) for p, at in dict(data.get("places", {})).items()}
+        return replace(t, status=FINISHED, paid=dict(data["payouts"]), places=places)
     raise ValueError(f"unknown tournament event {type_!r}")
 
 
@@ -184,8 +266,24 @@ def _create(tournament_id: str, data: Mapping[str, Any]) -> Tournament:
         fee=int(data["fee"]),
         split=tuple(int(s) for s in data["split"]),
         no_show=str(data["no_show"]),
+        show_seconds=int(data.get("show_seconds", 120)),
     )
     return Tournament(tournament_id, spec, str(data["commitment"]), version=1)
+
+
+def _ready_now(t: Tournament, data: Mapping[str, Any]) -> Tournament:
+    """Matches that became ready with this event start waiting for their players now."""
+    if "at" not in data or t.bracket is None:
+        return t
+    at = datetime.fromisoformat(str(data["at"]))
+    fresh = {
+        (m.round, m.index): at for m in t.bracket.ready() if (m.round, m.index) not in t.ready_at
+    }
+    return replace(t, ready_at={**t.ready_at, **fresh}) if fresh else t
+
+
+def _at(now: datetime) -> str:
+    return now.isoformat()
 
 
 def _registering(t: Tournament, now: datetime) -> None:

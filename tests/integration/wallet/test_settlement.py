@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 import asyncpg
@@ -15,9 +16,11 @@ from tavolo.wallet.facts import (
     MatchCancelled,
     MatchFormed,
     Mode,
+    Prize,
     SeatResult,
     TableAborted,
     TableFinished,
+    TournamentFinished,
 )
 from tavolo.wallet.settlement import RetryLater, Settlement
 
@@ -276,4 +279,66 @@ async def test_pcg4_a_frozen_players_reward_is_credited_into_the_frozen_balance(
     await wallet.unfreeze(OPERATOR, "ann")
     held = await wallet.hold_stake(LOBBY, "h-ann", "ann", 100, "queue", 0)
     assert held.amount == 100
+    assert (await audit_pool(pool)).problems == []
+
+
+# -- tournaments (PCG-7) -----------------------------------------------------------------
+
+
+def prizes_paid(escrow: str, pot: int, paid: dict[str, tuple[int, int, int]]) -> Any:
+    """A TournamentFinished: player -> (seat, place, coins)."""
+    return TournamentFinished(
+        f"tf-{escrow}",
+        escrow,
+        pot,
+        tuple(Prize(seat, p, place, coins) for p, (seat, place, coins) in paid.items()),
+    )
+
+
+async def test_pcg_7_tournament_prizes_are_paid_from_the_escrowed_fees_exactly_once(
+    wallet: WalletApp, settlement: Settlement, pool: asyncpg.Pool
+) -> None:
+    players = ["ann", "bob", "cy", "dee"]
+    await stake_table(wallet, settlement, pool, "tournament-k1", 100, players)
+    assert await balance(pool, "escrow:tournament-k1") == 400
+    end = prizes_paid(
+        "tournament-k1",
+        400,
+        {"ann": (0, 2, 120), "bob": (1, 1, 280), "cy": (2, 3, 0), "dee": (3, 3, 0)},
+    )
+    await run(pool, lambda c: settlement.tournament_finished(c, end))
+    again = replace(end, event_id="tf-again")  # a replay under a new id pays nothing
+    await run(pool, lambda c: settlement.tournament_finished(c, again))
+    assert [await balance(pool, f"player:{p}") for p in players] == [1020, 1180, 900, 900]
+    assert await balance(pool, "escrow:tournament-k1") == 0
+    assert (await audit_pool(pool)).problems == []
+
+
+async def test_pcg_7_a_fee_missing_from_the_escrow_shortens_the_last_prize_never_the_ledger(
+    wallet: WalletApp, settlement: Settlement, pool: asyncpg.Pool
+) -> None:
+    await register(pool, "cy", "dee")
+    for player in ("ann", "bob", "cy", "dee"):
+        await wallet.grant(OPERATOR, f"g-{player}", player, 1000, "welcome bonus")
+        await wallet.hold_stake(LOBBY, f"h-{player}", player, 100, "tournament", 0)
+    freeze = FreezeChanged("af-1", "sanction-1", "dee", True, "collusion", "mod")
+    await run(pool, lambda c: settlement.freeze_changed(c, freeze))
+    formed = MatchFormed(
+        "td-1",
+        "tournament-k2",
+        Mode.STAKE,
+        100,
+        tuple(SeatResult(i, p) for i, p in enumerate(["ann", "bob", "cy", "dee"])),
+        {i: f"h-{p}" for i, p in enumerate(["ann", "bob", "cy", "dee"])},
+    )
+    await run(pool, lambda c: settlement.match_formed(c, formed))
+    assert await balance(pool, "escrow:tournament-k2") == 300  # Dee's fee never came in
+    early = prizes_paid("tournament-k3", 400, {"ann": (0, 1, 400)})
+    with pytest.raises(RetryLater):  # a tournament whose fees were never taken waits
+        await run(pool, lambda c: settlement.tournament_finished(c, early))
+    end = prizes_paid("tournament-k2", 400, {"ann": (0, 1, 280), "bob": (1, 2, 120)})
+    await run(pool, lambda c: settlement.tournament_finished(c, end))
+    assert await balance(pool, "player:ann") == 1180
+    assert await balance(pool, "player:bob") == 920  # 120 owed, 20 left in the escrow
+    assert await balance(pool, "escrow:tournament-k2") == 0
     assert (await audit_pool(pool)).problems == []

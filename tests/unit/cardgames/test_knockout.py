@@ -14,12 +14,18 @@ from typing import Any
 import pytest
 
 from tavolo.cardgames import Event, Game, InvalidOptions, Outcome
+from tavolo.cardgames.games.briscola import Briscola
 from tavolo.cardgames.games.hearts import Hearts
 from tavolo.cardgames.games.pika import Pika
+from tavolo.cardgames.games.scopa import Scopa
+from tavolo.cardgames.games.scopone import Scopone
 from tavolo.cardgames.games.spades import Spades
+from tavolo.cardgames.games.tresette import Tresette
 from tavolo.cardgames.games.uno import Uno
-from tavolo.cardgames.knockout import MAX_TIE_BREAK_HANDS, KnockOut, knock_out
+from tavolo.cardgames.knockout import MAX_TIE_BREAK_HANDS, KnockOut, KnockOutState, knock_out
 from tests.unit.cardgames.conformance import check_replay, play_random_game
+from tests.unit.cardgames.fishing_table import play as scopa_play
+from tests.unit.cardgames.fishing_table import table
 
 
 class LevelMatch:
@@ -170,3 +176,58 @@ def test_pcg_7_a_knock_out_match_honours_the_contract_through_its_tie_break_hand
         )
         check_replay(game, record)
         assert "knock_out" in (record.final.outcome.detail)
+
+
+# -- games that play their own tie-break hands (fishing and trick games) ------------------
+
+
+def test_pcg_7_fixture_30_a_scopa_ko_match_third_drawn_tie_break_lost_by_the_last_capturer() -> (
+    None
+):
+    """RULES fixture 30 at a KO table: tie-break hands 1 and 2 drawn, hand 3 ends 3-3 and
+    side B (seat 1) made the last capture, so B loses and the outcome says how."""
+    scopa = Scopa()
+    game = knock_out(scopa)
+    state = table(
+        scopa,
+        2,
+        {0: "", 1: "5S"},
+        "5B",
+        turn=1,
+        piles={0: "7D AD 2D 3D 7C", 1: "RD 6S 6B 6C 4D 4C 2C 3C FB CB RB"},
+        totals=(11, 11),
+        sheet=((11, 11),),
+        tied=(0, 1),
+        tiebreaks=((0, 0), (2, 2)),
+        scope=(1, 1),
+    )
+    after, events = game.apply(KnockOutState(current=state), 1, scopa_play("5S", "5B"))
+    outcome = ko_outcome(after)
+    assert outcome.places == (1, 2)
+    assert outcome.detail["knock_out"]["decided_by"] == "last_capture"
+    assert outcome.detail["tie_break_hands"][-1] == [3, 3]
+    assert events[-1]["type"] == "knock_out_decided"
+
+
+@pytest.mark.parametrize(
+    ("rules", "seats"), [(Scopa(), 2), (Scopone(), 4), (Briscola(), 2), (Tresette(), 2)]
+)
+def test_pcg_7_fishing_and_trick_games_offer_ko_and_end_decided(
+    rules: Game[Any], seats: int
+) -> None:
+    game = knock_out(rules)
+    state = game.new_game({}, seats, b"ko-own")
+    if any(spec.name == "ko" for spec in rules.option_specs):
+        opts = state.current.options
+        ko = opts["ko"] if isinstance(opts, dict) else opts.ko
+        assert ko is True  # the game's own KO option, turned on
+    state, _ = play(game, state, 7)
+    outcome = ko_outcome(state)
+    assert len(set(outcome.places)) == 2  # two sides, one first
+    assert outcome.detail["knock_out"]["decided_by"] in ("match", "tie_break", "last_capture")
+
+
+def test_pcg_7_partners_of_a_four_seat_scopone_are_the_opposite_seats() -> None:
+    rules = Scopone()
+    state = rules.new_game({}, 4, b"ko-partners")
+    assert rules.partners(state, 1) == frozenset({1, 3})

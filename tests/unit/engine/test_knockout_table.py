@@ -70,3 +70,17 @@ def test_pcg_7_ko_is_refused_for_a_game_without_tie_break_hands() -> None:
             mode="versus_friends",
             ko=True,
         )
+
+
+@pytest.mark.parametrize("game", ["briscola", "tresette"])
+def test_pcg_7_a_ko_table_of_a_game_with_its_own_ko_option_names_it_on(game: str) -> None:
+    """The opening event and every view echo the format played: the game's own KO on."""
+    setup = build_setup(
+        table_id="t1",
+        game=game,
+        options={"ko": False},
+        seats=[SeatInfo(0, "alice"), SeatInfo(1, "bob")],
+        mode="tournament",
+        ko=True,
+    )
+    assert setup.options["ko"] is True

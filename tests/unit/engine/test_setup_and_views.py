@@ -35,7 +35,7 @@ def _setup(**changes: object) -> dict[str, object]:
     ("changes", "message"),
     [
         ({"game": "chess"}, "unknown game"),
-        ({"mode": "tournament"}, "mode must be one of"),
+        ({"mode": "casino"}, "mode must be one of"),
         ({"seats": [SeatInfo(0, "a")]}, "2 to 4 players"),
         ({"seats": [SeatInfo(0, "a"), SeatInfo(2, "b")]}, "numbered 0 to 1"),
         ({"seats": [SeatInfo(0, "a"), SeatInfo(1, "a")]}, "only one seat"),

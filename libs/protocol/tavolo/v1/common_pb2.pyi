@@ -38,6 +38,8 @@ class _ModeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Mode.ValueType],
     """Public matchmaking (MODE-3): every place is paid; counts for the weekly league."""
     MODE_STAKE: _Mode.ValueType  # 4
     """Online with a stake held in escrow (MODE-4): the pot goes to the winners."""
+    MODE_TOURNAMENT: _Mode.ValueType  # 5
+    """A knock-out tournament's match (PCG-7): KO play, no reward (the prizes are the reward)."""
 
 class Mode(_Mode, metaclass=_ModeEnumTypeWrapper):
     """How a table was formed; it decides rewards, XP and whether the league counts it."""
@@ -52,6 +54,8 @@ MODE_ONLINE: Mode.ValueType  # 3
 """Public matchmaking (MODE-3): every place is paid; counts for the weekly league."""
 MODE_STAKE: Mode.ValueType  # 4
 """Online with a stake held in escrow (MODE-4): the pot goes to the winners."""
+MODE_TOURNAMENT: Mode.ValueType  # 5
+"""A knock-out tournament's match (PCG-7): KO play, no reward (the prizes are the reward)."""
 Global___Mode: _TypeAlias = Mode  # noqa: Y015
 
 class _BotLevel:

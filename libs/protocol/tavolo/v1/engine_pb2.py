@@ -28,47 +28,47 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from tavolo.v1 import common_pb2 as tavolo_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16tavolo/v1/engine.proto\x12\ttavolo.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x16tavolo/v1/common.proto\"\xfa\x01\n\x10OpenTableRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12(\n\x07options\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x1e\n\x05seats\x18\x03 \x03(\x0b\x32\x0f.tavolo.v1.Seat\x12\x1d\n\x04mode\x18\x04 \x01(\x0e\x32\x0f.tavolo.v1.Mode\x12\x14\n\x0cturn_seconds\x18\x05 \x01(\x05\x12\x18\n\x10\x62ot_think_millis\x18\x06 \x01(\x05\x12\x10\n\x08table_id\x18\x07 \x01(\t\x12\r\n\x05stake\x18\x08 \x01(\x03\x12\x12\n\nbot_filled\x18\t \x01(\x08\x12\n\n\x02ko\x18\n \x01(\x08\">\n\x11OpenTableResponse\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x17\n\x0fseed_commitment\x18\x02 \x01(\t\"#\n\x0fGetTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"<\n\x11WatchTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x15\n\rafter_version\x18\x02 \x01(\x03\"\xd8\x03\n\tTableView\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12&\n\x06status\x18\x04 \x01(\x0e\x32\x16.tavolo.v1.TableStatus\x12\x11\n\x04seat\x18\x05 \x01(\x05H\x00\x88\x01\x01\x12\x0c\n\x04hand\x18\x06 \x03(\t\x12\'\n\x06public\x18\x07 \x01(\x0b\x32\x17.google.protobuf.Struct\x12(\n\x07private\x18\x08 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0e\n\x06to_act\x18\t \x03(\x05\x12(\n\rlegal_actions\x18\n \x03(\x0b\x32\x11.tavolo.v1.Action\x12&\n\tdeadlines\x18\x0b \x03(\x0b\x32\x13.tavolo.v1.Deadline\x12\x1e\n\x05seats\x18\x0c \x03(\x0b\x32\x0f.tavolo.v1.Seat\x12#\n\x07outcome\x18\r \x01(\x0b\x32\x12.tavolo.v1.Outcome\x12\x12\n\nlast_event\x18\x0e \x01(\t\x12\x10\n\x08log_hash\x18\x0f \x01(\t\x12(\n\x07options\x18\x10 \x01(\x0b\x32\x17.google.protobuf.StructB\x07\n\x05_seat\"\x8b\x01\n\nActRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12!\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x11.tavolo.v1.Action\x12\x18\n\x10\x65xpected_version\x18\x03 \x01(\x03\x12\x12\n\nrequest_id\x18\x04 \x01(\t\x12\x11\n\x04seat\x18\x05 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"1\n\x0b\x41\x63tResponse\x12\"\n\x04view\x18\x01 \x01(\x0b\x32\x14.tavolo.v1.TableView\"I\n\x12ReorderHandRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\x12\x12\n\nrequest_id\x18\x03 \x01(\t\"%\n\x11LeaveTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\">\n\x12LeaveTableResponse\x12(\n\x0breplaced_by\x18\x01 \x01(\x0e\x32\x13.tavolo.v1.BotLevel\"&\n\x12GetTableLogRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"\x87\x02\n\x0bLoggedEvent\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x0c\n\x04type\x18\x02 \x01(\t\x12%\n\x04\x64\x61ta\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x11\n\tprev_hash\x18\x04 \x01(\t\x12\x0c\n\x04hash\x18\x05 \x01(\t\x12/\n\x0brecorded_at\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08\x65vent_id\x18\x07 \x01(\t\x12)\n\x08metadata\x18\x08 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x11\n\tstream_id\x18\t \x01(\t\x12\x10\n\x08position\x18\n \x01(\x03\"{\n\x13GetTableLogResponse\x12&\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x16.tavolo.v1.LoggedEvent\x12\x14\n\x0chead_version\x18\x02 \x01(\x03\x12&\n\x06status\x18\x03 \x01(\x0e\x32\x16.tavolo.v1.TableStatus\";\n\x12GetLogIndexRequest\x12\x16\n\x0e\x61\x66ter_position\x18\x01 \x01(\x03\x12\r\n\x05limit\x18\x02 \x01(\x05\"S\n\rLogIndexEntry\x12\x10\n\x08position\x18\x01 \x01(\x03\x12\x11\n\tstream_id\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12\x0c\n\x04hash\x18\x04 \x01(\t\"W\n\x13GetLogIndexResponse\x12)\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x18.tavolo.v1.LogIndexEntry\x12\x15\n\rhead_position\x18\x02 \x01(\x03*z\n\x0bTableStatus\x12\x1c\n\x18TABLE_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14TABLE_STATUS_PLAYING\x10\x01\x12\x19\n\x15TABLE_STATUS_FINISHED\x10\x02\x12\x18\n\x14TABLE_STATUS_ABORTED\x10\x03\x32\xb5\x04\n\x06\x45ngine\x12\x46\n\tOpenTable\x12\x1b.tavolo.v1.OpenTableRequest\x1a\x1c.tavolo.v1.OpenTableResponse\x12<\n\x08GetTable\x12\x1a.tavolo.v1.GetTableRequest\x1a\x14.tavolo.v1.TableView\x12\x42\n\nWatchTable\x12\x1c.tavolo.v1.WatchTableRequest\x1a\x14.tavolo.v1.TableView0\x01\x12\x34\n\x03\x41\x63t\x12\x15.tavolo.v1.ActRequest\x1a\x16.tavolo.v1.ActResponse\x12\x44\n\x0bReorderHand\x12\x1d.tavolo.v1.ReorderHandRequest\x1a\x16.tavolo.v1.ActResponse\x12I\n\nLeaveTable\x12\x1c.tavolo.v1.LeaveTableRequest\x1a\x1d.tavolo.v1.LeaveTableResponse\x12L\n\x0bGetTableLog\x12\x1d.tavolo.v1.GetTableLogRequest\x1a\x1e.tavolo.v1.GetTableLogResponse\x12L\n\x0bGetLogIndex\x12\x1d.tavolo.v1.GetLogIndexRequest\x1a\x1e.tavolo.v1.GetLogIndexResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16tavolo/v1/engine.proto\x12\ttavolo.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x16tavolo/v1/common.proto\"\xc3\x02\n\x10OpenTableRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12(\n\x07options\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x1e\n\x05seats\x18\x03 \x03(\x0b\x32\x0f.tavolo.v1.Seat\x12\x1d\n\x04mode\x18\x04 \x01(\x0e\x32\x0f.tavolo.v1.Mode\x12\x14\n\x0cturn_seconds\x18\x05 \x01(\x05\x12\x18\n\x10\x62ot_think_millis\x18\x06 \x01(\x05\x12\x10\n\x08table_id\x18\x07 \x01(\t\x12\r\n\x05stake\x18\x08 \x01(\x03\x12\x12\n\nbot_filled\x18\t \x01(\x08\x12\n\n\x02ko\x18\n \x01(\x08\x12\x11\n\tdeal_seed\x18\x14 \x01(\x0c\x12\x34\n\x10log_sealed_until\x18\x15 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\">\n\x11OpenTableResponse\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x17\n\x0fseed_commitment\x18\x02 \x01(\t\"#\n\x0fGetTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"<\n\x11WatchTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x15\n\rafter_version\x18\x02 \x01(\x03\"\xd8\x03\n\tTableView\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12&\n\x06status\x18\x04 \x01(\x0e\x32\x16.tavolo.v1.TableStatus\x12\x11\n\x04seat\x18\x05 \x01(\x05H\x00\x88\x01\x01\x12\x0c\n\x04hand\x18\x06 \x03(\t\x12\'\n\x06public\x18\x07 \x01(\x0b\x32\x17.google.protobuf.Struct\x12(\n\x07private\x18\x08 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0e\n\x06to_act\x18\t \x03(\x05\x12(\n\rlegal_actions\x18\n \x03(\x0b\x32\x11.tavolo.v1.Action\x12&\n\tdeadlines\x18\x0b \x03(\x0b\x32\x13.tavolo.v1.Deadline\x12\x1e\n\x05seats\x18\x0c \x03(\x0b\x32\x0f.tavolo.v1.Seat\x12#\n\x07outcome\x18\r \x01(\x0b\x32\x12.tavolo.v1.Outcome\x12\x12\n\nlast_event\x18\x0e \x01(\t\x12\x10\n\x08log_hash\x18\x0f \x01(\t\x12(\n\x07options\x18\x10 \x01(\x0b\x32\x17.google.protobuf.StructB\x07\n\x05_seat\"\x8b\x01\n\nActRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12!\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x11.tavolo.v1.Action\x12\x18\n\x10\x65xpected_version\x18\x03 \x01(\x03\x12\x12\n\nrequest_id\x18\x04 \x01(\t\x12\x11\n\x04seat\x18\x05 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"1\n\x0b\x41\x63tResponse\x12\"\n\x04view\x18\x01 \x01(\x0b\x32\x14.tavolo.v1.TableView\"I\n\x12ReorderHandRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\x12\x12\n\nrequest_id\x18\x03 \x01(\t\"%\n\x11LeaveTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\">\n\x12LeaveTableResponse\x12(\n\x0breplaced_by\x18\x01 \x01(\x0e\x32\x13.tavolo.v1.BotLevel\"&\n\x12GetTableLogRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"\x87\x02\n\x0bLoggedEvent\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x0c\n\x04type\x18\x02 \x01(\t\x12%\n\x04\x64\x61ta\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x11\n\tprev_hash\x18\x04 \x01(\t\x12\x0c\n\x04hash\x18\x05 \x01(\t\x12/\n\x0brecorded_at\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08\x65vent_id\x18\x07 \x01(\t\x12)\n\x08metadata\x18\x08 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x11\n\tstream_id\x18\t \x01(\t\x12\x10\n\x08position\x18\n \x01(\x03\"{\n\x13GetTableLogResponse\x12&\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x16.tavolo.v1.LoggedEvent\x12\x14\n\x0chead_version\x18\x02 \x01(\x03\x12&\n\x06status\x18\x03 \x01(\x0e\x32\x16.tavolo.v1.TableStatus\";\n\x12GetLogIndexRequest\x12\x16\n\x0e\x61\x66ter_position\x18\x01 \x01(\x03\x12\r\n\x05limit\x18\x02 \x01(\x05\"S\n\rLogIndexEntry\x12\x10\n\x08position\x18\x01 \x01(\x03\x12\x11\n\tstream_id\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12\x0c\n\x04hash\x18\x04 \x01(\t\"W\n\x13GetLogIndexResponse\x12)\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x18.tavolo.v1.LogIndexEntry\x12\x15\n\rhead_position\x18\x02 \x01(\x03*z\n\x0bTableStatus\x12\x1c\n\x18TABLE_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14TABLE_STATUS_PLAYING\x10\x01\x12\x19\n\x15TABLE_STATUS_FINISHED\x10\x02\x12\x18\n\x14TABLE_STATUS_ABORTED\x10\x03\x32\xb5\x04\n\x06\x45ngine\x12\x46\n\tOpenTable\x12\x1b.tavolo.v1.OpenTableRequest\x1a\x1c.tavolo.v1.OpenTableResponse\x12<\n\x08GetTable\x12\x1a.tavolo.v1.GetTableRequest\x1a\x14.tavolo.v1.TableView\x12\x42\n\nWatchTable\x12\x1c.tavolo.v1.WatchTableRequest\x1a\x14.tavolo.v1.TableView0\x01\x12\x34\n\x03\x41\x63t\x12\x15.tavolo.v1.ActRequest\x1a\x16.tavolo.v1.ActResponse\x12\x44\n\x0bReorderHand\x12\x1d.tavolo.v1.ReorderHandRequest\x1a\x16.tavolo.v1.ActResponse\x12I\n\nLeaveTable\x12\x1c.tavolo.v1.LeaveTableRequest\x1a\x1d.tavolo.v1.LeaveTableResponse\x12L\n\x0bGetTableLog\x12\x1d.tavolo.v1.GetTableLogRequest\x1a\x1e.tavolo.v1.GetTableLogResponse\x12L\n\x0bGetLogIndex\x12\x1d.tavolo.v1.GetLogIndexRequest\x1a\x1e.tavolo.v1.GetLogIndexResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'tavolo.v1.engine_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_TABLESTATUS']._serialized_start=2052
-  _globals['_TABLESTATUS']._serialized_end=2174
+  _globals['_TABLESTATUS']._serialized_start=2125
+  _globals['_TABLESTATUS']._serialized_end=2247
   _globals['_OPENTABLEREQUEST']._serialized_start=125
-  _globals['_OPENTABLEREQUEST']._serialized_end=375
-  _globals['_OPENTABLERESPONSE']._serialized_start=377
-  _globals['_OPENTABLERESPONSE']._serialized_end=439
-  _globals['_GETTABLEREQUEST']._serialized_start=441
-  _globals['_GETTABLEREQUEST']._serialized_end=476
-  _globals['_WATCHTABLEREQUEST']._serialized_start=478
-  _globals['_WATCHTABLEREQUEST']._serialized_end=538
-  _globals['_TABLEVIEW']._serialized_start=541
-  _globals['_TABLEVIEW']._serialized_end=1013
-  _globals['_ACTREQUEST']._serialized_start=1016
-  _globals['_ACTREQUEST']._serialized_end=1155
-  _globals['_ACTRESPONSE']._serialized_start=1157
-  _globals['_ACTRESPONSE']._serialized_end=1206
-  _globals['_REORDERHANDREQUEST']._serialized_start=1208
-  _globals['_REORDERHANDREQUEST']._serialized_end=1281
-  _globals['_LEAVETABLEREQUEST']._serialized_start=1283
-  _globals['_LEAVETABLEREQUEST']._serialized_end=1320
-  _globals['_LEAVETABLERESPONSE']._serialized_start=1322
-  _globals['_LEAVETABLERESPONSE']._serialized_end=1384
-  _globals['_GETTABLELOGREQUEST']._serialized_start=1386
-  _globals['_GETTABLELOGREQUEST']._serialized_end=1424
-  _globals['_LOGGEDEVENT']._serialized_start=1427
-  _globals['_LOGGEDEVENT']._serialized_end=1690
-  _globals['_GETTABLELOGRESPONSE']._serialized_start=1692
-  _globals['_GETTABLELOGRESPONSE']._serialized_end=1815
-  _globals['_GETLOGINDEXREQUEST']._serialized_start=1817
-  _globals['_GETLOGINDEXREQUEST']._serialized_end=1876
-  _globals['_LOGINDEXENTRY']._serialized_start=1878
-  _globals['_LOGINDEXENTRY']._serialized_end=1961
-  _globals['_GETLOGINDEXRESPONSE']._serialized_start=1963
-  _globals['_GETLOGINDEXRESPONSE']._serialized_end=2050
-  _globals['_ENGINE']._serialized_start=2177
-  _globals['_ENGINE']._serialized_end=2742
+  _globals['_OPENTABLEREQUEST']._serialized_end=448
+  _globals['_OPENTABLERESPONSE']._serialized_start=450
+  _globals['_OPENTABLERESPONSE']._serialized_end=512
+  _globals['_GETTABLEREQUEST']._serialized_start=514
+  _globals['_GETTABLEREQUEST']._serialized_end=549
+  _globals['_WATCHTABLEREQUEST']._serialized_start=551
+  _globals['_WATCHTABLEREQUEST']._serialized_end=611
+  _globals['_TABLEVIEW']._serialized_start=614
+  _globals['_TABLEVIEW']._serialized_end=1086
+  _globals['_ACTREQUEST']._serialized_start=1089
+  _globals['_ACTREQUEST']._serialized_end=1228
+  _globals['_ACTRESPONSE']._serialized_start=1230
+  _globals['_ACTRESPONSE']._serialized_end=1279
+  _globals['_REORDERHANDREQUEST']._serialized_start=1281
+  _globals['_REORDERHANDREQUEST']._serialized_end=1354
+  _globals['_LEAVETABLEREQUEST']._serialized_start=1356
+  _globals['_LEAVETABLEREQUEST']._serialized_end=1393
+  _globals['_LEAVETABLERESPONSE']._serialized_start=1395
+  _globals['_LEAVETABLERESPONSE']._serialized_end=1457
+  _globals['_GETTABLELOGREQUEST']._serialized_start=1459
+  _globals['_GETTABLELOGREQUEST']._serialized_end=1497
+  _globals['_LOGGEDEVENT']._serialized_start=1500
+  _globals['_LOGGEDEVENT']._serialized_end=1763
+  _globals['_GETTABLELOGRESPONSE']._serialized_start=1765
+  _globals['_GETTABLELOGRESPONSE']._serialized_end=1888
+  _globals['_GETLOGINDEXREQUEST']._serialized_start=1890
+  _globals['_GETLOGINDEXREQUEST']._serialized_end=1949
+  _globals['_LOGINDEXENTRY']._serialized_start=1951
+  _globals['_LOGINDEXENTRY']._serialized_end=2034
+  _globals['_GETLOGINDEXRESPONSE']._serialized_start=2036
+  _globals['_GETLOGINDEXRESPONSE']._serialized_end=2123
+  _globals['_ENGINE']._serialized_start=2250
+  _globals['_ENGINE']._serialized_end=2815
 # @@protoc_insertion_point(module_scope)

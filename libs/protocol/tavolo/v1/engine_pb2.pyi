@@ -67,6 +67,8 @@ class OpenTableRequest(_message.Message):
     STAKE_FIELD_NUMBER: _builtins.int
     BOT_FILLED_FIELD_NUMBER: _builtins.int
     KO_FIELD_NUMBER: _builtins.int
+    DEAL_SEED_FIELD_NUMBER: _builtins.int
+    LOG_SEALED_UNTIL_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game name, e.g. "pika"."""
     mode: _common_pb2.Mode.ValueType
@@ -85,6 +87,10 @@ class OpenTableRequest(_message.Message):
     """Knock-out play (PCG-7, RULES §0 rule 14): a drawn match gets up to three tie-break
     hands, then the last capture loses. Games that do not offer it are refused.
     """
+    deal_seed: _builtins.bytes
+    """Services and operators only: deal from this seed instead of a fresh one, so that every
+    table of a Duplicate Solitario competition plays the same deal (32 bytes or more).
+    """
     @_builtins.property
     def options(self) -> _struct_pb2.Struct:
         """Game options; omitted ones take their defaults."""
@@ -92,6 +98,12 @@ class OpenTableRequest(_message.Message):
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.Seat]:
         """Seats in order; the caller must hold one of them unless they are an operator."""
+
+    @_builtins.property
+    def log_sealed_until(self) -> _timestamp_pb2.Timestamp:
+        """With deal_seed: the table's log (and the seed it reveals) opens to its players only
+        from this time, the competition's close, so nobody learns the deal from it before.
+        """
 
     def __init__(
         self,
@@ -106,10 +118,12 @@ class OpenTableRequest(_message.Message):
         stake: _builtins.int = ...,
         bot_filled: _builtins.bool = ...,
         ko: _builtins.bool = ...,
+        deal_seed: _builtins.bytes = ...,
+        log_sealed_until: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["options", b"options"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["log_sealed_until", b"log_sealed_until", "options", b"options"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_filled", b"bot_filled", "bot_think_millis", b"bot_think_millis", "game", b"game", "ko", b"ko", "mode", b"mode", "options", b"options", "seats", b"seats", "stake", b"stake", "table_id", b"table_id", "turn_seconds", b"turn_seconds"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_filled", b"bot_filled", "bot_think_millis", b"bot_think_millis", "deal_seed", b"deal_seed", "game", b"game", "ko", b"ko", "log_sealed_until", b"log_sealed_until", "mode", b"mode", "options", b"options", "seats", b"seats", "stake", b"stake", "table_id", b"table_id", "turn_seconds", b"turn_seconds"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

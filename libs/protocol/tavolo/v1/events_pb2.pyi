@@ -737,3 +737,145 @@ class AccountsReinstated(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___AccountsReinstated: _TypeAlias = AccountsReinstated  # noqa: Y015
+
+@_typing.final
+class TournamentDrawn(_message.Message):
+    """A tournament's bracket was drawn (PCG-7): each entrant's held entry fee goes into the
+    tournament's escrow, as a stake goes into a table's.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class HoldIdsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.int
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.int = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    HEADER_FIELD_NUMBER: _builtins.int
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    FEE_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    HOLD_IDS_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    """The tournament."""
+    fee: _builtins.int
+    """The entry fee."""
+    @_builtins.property
+    def header(self) -> Global___EventHeader:
+        """Event identity."""
+
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.Seat]:
+        """The entrants, one seat each (seat numbers name their escrow transfers)."""
+
+    @_builtins.property
+    def hold_ids(self) -> _containers.ScalarMap[_builtins.int, _builtins.str]:
+        """Entry-fee hold ids by seat."""
+
+    def __init__(
+        self,
+        *,
+        header: Global___EventHeader | None = ...,
+        tournament_id: _builtins.str = ...,
+        fee: _builtins.int = ...,
+        seats: _abc.Iterable[_common_pb2.Seat] | None = ...,
+        hold_ids: _abc.Mapping[_builtins.int, _builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["header", b"header"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["fee", b"fee", "header", b"header", "hold_ids", b"hold_ids", "seats", b"seats", "tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TournamentDrawn: _TypeAlias = TournamentDrawn  # noqa: Y015
+
+@_typing.final
+class TournamentPrize(_message.Message):
+    """One entrant's result in a finished tournament."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    PLACE_FIELD_NUMBER: _builtins.int
+    COINS_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    """The player."""
+    seat: _builtins.int
+    """Their seat in TournamentDrawn."""
+    place: _builtins.int
+    """Their final place (1: champion, 2: finalist, 3: semi-finalist ...)."""
+    coins: _builtins.int
+    """Coins paid from the escrow (0 for most)."""
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        seat: _builtins.int = ...,
+        place: _builtins.int = ...,
+        coins: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["coins", b"coins", "place", b"place", "player_id", b"player_id", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TournamentPrize: _TypeAlias = TournamentPrize  # noqa: Y015
+
+@_typing.final
+class TournamentFinished(_message.Message):
+    """A tournament's final is over: the prizes are paid from its escrow, exactly once."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HEADER_FIELD_NUMBER: _builtins.int
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    PRIZES_FIELD_NUMBER: _builtins.int
+    POT_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    """The tournament."""
+    game: _builtins.str
+    """Game name."""
+    pot: _builtins.int
+    """The pot the prizes split."""
+    @_builtins.property
+    def header(self) -> Global___EventHeader:
+        """Event identity."""
+
+    @_builtins.property
+    def prizes(self) -> _containers.RepeatedCompositeFieldContainer[Global___TournamentPrize]:
+        """Every entrant's place and prize."""
+
+    def __init__(
+        self,
+        *,
+        header: Global___EventHeader | None = ...,
+        tournament_id: _builtins.str = ...,
+        game: _builtins.str = ...,
+        prizes: _abc.Iterable[Global___TournamentPrize] | None = ...,
+        pot: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["header", b"header"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "header", b"header", "pot", b"pot", "prizes", b"prizes", "tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TournamentFinished: _TypeAlias = TournamentFinished  # noqa: Y015

@@ -26,7 +26,7 @@ _sym_db = _symbol_database.Default()
 from tavolo.v1 import common_pb2 as tavolo_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1btavolo/v1/leaderboard.proto\x12\ttavolo.v1\x1a\x16tavolo/v1/common.proto\"%\n\x07IsoWeek\x12\x0c\n\x04year\x18\x01 \x01(\x05\x12\x0c\n\x04week\x18\x02 \x01(\x05\"Q\n\x0cRankingEntry\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x11\n\tpoints_x2\x18\x03 \x01(\x03\x12\r\n\x05games\x18\x04 \x01(\x03\"h\n\x10GetLeagueRequest\x12 \n\x04week\x18\x01 \x01(\x0b\x32\x12.tavolo.v1.IsoWeek\x12\x0c\n\x04game\x18\x02 \x01(\t\x12$\n\x04page\x18\x03 \x01(\x0b\x32\x16.tavolo.v1.PageRequest\"\x82\x01\n\x11GetLeagueResponse\x12 \n\x04week\x18\x01 \x01(\x0b\x32\x12.tavolo.v1.IsoWeek\x12(\n\x07\x65ntries\x18\x02 \x03(\x0b\x32\x17.tavolo.v1.RankingEntry\x12!\n\x04page\x18\x03 \x01(\x0b\x32\x13.tavolo.v1.PageInfo\"g\n\x12GetStandingRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12 \n\x04week\x18\x02 \x01(\x0b\x32\x12.tavolo.v1.IsoWeek\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x0e\n\x06\x61round\x18\x04 \x01(\x05\"\x8d\x01\n\x13GetStandingResponse\x12 \n\x04week\x18\x01 \x01(\x0b\x32\x12.tavolo.v1.IsoWeek\x12\'\n\x06player\x18\x02 \x01(\x0b\x32\x17.tavolo.v1.RankingEntry\x12+\n\nneighbours\x18\x03 \x03(\x0b\x32\x17.tavolo.v1.RankingEntry\"*\n\x15GetPlayerStatsRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\"F\n\tGameStats\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05games\x18\x02 \x01(\x03\x12\x0c\n\x04wins\x18\x03 \x01(\x03\x12\x0e\n\x06places\x18\x04 \x03(\x03\"z\n\x0bPlayerStats\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\n\n\x02xp\x18\x02 \x01(\x03\x12\r\n\x05level\x18\x03 \x01(\x05\x12\x18\n\x10xp_to_next_level\x18\x04 \x01(\x03\x12#\n\x05games\x18\x05 \x03(\x0b\x32\x14.tavolo.v1.GameStats\"N\n\x18GetAllTimeRankingRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12$\n\x04page\x18\x02 \x01(\x0b\x32\x16.tavolo.v1.PageRequest\"h\n\x19GetAllTimeRankingResponse\x12(\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x17.tavolo.v1.RankingEntry\x12!\n\x04page\x18\x02 \x01(\x0b\x32\x13.tavolo.v1.PageInfo\"\x1a\n\x18RebuildProjectionRequest\"4\n\x19RebuildProjectionResponse\x12\x17\n\x0f\x65vents_replayed\x18\x01 \x01(\x03\x32\xaf\x03\n\x0bLeaderboard\x12\x46\n\tGetLeague\x12\x1b.tavolo.v1.GetLeagueRequest\x1a\x1c.tavolo.v1.GetLeagueResponse\x12L\n\x0bGetStanding\x12\x1d.tavolo.v1.GetStandingRequest\x1a\x1e.tavolo.v1.GetStandingResponse\x12J\n\x0eGetPlayerStats\x12 .tavolo.v1.GetPlayerStatsRequest\x1a\x16.tavolo.v1.PlayerStats\x12^\n\x11GetAllTimeRanking\x12#.tavolo.v1.GetAllTimeRankingRequest\x1a$.tavolo.v1.GetAllTimeRankingResponse\x12^\n\x11RebuildProjection\x12#.tavolo.v1.RebuildProjectionRequest\x1a$.tavolo.v1.RebuildProjectionResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1btavolo/v1/leaderboard.proto\x12\ttavolo.v1\x1a\x16tavolo/v1/common.proto\"%\n\x07IsoWeek\x12\x0c\n\x04year\x18\x01 \x01(\x05\x12\x0c\n\x04week\x18\x02 \x01(\x05\"Q\n\x0cRankingEntry\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x11\n\tpoints_x2\x18\x03 \x01(\x03\x12\r\n\x05games\x18\x04 \x01(\x03\"h\n\x10GetLeagueRequest\x12 \n\x04week\x18\x01 \x01(\x0b\x32\x12.tavolo.v1.IsoWeek\x12\x0c\n\x04game\x18\x02 \x01(\t\x12$\n\x04page\x18\x03 \x01(\x0b\x32\x16.tavolo.v1.PageRequest\"\x82\x01\n\x11GetLeagueResponse\x12 \n\x04week\x18\x01 \x01(\x0b\x32\x12.tavolo.v1.IsoWeek\x12(\n\x07\x65ntries\x18\x02 \x03(\x0b\x32\x17.tavolo.v1.RankingEntry\x12!\n\x04page\x18\x03 \x01(\x0b\x32\x13.tavolo.v1.PageInfo\"g\n\x12GetStandingRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12 \n\x04week\x18\x02 \x01(\x0b\x32\x12.tavolo.v1.IsoWeek\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x0e\n\x06\x61round\x18\x04 \x01(\x05\"\x8d\x01\n\x13GetStandingResponse\x12 \n\x04week\x18\x01 \x01(\x0b\x32\x12.tavolo.v1.IsoWeek\x12\'\n\x06player\x18\x02 \x01(\x0b\x32\x17.tavolo.v1.RankingEntry\x12+\n\nneighbours\x18\x03 \x03(\x0b\x32\x17.tavolo.v1.RankingEntry\"*\n\x15GetPlayerStatsRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\"F\n\tGameStats\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05games\x18\x02 \x01(\x03\x12\x0c\n\x04wins\x18\x03 \x01(\x03\x12\x0e\n\x06places\x18\x04 \x03(\x03\"\xab\x01\n\x0bPlayerStats\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\n\n\x02xp\x18\x02 \x01(\x03\x12\r\n\x05level\x18\x03 \x01(\x05\x12\x18\n\x10xp_to_next_level\x18\x04 \x01(\x03\x12#\n\x05games\x18\x05 \x03(\x0b\x32\x14.tavolo.v1.GameStats\x12/\n\x0btournaments\x18\x06 \x01(\x0b\x32\x1a.tavolo.v1.TournamentStats\"T\n\x0fTournamentStats\x12\x0e\n\x06played\x18\x01 \x01(\x03\x12\x0c\n\x04wins\x18\x02 \x01(\x03\x12\x0e\n\x06\x66inals\x18\x03 \x01(\x03\x12\x13\n\x0bprize_coins\x18\x04 \x01(\x03\"N\n\x18GetAllTimeRankingRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12$\n\x04page\x18\x02 \x01(\x0b\x32\x16.tavolo.v1.PageRequest\"h\n\x19GetAllTimeRankingResponse\x12(\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x17.tavolo.v1.RankingEntry\x12!\n\x04page\x18\x02 \x01(\x0b\x32\x13.tavolo.v1.PageInfo\"\x1a\n\x18RebuildProjectionRequest\"4\n\x19RebuildProjectionResponse\x12\x17\n\x0f\x65vents_replayed\x18\x01 \x01(\x03\x32\xaf\x03\n\x0bLeaderboard\x12\x46\n\tGetLeague\x12\x1b.tavolo.v1.GetLeagueRequest\x1a\x1c.tavolo.v1.GetLeagueResponse\x12L\n\x0bGetStanding\x12\x1d.tavolo.v1.GetStandingRequest\x1a\x1e.tavolo.v1.GetStandingResponse\x12J\n\x0eGetPlayerStats\x12 .tavolo.v1.GetPlayerStatsRequest\x1a\x16.tavolo.v1.PlayerStats\x12^\n\x11GetAllTimeRanking\x12#.tavolo.v1.GetAllTimeRankingRequest\x1a$.tavolo.v1.GetAllTimeRankingResponse\x12^\n\x11RebuildProjection\x12#.tavolo.v1.RebuildProjectionRequest\x1a$.tavolo.v1.RebuildProjectionResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -49,16 +49,18 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GETPLAYERSTATSREQUEST']._serialized_end=718
   _globals['_GAMESTATS']._serialized_start=720
   _globals['_GAMESTATS']._serialized_end=790
-  _globals['_PLAYERSTATS']._serialized_start=792
-  _globals['_PLAYERSTATS']._serialized_end=914
-  _globals['_GETALLTIMERANKINGREQUEST']._serialized_start=916
-  _globals['_GETALLTIMERANKINGREQUEST']._serialized_end=994
-  _globals['_GETALLTIMERANKINGRESPONSE']._serialized_start=996
-  _globals['_GETALLTIMERANKINGRESPONSE']._serialized_end=1100
-  _globals['_REBUILDPROJECTIONREQUEST']._serialized_start=1102
-  _globals['_REBUILDPROJECTIONREQUEST']._serialized_end=1128
-  _globals['_REBUILDPROJECTIONRESPONSE']._serialized_start=1130
-  _globals['_REBUILDPROJECTIONRESPONSE']._serialized_end=1182
-  _globals['_LEADERBOARD']._serialized_start=1185
-  _globals['_LEADERBOARD']._serialized_end=1616
+  _globals['_PLAYERSTATS']._serialized_start=793
+  _globals['_PLAYERSTATS']._serialized_end=964
+  _globals['_TOURNAMENTSTATS']._serialized_start=966
+  _globals['_TOURNAMENTSTATS']._serialized_end=1050
+  _globals['_GETALLTIMERANKINGREQUEST']._serialized_start=1052
+  _globals['_GETALLTIMERANKINGREQUEST']._serialized_end=1130
+  _globals['_GETALLTIMERANKINGRESPONSE']._serialized_start=1132
+  _globals['_GETALLTIMERANKINGRESPONSE']._serialized_end=1236
+  _globals['_REBUILDPROJECTIONREQUEST']._serialized_start=1238
+  _globals['_REBUILDPROJECTIONREQUEST']._serialized_end=1264
+  _globals['_REBUILDPROJECTIONRESPONSE']._serialized_start=1266
+  _globals['_REBUILDPROJECTIONRESPONSE']._serialized_end=1318
+  _globals['_LEADERBOARD']._serialized_start=1321
+  _globals['_LEADERBOARD']._serialized_end=1752
 # @@protoc_insertion_point(module_scope)

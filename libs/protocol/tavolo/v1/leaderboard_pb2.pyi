@@ -293,6 +293,7 @@ class PlayerStats(_message.Message):
     LEVEL_FIELD_NUMBER: _builtins.int
     XP_TO_NEXT_LEVEL_FIELD_NUMBER: _builtins.int
     GAMES_FIELD_NUMBER: _builtins.int
+    TOURNAMENTS_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     """The player."""
     xp: _builtins.int
@@ -305,6 +306,10 @@ class PlayerStats(_message.Message):
     def games(self) -> _containers.RepeatedCompositeFieldContainer[Global___GameStats]:
         """Per game."""
 
+    @_builtins.property
+    def tournaments(self) -> Global___TournamentStats:
+        """Knock-out tournaments (PCG-7)."""
+
     def __init__(
         self,
         *,
@@ -313,14 +318,49 @@ class PlayerStats(_message.Message):
         level: _builtins.int = ...,
         xp_to_next_level: _builtins.int = ...,
         games: _abc.Iterable[Global___GameStats] | None = ...,
+        tournaments: Global___TournamentStats | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["tournaments", b"tournaments"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["games", b"games", "level", b"level", "player_id", b"player_id", "xp", b"xp", "xp_to_next_level", b"xp_to_next_level"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["games", b"games", "level", b"level", "player_id", b"player_id", "tournaments", b"tournaments", "xp", b"xp", "xp_to_next_level", b"xp_to_next_level"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___PlayerStats: _TypeAlias = PlayerStats  # noqa: Y015
+
+@_typing.final
+class TournamentStats(_message.Message):
+    """A player's knock-out tournament results (PCG-7), all games together."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYED_FIELD_NUMBER: _builtins.int
+    WINS_FIELD_NUMBER: _builtins.int
+    FINALS_FIELD_NUMBER: _builtins.int
+    PRIZE_COINS_FIELD_NUMBER: _builtins.int
+    played: _builtins.int
+    """Tournaments finished that the player entered."""
+    wins: _builtins.int
+    """Tournaments won."""
+    finals: _builtins.int
+    """Finals reached (won or lost)."""
+    prize_coins: _builtins.int
+    """Prize coins won."""
+    def __init__(
+        self,
+        *,
+        played: _builtins.int = ...,
+        wins: _builtins.int = ...,
+        finals: _builtins.int = ...,
+        prize_coins: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["finals", b"finals", "played", b"played", "prize_coins", b"prize_coins", "wins", b"wins"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TournamentStats: _TypeAlias = TournamentStats  # noqa: Y015
 
 @_typing.final
 class GetAllTimeRankingRequest(_message.Message):

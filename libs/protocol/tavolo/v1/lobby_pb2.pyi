@@ -224,6 +224,62 @@ REPORT_STATE_HANDLED: ReportState.ValueType  # 2
 """A moderator handled it."""
 Global___ReportState: _TypeAlias = ReportState  # noqa: Y015
 
+class _TournamentStatus:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TournamentStatusEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TournamentStatus.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TOURNAMENT_STATUS_UNSPECIFIED: _TournamentStatus.ValueType  # 0
+    """Not set."""
+    TOURNAMENT_STATUS_REGISTERING: _TournamentStatus.ValueType  # 1
+    """Taking registrations until its start."""
+    TOURNAMENT_STATUS_PLAYING: _TournamentStatus.ValueType  # 2
+    """Drawn; its matches are being played."""
+    TOURNAMENT_STATUS_FINISHED: _TournamentStatus.ValueType  # 3
+    """The final is over and the prizes paid."""
+    TOURNAMENT_STATUS_CANCELLED: _TournamentStatus.ValueType  # 4
+    """Too few entrants at the start: every fee released."""
+
+class TournamentStatus(_TournamentStatus, metaclass=_TournamentStatusEnumTypeWrapper):
+    """Where a tournament is in its life (PCG-7)."""
+
+TOURNAMENT_STATUS_UNSPECIFIED: TournamentStatus.ValueType  # 0
+"""Not set."""
+TOURNAMENT_STATUS_REGISTERING: TournamentStatus.ValueType  # 1
+"""Taking registrations until its start."""
+TOURNAMENT_STATUS_PLAYING: TournamentStatus.ValueType  # 2
+"""Drawn; its matches are being played."""
+TOURNAMENT_STATUS_FINISHED: TournamentStatus.ValueType  # 3
+"""The final is over and the prizes paid."""
+TOURNAMENT_STATUS_CANCELLED: TournamentStatus.ValueType  # 4
+"""Too few entrants at the start: every fee released."""
+Global___TournamentStatus: _TypeAlias = TournamentStatus  # noqa: Y015
+
+class _NoShow:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _NoShowEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_NoShow.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    NO_SHOW_UNSPECIFIED: _NoShow.ValueType  # 0
+    """Not set: a bot plays it."""
+    NO_SHOW_BOT: _NoShow.ValueType  # 1
+    """A bot plays the seat; the table's result stands."""
+    NO_SHOW_FORFEIT: _NoShow.ValueType  # 2
+    """The player forfeits the match (if neither shows, bots play it)."""
+
+class NoShow(_NoShow, metaclass=_NoShowEnumTypeWrapper):
+    """What becomes of a seat whose player does not show for a match in time."""
+
+NO_SHOW_UNSPECIFIED: NoShow.ValueType  # 0
+"""Not set: a bot plays it."""
+NO_SHOW_BOT: NoShow.ValueType  # 1
+"""A bot plays the seat; the table's result stands."""
+NO_SHOW_FORFEIT: NoShow.ValueType  # 2
+"""The player forfeits the match (if neither shows, bots play it)."""
+Global___NoShow: _TypeAlias = NoShow  # noqa: Y015
+
 @_typing.final
 class RegisterRequest(_message.Message):
     """Register."""
@@ -1850,3 +1906,687 @@ class ListGamesResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ListGamesResponse: _TypeAlias = ListGamesResponse  # noqa: Y015
+
+@_typing.final
+class CreateTournamentRequest(_message.Message):
+    """Operators create a tournament."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAME_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
+    MAX_ENTRANTS_FIELD_NUMBER: _builtins.int
+    OPENS_AT_FIELD_NUMBER: _builtins.int
+    STARTS_AT_FIELD_NUMBER: _builtins.int
+    FEE_FIELD_NUMBER: _builtins.int
+    SPLIT_FIELD_NUMBER: _builtins.int
+    NO_SHOW_FIELD_NUMBER: _builtins.int
+    SHOW_SECONDS_FIELD_NUMBER: _builtins.int
+    game: _builtins.str
+    """Game name; it must offer knock-out play."""
+    max_entrants: _builtins.int
+    """Entrants at most: 4 to 256."""
+    fee: _builtins.int
+    """Entry fee in coins: 0, or one of the stake levels."""
+    no_show: Global___NoShow.ValueType
+    """What a no-show means."""
+    show_seconds: _builtins.int
+    """How long a match waits for its players to show; 0: 120 seconds."""
+    @_builtins.property
+    def options(self) -> _struct_pb2.Struct:
+        """The game's options (match length ...), checked by its rules."""
+
+    @_builtins.property
+    def opens_at(self) -> _timestamp_pb2.Timestamp:
+        """When registration opens; unset: now."""
+
+    @_builtins.property
+    def starts_at(self) -> _timestamp_pb2.Timestamp:
+        """When registration closes and the draw is made."""
+
+    @_builtins.property
+    def split(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Prize shares in percent by place, best first (60, 30, 10); empty: winner takes all."""
+
+    def __init__(
+        self,
+        *,
+        game: _builtins.str = ...,
+        options: _struct_pb2.Struct | None = ...,
+        max_entrants: _builtins.int = ...,
+        opens_at: _timestamp_pb2.Timestamp | None = ...,
+        starts_at: _timestamp_pb2.Timestamp | None = ...,
+        fee: _builtins.int = ...,
+        split: _abc.Iterable[_builtins.int] | None = ...,
+        no_show: Global___NoShow.ValueType = ...,
+        show_seconds: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["opens_at", b"opens_at", "options", b"options", "starts_at", b"starts_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["fee", b"fee", "game", b"game", "max_entrants", b"max_entrants", "no_show", b"no_show", "opens_at", b"opens_at", "options", b"options", "show_seconds", b"show_seconds", "split", b"split", "starts_at", b"starts_at"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateTournamentRequest: _TypeAlias = CreateTournamentRequest  # noqa: Y015
+
+@_typing.final
+class ListTournamentsRequest(_message.Message):
+    """Asks for tournaments."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LIMIT_FIELD_NUMBER: _builtins.int
+    limit: _builtins.int
+    """At most this many; 0: 50."""
+    def __init__(
+        self,
+        *,
+        limit: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["limit", b"limit"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListTournamentsRequest: _TypeAlias = ListTournamentsRequest  # noqa: Y015
+
+@_typing.final
+class ListTournamentsResponse(_message.Message):
+    """Tournaments."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def tournaments(self) -> _containers.RepeatedCompositeFieldContainer[Global___Tournament]:
+        """The next to start first."""
+
+    def __init__(
+        self,
+        *,
+        tournaments: _abc.Iterable[Global___Tournament] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["tournaments", b"tournaments"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListTournamentsResponse: _TypeAlias = ListTournamentsResponse  # noqa: Y015
+
+@_typing.final
+class RegisterTournamentRequest(_message.Message):
+    """Enter a tournament."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    """The tournament."""
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RegisterTournamentRequest: _TypeAlias = RegisterTournamentRequest  # noqa: Y015
+
+@_typing.final
+class UnregisterTournamentRequest(_message.Message):
+    """Withdraw from a tournament."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    """The tournament."""
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___UnregisterTournamentRequest: _TypeAlias = UnregisterTournamentRequest  # noqa: Y015
+
+@_typing.final
+class GetTournamentRequest(_message.Message):
+    """Asks for a tournament."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    """The tournament."""
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetTournamentRequest: _TypeAlias = GetTournamentRequest  # noqa: Y015
+
+@_typing.final
+class WatchTournamentRequest(_message.Message):
+    """Asks to follow a tournament."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    """The tournament."""
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___WatchTournamentRequest: _TypeAlias = WatchTournamentRequest  # noqa: Y015
+
+@_typing.final
+class TournamentEntrant(_message.Message):
+    """A registered player."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    NICKNAME_FIELD_NUMBER: _builtins.int
+    PLACE_FIELD_NUMBER: _builtins.int
+    PRIZE_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    """Their account."""
+    nickname: _builtins.str
+    """Their nickname."""
+    place: _builtins.int
+    """Their final place once the tournament is over (0 before)."""
+    prize: _builtins.int
+    """Coins won."""
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        nickname: _builtins.str = ...,
+        place: _builtins.int = ...,
+        prize: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["nickname", b"nickname", "place", b"place", "player_id", b"player_id", "prize", b"prize"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TournamentEntrant: _TypeAlias = TournamentEntrant  # noqa: Y015
+
+@_typing.final
+class TournamentMatch(_message.Message):
+    """One match of the bracket."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUND_FIELD_NUMBER: _builtins.int
+    INDEX_FIELD_NUMBER: _builtins.int
+    A_FIELD_NUMBER: _builtins.int
+    B_FIELD_NUMBER: _builtins.int
+    A_NICKNAME_FIELD_NUMBER: _builtins.int
+    B_NICKNAME_FIELD_NUMBER: _builtins.int
+    WINNER_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    HOW_FIELD_NUMBER: _builtins.int
+    BOTS_FIELD_NUMBER: _builtins.int
+    round: _builtins.int
+    """Round, 0 first."""
+    index: _builtins.int
+    """Position in its round, 0 first."""
+    a: _builtins.str
+    """The two sides' player ids; empty while unknown (or a bye in round one)."""
+    b: _builtins.str
+    """The other side."""
+    a_nickname: _builtins.str
+    """Their nicknames."""
+    b_nickname: _builtins.str
+    """Their nicknames."""
+    winner: _builtins.str
+    """The winner once decided."""
+    table_id: _builtins.str
+    """Its engine table once opened."""
+    how: _builtins.str
+    """How it was decided: match, tie_break, last_capture, bye, no_show, aborted."""
+    @_builtins.property
+    def bots(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Players who did not show, whose seats a bot played."""
+
+    def __init__(
+        self,
+        *,
+        round: _builtins.int = ...,
+        index: _builtins.int = ...,
+        a: _builtins.str = ...,
+        b: _builtins.str = ...,
+        a_nickname: _builtins.str = ...,
+        b_nickname: _builtins.str = ...,
+        winner: _builtins.str = ...,
+        table_id: _builtins.str = ...,
+        how: _builtins.str = ...,
+        bots: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["a", b"a", "a_nickname", b"a_nickname", "b", b"b", "b_nickname", b"b_nickname", "bots", b"bots", "how", b"how", "index", b"index", "round", b"round", "table_id", b"table_id", "winner", b"winner"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TournamentMatch: _TypeAlias = TournamentMatch  # noqa: Y015
+
+@_typing.final
+class TournamentRound(_message.Message):
+    """A round of the bracket."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUND_FIELD_NUMBER: _builtins.int
+    MATCHES_FIELD_NUMBER: _builtins.int
+    round: _builtins.int
+    """Round number, 0 first."""
+    @_builtins.property
+    def matches(self) -> _containers.RepeatedCompositeFieldContainer[Global___TournamentMatch]:
+        """Its matches."""
+
+    def __init__(
+        self,
+        *,
+        round: _builtins.int = ...,
+        matches: _abc.Iterable[Global___TournamentMatch] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["matches", b"matches", "round", b"round"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TournamentRound: _TypeAlias = TournamentRound  # noqa: Y015
+
+@_typing.final
+class Tournament(_message.Message):
+    """A knock-out tournament (PCG-7)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
+    STATUS_FIELD_NUMBER: _builtins.int
+    MAX_ENTRANTS_FIELD_NUMBER: _builtins.int
+    OPENS_AT_FIELD_NUMBER: _builtins.int
+    STARTS_AT_FIELD_NUMBER: _builtins.int
+    FEE_FIELD_NUMBER: _builtins.int
+    SPLIT_FIELD_NUMBER: _builtins.int
+    NO_SHOW_FIELD_NUMBER: _builtins.int
+    SHOW_SECONDS_FIELD_NUMBER: _builtins.int
+    SEED_COMMITMENT_FIELD_NUMBER: _builtins.int
+    SEED_HEX_FIELD_NUMBER: _builtins.int
+    ENTRANTS_FIELD_NUMBER: _builtins.int
+    ROUNDS_FIELD_NUMBER: _builtins.int
+    POT_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    CANCEL_REASON_FIELD_NUMBER: _builtins.int
+    CHAMPION_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    """Its id."""
+    game: _builtins.str
+    """Game name."""
+    status: Global___TournamentStatus.ValueType
+    """Where it is."""
+    max_entrants: _builtins.int
+    """Entrants at most."""
+    fee: _builtins.int
+    """Entry fee in coins."""
+    no_show: Global___NoShow.ValueType
+    """What a no-show means."""
+    show_seconds: _builtins.int
+    """How long a match waits for its players."""
+    seed_commitment: _builtins.str
+    """sha256 of the draw's seed, hex, published when registration opened."""
+    seed_hex: _builtins.str
+    """The seed, hex, once the draw is made: anyone can redo the draw with it."""
+    pot: _builtins.int
+    """The prize pot: the fees escrowed."""
+    version: _builtins.int
+    """Changes so far (its stream's version)."""
+    cancel_reason: _builtins.str
+    """Why it was cancelled."""
+    champion: _builtins.str
+    """The winner once over."""
+    @_builtins.property
+    def options(self) -> _struct_pb2.Struct:
+        """The game's options every match plays with."""
+
+    @_builtins.property
+    def opens_at(self) -> _timestamp_pb2.Timestamp:
+        """When registration opens."""
+
+    @_builtins.property
+    def starts_at(self) -> _timestamp_pb2.Timestamp:
+        """When it starts."""
+
+    @_builtins.property
+    def split(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Prize shares in percent, best place first."""
+
+    @_builtins.property
+    def entrants(self) -> _containers.RepeatedCompositeFieldContainer[Global___TournamentEntrant]:
+        """Registered players, with places and prizes once over."""
+
+    @_builtins.property
+    def rounds(self) -> _containers.RepeatedCompositeFieldContainer[Global___TournamentRound]:
+        """The bracket once drawn."""
+
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+        game: _builtins.str = ...,
+        options: _struct_pb2.Struct | None = ...,
+        status: Global___TournamentStatus.ValueType = ...,
+        max_entrants: _builtins.int = ...,
+        opens_at: _timestamp_pb2.Timestamp | None = ...,
+        starts_at: _timestamp_pb2.Timestamp | None = ...,
+        fee: _builtins.int = ...,
+        split: _abc.Iterable[_builtins.int] | None = ...,
+        no_show: Global___NoShow.ValueType = ...,
+        show_seconds: _builtins.int = ...,
+        seed_commitment: _builtins.str = ...,
+        seed_hex: _builtins.str = ...,
+        entrants: _abc.Iterable[Global___TournamentEntrant] | None = ...,
+        rounds: _abc.Iterable[Global___TournamentRound] | None = ...,
+        pot: _builtins.int = ...,
+        version: _builtins.int = ...,
+        cancel_reason: _builtins.str = ...,
+        champion: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["opens_at", b"opens_at", "options", b"options", "starts_at", b"starts_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cancel_reason", b"cancel_reason", "champion", b"champion", "entrants", b"entrants", "fee", b"fee", "game", b"game", "max_entrants", b"max_entrants", "no_show", b"no_show", "opens_at", b"opens_at", "options", b"options", "pot", b"pot", "rounds", b"rounds", "seed_commitment", b"seed_commitment", "seed_hex", b"seed_hex", "show_seconds", b"show_seconds", "split", b"split", "starts_at", b"starts_at", "status", b"status", "tournament_id", b"tournament_id", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Tournament: _TypeAlias = Tournament  # noqa: Y015
+
+@_typing.final
+class CreateDuplicateRequest(_message.Message):
+    """An operator's Duplicate Solitario competition."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DUPLICATE_ID_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
+    OPENS_AT_FIELD_NUMBER: _builtins.int
+    CLOSES_AT_FIELD_NUMBER: _builtins.int
+    duplicate_id: _builtins.str
+    """Its id: 1 to 60 letters, digits and '-' (ids starting "daily-" are the daily ones')."""
+    @_builtins.property
+    def options(self) -> _struct_pb2.Struct:
+        """Solitario's table options (draw, scoring); omitted ones take their defaults."""
+
+    @_builtins.property
+    def opens_at(self) -> _timestamp_pb2.Timestamp:
+        """Entries are taken from then (default: now)."""
+
+    @_builtins.property
+    def closes_at(self) -> _timestamp_pb2.Timestamp:
+        """Entries close, standings become final and the seed is revealed then."""
+
+    def __init__(
+        self,
+        *,
+        duplicate_id: _builtins.str = ...,
+        options: _struct_pb2.Struct | None = ...,
+        opens_at: _timestamp_pb2.Timestamp | None = ...,
+        closes_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["closes_at", b"closes_at", "opens_at", b"opens_at", "options", b"options"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["closes_at", b"closes_at", "duplicate_id", b"duplicate_id", "opens_at", b"opens_at", "options", b"options"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateDuplicateRequest: _TypeAlias = CreateDuplicateRequest  # noqa: Y015
+
+@_typing.final
+class Duplicate(_message.Message):
+    """A Duplicate Solitario competition."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DUPLICATE_ID_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
+    OPENS_AT_FIELD_NUMBER: _builtins.int
+    CLOSES_AT_FIELD_NUMBER: _builtins.int
+    SEED_COMMITMENT_FIELD_NUMBER: _builtins.int
+    SEED_HEX_FIELD_NUMBER: _builtins.int
+    CLOSED_FIELD_NUMBER: _builtins.int
+    duplicate_id: _builtins.str
+    """Its id; the daily one of day D is "daily-D" (D as YYYY-MM-DD, UTC)."""
+    game: _builtins.str
+    """The game, "solitario"."""
+    seed_commitment: _builtins.str
+    """sha256 of the deal's seed, hex: every entrant's table commits to the same value."""
+    seed_hex: _builtins.str
+    """The seed, hex, once the competition has closed; empty before."""
+    closed: _builtins.bool
+    """True once closes_at has passed."""
+    @_builtins.property
+    def options(self) -> _struct_pb2.Struct:
+        """The table options every entrant plays with."""
+
+    @_builtins.property
+    def opens_at(self) -> _timestamp_pb2.Timestamp:
+        """When entries open."""
+
+    @_builtins.property
+    def closes_at(self) -> _timestamp_pb2.Timestamp:
+        """When entries close and the seed is revealed."""
+
+    def __init__(
+        self,
+        *,
+        duplicate_id: _builtins.str = ...,
+        game: _builtins.str = ...,
+        options: _struct_pb2.Struct | None = ...,
+        opens_at: _timestamp_pb2.Timestamp | None = ...,
+        closes_at: _timestamp_pb2.Timestamp | None = ...,
+        seed_commitment: _builtins.str = ...,
+        seed_hex: _builtins.str = ...,
+        closed: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["closes_at", b"closes_at", "opens_at", b"opens_at", "options", b"options"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["closed", b"closed", "closes_at", b"closes_at", "duplicate_id", b"duplicate_id", "game", b"game", "opens_at", b"opens_at", "options", b"options", "seed_commitment", b"seed_commitment", "seed_hex", b"seed_hex"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Duplicate: _TypeAlias = Duplicate  # noqa: Y015
+
+@_typing.final
+class JoinDuplicateRequest(_message.Message):
+    """Which competition to enter."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DUPLICATE_ID_FIELD_NUMBER: _builtins.int
+    DAILY_FIELD_NUMBER: _builtins.int
+    duplicate_id: _builtins.str
+    """The competition; empty with daily set."""
+    daily: _builtins.bool
+    """Today's daily competition (UTC day), whatever its id."""
+    def __init__(
+        self,
+        *,
+        duplicate_id: _builtins.str = ...,
+        daily: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["daily", b"daily", "duplicate_id", b"duplicate_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___JoinDuplicateRequest: _TypeAlias = JoinDuplicateRequest  # noqa: Y015
+
+@_typing.final
+class DuplicateEntry(_message.Message):
+    """The caller's entry: their own table at the engine."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DUPLICATE_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    REJOINED_FIELD_NUMBER: _builtins.int
+    table_id: _builtins.str
+    """The caller's table: play it at the engine (`tavolo play solitario --table ID`)."""
+    rejoined: _builtins.bool
+    """True when the caller had entered before (the same table is returned)."""
+    @_builtins.property
+    def duplicate(self) -> Global___Duplicate:
+        """The competition."""
+
+    def __init__(
+        self,
+        *,
+        duplicate: Global___Duplicate | None = ...,
+        table_id: _builtins.str = ...,
+        rejoined: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["duplicate", b"duplicate"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["duplicate", b"duplicate", "rejoined", b"rejoined", "table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DuplicateEntry: _TypeAlias = DuplicateEntry  # noqa: Y015
+
+@_typing.final
+class GetDuplicateStandingsRequest(_message.Message):
+    """Which competition's standings."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DUPLICATE_ID_FIELD_NUMBER: _builtins.int
+    DAILY_FIELD_NUMBER: _builtins.int
+    duplicate_id: _builtins.str
+    """The competition; empty with daily set."""
+    daily: _builtins.bool
+    """Today's daily competition."""
+    def __init__(
+        self,
+        *,
+        duplicate_id: _builtins.str = ...,
+        daily: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["daily", b"daily", "duplicate_id", b"duplicate_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetDuplicateStandingsRequest: _TypeAlias = GetDuplicateStandingsRequest  # noqa: Y015
+
+@_typing.final
+class DuplicateStanding(_message.Message):
+    """One entrant's line on the leaderboard."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLACE_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    NICKNAME_FIELD_NUMBER: _builtins.int
+    SCORE_FIELD_NUMBER: _builtins.int
+    MILLIS_FIELD_NUMBER: _builtins.int
+    MOVES_FIELD_NUMBER: _builtins.int
+    RESULT_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    place: _builtins.int
+    """1 for the best; entrants equal in score, time and moves share a place; 0 while playing."""
+    player_id: _builtins.str
+    """The entrant."""
+    nickname: _builtins.str
+    """Their nickname."""
+    score: _builtins.int
+    """Their final score."""
+    millis: _builtins.int
+    """From the deal to the end of their table, in milliseconds."""
+    moves: _builtins.int
+    """Moves and draws made."""
+    result: _builtins.str
+    """"won", "stopped", "timeout", "time_limit", "aborted"; empty while playing."""
+    table_id: _builtins.str
+    """Their table (its log opens to them when the competition closes)."""
+    def __init__(
+        self,
+        *,
+        place: _builtins.int = ...,
+        player_id: _builtins.str = ...,
+        nickname: _builtins.str = ...,
+        score: _builtins.int = ...,
+        millis: _builtins.int = ...,
+        moves: _builtins.int = ...,
+        result: _builtins.str = ...,
+        table_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["millis", b"millis", "moves", b"moves", "nickname", b"nickname", "place", b"place", "player_id", b"player_id", "result", b"result", "score", b"score", "table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DuplicateStanding: _TypeAlias = DuplicateStanding  # noqa: Y015
+
+@_typing.final
+class DuplicateStandings(_message.Message):
+    """A competition's leaderboard."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DUPLICATE_FIELD_NUMBER: _builtins.int
+    STANDINGS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def duplicate(self) -> Global___Duplicate:
+        """The competition."""
+
+    @_builtins.property
+    def standings(self) -> _containers.RepeatedCompositeFieldContainer[Global___DuplicateStanding]:
+        """Finished entrants by place, then those still playing."""
+
+    def __init__(
+        self,
+        *,
+        duplicate: Global___Duplicate | None = ...,
+        standings: _abc.Iterable[Global___DuplicateStanding] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["duplicate", b"duplicate"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["duplicate", b"duplicate", "standings", b"standings"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DuplicateStandings: _TypeAlias = DuplicateStandings  # noqa: Y015

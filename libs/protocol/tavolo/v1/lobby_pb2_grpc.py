@@ -167,6 +167,51 @@ class LobbyStub:
                 request_serializer=tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsRequest.SerializeToString,
                 response_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsResponse.FromString,
                 _registered_method=True)
+        self.CreateTournament = channel.unary_unary(
+                '/tavolo.v1.Lobby/CreateTournament',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.CreateTournamentRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Tournament.FromString,
+                _registered_method=True)
+        self.ListTournaments = channel.unary_unary(
+                '/tavolo.v1.Lobby/ListTournaments',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.ListTournamentsRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListTournamentsResponse.FromString,
+                _registered_method=True)
+        self.RegisterTournament = channel.unary_unary(
+                '/tavolo.v1.Lobby/RegisterTournament',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.RegisterTournamentRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Tournament.FromString,
+                _registered_method=True)
+        self.UnregisterTournament = channel.unary_unary(
+                '/tavolo.v1.Lobby/UnregisterTournament',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.UnregisterTournamentRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Tournament.FromString,
+                _registered_method=True)
+        self.GetTournament = channel.unary_unary(
+                '/tavolo.v1.Lobby/GetTournament',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.GetTournamentRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Tournament.FromString,
+                _registered_method=True)
+        self.WatchTournament = channel.unary_stream(
+                '/tavolo.v1.Lobby/WatchTournament',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.WatchTournamentRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Tournament.FromString,
+                _registered_method=True)
+        self.CreateDuplicate = channel.unary_unary(
+                '/tavolo.v1.Lobby/CreateDuplicate',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.CreateDuplicateRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Duplicate.FromString,
+                _registered_method=True)
+        self.JoinDuplicate = channel.unary_unary(
+                '/tavolo.v1.Lobby/JoinDuplicate',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.JoinDuplicateRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.DuplicateEntry.FromString,
+                _registered_method=True)
+        self.GetDuplicateStandings = channel.unary_unary(
+                '/tavolo.v1.Lobby/GetDuplicateStandings',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.GetDuplicateStandingsRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.DuplicateStandings.FromString,
+                _registered_method=True)
 
 
 class LobbyServicer:
@@ -361,6 +406,72 @@ class LobbyServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateTournament(self, request, context):
+        """Operators: create a knock-out tournament (PCG-7); its draw's seed is committed now.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListTournaments(self, request, context):
+        """Tournaments, the next to start first; finished and cancelled ones after.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RegisterTournament(self, request, context):
+        """Enter a tournament while its registration is open; the wallet holds the entry fee.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UnregisterTournament(self, request, context):
+        """Withdraw before the start; the held entry fee is released.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetTournament(self, request, context):
+        """A tournament: its bracket with each match's table, places and prizes.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WatchTournament(self, request, context):
+        """The tournament now, then again after every change (a player following it shows up
+        for their matches).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CreateDuplicate(self, request, context):
+        """Operators: create a Duplicate Solitario competition, every entrant on the same deal,
+        its seed committed now (sha256) and revealed when it closes.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def JoinDuplicate(self, request, context):
+        """Enter a Duplicate Solitario competition (today's daily one, created on first use):
+        the engine deals the caller's own table from the competition's seed. Once per player.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetDuplicateStandings(self, request, context):
+        """A competition's leaderboard: by score, then time, then moves.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LobbyServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -493,6 +604,51 @@ def add_LobbyServicer_to_server(servicer, server):
                     servicer.ListCollusionSignals,
                     request_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsRequest.FromString,
                     response_serializer=tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsResponse.SerializeToString,
+            ),
+            'CreateTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateTournament,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.CreateTournamentRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.Tournament.SerializeToString,
+            ),
+            'ListTournaments': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTournaments,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListTournamentsRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.ListTournamentsResponse.SerializeToString,
+            ),
+            'RegisterTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.RegisterTournament,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.RegisterTournamentRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.Tournament.SerializeToString,
+            ),
+            'UnregisterTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.UnregisterTournament,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.UnregisterTournamentRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.Tournament.SerializeToString,
+            ),
+            'GetTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTournament,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.GetTournamentRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.Tournament.SerializeToString,
+            ),
+            'WatchTournament': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchTournament,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.WatchTournamentRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.Tournament.SerializeToString,
+            ),
+            'CreateDuplicate': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateDuplicate,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.CreateDuplicateRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.Duplicate.SerializeToString,
+            ),
+            'JoinDuplicate': grpc.unary_unary_rpc_method_handler(
+                    servicer.JoinDuplicate,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.JoinDuplicateRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.DuplicateEntry.SerializeToString,
+            ),
+            'GetDuplicateStandings': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetDuplicateStandings,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.GetDuplicateStandingsRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.DuplicateStandings.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1199,6 +1355,249 @@ class Lobby:
             '/tavolo.v1.Lobby/ListCollusionSignals',
             tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsRequest.SerializeToString,
             tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/CreateTournament',
+            tavolo_dot_v1_dot_lobby__pb2.CreateTournamentRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.Tournament.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTournaments(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/ListTournaments',
+            tavolo_dot_v1_dot_lobby__pb2.ListTournamentsRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.ListTournamentsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RegisterTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/RegisterTournament',
+            tavolo_dot_v1_dot_lobby__pb2.RegisterTournamentRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.Tournament.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UnregisterTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/UnregisterTournament',
+            tavolo_dot_v1_dot_lobby__pb2.UnregisterTournamentRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.Tournament.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/GetTournament',
+            tavolo_dot_v1_dot_lobby__pb2.GetTournamentRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.Tournament.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/tavolo.v1.Lobby/WatchTournament',
+            tavolo_dot_v1_dot_lobby__pb2.WatchTournamentRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.Tournament.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateDuplicate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/CreateDuplicate',
+            tavolo_dot_v1_dot_lobby__pb2.CreateDuplicateRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.Duplicate.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def JoinDuplicate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/JoinDuplicate',
+            tavolo_dot_v1_dot_lobby__pb2.JoinDuplicateRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.DuplicateEntry.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetDuplicateStandings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/GetDuplicateStandings',
+            tavolo_dot_v1_dot_lobby__pb2.GetDuplicateStandingsRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.DuplicateStandings.FromString,
             options,
             channel_credentials,
             insecure,

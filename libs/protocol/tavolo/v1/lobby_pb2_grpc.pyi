@@ -97,6 +97,30 @@ class LobbyStub:
     """Moderators and auditors: pairs of accounts that may collude, most suspicious first,
     with their evidence (PCG-3). Nothing is sanctioned automatically.
     """
+    CreateTournament: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CreateTournamentRequest, _lobby_pb2.Tournament]
+    """Operators: create a knock-out tournament (PCG-7); its draw's seed is committed now."""
+    ListTournaments: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListTournamentsRequest, _lobby_pb2.ListTournamentsResponse]
+    """Tournaments, the next to start first; finished and cancelled ones after."""
+    RegisterTournament: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.RegisterTournamentRequest, _lobby_pb2.Tournament]
+    """Enter a tournament while its registration is open; the wallet holds the entry fee."""
+    UnregisterTournament: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.UnregisterTournamentRequest, _lobby_pb2.Tournament]
+    """Withdraw before the start; the held entry fee is released."""
+    GetTournament: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.GetTournamentRequest, _lobby_pb2.Tournament]
+    """A tournament: its bracket with each match's table, places and prizes."""
+    WatchTournament: _grpc.UnaryStreamMultiCallable[_lobby_pb2.WatchTournamentRequest, _lobby_pb2.Tournament]
+    """The tournament now, then again after every change (a player following it shows up
+    for their matches).
+    """
+    CreateDuplicate: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CreateDuplicateRequest, _lobby_pb2.Duplicate]
+    """Operators: create a Duplicate Solitario competition, every entrant on the same deal,
+    its seed committed now (sha256) and revealed when it closes.
+    """
+    JoinDuplicate: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.JoinDuplicateRequest, _lobby_pb2.DuplicateEntry]
+    """Enter a Duplicate Solitario competition (today's daily one, created on first use):
+    the engine deals the caller's own table from the competition's seed. Once per player.
+    """
+    GetDuplicateStandings: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.GetDuplicateStandingsRequest, _lobby_pb2.DuplicateStandings]
+    """A competition's leaderboard: by score, then time, then moves."""
 
 @_typing.type_check_only
 class LobbyAsyncStub(LobbyStub):
@@ -166,6 +190,30 @@ class LobbyAsyncStub(LobbyStub):
     """Moderators and auditors: pairs of accounts that may collude, most suspicious first,
     with their evidence (PCG-3). Nothing is sanctioned automatically.
     """
+    CreateTournament: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CreateTournamentRequest, _lobby_pb2.Tournament]  # type: ignore[assignment]
+    """Operators: create a knock-out tournament (PCG-7); its draw's seed is committed now."""
+    ListTournaments: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListTournamentsRequest, _lobby_pb2.ListTournamentsResponse]  # type: ignore[assignment]
+    """Tournaments, the next to start first; finished and cancelled ones after."""
+    RegisterTournament: _aio.UnaryUnaryMultiCallable[_lobby_pb2.RegisterTournamentRequest, _lobby_pb2.Tournament]  # type: ignore[assignment]
+    """Enter a tournament while its registration is open; the wallet holds the entry fee."""
+    UnregisterTournament: _aio.UnaryUnaryMultiCallable[_lobby_pb2.UnregisterTournamentRequest, _lobby_pb2.Tournament]  # type: ignore[assignment]
+    """Withdraw before the start; the held entry fee is released."""
+    GetTournament: _aio.UnaryUnaryMultiCallable[_lobby_pb2.GetTournamentRequest, _lobby_pb2.Tournament]  # type: ignore[assignment]
+    """A tournament: its bracket with each match's table, places and prizes."""
+    WatchTournament: _aio.UnaryStreamMultiCallable[_lobby_pb2.WatchTournamentRequest, _lobby_pb2.Tournament]  # type: ignore[assignment]
+    """The tournament now, then again after every change (a player following it shows up
+    for their matches).
+    """
+    CreateDuplicate: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CreateDuplicateRequest, _lobby_pb2.Duplicate]  # type: ignore[assignment]
+    """Operators: create a Duplicate Solitario competition, every entrant on the same deal,
+    its seed committed now (sha256) and revealed when it closes.
+    """
+    JoinDuplicate: _aio.UnaryUnaryMultiCallable[_lobby_pb2.JoinDuplicateRequest, _lobby_pb2.DuplicateEntry]  # type: ignore[assignment]
+    """Enter a Duplicate Solitario competition (today's daily one, created on first use):
+    the engine deals the caller's own table from the competition's seed. Once per player.
+    """
+    GetDuplicateStandings: _aio.UnaryUnaryMultiCallable[_lobby_pb2.GetDuplicateStandingsRequest, _lobby_pb2.DuplicateStandings]  # type: ignore[assignment]
+    """A competition's leaderboard: by score, then time, then moves."""
 
 class LobbyServicer(metaclass=_abc_1.ABCMeta):
     """Everything before and around a table. Register, Login, Refresh and Logout need no token;
@@ -388,5 +436,83 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         """Moderators and auditors: pairs of accounts that may collude, most suspicious first,
         with their evidence (PCG-3). Nothing is sanctioned automatically.
         """
+
+    @_abc_1.abstractmethod
+    def CreateTournament(
+        self,
+        request: _lobby_pb2.CreateTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.Tournament, _abc.Awaitable[_lobby_pb2.Tournament]]:
+        """Operators: create a knock-out tournament (PCG-7); its draw's seed is committed now."""
+
+    @_abc_1.abstractmethod
+    def ListTournaments(
+        self,
+        request: _lobby_pb2.ListTournamentsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.ListTournamentsResponse, _abc.Awaitable[_lobby_pb2.ListTournamentsResponse]]:
+        """Tournaments, the next to start first; finished and cancelled ones after."""
+
+    @_abc_1.abstractmethod
+    def RegisterTournament(
+        self,
+        request: _lobby_pb2.RegisterTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.Tournament, _abc.Awaitable[_lobby_pb2.Tournament]]:
+        """Enter a tournament while its registration is open; the wallet holds the entry fee."""
+
+    @_abc_1.abstractmethod
+    def UnregisterTournament(
+        self,
+        request: _lobby_pb2.UnregisterTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.Tournament, _abc.Awaitable[_lobby_pb2.Tournament]]:
+        """Withdraw before the start; the held entry fee is released."""
+
+    @_abc_1.abstractmethod
+    def GetTournament(
+        self,
+        request: _lobby_pb2.GetTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.Tournament, _abc.Awaitable[_lobby_pb2.Tournament]]:
+        """A tournament: its bracket with each match's table, places and prizes."""
+
+    @_abc_1.abstractmethod
+    def WatchTournament(
+        self,
+        request: _lobby_pb2.WatchTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_lobby_pb2.Tournament], _abc.AsyncIterator[_lobby_pb2.Tournament]]:
+        """The tournament now, then again after every change (a player following it shows up
+        for their matches).
+        """
+
+    @_abc_1.abstractmethod
+    def CreateDuplicate(
+        self,
+        request: _lobby_pb2.CreateDuplicateRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.Duplicate, _abc.Awaitable[_lobby_pb2.Duplicate]]:
+        """Operators: create a Duplicate Solitario competition, every entrant on the same deal,
+        its seed committed now (sha256) and revealed when it closes.
+        """
+
+    @_abc_1.abstractmethod
+    def JoinDuplicate(
+        self,
+        request: _lobby_pb2.JoinDuplicateRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.DuplicateEntry, _abc.Awaitable[_lobby_pb2.DuplicateEntry]]:
+        """Enter a Duplicate Solitario competition (today's daily one, created on first use):
+        the engine deals the caller's own table from the competition's seed. Once per player.
+        """
+
+    @_abc_1.abstractmethod
+    def GetDuplicateStandings(
+        self,
+        request: _lobby_pb2.GetDuplicateStandingsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.DuplicateStandings, _abc.Awaitable[_lobby_pb2.DuplicateStandings]]:
+        """A competition's leaderboard: by score, then time, then moves."""
 
 def add_LobbyServicer_to_server(servicer: LobbyServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

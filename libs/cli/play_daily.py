@@ -1,0 +1,98 @@
+"""``tavolo play solitario --daily``: enter today's Duplicate Solitario and play it.
+
+The lobby enters the caller (once a day: asked again, it hands back the same table) and
+the engine deals their own table from the day's committed seed; the game is then played
+at that table like any other (:func:`tavolo.cli.play_remote.join_table`). At the end the
+day's leaderboard so far is printed: by score, then time, then moves. The seed, and each
+table's log with it, opens when the day's competition closes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+import grpc
+
+from tavolo.cli import session
+from tavolo.cli.play_remote import Token, join_table, token_source
+from tavolo.v1 import lobby_pb2, lobby_pb2_grpc
+
+
+def play_daily(args: argparse.Namespace, input_line: Callable[[str], str | None] | None) -> int:
+    """Entry from ``tavolo play solitario --daily``; the exit code."""
+    nickname = getattr(args, "as_nick", None)
+    try:
+        _, token = token_source(nickname)
+        return asyncio.run(
+            daily(
+                session.address("lobby"),
+                args.server or session.address("engine"),
+                token,
+                input_line,
+            )
+        )
+    except session.NoSession as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except grpc.RpcError as exc:
+        print(f"tavolo play: {session.rpc_error_text(exc)}", file=sys.stderr)
+        return 2
+
+
+async def daily(
+    lobby: str,
+    engine: str,
+    token: Token,
+    input_line: Callable[[str], str | None] | None,
+    out: TextIO = sys.stdout,
+) -> int:
+    """Join today's competition, play its table, print the standings; 0 when played."""
+
+    def metadata() -> tuple[tuple[str, str]]:
+        current = token() if callable(token) else token
+        return (("authorization", f"Bearer {current}"),)
+
+    async with grpc.aio.insecure_channel(lobby) as channel:
+        stub = lobby_pb2_grpc.LobbyStub(channel)
+        entry = await stub.JoinDuplicate(
+            lobby_pb2.JoinDuplicateRequest(daily=True), metadata=metadata()
+        )
+        d = entry.duplicate
+        again = "You entered earlier: your table again. " if entry.rejoined else ""
+        print(
+            f"{again}Today's deal ({d.duplicate_id}, draw {_option(d, 'draw')}, "
+            f"{_option(d, 'scoring')} scoring) is the same for every entrant, committed to "
+            f"sha256(seed) = {d.seed_commitment}; it is revealed when the competition closes "
+            f"at {d.closes_at.ToDatetime():%Y-%m-%d %H:%M} UTC.",
+            file=out,
+        )
+        code = await join_table(engine, token, entry.table_id, "solitario", input_line, out)
+        standings = await stub.GetDuplicateStandings(
+            lobby_pb2.GetDuplicateStandingsRequest(duplicate_id=d.duplicate_id),
+            metadata=metadata(),
+        )
+    print_standings(standings, out)
+    return code
+
+
+def _option(d: lobby_pb2.Duplicate, name: str) -> str:
+    value = d.options.fields[name]
+    kind = value.WhichOneof("kind")
+    return str(int(value.number_value)) if kind == "number_value" else value.string_value
+
+
+def print_standings(standings: lobby_pb2.DuplicateStandings, out: TextIO) -> None:
+    print(f"--- {standings.duplicate.duplicate_id}: score, then time, then moves", file=out)
+    for s in standings.standings:
+        if s.place:
+            print(
+                f"{s.place:>3}. {s.nickname:<20} {s.score:>6} points "
+                f"{s.millis / 1000:>8.1f} s {s.moves:>4} moves  ({s.result})",
+                file=out,
+            )
+        else:
+            print(f"  -  {s.nickname:<20} playing", file=out)

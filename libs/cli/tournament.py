@@ -1,0 +1,175 @@
+"""``tavolo tournament list|register|unregister|watch``: knock-out tournaments (PCG-7).
+
+``watch`` follows the tournament (WatchTournament) and draws its bracket in the terminal
+after every change, with the command that sits the player at their next table. Following
+it is also how a player shows for their matches: a match waits a while for both players
+to follow the tournament before a bot takes a missing seat (or it is forfeited).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from typing import Any
+
+from tavolo.cli import session as sessions
+from tavolo.v1 import lobby_pb2, lobby_pb2_grpc
+
+STATUS = {
+    lobby_pb2.TOURNAMENT_STATUS_REGISTERING: "registering",
+    lobby_pb2.TOURNAMENT_STATUS_PLAYING: "playing",
+    lobby_pb2.TOURNAMENT_STATUS_FINISHED: "finished",
+    lobby_pb2.TOURNAMENT_STATUS_CANCELLED: "cancelled",
+}
+HOW = {
+    "match": "",
+    "tie_break": " (tie-break hand)",
+    "last_capture": " (last capture)",
+    "bye": " (bye)",
+    "no_show": " (no-show)",
+    "aborted": " (table aborted)",
+}
+
+
+def register(subparsers: Any) -> None:
+    tournament = subparsers.add_parser("tournament", help="knock-out tournaments")
+    actions = tournament.add_subparsers(dest="action", required=True)
+    listing = actions.add_parser("list", help="tournaments open, playing and past")
+    listing.add_argument("--as", dest="as_nick", help="which saved login to use")
+    listing.set_defaults(handler=_list)
+    for name, helptext, handler in (
+        ("register", "enter a tournament (its entry fee is held)", _register),
+        ("unregister", "withdraw before the start (the fee is released)", _unregister),
+        ("watch", "draw the bracket as it changes and show your next table", _watch),
+    ):
+        p = actions.add_parser(name, help=helptext)
+        p.add_argument("tournament_id")
+        p.add_argument("--as", dest="as_nick", help="which saved login to use")
+        p.set_defaults(handler=handler)
+
+
+def summary(t: lobby_pb2.Tournament) -> str:
+    starts = t.starts_at.ToDatetime().strftime("%Y-%m-%d %H:%M UTC")
+    split = "/".join(str(s) for s in t.split)
+    return (
+        f"{t.tournament_id}  {t.game}  {STATUS.get(t.status, '?')}  starts {starts}  "
+        f"{len(t.entrants)}/{t.max_entrants} entrants  fee {t.fee}  split {split}"
+    )
+
+
+def bracket_lines(t: lobby_pb2.Tournament, me: str = "") -> list[str]:
+    """The bracket, one round after another; ``me``'s matches are marked with ``>``."""
+    lines = [summary(t)]
+    if t.status == lobby_pb2.TOURNAMENT_STATUS_CANCELLED:
+        lines.append(f"cancelled: {t.cancel_reason}; every entry fee is released")
+        return lines
+    if not t.rounds:
+        names = ", ".join(e.nickname for e in t.entrants) or "nobody yet"
+        lines.append(f"registered: {names}")
+        lines.append(f"draw seed commitment: {t.seed_commitment}")
+        return lines
+    lines.append(f"draw seed: {t.seed_hex} (sha256 {t.seed_commitment})")
+    last = len(t.rounds) - 1
+    for row in t.rounds:
+        title = "final" if row.round == last else f"round {row.round + 1}"
+        lines.append(f"{title}:")
+        for m in row.matches:
+            mark = ">" if me and me in (m.a, m.b) else " "
+            a = _side(m.a, m.a_nickname, m, first=True)
+            b = _side(m.b, m.b_nickname, m, first=False)
+            state = ""
+            if m.winner:
+                won = m.a_nickname if m.winner == m.a else m.b_nickname
+                state = f"  -> {won}{HOW.get(m.how, f' ({m.how})')}"
+            elif m.table_id:
+                state = f"  playing at table {m.table_id}"
+            lines.append(f" {mark} {a} v {b}{state}")
+    if t.status == lobby_pb2.TOURNAMENT_STATUS_FINISHED:
+        champion = next((e.nickname for e in t.entrants if e.player_id == t.champion), "?")
+        lines.append(f"champion: {champion}")
+        for e in sorted((e for e in t.entrants if e.prize), key=lambda e: e.place):
+            lines.append(f"  place {e.place}: {e.nickname} wins {e.prize} coins")
+    return lines
+
+
+def next_table(t: lobby_pb2.Tournament, me: str) -> lobby_pb2.TournamentMatch | None:
+    """The player's match being played now, if any."""
+    for row in t.rounds:
+        for m in row.matches:
+            if me in (m.a, m.b) and m.table_id and not m.winner and me not in m.bots:
+                return m
+    return None
+
+
+def _side(player: str, nickname: str, m: lobby_pb2.TournamentMatch, *, first: bool) -> str:
+    if not player:
+        return "(bye)" if m.round == 0 and not first else "?"
+    return f"{nickname} (bot)" if player in m.bots else nickname
+
+
+def _lobby() -> lobby_pb2_grpc.LobbyStub:
+    return lobby_pb2_grpc.LobbyStub(sessions.channel("lobby"))
+
+
+def _list(args: argparse.Namespace) -> int:
+    def run() -> None:
+        saved = sessions.load(args.as_nick)
+        found = _lobby().ListTournaments(
+            lobby_pb2.ListTournamentsRequest(), metadata=saved.metadata()
+        )
+        if not found.tournaments:
+            print("no tournaments yet")
+        for t in found.tournaments:
+            print(summary(t))
+
+    return sessions.run_call(run)
+
+
+def _register(args: argparse.Namespace) -> int:
+    def run() -> None:
+        saved = sessions.load(args.as_nick)
+        t = _lobby().RegisterTournament(
+            lobby_pb2.RegisterTournamentRequest(tournament_id=args.tournament_id),
+            metadata=saved.metadata(),
+        )
+        print(f"registered: {summary(t)}")
+        print(f"follow it (and show for your matches): `{_watch_command(t, saved.nickname)}`")
+
+    return sessions.run_call(run)
+
+
+def _unregister(args: argparse.Namespace) -> int:
+    def run() -> None:
+        saved = sessions.load(args.as_nick)
+        t = _lobby().UnregisterTournament(
+            lobby_pb2.UnregisterTournamentRequest(tournament_id=args.tournament_id),
+            metadata=saved.metadata(),
+        )
+        print(f"withdrawn; your entry fee is released: {summary(t)}")
+
+    return sessions.run_call(run)
+
+
+def _watch(args: argparse.Namespace) -> int:
+    def run() -> None:
+        saved = sessions.load(args.as_nick)
+        stream: Iterator[lobby_pb2.Tournament] = _lobby().WatchTournament(
+            lobby_pb2.WatchTournamentRequest(tournament_id=args.tournament_id),
+            metadata=saved.metadata(),
+        )
+        for t in stream:
+            print("\n".join(bracket_lines(t, saved.player_id)), flush=True)
+            match = next_table(t, saved.player_id)
+            if match is not None:
+                print(
+                    f"your table: `tavolo play {t.game} --server --table {match.table_id}"
+                    f" --as {saved.nickname}`",
+                    flush=True,
+                )
+            print(flush=True)
+
+    return sessions.run_call(run)
+
+
+def _watch_command(t: lobby_pb2.Tournament, nickname: str) -> str:
+    return f"tavolo tournament watch {t.tournament_id} --as {nickname}"
