@@ -18,6 +18,7 @@ def all_games() -> dict[str, Game[Any]]:
     from tavolo.cardgames.games.cirulla import Cirulla
     from tavolo.cardgames.games.hearts import Hearts
     from tavolo.cardgames.games.pika import Pika
+    from tavolo.cardgames.games.poker import Poker
     from tavolo.cardgames.games.scala40 import Scala40
     from tavolo.cardgames.games.scopa import Scopa
     from tavolo.cardgames.games.scopone import Scopone
@@ -43,6 +44,7 @@ def all_games() -> dict[str, Game[Any]]:
         Burraco(),
         Scala40(),
         Solitario(),
+        Poker(),
         SetteMezzo(),
     ]
     return {g.name: g for g in games}

@@ -31,6 +31,7 @@ RENDERERS: dict[str, str] = {
     "tresette": "tavolo.cli.render_tresette",
     "ciapano": "tavolo.cli.render_tresette",
     "bestia": "tavolo.cli.render_bestia",
+    "poker": "tavolo.cli.render_poker",
     "settemezzo": "tavolo.cli.render_settemezzo",
 }
 """Game name → module with its ``RENDERER``. One line per game."""

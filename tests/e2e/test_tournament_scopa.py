@@ -80,13 +80,12 @@ def chosen_seeds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     dealt: list[str] = []
     opening = EngineApp.open_setup
 
-    async def open_setup(self: EngineApp, setup: TableSetup) -> Any:
+    async def open_setup(self: EngineApp, setup: TableSetup, deal_seed: bytes = b"") -> Any:
         humans = all(not s.bot for s in setup.seats)
         if setup.mode == "tournament" and humans and seeds and setup.table_id not in dealt:
-            seed = seeds.pop(0)
+            deal_seed = seeds.pop(0)
             dealt.append(setup.table_id)
-            self._new_seed = lambda: seed
-        return await opening(self, setup)
+        return await opening(self, setup, deal_seed)
 
     monkeypatch.setattr(EngineApp, "open_setup", open_setup)
     return dealt

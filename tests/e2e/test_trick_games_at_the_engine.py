@@ -1,7 +1,7 @@
 """`tavolo play briscola --server`: a trick game at a real engine table, with bots and
 timers, verified by `tavolo audit verify` like Pika (the engine is game-agnostic through
-the registry; this shows a trick game goes through it unchanged), and Sette e mezzo, a
-game in table chips whose bets are actions with an amount."""
+the registry; this shows a trick game goes through it unchanged), and the games in
+table chips whose bets are actions with an amount: Sette e mezzo and Poker all'italiana."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from tests.integration.engine.helpers import token as session_token
 pytestmark = pytest.mark.e2e
 
 
-@pytest.mark.parametrize(("game", "players"), [("briscola", 2), ("settemezzo", 3)])
+@pytest.mark.parametrize(("game", "players"), [("briscola", 2), ("settemezzo", 3), ("poker", 4)])
 async def test_a_terminal_player_finishes_a_trick_game_at_the_engine(
     game: str,
     players: int,

@@ -51,6 +51,7 @@ EXTRA_OPTIONS: dict[str, list[dict[str, Any]]] = {
     "hearts": [{"target": 30}, {"rules": "standard", "target": 30}],
     "settemezzo": [{"hands": 2}, {"fixed_bet": 5}, {"min_bet": 5, "max_bet": 40}],
     "uno": [{"match_length": "single"}, {"match_length": "hands:2"}, {"uno_window": 1}],
+    "poker": [{"starting_stack": 10, "ante": 2}, {"hands": 3, "min_bet": 1}],
 }
 """Option sets worth playing beyond the defaults and each option's listed choices."""
 

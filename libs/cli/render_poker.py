@@ -1,0 +1,152 @@
+"""How Poker all'italiana looks in the terminal, from the player's view: the chips and the
+pot, what it takes to open, who is still in, what each player put in this round and how
+many cards they changed, and each pot's showdown in the table's words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tavolo.cardgames.actions import Action, ActionKind
+from tavolo.cardgames.contract import Outcome, View
+from tavolo.cardgames.games.french_deck import pretty
+from tavolo.cardgames.games.poker_hands import RANK_WORDS
+from tavolo.cli.turns import CLOCKWISE, turn_line
+
+_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 6: "6th"}
+_DOING = {"blind": "decide on the blind", "change": "change cards"}
+
+
+def _does(names: Sequence[str], seat: int, me: int | None, you: str, others: str) -> str:
+    return f"{names[seat]} {you if seat == me else others}"
+
+
+def _plural(rank: int) -> str:
+    return "sixes" if rank == 6 else RANK_WORDS[rank] + "s"
+
+
+class PokerRenderer:
+    """Renders Poker all'italiana views; see :class:`tavolo.cli.play.Renderer`."""
+
+    def turn(self, view: View, names: Sequence[str]) -> str | None:
+        """Poker goes clockwise, seat s to s-1 (RULES §0.3)."""
+        p: Any = view.public
+        if p.get("phase") == "over" or p.get("turn") is None:
+            return None
+        return turn_line(p["turn"], view.seat, names, CLOCKWISE, _DOING.get(p["phase"], "bet"))
+
+    def table(self, view: View, names: Sequence[str]) -> str:
+        p: Any = view.public
+        lines = [f"--- Hand {p['hand_no']} of {p['hands']} - your turn " + "-" * 24]
+        lines.append("Chips: " + "   ".join(f"{names[s]} {c}" for s, c in enumerate(p["chips"])))
+        opening = f"a pair of {_plural(p['minimum'])} or better opens"
+        lines.append(f"Pot {p['pot']}; {opening}; the deck runs {p['lowest_rank']} to ace.")
+        status = []
+        for s in range(len(names)):
+            if not p["in_match"][s]:
+                state = "out of chips"
+            elif p["folded"][s]:
+                state = "passed"
+            else:
+                state = f"in for {p['round_bets'][s]}" if p["round_bets"][s] else "in"
+                if p["all_in"][s]:
+                    state += ", all-in"
+                if p["changed"][s] is not None:
+                    state += f", changed {p['changed'][s]}"
+            if p["opener"] == s:
+                state += ", opened" + (" blind" if p["blind"] else "")
+            status.append(f"{names[s]} {state}")
+        lines.append("; ".join(status))
+        if p["to_call"]:
+            lines.append(f"To see the bet you put in {p['to_call']}.")
+        if view.hand:
+            held = "  ".join(pretty(c) for c in view.hand)
+            lines.append(f"Your hand: {held}  ({view.private.get('hand_name', '')})")
+        elif p["phase"] == "blind":
+            lines.append("Your cards are dealt face down: open blind before you see them?")
+        return "\n".join(lines)
+
+    def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
+        p: Any = after.public
+        old: Any = before.public if before is not None else None
+        lines: list[str] = []
+        new_deal = old is None or old["deal_no"] != p["deal_no"]
+        if (
+            new_deal
+            and p["last_hand"] is not None
+            and (old is None or old["last_hand"] != p["last_hand"])
+        ):
+            lines.extend(self._hand_over(p["last_hand"], names, after.seat))
+        if new_deal:
+            dealer = "You deal" if p["dealer"] == after.seat else f"{names[p['dealer']]} deals"
+            lines.append(
+                f"Hand {p['hand_no']}: {dealer} and everyone antes; "
+                f"a pair of {_plural(p['minimum'])} opens."
+            )
+        elif old is not None:
+            for s in range(len(names)):
+                if s == after.seat:
+                    continue
+                if p["folded"][s] and not old["folded"][s]:
+                    lines.append(f"{names[s]} passes.")
+                elif p["round_bets"][s] > old["round_bets"][s]:
+                    lines.append(f"{names[s]} puts in {p['round_bets'][s] - old['round_bets'][s]}.")
+                if p["changed"][s] is not None and old["changed"][s] is None:
+                    lines.append(f"{names[s]} changes {p['changed'][s]} cards.")
+        ended = p["phase"] == "over" and p["last_hand"] is not None
+        if ended and (old is None or old["last_hand"] != p["last_hand"]):
+            lines.extend(self._hand_over(p["last_hand"], names, after.seat))
+        return lines
+
+    def _hand_over(self, summary: Any, names: Sequence[str], me: int | None) -> list[str]:
+        if summary.get("no_opening"):
+            return ["Nobody opened: the pot stays and the cards are dealt again."]
+        if "uncontested" in summary:
+            who = _does(names, summary["uncontested"], me, "take", "takes")
+            return [f"Hand {summary['hand']}: {who} the pot of {summary['pot']} unseen."]
+        lines = [f"Hand {summary['hand']}, showdown:"]
+        for s, words in summary["shown"].items():
+            lines.append(f"  {names[int(s)]}: {words}")
+        for n, pot in enumerate(summary["pots"]):
+            what = "the pot" if n == 0 else f"side pot {n}"
+            lines.append(
+                f"  {_does(names, pot['winner'], me, 'win', 'wins')} {what} of {pot['chips']}."
+            )
+        return lines
+
+    def choice(self, action: Action, view: View) -> str:
+        kind, amount = action.kind, action.amount
+        if kind is ActionKind.DISCARD:
+            if not action.cards:
+                return "keep all five (servito)"
+            return f"change {len(action.cards)}: " + " ".join(pretty(c) for c in action.cards)
+        p: Any = view.public
+        if kind is ActionKind.CHECK:
+            return "no, see my cards" if p["phase"] == "blind" else "check (busso / parola)"
+        if kind is ActionKind.BET:
+            return f"open blind with {amount}" if p["phase"] == "blind" else f"bet {amount} (punto)"
+        if kind is ActionKind.CALL_BET:
+            return f"see the bet: {p['to_call']} (vedo)"
+        if kind is ActionKind.RAISE:
+            return f"raise by {amount} (rilancio)"
+        if kind is ActionKind.FOLD:
+            return "pass (passo)"
+        return str(action)
+
+    def call_prompt(self, view: View) -> str | None:
+        return None
+
+    def reorder(self, view: View, command: str) -> tuple[str, ...] | None:
+        return None
+
+    def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
+        lines = ["--- Final places (by chips) " + "-" * 20]
+        for s in sorted(range(len(outcome.places)), key=lambda s: outcome.places[s]):
+            lines.append(
+                f"{_ORDINALS[outcome.places[s]]:>4}  {names[s]} ({outcome.scores[s]} chips)"
+            )
+        return "\n".join(lines)
+
+
+RENDERER = PokerRenderer()
