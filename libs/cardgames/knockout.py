@@ -51,7 +51,7 @@ def knock_out(game: Game[Any]) -> KnockOut:
     """The KO form of ``game``; refused, saying why, for a game that does not offer it."""
     if not game.offers_knock_out:
         raise InvalidOptions(
-            f"{game.title} does not offer knock-out play yet: it supplies no tie-break hand"
+            f"{game.title} does not offer knock-out play: it supplies no tie-break hand"
             " and last capture (RULES §0 rule 14)"
         )
     return KnockOut(game)

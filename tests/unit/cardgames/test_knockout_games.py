@@ -1,0 +1,193 @@
+"""KO play (RULES §0 rule 14, PCG-7) for the games that supply their own tie-break hand.
+
+A drawn match is hard to reach by chance, so :class:`Levelled` wraps a real game and
+changes one thing only, on purpose: the match (and, with ``level_hands``, that many
+tie-break hands too) is placed level. Deals, plays, scores and last captures are the
+game's own.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import pytest
+
+from tavolo.cardgames import Event, Game, Outcome
+from tavolo.cardgames.actions import Action
+from tavolo.cardgames.contract import JSON, Timer, View
+from tavolo.cardgames.games.ciapano import Ciapano
+from tavolo.cardgames.games.hearts import Hearts
+from tavolo.cardgames.knockout import MAX_TIE_BREAK_HANDS, knock_out
+from tavolo.cardgames.rng import SeededRandom
+from tests.unit.cardgames.conformance import check_replay, play_random_game
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """A game's state, and how many tie-break hands were dealt before it."""
+
+    inner: Any
+    hands: int = 0
+
+
+class Levelled(Game[Counted]):
+    """``game`` with its match, and its first ``level_hands`` tie-break hands, drawn."""
+
+    min_players = 1
+    max_players = 10
+
+    def __init__(self, game: Game[Any], level_hands: int = 0) -> None:
+        self.game = game
+        self.level_hands = level_hands
+        self.name = game.name
+        self.title = game.title
+        self.option_specs = game.option_specs
+        self.offers_knock_out = game.offers_knock_out
+
+    def options(self, given: Mapping[str, JSON] | None = None) -> dict[str, JSON]:
+        return self.game.options(given)
+
+    def new_game(self, options: Mapping[str, JSON] | None, seats: int, seed: bytes) -> Counted:
+        return Counted(self.game.new_game(options, seats, seed))
+
+    def _new_game(self, options: dict[str, JSON], seats: int, rng: SeededRandom) -> Counted:
+        raise NotImplementedError
+
+    def legal_actions(self, state: Counted, seat: int) -> list[Action]:
+        return self.game.legal_actions(state.inner, seat)
+
+    def _legal_actions(self, state: Counted, seat: int) -> list[Action]:
+        return self.game.legal_actions(state.inner, seat)
+
+    def apply(self, state: Counted, seat: int, action: Action) -> tuple[Counted, list[Event]]:
+        inner, events = self.game.apply(state.inner, seat, action)
+        return replace(state, inner=inner), events
+
+    def _apply(self, state: Counted, seat: int, action: Action) -> tuple[Counted, list[Event]]:
+        return self.apply(state, seat, action)
+
+    def outcome(self, state: Counted) -> Outcome | None:
+        ended = self.game.outcome(state.inner)
+        if ended is None or state.hands > self.level_hands:
+            return ended
+        return replace(ended, places=(1,) * len(ended.places))
+
+    def tie_break_hand(self, state: Counted) -> tuple[Counted, list[Event]]:
+        inner, events = self.game.tie_break_hand(state.inner)
+        return Counted(inner, state.hands + 1), events
+
+    def last_capture(self, state: Counted) -> int | None:
+        return self.game.last_capture(state.inner)
+
+    def partners(self, state: Counted, seat: int) -> frozenset[int]:
+        return self.game.partners(state.inner, seat)
+
+    def view(self, state: Counted, seat: int | None) -> View:
+        return self.game.view(state.inner, seat)
+
+    def to_act(self, state: Counted) -> frozenset[int]:
+        return self.game.to_act(state.inner)
+
+    def seats(self, state: Counted) -> int:
+        return self.game.seats(state.inner)
+
+    def timers(self, state: Counted) -> tuple[Timer, ...]:
+        return self.game.timers(state.inner)
+
+    def cards_in_play(self, state: Counted) -> list[str]:
+        return self.game.cards_in_play(state.inner)
+
+    def hidden_cards(self, state: Counted, seat: int | None) -> list[str]:
+        return self.game.hidden_cards(state.inner, seat)
+
+    def shown_cards(self, state: Counted, seat: int) -> list[str]:
+        return self.game.shown_cards(state.inner, seat)
+
+
+# Each game, a table size, and options making the match short.
+CASES: list[tuple[Game[Any], int, dict[str, JSON]]] = [
+    (Ciapano(), 4, {"match_length": "hands:3"}),  # TRESETTE-11
+    (Hearts(), 4, {"target": 1}),  # HEARTS-6
+]
+IDS = [game.name for game, _, _ in CASES]
+
+
+def play(game: Game[Any], state: Any, seed: int) -> tuple[Any, list[Event]]:
+    """Random legal play to the end; the final state and every event, in order."""
+    rng = random.Random(seed)
+    events: list[Event] = []
+    while waiting := game.to_act(state):
+        seat = rng.choice(sorted(waiting))
+        state, produced = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        events.extend(produced)
+    return state, events
+
+
+def decided(state: Any) -> Outcome:
+    assert state.outcome is not None
+    return state.outcome  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(("rules", "seats", "options"), CASES, ids=IDS)
+def test_pcg_7_a_drawn_match_gets_a_tie_break_hand_in_the_same_stream(
+    rules: Game[Any], seats: int, options: dict[str, JSON]
+) -> None:
+    assert rules.offers_knock_out
+    game = knock_out(Levelled(rules))
+    state, events = play(game, game.new_game(options, seats, b"ko-games"), 1)
+    outcome = decided(state)
+    how = outcome.detail["knock_out"]
+    assert how["decided_by"] in ("tie_break", "last_capture", "shared")
+    assert 1 <= len(how["tie_break_hands"]) <= MAX_TIE_BREAK_HANDS
+    types = [e["type"] for e in events]
+    assert types.count("tie_break_hand") == len(how["tie_break_hands"])
+    assert types[-1] == "knock_out_decided"
+    # The tie-break hand is dealt in the stream after the match, and play goes on in it.
+    opened = types.index("tie_break_hand")
+    assert opened + 1 < len(types) - 1
+    assert events[opened]["tied"] == list(range(seats))
+    # Tie-break points never enter the match totals, and the hand ranks the tied seats.
+    match_end = state.match
+    assert outcome.scores == match_end.scores
+    if how["decided_by"] == "tie_break":
+        assert min(outcome.places) == 1 and len(set(outcome.places)) > 1
+
+
+@pytest.mark.parametrize(("rules", "seats", "options"), CASES, ids=IDS)
+def test_pcg_7_after_three_drawn_tie_break_hands_the_last_capture_loses(
+    rules: Game[Any], seats: int, options: dict[str, JSON]
+) -> None:
+    game = knock_out(Levelled(rules, level_hands=MAX_TIE_BREAK_HANDS))
+    state, _ = play(game, game.new_game(options, seats, b"ko-three"), 2)
+    how = decided(state).detail["knock_out"]
+    assert len(how["tie_break_hands"]) == MAX_TIE_BREAK_HANDS
+    last = rules.last_capture(state.current.inner)
+    assert last is not None
+    assert how["decided_by"] == "last_capture" and how["last_capture"] == last
+    places = decided(state).places
+    assert places[last] == max(places) and places.count(1) == seats - 1
+
+
+@pytest.mark.parametrize(("rules", "seats", "options"), CASES, ids=IDS)
+def test_pcg_7_a_knock_out_match_honours_the_contract_through_its_tie_break_hands(
+    rules: Game[Any], seats: int, options: dict[str, JSON]
+) -> None:
+    """Conformance (legal actions, conservation, hidden cards, replay byte for byte)
+    holds across the match and its tie-break hands."""
+    game = knock_out(Levelled(rules, level_hands=1))
+    record = play_random_game(
+        game,
+        seats,
+        options,
+        b"ko-conf",
+        b"\x01",
+        [None] * seats,
+        deep=True,
+        deep_steps=40,
+        max_actions=50_000,
+    )
+    check_replay(game, record)
+    assert record.final.outcome.detail["knock_out"]["tie_break_hands"]
