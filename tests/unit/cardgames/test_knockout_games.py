@@ -18,6 +18,7 @@ import pytest
 from tavolo.cardgames import Event, Game, Outcome
 from tavolo.cardgames.actions import Action
 from tavolo.cardgames.contract import JSON, Timer, View
+from tavolo.cardgames.games.bestia import Bestia
 from tavolo.cardgames.games.ciapano import Ciapano
 from tavolo.cardgames.games.hearts import Hearts
 from tavolo.cardgames.knockout import MAX_TIE_BREAK_HANDS, knock_out
@@ -111,6 +112,7 @@ class Levelled(Game[Counted]):
 CASES: list[tuple[Game[Any], int, dict[str, JSON]]] = [
     (Ciapano(), 4, {"match_length": "hands:3"}),  # TRESETTE-11
     (Hearts(), 4, {"target": 1}),  # HEARTS-6
+    (Bestia(), 3, {"hands": 1}),  # BESTIA-8
 ]
 IDS = [game.name for game, _, _ in CASES]
 
@@ -161,10 +163,15 @@ def test_pcg_7_after_three_drawn_tie_break_hands_the_last_capture_loses(
     rules: Game[Any], seats: int, options: dict[str, JSON]
 ) -> None:
     game = knock_out(Levelled(rules, level_hands=MAX_TIE_BREAK_HANDS))
-    state, _ = play(game, game.new_game(options, seats, b"ko-three"), 2)
-    how = decided(state).detail["knock_out"]
-    assert len(how["tie_break_hands"]) == MAX_TIE_BREAK_HANDS
-    last = rules.last_capture(state.current.inner)
+    for seed in range(2, 12):
+        state, _ = play(game, game.new_game(options, seats, b"ko-three"), seed)
+        how = decided(state).detail["knock_out"]
+        assert len(how["tie_break_hands"]) == MAX_TIE_BREAK_HANDS
+        last = rules.last_capture(state.current.inner)
+        if last is not None:
+            break
+        # A third hand nobody played (Bestia's all-pass): the tied seats share the place.
+        assert how["decided_by"] == "shared" and decided(state).places == (1,) * seats
     assert last is not None
     assert how["decided_by"] == "last_capture" and how["last_capture"] == last
     places = decided(state).places
