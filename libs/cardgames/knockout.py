@@ -29,7 +29,12 @@ from tavolo.cardgames.rng import SeededRandom
 MAX_TIE_BREAK_HANDS = 3
 # How a game that plays its own tie-break hands names the way its match ended, as the
 # knock-out outcome's ``decided_by`` says it.
-_OWN_REASONS = {"tie_break": "tie_break", "ko": "last_capture", "last_trick": "last_capture"}
+_OWN_REASONS = {
+    "tie_break": "tie_break",
+    "ko": "last_capture",
+    "last_trick": "last_capture",
+    "last_play": "last_capture",
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,13 +16,17 @@ from typing import Any
 import pytest
 
 from tavolo.cardgames import Event, Game, Outcome
-from tavolo.cardgames.actions import Action
+from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import JSON, Timer, View
 from tavolo.cardgames.games.bestia import Bestia
+from tavolo.cardgames.games.burraco import Burraco
 from tavolo.cardgames.games.ciapano import Ciapano
 from tavolo.cardgames.games.hearts import Hearts
-from tavolo.cardgames.knockout import MAX_TIE_BREAK_HANDS, knock_out
+from tavolo.cardgames.knockout import MAX_TIE_BREAK_HANDS, KnockOutState, knock_out
 from tavolo.cardgames.rng import SeededRandom
+from tests.unit.cardgames.burraco_table import GAME as BURRACO
+from tests.unit.cardgames.burraco_table import meld
+from tests.unit.cardgames.burraco_table import table as burraco_table
 from tests.unit.cardgames.conformance import check_replay, play_random_game
 
 
@@ -198,3 +202,37 @@ def test_pcg_7_a_knock_out_match_honours_the_contract_through_its_tie_break_hand
     )
     check_replay(game, record)
     assert record.final.outcome.detail["knock_out"]["tie_break_hands"]
+
+
+# -- games whose own rules play the tie-break hands inside the match -----------------------
+
+
+def burraco_discard(card: str) -> Action:
+    return Action(ActionKind.DISCARD, cards=(card,))
+
+
+def test_pcg_7_burraco_ko_third_drawn_tie_break_lost_by_the_side_that_played_last() -> None:
+    """BURRACO-10 at a KO table: two tie-break hands drawn, the third drawn too; seat 0
+    made the last play, so side 0 loses and the outcome says it was the last capture."""
+    assert Burraco.offers_knock_out and Burraco.own_tie_breaks
+    game = knock_out(BURRACO)
+    state = burraco_table([["9C", "4D"], ["4S"]], options={"match_length": "hands:1"})
+    state = replace(state, totals=(0, 0), tiebreaks=2, last_turn=True)
+    after, events = game.apply(KnockOutState(current=state), 0, burraco_discard("9C"))
+    outcome = decided(after)
+    assert outcome.places == (2, 1)
+    assert outcome.detail["knock_out"]["decided_by"] == "last_capture"
+    assert BURRACO.last_capture(after.current) == 0
+    assert [e["type"] for e in events][-2:] == ["game_over", "knock_out_decided"]
+
+
+def test_pcg_7_burraco_ko_a_level_match_deals_its_tie_break_hand_in_the_same_stream() -> None:
+    game = knock_out(BURRACO)
+    long_run = meld("5H", "6H", "7H", "8H", "9H", "10H", "JH")
+    base = burraco_table([["9C"], ["4C"]], took_pozzetto=(True, True), melds=([long_run], []))
+    level = replace(base, totals=(1900, 2260))  # 2255 against 2255: a tie-break hand
+    after, events = game.apply(KnockOutState(current=level), 0, burraco_discard("9C"))
+    assert after.outcome is None and after.current.tiebreaks == 0
+    dealt = [e for e in events if e["type"] == "hand_dealt"]
+    assert len(dealt) == 1 and dealt[0]["tie_break"] is True
+    assert BURRACO.partners(after.current, 0) == frozenset({0})
