@@ -22,6 +22,7 @@ from tavolo.cardgames.games.bestia import Bestia
 from tavolo.cardgames.games.burraco import Burraco
 from tavolo.cardgames.games.ciapano import Ciapano
 from tavolo.cardgames.games.hearts import Hearts
+from tavolo.cardgames.games.scala40 import Scala40
 from tavolo.cardgames.knockout import MAX_TIE_BREAK_HANDS, KnockOutState, knock_out
 from tavolo.cardgames.rng import SeededRandom
 from tests.unit.cardgames.burraco_table import GAME as BURRACO
@@ -117,6 +118,7 @@ CASES: list[tuple[Game[Any], int, dict[str, JSON]]] = [
     (Ciapano(), 4, {"match_length": "hands:3"}),  # TRESETTE-11
     (Hearts(), 4, {"target": 1}),  # HEARTS-6
     (Bestia(), 3, {"hands": 1}),  # BESTIA-8
+    (Scala40(), 3, {"match_length": "hands:1"}),  # SCALA40-8
 ]
 IDS = [game.name for game, _, _ in CASES]
 
@@ -236,3 +238,16 @@ def test_pcg_7_burraco_ko_a_level_match_deals_its_tie_break_hand_in_the_same_str
     dealt = [e for e in events if e["type"] == "hand_dealt"]
     assert len(dealt) == 1 and dealt[0]["tie_break"] is True
     assert BURRACO.partners(after.current, 0) == frozenset({0})
+
+
+def test_pcg_7_a_scala_40_tie_break_hand_is_dealt_to_the_tied_seats_only() -> None:
+    """SCALA40-8: two players eliminated in the same hand with the same total share
+    first place; the tie-break hand is theirs, a match of one hand."""
+    rules = Scala40()
+    start = rules.new_game({"match_length": "elimination"}, 3, b"ko-scala")
+    ended = replace(start, places=(1, 3, 1), alive=(False, False, False), end_reason="x")
+    dealt, events = rules.tie_break_hand(ended)
+    assert dealt.alive == (True, False, True) and dealt.hands[1] == ()
+    assert len(dealt.hands[0]) == len(dealt.hands[2]) > 0
+    assert dealt.options.hands_limit == 1 and dealt.hand_no == start.hand_no + 1
+    assert events[0]["type"] == "hand_dealt" and rules.outcome(dealt) is None
