@@ -2,14 +2,15 @@
 
 A drawn match is hard to reach by chance, so :class:`Levelled` wraps a real game and
 changes one thing only, on purpose: the match (and, with ``level_hands``, that many
-tie-break hands too) is placed level. Deals, plays, scores and last captures are the
-game's own.
+tie-break hands too) is placed level; for the games whose tie-break hand is dealt to the
+seats placed first, ``even`` also makes the final state itself level (equal chips, shared
+places). Deals, plays, scores and last captures are the game's own.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -23,6 +24,8 @@ from tavolo.cardgames.games.burraco import Burraco
 from tavolo.cardgames.games.ciapano import Ciapano
 from tavolo.cardgames.games.hearts import Hearts
 from tavolo.cardgames.games.scala40 import Scala40
+from tavolo.cardgames.games.scala40_state import evolve as scala40_evolve
+from tavolo.cardgames.games.settemezzo import SetteMezzo
 from tavolo.cardgames.knockout import MAX_TIE_BREAK_HANDS, KnockOutState, knock_out
 from tavolo.cardgames.rng import SeededRandom
 from tests.unit.cardgames.burraco_table import GAME as BURRACO
@@ -45,9 +48,12 @@ class Levelled(Game[Counted]):
     min_players = 1
     max_players = 10
 
-    def __init__(self, game: Game[Any], level_hands: int = 0) -> None:
+    def __init__(
+        self, game: Game[Any], level_hands: int = 0, even: Callable[[Any], Any] | None = None
+    ) -> None:
         self.game = game
         self.level_hands = level_hands
+        self.even = even
         self.name = game.name
         self.title = game.title
         self.option_specs = game.option_specs
@@ -70,6 +76,9 @@ class Levelled(Game[Counted]):
 
     def apply(self, state: Counted, seat: int, action: Action) -> tuple[Counted, list[Event]]:
         inner, events = self.game.apply(state.inner, seat, action)
+        ended = self.game.outcome(inner) is not None
+        if ended and self.even is not None and state.hands <= self.level_hands:
+            inner = self.even(inner)
         return replace(state, inner=inner), events
 
     def _apply(self, state: Counted, seat: int, action: Action) -> tuple[Counted, list[Event]]:
@@ -113,14 +122,24 @@ class Levelled(Game[Counted]):
         return self.game.shown_cards(state.inner, seat)
 
 
+def even_chips(state: Any) -> Any:
+    return replace(state, chips=(state.chips[0],) * state.seats)
+
+
+def even_places(state: Any) -> Any:
+    return scala40_evolve(state, places=(1,) * state.seats)
+
+
 # Each game, a table size, and options making the match short.
 CASES: list[tuple[Game[Any], int, dict[str, JSON]]] = [
     (Ciapano(), 4, {"match_length": "hands:3"}),  # TRESETTE-11
     (Hearts(), 4, {"target": 1}),  # HEARTS-6
     (Bestia(), 3, {"hands": 1}),  # BESTIA-8
     (Scala40(), 3, {"match_length": "hands:1"}),  # SCALA40-8
+    (SetteMezzo(), 3, {"hands": 1}),  # SETTEMEZZO-9
 ]
 IDS = [game.name for game, _, _ in CASES]
+EVEN: dict[str, Callable[[Any], Any]] = {"scala40": even_places, "settemezzo": even_chips}
 
 
 def play(game: Game[Any], state: Any, seed: int) -> tuple[Any, list[Event]]:
@@ -144,7 +163,7 @@ def test_pcg_7_a_drawn_match_gets_a_tie_break_hand_in_the_same_stream(
     rules: Game[Any], seats: int, options: dict[str, JSON]
 ) -> None:
     assert rules.offers_knock_out
-    game = knock_out(Levelled(rules))
+    game = knock_out(Levelled(rules, even=EVEN.get(rules.name)))
     state, events = play(game, game.new_game(options, seats, b"ko-games"), 1)
     outcome = decided(state)
     how = outcome.detail["knock_out"]
@@ -168,7 +187,7 @@ def test_pcg_7_a_drawn_match_gets_a_tie_break_hand_in_the_same_stream(
 def test_pcg_7_after_three_drawn_tie_break_hands_the_last_capture_loses(
     rules: Game[Any], seats: int, options: dict[str, JSON]
 ) -> None:
-    game = knock_out(Levelled(rules, level_hands=MAX_TIE_BREAK_HANDS))
+    game = knock_out(Levelled(rules, level_hands=MAX_TIE_BREAK_HANDS, even=EVEN.get(rules.name)))
     for seed in range(2, 12):
         state, _ = play(game, game.new_game(options, seats, b"ko-three"), seed)
         how = decided(state).detail["knock_out"]
@@ -190,7 +209,7 @@ def test_pcg_7_a_knock_out_match_honours_the_contract_through_its_tie_break_hand
 ) -> None:
     """Conformance (legal actions, conservation, hidden cards, replay byte for byte)
     holds across the match and its tie-break hands."""
-    game = knock_out(Levelled(rules, level_hands=1))
+    game = knock_out(Levelled(rules, level_hands=1, even=EVEN.get(rules.name)))
     record = play_random_game(
         game,
         seats,
