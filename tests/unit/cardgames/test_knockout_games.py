@@ -23,6 +23,7 @@ from tavolo.cardgames.games.bestia import Bestia
 from tavolo.cardgames.games.burraco import Burraco
 from tavolo.cardgames.games.ciapano import Ciapano
 from tavolo.cardgames.games.hearts import Hearts
+from tavolo.cardgames.games.poker import Poker
 from tavolo.cardgames.games.scala40 import Scala40
 from tavolo.cardgames.games.scala40_state import evolve as scala40_evolve
 from tavolo.cardgames.games.settemezzo import SetteMezzo
@@ -137,9 +138,10 @@ CASES: list[tuple[Game[Any], int, dict[str, JSON]]] = [
     (Bestia(), 3, {"hands": 1}),  # BESTIA-8
     (Scala40(), 3, {"match_length": "hands:1"}),  # SCALA40-8
     (SetteMezzo(), 3, {"hands": 1}),  # SETTEMEZZO-9
+    (Poker(), 3, {"hands": 1}),  # POKER-11
 ]
 IDS = [game.name for game, _, _ in CASES]
-EVEN: dict[str, Callable[[Any], Any]] = {"scala40": even_places, "settemezzo": even_chips}
+EVEN: dict[str, Callable[[Any], Any]] = {"scala40": even_places, "settemezzo": even_chips, "poker": even_chips}
 
 
 def play(game: Game[Any], state: Any, seed: int) -> tuple[Any, list[Event]]:
