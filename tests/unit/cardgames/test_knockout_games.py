@@ -141,7 +141,11 @@ CASES: list[tuple[Game[Any], int, dict[str, JSON]]] = [
     (Poker(), 3, {"hands": 1}),  # POKER-11
 ]
 IDS = [game.name for game, _, _ in CASES]
-EVEN: dict[str, Callable[[Any], Any]] = {"scala40": even_places, "settemezzo": even_chips, "poker": even_chips}
+EVEN: dict[str, Callable[[Any], Any]] = {
+    "scala40": even_places,
+    "settemezzo": even_chips,
+    "poker": even_chips,
+}
 
 
 def play(game: Game[Any], state: Any, seed: int) -> tuple[Any, list[Event]]:
