@@ -27,7 +27,8 @@ from tavolo.cardgames.games.poker import Poker
 from tavolo.cardgames.games.scala40 import Scala40
 from tavolo.cardgames.games.scala40_state import evolve as scala40_evolve
 from tavolo.cardgames.games.settemezzo import SetteMezzo
-from tavolo.cardgames.knockout import MAX_TIE_BREAK_HANDS, KnockOutState, knock_out
+from tavolo.cardgames.knockout import MAX_TIE_BREAK_HANDS, KnockOut, KnockOutState, knock_out
+from tavolo.cardgames.registry import all_games
 from tavolo.cardgames.rng import SeededRandom
 from tests.unit.cardgames.burraco_table import GAME as BURRACO
 from tests.unit.cardgames.burraco_table import meld
@@ -276,3 +277,12 @@ def test_pcg_7_a_scala_40_tie_break_hand_is_dealt_to_the_tied_seats_only() -> No
     assert len(dealt.hands[0]) == len(dealt.hands[2]) > 0
     assert dealt.options.hands_limit == 1 and dealt.hand_no == start.hand_no + 1
     assert events[0]["type"] == "hand_dealt" and rules.outcome(dealt) is None
+
+
+def test_pcg_7_every_registered_game_but_solitario_offers_ko() -> None:
+    """Solitario is played alone: no sides to break a tie between (docs/decisions.md)."""
+    games = all_games()
+    assert [name for name, game in sorted(games.items()) if not game.offers_knock_out] == [
+        "solitario"
+    ]
+    assert all(isinstance(knock_out(g), KnockOut) for n, g in games.items() if n != "solitario")
