@@ -5,7 +5,8 @@ For each game both sides implement (Spades, Hearts), rounds alternate between ou
 and OpenSpiel's game driven through its Python API as shipped (``pip install open-spiel``),
 with uniformly random legal moves on both sides. OpenSpiel's game is one deal, ours a
 whole match of several, so the comparison is per action (player moves; OpenSpiel's
-chance steps, the deal, are not counted); games/s are printed for each as well. Run with
+chance steps, the deal, are not counted). Games/s are printed for both, and ours also
+as deals/s, which is games/s for one deal, the unit OpenSpiel's game is. Run with
 ``PYTHONPATH=build/compiled`` to measure our compiled rules.
 
     .venv/bin/python bench/bench_openspiel.py [--rounds 5] [--seconds 2]
@@ -26,31 +27,41 @@ from tavolo.cardgames.selfplay import play_random
 PAIRS = {"spades": "spades", "hearts": "hearts"}
 """Our game name → OpenSpiel's."""
 
+DEALS: dict[str, Callable[[Any], int]] = {
+    "spades": lambda state: int(state.round),
+    "hearts": lambda state: int(state.hand_no),
+}
+"""How many deals a finished match of ours played."""
 
-def ours(name: str) -> Callable[[float], tuple[int, int, float]]:
+Run = Callable[[float], tuple[int, int, int, float]]
+"""Play for about ``seconds``: games, deals, player actions and the wall time taken."""
+
+
+def ours(name: str) -> Run:
     game = all_games()[name]
+    deals_of = DEALS[name]
 
-    def run(seconds: float) -> tuple[int, int, float]:
+    def run(seconds: float) -> tuple[int, int, int, float]:
         chooser = random.Random(name)
-        games = actions = 0
+        games = deals = actions = 0
         start = time.perf_counter()
         while time.perf_counter() - start < seconds:
             state = game.new_game({}, game.max_players, f"{name}-{games}".encode())
-            _, applied = play_random(game, state, chooser)
-            games, actions = games + 1, actions + applied
-        return games, actions, time.perf_counter() - start
+            final, applied = play_random(game, state, chooser)
+            games, deals, actions = games + 1, deals + deals_of(final), actions + applied
+        return games, deals, actions, time.perf_counter() - start
 
     return run
 
 
-def openspiel(name: str) -> Callable[[float], tuple[int, int, float]] | None:
+def openspiel(name: str) -> Run | None:
     try:
         import pyspiel
     except ImportError:
         return None
     game: Any = pyspiel.load_game(name)
 
-    def run(seconds: float) -> tuple[int, int, float]:
+    def run(seconds: float) -> tuple[int, int, int, float]:
         rand = random.Random(name).random
         games = actions = 0
         start = time.perf_counter()
@@ -65,7 +76,7 @@ def openspiel(name: str) -> Callable[[float], tuple[int, int, float]] | None:
                     state.apply_action(legal[int(rand() * len(legal))])
                     actions += 1
             games += 1
-        return games, actions, time.perf_counter() - start
+        return games, games, actions, time.perf_counter() - start
 
     return run
 
@@ -84,18 +95,19 @@ def main() -> int:
             print("OpenSpiel is not installed (pip install open-spiel): no reference")
             return 1
         mine = ours(name)
-        rates: dict[str, list[tuple[float, float]]] = {"ours": [], "openspiel": []}
+        rates: dict[str, list[tuple[float, float, float]]] = {"ours": [], "openspiel": []}
         for _ in range(args.rounds):
             for side, run in (("ours", mine), ("openspiel", reference)):
-                games, actions, wall = run(args.seconds)
-                rates[side].append((games / wall, actions / wall))
-        best = {side: max(r[1] for r in found) for side, found in rates.items()}
-        per_round = [a[1] / b[1] for a, b in zip(rates["ours"], rates["openspiel"], strict=True)]
+                games, deals, actions, wall = run(args.seconds)
+                rates[side].append((games / wall, deals / wall, actions / wall))
+        best = {side: max(r[2] for r in found) for side, found in rates.items()}
+        per_round = [a[2] / b[2] for a, b in zip(rates["ours"], rates["openspiel"], strict=True)]
         for side, found in rates.items():
             print(
-                f"{name:>7} {side:<9} best {max(r[1] for r in found):9.0f} actions/s "
-                f"(median {median(r[1] for r in found):9.0f}), "
-                f"{max(r[0] for r in found):7.1f} games/s"
+                f"{name:>7} {side:<9} best {best[side]:9.0f} actions/s "
+                f"(median {median(r[2] for r in found):9.0f}), "
+                f"{max(r[0] for r in found):7.1f} games/s, "
+                f"{max(r[1] for r in found):7.1f} deals/s (games/s for one deal)"
             )
         print(
             f"{name:>7} ours / OpenSpiel per action: {best['ours'] / best['openspiel']:.2f}x "

@@ -108,6 +108,11 @@ class Outcome:
     scores: tuple[int, ...]
     detail: Mapping[str, JSON] = field(default_factory=dict)
 
+    def __reduce__(self) -> tuple[type[Outcome], tuple[object, ...]]:
+        """Copied and pickled through the constructor: compiled, a frozen dataclass
+        refuses the field-by-field restore ``copy.deepcopy`` and ``pickle`` do."""
+        return Outcome, (self.places, self.scores, self.detail)
+
     def winners(self) -> tuple[int, ...]:
         return tuple(s for s, p in enumerate(self.places) if p == 1)
 

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 # Sub-command modules under tavolo.cli; each one owns its arguments.
-COMMAND_MODULES = ("up", "play", "audit", "account", "lobby", "tournament")
+COMMAND_MODULES = ("up", "play", "audit", "account", "lobby", "tournament", "simulate")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -26,6 +26,8 @@ from google.protobuf.message import DecodeError
 from tavolo.servicekit.auth import Principal, TokenSigner, current_principal
 from tavolo.servicekit.errors import DomainError, InvalidArgument, PermissionDenied, Unauthenticated
 from tavolo.servicekit.metrics import RPC_SECONDS, RPC_TOTAL
+from tavolo.servicekit.outages import MESSAGE as OUTAGE_MESSAGE
+from tavolo.servicekit.outages import is_outage
 from tavolo.servicekit.revocation import Revocations
 from tavolo.servicekit.validation import check_request
 
@@ -88,9 +90,11 @@ def check_input(request: Any) -> None:
 
 
 def status_for(exc: BaseException, extra: ErrorMap) -> grpc.StatusCode | None:
-    """The status for an error a caller caused, or None for a bug."""
+    """The status for an error a caller caused or an outage, or None for a bug."""
     if isinstance(exc, DomainError):
         return exc.status
+    if is_outage(exc):
+        return grpc.StatusCode.UNAVAILABLE
     for kind in type(exc).__mro__:
         if kind in extra:
             return extra[kind]
@@ -186,8 +190,8 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
                 grpc.StatusCode.INTERNAL, f"internal error (id {error_id}); nothing was changed"
             )
         else:
-            message = bounded(str(exc))
-            log.info("request refused", code=status.name, reason=message)
+            message = OUTAGE_MESSAGE if is_outage(exc) else bounded(str(exc))
+            log.info("request refused", code=status.name, reason=message, error=repr(exc)[:300])
             await context.abort(status, message)
 
     def _record(self, method: str, started: float, code: str) -> None:

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 import asyncpg
 import nats
+import pytest
+
+from tavolo.servicekit.embedded import EmbeddedPostgres
 
 
 async def test_database_is_fresh_and_writable(database_url: str) -> None:
@@ -30,3 +36,24 @@ async def test_nats_has_jetstream(nats_url: str, namespace: str) -> None:
         await js.delete_stream(f"{namespace}_PROBE")
     finally:
         await nc.close()
+
+
+async def test_an_embedded_postgres_restarts_on_its_data_and_stops_for_good(
+    tmp_path: Path,
+) -> None:
+    """Chaos restarts the server under running services (`tavolo simulate --chaos`): the
+    same URL reaches it again with its data, and stop() ends the restarted process."""
+    postgres = EmbeddedPostgres(tmp_path / "pg")
+    url = await asyncio.to_thread(postgres.start, fast_unsafe=True)
+    try:
+        conn = await asyncpg.connect(url)
+        await conn.execute("CREATE TABLE kept (x int); INSERT INTO kept VALUES (7)")
+        await asyncio.to_thread(postgres.restart, 0.5)
+        with pytest.raises((asyncpg.InterfaceError, asyncpg.PostgresConnectionError)):
+            await conn.fetchval("SELECT 1")  # the restart ended the open session
+        again = await asyncpg.connect(url)
+        assert await again.fetchval("SELECT x FROM kept") == 7
+        await again.close()
+    finally:
+        await asyncio.to_thread(postgres.stop)
+    assert not (tmp_path / "pg" / "postmaster.pid").exists()

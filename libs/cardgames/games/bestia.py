@@ -30,7 +30,6 @@ non-trump first, then the weakest.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import (
@@ -44,7 +43,7 @@ from tavolo.cardgames.contract import (
     places_from_measure,
 )
 from tavolo.cardgames.errors import GameOver, InvalidOptions, NotYourTurn, RuleError
-from tavolo.cardgames.games import italian_cards
+from tavolo.cardgames.games import italian_cards, tricks
 from tavolo.cardgames.games.bestia_state import (
     BUIO,
     DECLARE,
@@ -247,8 +246,7 @@ class Bestia(Game[BestiaState]):
             set_aside = (*set_aside, *hands[seat])
             hands[seat] = ()
         to_decide = state.to_decide[1:]
-        state = replace(
-            state,
+        state = state.replace(
             declared=tuple(declared),
             hands=tuple(hands),
             set_aside=set_aside,
@@ -256,7 +254,7 @@ class Bestia(Game[BestiaState]):
         )
         events: list[Event] = [{"type": "declared", "seat": seat, "plays": plays}]
         if to_decide:
-            return replace(state, turn=to_decide[0]), events
+            return state.replace(turn=to_decide[0]), events
         active = state.active()
         if not active:
             events.append({"type": "hand_void", "hand": state.hand_no, "pot": state.pot})
@@ -267,8 +265,8 @@ class Bestia(Game[BestiaState]):
             chips[alone] += state.pot
             summary: dict[str, JSON] = {"hand": state.hand_no, "alone": alone, "won": state.pot}
             events.append({"type": "pot_taken", "seat": alone, "chips": state.pot})
-            return self._after_hand(replace(state, chips=tuple(chips), pot=0), summary, events)
-        return replace(state, phase=BUIO, to_decide=active, turn=active[0]), events
+            return self._after_hand(state.replace(chips=tuple(chips), pot=0), summary, events)
+        return state.replace(phase=BUIO, to_decide=active, turn=active[0]), events
 
     def _al_buio(
         self, state: BestiaState, seat: int, blind: bool
@@ -281,8 +279,7 @@ class Bestia(Game[BestiaState]):
             hands[seat] = italian_cards.sort_hand(drawn, ORDER.strength)
             buio[seat] = True
             events.append({"type": "cards_drawn", "seat": seat, "cards": list(drawn)})
-            state = replace(
-                state,
+            state = state.replace(
                 hands=tuple(hands),
                 buio=tuple(buio),
                 set_aside=set_aside,
@@ -290,46 +287,33 @@ class Bestia(Game[BestiaState]):
             )
         to_decide = state.to_decide[1:]
         if to_decide:
-            return replace(state, to_decide=to_decide, turn=to_decide[0]), events
+            return state.replace(to_decide=to_decide, turn=to_decide[0]), events
         leader = state.active()[0]
         events.append({"type": "play_started", "leader": leader})
-        return replace(state, phase=PLAY, to_decide=(), turn=leader), events
+        return state.replace(phase=PLAY, to_decide=(), turn=leader), events
 
     def _play(self, state: BestiaState, seat: int, card: str) -> tuple[BestiaState, list[Event]]:
-        hands = list(state.hands)
-        hands[seat] = tuple(c for c in hands[seat] if c != card)
-        trick = (*state.trick, (seat, card))
-        events: list[Event] = [{"type": "card_played", "seat": seat, "card": card}]
+        st = state.copy()
+        st.hands, st.trick, played = tricks.play_card(state.hands, state.trick, seat, card)
+        events: list[Event] = [played]
         active = state.active()
-        if len(trick) < len(active):
-            turn = next_active(active, seat)
-            return replace(state, hands=tuple(hands), trick=trick, turn=turn), events
-        winner = trick_winner(trick, ORDER, state.trumps)
-        share = trick_share(state.pot)  # the pot is paid out only when the hand ends
-        won = list(state.tricks_won)
-        won[winner] += 1
-        events.append(
-            {
-                "type": "trick_won",
-                "seat": winner,
-                "number": state.tricks_done + 1,
-                "cards": [[s, c] for s, c in trick],
-                "chips": share,
-            }
+        if len(st.trick) < len(active):
+            st.turn = next_active(active, seat)
+            return st, events
+        trick, number = st.trick, state.tricks_done + 1
+        winner, won = tricks.close_trick(trick, ORDER, state.trumps, number)
+        won["chips"] = trick_share(state.pot)  # the pot is paid out only when the hand ends
+        events.append(won)
+        st.tricks_won = (
+            *state.tricks_won[:winner],
+            state.tricks_won[winner] + 1,
+            *state.tricks_won[winner + 1 :],
         )
-        state = replace(
-            state,
-            hands=tuple(hands),
-            trick=(),
-            tricks_done=state.tricks_done + 1,
-            tricks_won=tuple(won),
-            taken=(*state.taken, *(c for _, c in trick)),
-            last_trick=trick,
-            turn=winner,
-        )
-        if state.tricks_done < TRICKS:
-            return state, events
-        return self._settle(state, events)
+        st.taken = (*state.taken, *[c for _, c in trick])
+        st.trick, st.tricks_done, st.last_trick, st.turn = (), number, trick, winner
+        if number < TRICKS:
+            return st, events
+        return self._settle(st, events)
 
     def _settle(self, state: BestiaState, events: list[Event]) -> tuple[BestiaState, list[Event]]:
         """Pay each trick ⌊pot ÷ 3⌋ (BESTIA-6) and make the bestie pay (BESTIA-7)."""
@@ -356,16 +340,16 @@ class Bestia(Game[BestiaState]):
             "next_pot": pot,
         }
         events.append({"type": "hand_settled", **summary, "tricks": list(state.tricks_won)})
-        return self._after_hand(replace(state, chips=tuple(chips), pot=pot), summary, events)
+        return self._after_hand(state.replace(chips=tuple(chips), pot=pot), summary, events)
 
     def _after_hand(
         self, state: BestiaState, summary: dict[str, JSON], events: list[Event]
     ) -> tuple[BestiaState, list[Event]]:
-        state = replace(state, last_hand=summary)
+        state = state.replace(last_hand=summary)
         broke = any(c == 0 for c in state.chips)
         if broke or state.hand_no >= int(state.options["hands"]):
             reason = "no_chips" if broke else "hands"
-            state = replace(state, phase=OVER, end_reason=reason)
+            state = state.replace(phase=OVER, end_reason=reason)
             outcome = self.outcome(state)
             assert outcome is not None
             events.append({"type": "game_over", "reason": reason, "places": list(outcome.places)})

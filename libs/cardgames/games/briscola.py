@@ -29,8 +29,6 @@ the events of the card it played.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import (
     JSON,
@@ -43,7 +41,7 @@ from tavolo.cardgames.contract import (
     places_from_measure,
 )
 from tavolo.cardgames.errors import GameOver, NotYourTurn, RuleError
-from tavolo.cardgames.games import italian_cards
+from tavolo.cardgames.games import italian_cards, tricks
 from tavolo.cardgames.games.briscola_match import (
     decided,
     hand_winner,
@@ -63,6 +61,13 @@ from tavolo.cardgames.games.tricks import card_points, per_side, tiebreak_rankin
 from tavolo.cardgames.rng import SeededRandom
 
 MATCH_LENGTHS = ("single", "hands:3", "hands:5", "hands:7")
+
+
+def _sorted(cards: list[str]) -> tuple[str, ...]:
+    """A Briscola hand in display order, strongest first in each suit."""
+    return italian_cards.sort_hand(cards, ORDER.strength)
+
+
 _PLAYS = {c: Action(ActionKind.PLAY, cards=(c,)) for c in italian_cards.DECK}
 _SWAPS = {c: Action(ActionKind.TAKE, cards=(c,)) for c in italian_cards.DECK if c[0] == "2"}
 
@@ -208,54 +213,29 @@ class Briscola(Game[BriscolaState]):
         hands[seat] = italian_cards.sort_hand(
             [*(c for c in hands[seat] if c != two), taken], ORDER.strength
         )
-        after = replace(state, hands=tuple(hands), stock=(*state.stock[:-1], two), turned=two)
+        after = state.replace(hands=tuple(hands), stock=(*state.stock[:-1], two), turned=two)
         return after, [{"type": "two_swapped", "seat": seat, "gave": two, "took": taken}]
 
     def _play(
         self, state: BriscolaState, seat: int, card: str
     ) -> tuple[BriscolaState, list[Event]]:
-        hands = list(state.hands)
-        hands[seat] = tuple(c for c in hands[seat] if c != card)
-        trick = (*state.trick, (seat, card))
-        events: list[Event] = [{"type": "card_played", "seat": seat, "card": card}]
-        if len(trick) < state.seats:
-            return replace(
-                state, hands=tuple(hands), trick=trick, turn=(seat + 1) % state.seats
-            ), events
-        winner = trick_winner(trick, ORDER, state.trumps)
-        won = [c for _, c in trick]
-        taken = list(state.taken)
-        taken[winner] = (*taken[winner], *won)
-        events.append(
-            {
-                "type": "trick_won",
-                "seat": winner,
-                "number": state.tricks_done + 1,
-                "cards": [[s, c] for s, c in trick],
-                "points": card_points(won, POINTS),
-            }
-        )
-        stock = list(state.stock)
-        for i in range(state.seats):
-            if not stock:
-                break
-            drawer = (winner + i) % state.seats
-            drawn = stock.pop(0)
-            hands[drawer] = italian_cards.sort_hand([*hands[drawer], drawn], ORDER.strength)
-            events.append({"type": "card_drawn", "seat": drawer, "card": drawn})
-        after = replace(
-            state,
-            hands=tuple(hands),
-            stock=tuple(stock),
-            trick=(),
-            tricks_done=state.tricks_done + 1,
-            taken=tuple(taken),
-            last_trick=trick,
-            turn=winner,
-        )
-        if any(after.hands):
-            return after, events
-        return self._end_hand(after, side_of(state.seats, winner), events)
+        st = state.copy()
+        st.hands, st.trick, played = tricks.play_card(state.hands, state.trick, seat, card)
+        events: list[Event] = [played]
+        if len(st.trick) < state.seats:
+            st.turn = (seat + 1) % state.seats
+            return st, events
+        trick, number = st.trick, state.tricks_done + 1
+        winner, won = tricks.close_trick(trick, ORDER, state.trumps, number)
+        won["points"] = card_points([c for _, c in trick], POINTS)
+        events.append(won)
+        st.hands, st.stock, _, drawn = tricks.draw_in_turn(st.hands, state.stock, winner, _sorted)
+        events.extend(drawn)
+        st.taken = tricks.add_to_pile(state.taken, winner, trick)
+        st.trick, st.tricks_done, st.last_trick, st.turn = (), number, trick, winner
+        if any(st.hands):
+            return st, events
+        return self._end_hand(st, side_of(state.seats, winner), events)
 
     def _end_hand(
         self, state: BriscolaState, last_side: int, events: list[Event]
@@ -273,21 +253,20 @@ class Briscola(Game[BriscolaState]):
             "tie_break": tiebreak,
         }
         events.append({"type": "hand_scored", **summary, "points": list(points)})
-        state = replace(state, last_hand=summary)
+        state = state.replace(last_hand=summary)
         if tiebreak:
             ranking = tiebreak_ranking(
                 state.tied, points, state.tiebreaks + 1, last_side, len(points)
             )
-            state = replace(state, tiebreaks=state.tiebreaks + 1)
+            state = state.replace(tiebreaks=state.tiebreaks + 1)
             if ranking is not None:
-                return self._game_over(replace(state, ranking=ranking), "tie_break", events)
+                return self._game_over(state.replace(ranking=ranking), "tie_break", events)
             return self._next_hand(state, events)
         hands_won = list(state.hands_won)
         if winner is not None:
             hands_won[winner] += 1
         totals = [t + p for t, p in zip(state.points, points, strict=True)]
-        state = replace(
-            state,
+        state = state.replace(
             hands_won=tuple(hands_won),
             points=tuple(totals),
             score_sheet=(*state.score_sheet, tuple(points)),
@@ -298,7 +277,7 @@ class Briscola(Game[BriscolaState]):
         tied = tied_at_top(measure)
         if tied and opts.ko:
             events.append({"type": "tie_break_started", "sides": list(tied)})
-            return self._next_hand(replace(state, tied=tied), events)
+            return self._next_hand(state.replace(tied=tied), events)
         return self._game_over(state, "drawn" if tied else "match_won", events)
 
     def _next_hand(
@@ -320,7 +299,7 @@ class Briscola(Game[BriscolaState]):
     def _game_over(
         self, state: BriscolaState, reason: str, events: list[Event]
     ) -> tuple[BriscolaState, list[Event]]:
-        state = replace(state, phase=OVER, end_reason=reason)
+        state = state.replace(phase=OVER, end_reason=reason)
         outcome = self.outcome(state)
         assert outcome is not None
         events.append({"type": "game_over", "reason": reason, "places": list(outcome.places)})

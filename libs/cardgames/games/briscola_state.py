@@ -1,18 +1,20 @@
 """The state of a Briscola table and the deal of each hand (RULES §5.1, §0.5).
 
-Frozen data only: the rules that move it live in :mod:`~tavolo.cardgames.games.briscola`.
+Data only: the rules that move it live in :mod:`~tavolo.cardgames.games.briscola`.
 With 4 players seats 0+2 play against 1+3; otherwise every seat is its own side.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import Final
 
 from tavolo.cardgames.contract import JSON
 from tavolo.cardgames.games import italian_cards
 from tavolo.cardgames.games.tricks import CardOrder, Play, sides_of
 from tavolo.cardgames.rng import SeededRandom
+from tavolo.cardgames.slotted import SlottedState
 
 HAND_SIZE = 3
 REMOVED_FOR_THREE = "2B"  # RULES §5: the 2 of bastoni leaves the deck for 3 players
@@ -26,11 +28,16 @@ WINNING_POINTS = 61
 PLAY, OVER = "playing", "over"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BriscolaOptions:
     match_length: str
     exchange_two: bool
     ko: bool
+
+    def __reduce__(self) -> tuple[type[BriscolaOptions], tuple[object, ...]]:
+        """Copied and pickled through the constructor: compiled, a frozen dataclass
+        refuses the field-by-field restore ``copy.deepcopy`` and ``pickle`` do."""
+        return BriscolaOptions, (self.match_length, self.exchange_two, self.ko)
 
     @property
     def hands(self) -> int:
@@ -38,33 +45,86 @@ class BriscolaOptions:
         return 1 if self.match_length == "single" else int(self.match_length.split(":")[1])
 
 
-@dataclass(frozen=True)
-class BriscolaState:
-    """The whole table. Immutable: ``apply`` builds a new one (the generator is copied
-    before every use, never advanced in place)."""
+_FIELDS: Final = (
+    "options",
+    "rng",
+    "seats",
+    "hand_no",
+    "dealer",
+    "phase",
+    "hands",
+    "stock",  # top first; the turned card lies face up at the bottom
+    "turned",  # the card turned at the deal: its suit is trumps
+    "turn",
+    "trick",
+    "tricks_done",
+    "taken",  # per seat, the cards of the tricks it won
+    "last_trick",
+    "hands_won",  # per side, hands won in the match (tie-breaks excluded)
+    "points",  # per side, card points over the match's hands
+    "score_sheet",  # per hand, each side's card points
+    "tiebreaks",  # tie-break hands played (KO, RULES §0 rule 13)
+    "tied",  # the sides a tie-break hand is deciding between
+    "ranking",  # per side, the order tie-breaks gave (higher ranks higher)
+    "last_hand",  # the summary of the last hand scored
+    "end_reason",
+)
 
-    options: BriscolaOptions
-    rng: SeededRandom
-    seats: int
-    hand_no: int
-    dealer: int
-    phase: str
-    hands: tuple[tuple[str, ...], ...]
-    stock: tuple[str, ...]  # top first; the turned card lies face up at the bottom
-    turned: str  # the card turned at the deal: its suit is trumps
-    turn: int
-    trick: tuple[Play, ...]
-    tricks_done: int
-    taken: tuple[tuple[str, ...], ...]  # per seat, the cards of the tricks it won
-    last_trick: tuple[Play, ...]
-    hands_won: tuple[int, ...]  # per side, hands won in the match (tie-breaks excluded)
-    points: tuple[int, ...]  # per side, card points over the match's hands
-    score_sheet: tuple[tuple[int, ...], ...]  # per hand, each side's card points
-    tiebreaks: int  # tie-break hands played (KO, RULES §0 rule 13)
-    tied: tuple[int, ...]  # the sides a tie-break hand is deciding between
-    ranking: tuple[int, ...]  # per side, the order tie-breaks gave (higher ranks higher)
-    last_hand: Mapping[str, JSON] | None  # the summary of the last hand scored
-    end_reason: str | None
+
+class BriscolaState(SlottedState):
+    """The whole table. Treat it as immutable: ``apply`` changes a :meth:`copy` (the
+    generator is copied before every use, never advanced in place)."""
+
+    __slots__ = _FIELDS
+    FIELDS = _FIELDS
+
+    def __init__(
+        self,
+        options: BriscolaOptions,
+        rng: SeededRandom,
+        seats: int,
+        hand_no: int,
+        dealer: int,
+        phase: str,
+        hands: tuple[tuple[str, ...], ...],
+        stock: tuple[str, ...],
+        turned: str,
+        turn: int,
+        trick: tuple[Play, ...],
+        tricks_done: int,
+        taken: tuple[tuple[str, ...], ...],
+        last_trick: tuple[Play, ...],
+        hands_won: tuple[int, ...],
+        points: tuple[int, ...],
+        score_sheet: tuple[tuple[int, ...], ...],
+        tiebreaks: int,
+        tied: tuple[int, ...],
+        ranking: tuple[int, ...],
+        last_hand: Mapping[str, JSON] | None,
+        end_reason: str | None,
+    ) -> None:
+        self.options = options
+        self.rng = rng
+        self.seats = seats
+        self.hand_no = hand_no
+        self.dealer = dealer
+        self.phase = phase
+        self.hands = hands
+        self.stock = stock
+        self.turned = turned
+        self.turn = turn
+        self.trick = trick
+        self.tricks_done = tricks_done
+        self.taken = taken
+        self.last_trick = last_trick
+        self.hands_won = hands_won
+        self.points = points
+        self.score_sheet = score_sheet
+        self.tiebreaks = tiebreaks
+        self.tied = tied
+        self.ranking = ranking
+        self.last_hand = last_hand
+        self.end_reason = end_reason
 
     @property
     def trumps(self) -> str:
@@ -96,8 +156,7 @@ def deal(state: BriscolaState, hand_no: int, dealer: int) -> BriscolaState:
         italian_cards.sort_hand(cards[order.index(s) : dealt : n], ORDER.strength) for s in range(n)
     )
     turned = cards[dealt]
-    return replace(
-        state,
+    return state.replace(
         rng=rng,
         hand_no=hand_no,
         dealer=dealer,

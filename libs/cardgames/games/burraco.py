@@ -51,7 +51,6 @@ from tavolo.cardgames.games.burraco_state import (
     PLAY,
     BurracoOptions,
     BurracoState,
-    evolve,
     members,
     parse_match_length,
     side_of,
@@ -227,7 +226,7 @@ class Burraco(Game[BurracoState]):
         card, stock = state.stock[0], state.stock[1:]
         after = self._with_hand(state, seat, sort_cards((*state.hands[seat], card)))
         last = len(stock) <= LAST_STOCK
-        after = evolve(after, stock=stock, phase=PLAY, banned=None, last_turn=last)
+        after = after.replace(stock=stock, phase=PLAY, banned=None, last_turn=last)
         events: list[Event] = [{"type": "drew", "seat": seat, "card": card}]
         if last:
             events.append({"type": "stock_low", "seat": seat, "left": len(stock)})
@@ -238,7 +237,7 @@ class Burraco(Game[BurracoState]):
         hand = sort_cards((*state.hands[seat], *pile))
         after = self._with_hand(state, seat, hand)
         banned = pile[0] if len(pile) == 1 else None
-        after = evolve(after, discard=(), phase=PLAY, banned=banned)
+        after = after.replace(discard=(), phase=PLAY, banned=banned)
         return after, [{"type": "took_discard", "seat": seat, "cards": list(pile)}]
 
     def _meld(self, state: BurracoState, seat: int, meld: Meld) -> tuple[BurracoState, list[Event]]:
@@ -291,7 +290,7 @@ class Burraco(Game[BurracoState]):
         took = list(state.took_pozzetto)
         took[side] = True
         after = self._with_hand(state, seat, sort_cards(pozzetto))
-        after = evolve(after, pozzetti=(pozzetti[0], pozzetti[1]), took_pozzetto=(took[0], took[1]))
+        after = after.replace(pozzetti=(pozzetti[0], pozzetti[1]), took_pozzetto=(took[0], took[1]))
         events.append({"type": "pozzetto_taken", "seat": seat, "side": side, "how": how})
         return after, events
 
@@ -299,7 +298,7 @@ class Burraco(Game[BurracoState]):
         self, state: BurracoState, seat: int, card: str
     ) -> tuple[BurracoState, list[Event]]:
         after = self._with_hand(state, seat, _without(state.hands[seat], (card,)))
-        after = evolve(after, discard=(*state.discard, card), last_player=seat)
+        after = after.replace(discard=(*state.discard, card), last_player=seat)
         events: list[Event] = [{"type": "discarded", "seat": seat, "card": card}]
         if not after.hands[seat]:
             side = side_of(state, seat)
@@ -311,17 +310,17 @@ class Burraco(Game[BurracoState]):
         if after.last_turn:
             return self._end_hand(after, closer_side=None, events=events)
         nxt = (seat + 1) % state.seats
-        return evolve(after, turn=nxt, phase=DRAW, banned=None), events
+        return after.replace(turn=nxt, phase=DRAW, banned=None), events
 
     def _with_hand(self, state: BurracoState, seat: int, hand: tuple[str, ...]) -> BurracoState:
         hands = list(state.hands)
         hands[seat] = hand
-        return evolve(state, hands=tuple(hands))
+        return state.replace(hands=tuple(hands))
 
     def _with_melds(self, state: BurracoState, side: int, melds: tuple[Meld, ...]) -> BurracoState:
         both = list(state.melds)
         both[side] = melds
-        return evolve(state, melds=(both[0], both[1]))
+        return state.replace(melds=(both[0], both[1]))
 
     # -- the end of a hand and of the match ------------------------------------------
 
@@ -342,8 +341,7 @@ class Burraco(Game[BurracoState]):
             "totals": list(totals),
         }
         events.append({"type": "hand_scored", **summary})
-        state = evolve(
-            state,
+        state = state.replace(
             totals=totals,
             score_sheet=(*state.score_sheet, (*points, *totals)),
             last_hand=summary,
@@ -351,7 +349,7 @@ class Burraco(Game[BurracoState]):
         winner, reason, tiebreaks = self._decide(state, points)
         if winner is None:
             dealer = (state.dealer + 1) % state.seats
-            state = start_hand(evolve(state, tiebreaks=tiebreaks), state.hand_no + 1, dealer)
+            state = start_hand(state.replace(tiebreaks=tiebreaks), state.hand_no + 1, dealer)
             events.append(
                 {
                     "type": "hand_dealt",
@@ -363,7 +361,7 @@ class Burraco(Game[BurracoState]):
                 }
             )
             return state, events
-        state = evolve(state, phase=OVER, winner=winner, end_reason=reason, tiebreaks=tiebreaks)
+        state = state.replace(phase=OVER, winner=winner, end_reason=reason, tiebreaks=tiebreaks)
         outcome = self.outcome(state)
         assert outcome is not None
         events.append(

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Final
 
 from tavolo.cardgames.contract import JSON
 from tavolo.cardgames.games.melds import Meld
 from tavolo.cardgames.games.rummy_deck import full_deck, sort_cards
 from tavolo.cardgames.rng import SeededRandom
+from tavolo.cardgames.slotted import SlottedState
 
 HAND_SIZE = 11
 POZZETTO_SIZE = 11
@@ -30,34 +32,92 @@ class BurracoOptions:
     points_target: int | None
     match: str
 
+    def __reduce__(self) -> tuple[type[BurracoOptions], tuple[object, ...]]:
+        """Copied and pickled through the constructor: compiled, a frozen dataclass
+        refuses the field-by-field restore ``copy.deepcopy`` and ``pickle`` do."""
+        return BurracoOptions, (self.semipulito, self.hands_limit, self.points_target, self.match)
 
-# Not slotted, as SpadesState: pickling through an instance dict is faster.
-@dataclass(frozen=True)
-class BurracoState:
-    """The whole table. Immutable: ``apply`` builds a new one."""
 
-    options: BurracoOptions
-    rng: SeededRandom
-    seats: int
-    hand_no: int
-    dealer: int
-    turn: int
-    phase: str
-    hands: tuple[tuple[str, ...], ...]
-    stock: tuple[str, ...]  # index 0 is the top
-    discard: tuple[str, ...]  # the last card is the top
-    pozzetti: tuple[tuple[str, ...], tuple[str, ...]]  # per side; () once taken
-    took_pozzetto: tuple[bool, bool]
-    melds: tuple[tuple[Meld, ...], tuple[Meld, ...]]  # per side, in the order laid
-    banned: str | None  # the single discard just taken, which may not go back (12.2)
-    last_turn: bool  # the draw left 2 cards: the hand ends after this discard (12.8)
-    last_player: int  # who made the last play, for the third tie-break hand (0.14)
-    totals: tuple[int, int]
-    score_sheet: tuple[tuple[int, int, int, int], ...]  # per hand: both points, both totals
-    last_hand: Mapping[str, JSON] | None
-    tiebreaks: int | None  # tie-break hands played, once the match is tied at its end
-    winner: int | None  # the winning side; -1 for a shared place
-    end_reason: str | None
+_FIELDS: Final = (
+    "options",
+    "rng",
+    "seats",
+    "hand_no",
+    "dealer",
+    "turn",
+    "phase",
+    "hands",
+    "stock",  # index 0 is the top
+    "discard",  # the last card is the top
+    "pozzetti",  # per side; () once taken
+    "took_pozzetto",
+    "melds",  # per side, in the order laid
+    "banned",  # the single discard just taken, which may not go back (12.2)
+    "last_turn",  # the draw left 2 cards: the hand ends after this discard (12.8)
+    "last_player",  # who made the last play, for the third tie-break hand (0.14)
+    "totals",
+    "score_sheet",  # per hand: both points, both totals
+    "last_hand",
+    "tiebreaks",  # tie-break hands played, once the match is tied at its end
+    "winner",  # the winning side; -1 for a shared place
+    "end_reason",
+)
+
+
+class BurracoState(SlottedState):
+    """The whole table. Treat it as immutable: ``apply`` changes a
+    :meth:`copy`."""
+
+    __slots__ = _FIELDS
+    FIELDS = _FIELDS
+
+    def __init__(
+        self,
+        options: BurracoOptions,
+        rng: SeededRandom,
+        seats: int,
+        hand_no: int,
+        dealer: int,
+        turn: int,
+        phase: str,
+        hands: tuple[tuple[str, ...], ...],
+        stock: tuple[str, ...],
+        discard: tuple[str, ...],
+        pozzetti: tuple[tuple[str, ...], tuple[str, ...]],
+        took_pozzetto: tuple[bool, bool],
+        melds: tuple[tuple[Meld, ...], tuple[Meld, ...]],
+        banned: str | None,
+        last_turn: bool,
+        last_player: int,
+        totals: tuple[int, int],
+        score_sheet: tuple[tuple[int, int, int, int], ...],
+        last_hand: Mapping[str, JSON] | None,
+        tiebreaks: int | None,
+        winner: int | None,
+        end_reason: str | None,
+    ) -> None:
+        self.options = options
+        self.rng = rng
+        self.seats = seats
+        self.hand_no = hand_no
+        self.dealer = dealer
+        self.turn = turn
+        self.phase = phase
+        self.hands = hands
+        self.stock = stock
+        self.discard = discard
+        self.pozzetti = pozzetti
+        self.took_pozzetto = took_pozzetto
+        self.melds = melds
+        self.banned = banned
+        self.last_turn = last_turn
+        self.last_player = last_player
+        self.totals = totals
+        self.score_sheet = score_sheet
+        self.last_hand = last_hand
+        self.tiebreaks = tiebreaks
+        self.winner = winner
+        self.end_reason = end_reason
 
 
 def side_of(state: BurracoState, seat: int) -> int:
@@ -102,8 +162,7 @@ def deal(
 def start_hand(state: BurracoState, hand_no: int, dealer: int) -> BurracoState:
     rng = state.rng.copy()
     hands, stock, discard, pozzetti = deal(rng, state.seats, dealer)
-    return evolve(
-        state,
+    return state.replace(
         rng=rng,
         hand_no=hand_no,
         dealer=dealer,
@@ -118,15 +177,3 @@ def start_hand(state: BurracoState, hand_no: int, dealer: int) -> BurracoState:
         banned=None,
         last_turn=False,
     )
-
-
-def evolve(state: BurracoState, **changes: object) -> BurracoState:
-    """``dataclasses.replace`` without its per-field work: a copy of the instance dict
-    with ``changes`` applied. Every action copies the state, so this is on the hot path."""
-    unknown = changes.keys() - state.__dict__.keys()
-    if unknown:
-        raise TypeError(f"BurracoState has no field {', '.join(sorted(unknown))}")
-    new = object.__new__(BurracoState)
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
-    return new

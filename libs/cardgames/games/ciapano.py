@@ -16,8 +16,6 @@ The deal, following suit and the order 3 2 A R C F 7 6 5 4 are the shared table'
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tavolo.cardgames.actions import Action
 from tavolo.cardgames.contract import JSON, Event, OptionSpec, Outcome, places_from_measure
 from tavolo.cardgames.games.tresette_cards import HAND_POINTS, ORDER, aces_and_thirds, pile_points
@@ -91,8 +89,7 @@ class Ciapano(TresetteTable):
             "points": points,
         }
         events.append({"type": "hand_scored", **summary})
-        state = replace(
-            state,
+        state = state.replace(
             last_hand=summary,
             totals=totals,
             score_sheet=(*state.score_sheet, tuple(points)),

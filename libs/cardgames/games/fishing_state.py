@@ -15,6 +15,7 @@ from typing import Any, Final
 from tavolo.cardgames.games.fishing_deck import DECKS, Deck
 from tavolo.cardgames.games.fishing_scoring import Extras, SideCount
 from tavolo.cardgames.rng import SeededRandom
+from tavolo.cardgames.slotted import SlottedState
 
 LATER_DEAL: Final = 3
 """Every later deal from the stock is 3 cards each (SCOPA-2, ASSO-1, CIRULLA-1)."""
@@ -99,7 +100,7 @@ _FIELDS: Final = (
 )
 
 
-class FishingState:
+class FishingState(SlottedState):
     """One moment of a fishing match. Treat it as immutable: ``apply`` returns a new one.
 
     - ``sides[k]``: the seats of side k (one seat, or partners opposite each other);
@@ -119,6 +120,7 @@ class FishingState:
     """
 
     __slots__ = _FIELDS
+    FIELDS = _FIELDS
 
     def __init__(
         self,
@@ -179,55 +181,6 @@ class FishingState:
         self.over = over
         self.step = step
         self.rng = rng
-
-    def _values(self) -> tuple[Any, ...]:
-        """Every field, in constructor order (for equality, repr, pickling and copies)."""
-        return (
-            self.rules,
-            self.seats,
-            self.sides,
-            self.dealer,
-            self.turn,
-            self.hand_no,
-            self.hands,
-            self.table,
-            self.opening,
-            self.stock,
-            self.piles,
-            self.scope,
-            self.accusi,
-            self.last_capturer,
-            self.plays,
-            self.may_declare,
-            self.declared,
-            self.bonus,
-            self.totals,
-            self.sheet,
-            self.last_count,
-            self.tied,
-            self.tiebreaks,
-            self.ko_loser,
-            self.cappotto_side,
-            self.over,
-            self.step,
-            self.rng,
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, FishingState):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __repr__(self) -> str:
-        pairs = zip(_FIELDS, self._values(), strict=True)
-        return "FishingState(" + ", ".join(f"{n}={v!r}" for n, v in pairs) + ")"
-
-    def __reduce__(self) -> tuple[type[FishingState], tuple[Any, ...]]:
-        """Pickled and copied through the constructor, which compiled classes need."""
-        return FishingState, self._values()
-
-    def copy(self) -> FishingState:
-        return FishingState(*self._values())
 
     # -- small helpers every rule uses ----------------------------------------------
 

@@ -13,20 +13,21 @@ event log and need no lookup table to audit.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from tavolo.cardgames.games.tricks import CardOrder
 
-SUITS: tuple[str, ...] = ("S", "H", "D", "C")
-RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-SUIT_NAMES: dict[str, str] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-RANK_VALUES: dict[str, int] = {rank: value for value, rank in enumerate(RANKS, start=2)}
+SUITS: Final[tuple[str, ...]] = ("S", "H", "D", "C")
+RANKS: Final[tuple[str, ...]] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUIT_NAMES: Final[dict[str, str]] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_SYMBOLS: Final[dict[str, str]] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANK_VALUES: Final[dict[str, int]] = {rank: value for value, rank in enumerate(RANKS, start=2)}
 
-_CARD_INDEX: dict[str, int] = {
+_CARD_INDEX: Final[dict[str, int]] = {
     f"{rank}{suit}": i * 13 + j for i, suit in enumerate(SUITS) for j, rank in enumerate(RANKS)
 }
 # Card → (suit, rank value), filled once so the hot paths of engines and bots avoid parsing.
-_PARTS: dict[str, tuple[str, int]] = {
+_PARTS: Final[dict[str, tuple[str, int]]] = {
     f"{rank}{suit}": (suit, RANK_VALUES[rank]) for suit in SUITS for rank in RANKS
 }
 
@@ -55,9 +56,13 @@ def card(rank: int, suit: str) -> str:
     return f"{RANKS[rank - 2]}{suit}"
 
 
+_DISPLAY: Final[dict[str, int]] = {c: (_CARD_INDEX[c] // 13) * 16 - _PARTS[c][1] for c in _PARTS}
+"""Each card's place in display order, one number to sort by."""
+
+
 def sort_hand(cards: Iterable[str]) -> tuple[str, ...]:
     """A hand in display order: spades, hearts, diamonds, clubs; high to low in each suit."""
-    return tuple(sorted(cards, key=lambda c: (_CARD_INDEX[c] // 13, -_PARTS[c][1])))
+    return tuple(sorted(cards, key=_DISPLAY.__getitem__))
 
 
 def pretty(card_code: str) -> str:
@@ -66,5 +71,7 @@ def pretty(card_code: str) -> str:
     return card_code[:-1] + SUIT_SYMBOLS[suit]
 
 
-ACE_HIGH = CardOrder(suit={c: suit_of(c) for c in _PARTS}, strength={c: rank_of(c) for c in _PARTS})
+ACE_HIGH: Final = CardOrder(
+    suit={c: suit_of(c) for c in _PARTS}, strength={c: rank_of(c) for c in _PARTS}
+)
 """Ace high, 2 low, in every suit: the trick core's view of the French deck (Spades, Hearts)."""

@@ -29,8 +29,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
-from mypy_extensions import mypyc_attr
-
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import (
     JSON,
@@ -107,7 +105,6 @@ def legal_cards(state: HeartsState, seat: int) -> list[str]:
     return list(hand)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class Hearts(Game[HeartsState]):
     """The Hearts rules engine."""
 
@@ -241,20 +238,22 @@ class Hearts(Game[HeartsState]):
         return [_PLAYS[c] for c in legal_cards(state, seat)]
 
     def _is_legal(self, state: HeartsState, seat: int, action: Action) -> bool:
-        if seat not in self.to_act(state) or action != Action(action.kind, cards=action.cards):
+        """One card, as its one interned action (no other field set), that the seat may
+        pass or play now; checked without building the list of legal actions."""
+        cards = action.cards
+        if len(cards) != 1:
             return False
+        card = cards[0]
         if state.phase == PASSING:
-            return (
-                action.kind is ActionKind.PASS_CARDS
-                and len(action.cards) == 1
-                and action.cards[0] in state.hands[seat]
-                and action.cards[0] not in state.chosen[seat]
-            )
-        return (
-            action.kind is ActionKind.PLAY
-            and len(action.cards) == 1
-            and action.cards[0] in legal_cards(state, seat)
-        )
+            canonical = _PASSES.get(card)
+            if canonical is None or (action is not canonical and action != canonical):
+                return False
+            chosen = state.chosen[seat]
+            return len(chosen) < PASS_SIZE and card in state.hands[seat] and card not in chosen
+        canonical = _PLAYS.get(card)
+        if canonical is None or (action is not canonical and action != canonical):
+            return False
+        return seat == state.turn and card in legal_cards(state, seat)
 
     def _explain(self, state: HeartsState, seat: int, action: Action) -> RuleError:
         if seat not in self.to_act(state):

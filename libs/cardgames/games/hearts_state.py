@@ -13,6 +13,7 @@ from tavolo.cardgames.contract import Event, Outcome
 from tavolo.cardgames.games import tricks
 from tavolo.cardgames.games.french_deck import ACE_HIGH, full_deck, sort_hand, suit_of
 from tavolo.cardgames.rng import SeededRandom
+from tavolo.cardgames.slotted import SlottedState
 
 SEATS: Final = 4
 QUEEN_OF_SPADES: Final = "QS"
@@ -41,6 +42,11 @@ class HeartsRules:
     standard: bool
     target: int
 
+    def __reduce__(self) -> tuple[type[HeartsRules], tuple[object, ...]]:
+        """Copied and pickled through the constructor: compiled, a frozen dataclass
+        refuses the field-by-field restore ``copy.deepcopy`` and ``pickle`` do."""
+        return HeartsRules, (self.standard, self.target)
+
 
 _FIELDS: Final = (
     "rules",
@@ -64,7 +70,7 @@ _FIELDS: Final = (
 )
 
 
-class HeartsState:
+class HeartsState(SlottedState):
     """One moment of a Hearts match. Treat it as immutable: ``apply`` returns a new one.
 
     - ``hands[s]``: seat s's cards; ``phase``: :data:`PASSING` or :data:`PLAYING`;
@@ -79,6 +85,7 @@ class HeartsState:
     """
 
     __slots__ = _FIELDS
+    FIELDS = _FIELDS
 
     def __init__(
         self,
@@ -120,27 +127,29 @@ class HeartsState:
         self.rng = rng
         self.outcome = outcome
 
-    def _values(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in _FIELDS)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, HeartsState):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __repr__(self) -> str:
-        pairs = zip(_FIELDS, self._values(), strict=True)
-        return "HeartsState(" + ", ".join(f"{name}={value!r}" for name, value in pairs) + ")"
-
-    def __reduce__(self) -> tuple[type[HeartsState], tuple[object, ...]]:
-        return HeartsState, self._values()
-
     def copy(self) -> HeartsState:
-        return HeartsState(*self._values())  # type: ignore[arg-type]
-
-    def become(self, other: HeartsState) -> None:
-        for name in _FIELDS:
-            setattr(self, name, getattr(other, name))
+        """The base's copy written out: a direct constructor call, several times faster
+        compiled than the generic one, on every action's path (``bench/``)."""
+        return HeartsState(
+            self.rules,
+            self.hands,
+            self.phase,
+            self.pass_to,
+            self.chosen,
+            self.passed,
+            self.trick,
+            self.turn,
+            self.won,
+            self.hearts_broken,
+            self.tricks_played,
+            self.last_trick,
+            self.dealer,
+            self.hand_no,
+            self.totals,
+            self.step,
+            self.rng,
+            self.outcome,
+        )
 
     def set_hand(self, seat: int, hand: tuple[str, ...]) -> None:
         hands = list(self.hands)

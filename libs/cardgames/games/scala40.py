@@ -38,7 +38,6 @@ from tavolo.cardgames.games.scala40_state import (
     PLAY,
     Scala40Options,
     Scala40State,
-    evolve,
     next_player,
     parse_match_length,
     players_in,
@@ -225,7 +224,7 @@ class Scala40(Game[Scala40State]):
         if kind is ActionKind.TAKE_DISCARD:
             card = state.pozzo[-1]
             after = self._with_hand(state, seat, sort_cards((*state.hands[seat], card)))
-            after = evolve(after, pozzo=state.pozzo[:-1], phase=PLAY, taken=card)
+            after = after.replace(pozzo=state.pozzo[:-1], phase=PLAY, taken=card)
             return after, [{"type": "took_discard", "seat": seat, "card": card}]
         if kind is ActionKind.MELD:
             meld = read_meld(action.cards, RULES)
@@ -247,16 +246,16 @@ class Scala40(Game[Scala40State]):
             rng = state.rng.copy()
             cards = list(state.pozzo[:-1])
             rng.shuffle(cards)
-            state = evolve(state, rng=rng, stock=tuple(cards), pozzo=state.pozzo[-1:])
+            state = state.replace(rng=rng, stock=tuple(cards), pozzo=state.pozzo[-1:])
             events.append({"type": "stock_rebuilt", "cards": len(cards)})
         card = state.stock[0]
         after = self._with_hand(state, seat, sort_cards((*state.hands[seat], card)))
         events.append({"type": "drew", "seat": seat, "card": card})
-        return evolve(after, stock=state.stock[1:], phase=PLAY, taken=None), events
+        return after.replace(stock=state.stock[1:], phase=PLAY, taken=None), events
 
     def _meld(self, state: Scala40State, seat: int, meld: Meld) -> tuple[Scala40State, list[Event]]:
         pending = state.pending + (0 if state.opened[seat] else 1)
-        after = evolve(state, melds=(*state.melds, (seat, meld)), pending=pending)
+        after = state.replace(melds=(*state.melds, (seat, meld)), pending=pending)
         after = self._with_hand(after, seat, _without(state.hands[seat], meld.cards))
         event: Event = {
             "type": "melded",
@@ -277,7 +276,7 @@ class Scala40(Game[Scala40State]):
         hand = _without(state.hands[seat], (card,))
         if done.freed is not None:
             hand = sort_cards((*hand, done.freed))
-        after = self._with_hand(evolve(state, melds=melds), seat, hand)
+        after = self._with_hand(state.replace(melds=melds), seat, hand)
         event: Event = {
             "type": "attached",
             "seat": seat,
@@ -294,13 +293,13 @@ class Scala40(Game[Scala40State]):
         back = [c for m in pending_melds(state) for c in m.cards]
         hand = sort_cards((*state.hands[seat], *back))
         kept = state.melds[: len(state.melds) - state.pending]
-        after = self._with_hand(evolve(state, melds=kept, pending=0), seat, hand)
+        after = self._with_hand(state.replace(melds=kept, pending=0), seat, hand)
         events: list[Event] = [{"type": "opening_taken_back", "seat": seat, "cards": back}]
         if state.taken is None:
             return after, events
         taken = state.taken
         after = self._with_hand(after, seat, _without(after.hands[seat], (taken,)))
-        after = evolve(after, pozzo=(*after.pozzo, taken), taken=None)
+        after = after.replace(pozzo=(*after.pozzo, taken), taken=None)
         events.append({"type": "pozzo_card_returned", "seat": seat, "card": taken})
         return self._draw(after, seat, events)
 
@@ -315,18 +314,18 @@ class Scala40(Game[Scala40State]):
             worth = opening_value(pending_melds(state))
             events.append({"type": "opened", "seat": seat, "worth": worth})
         after = self._with_hand(state, seat, _without(state.hands[seat], (card,)))
-        after = evolve(after, pozzo=(*state.pozzo, card), opened=opened, pending=0, taken=None)
+        after = after.replace(pozzo=(*state.pozzo, card), opened=opened, pending=0, taken=None)
         events.append({"type": "discarded", "seat": seat, "card": card})
         if not after.hands[seat]:
             events.append({"type": "closed", "seat": seat, "in_mano": in_mano})
             return self._end_hand(after, closer=seat, in_mano=in_mano, events=events)
-        after = evolve(
-            after, turn=next_player(state, seat), phase=DRAW, turns_done=state.turns_done + 1
+        after = after.replace(
+            turn=next_player(state, seat), phase=DRAW, turns_done=state.turns_done + 1
         )
         return after, events
 
     def _with_hand(self, state: Scala40State, seat: int, hand: tuple[str, ...]) -> Scala40State:
-        return evolve(state, hands=(*state.hands[:seat], hand, *state.hands[seat + 1 :]))
+        return state.replace(hands=(*state.hands[:seat], hand, *state.hands[seat + 1 :]))
 
     # -- the end of a hand and of the match ------------------------------------------
 
@@ -371,8 +370,7 @@ class Scala40(Game[Scala40State]):
             "eliminated": list(out),
         }
         events.append({"type": "hand_scored", **summary})
-        state = evolve(
-            state,
+        state = state.replace(
             totals=totals,
             hands_won=won,
             alive=alive,
@@ -394,7 +392,7 @@ class Scala40(Game[Scala40State]):
                 }
             )
             return state, events
-        state = evolve(state, phase=OVER, places=places, end_reason=reason, taken=None)
+        state = state.replace(phase=OVER, places=places, end_reason=reason, taken=None)
         events.append(
             {"type": "game_over", "reason": reason, "places": list(places), "totals": list(totals)}
         )

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Final
 
 from tavolo.cardgames.contract import JSON
 from tavolo.cardgames.games.melds import Meld
 from tavolo.cardgames.games.rummy_deck import JOKER, full_deck, sort_cards
 from tavolo.cardgames.rng import SeededRandom
+from tavolo.cardgames.slotted import SlottedState
 
 HAND_SIZE = 13
 DRAW, PLAY, OVER = "draw", "play", "over"
@@ -26,34 +28,100 @@ class Scala40Options:
     no_attachable_discard: bool
     match: str
 
+    def __reduce__(self) -> tuple[type[Scala40Options], tuple[object, ...]]:
+        """Copied and pickled through the constructor: compiled, a frozen dataclass
+        refuses the field-by-field restore ``copy.deepcopy`` and ``pickle`` do."""
+        return Scala40Options, (
+            self.elimination,
+            self.hands_limit,
+            self.no_attachable_discard,
+            self.match,
+        )
 
-@dataclass(frozen=True)
-class Scala40State:
-    """The whole table. Immutable: ``apply`` builds a new one."""
 
-    options: Scala40Options
-    rng: SeededRandom
-    seats: int
-    hand_no: int
-    dealer: int
-    turn: int
-    phase: str
-    hands: tuple[tuple[str, ...], ...]
-    stock: tuple[str, ...]  # index 0 is the top
-    pozzo: tuple[str, ...]  # the discards, the last on top
-    melds: tuple[tuple[int, Meld], ...]  # (who laid it, meld), in the order laid
-    pending: int  # the last melds, laid this turn by a player still opening
-    opened: tuple[bool, ...]
-    taken: str | None  # the pozzo card taken this turn, which must be used
-    turns_done: int  # turns completed this hand (no closing in the first round)
-    alive: tuple[bool, ...]
-    totals: tuple[int, ...]
-    hands_won: tuple[int, ...]
-    out_order: tuple[tuple[int, ...], ...]  # the players eliminated, hand by hand
-    score_sheet: tuple[tuple[int, ...], ...]
-    last_hand: Mapping[str, JSON] | None
-    places: tuple[int, ...] | None
-    end_reason: str | None
+_FIELDS: Final = (
+    "options",
+    "rng",
+    "seats",
+    "hand_no",
+    "dealer",
+    "turn",
+    "phase",
+    "hands",
+    "stock",  # index 0 is the top
+    "pozzo",  # the discards, the last on top
+    "melds",  # (who laid it, meld), in the order laid
+    "pending",  # the last melds, laid this turn by a player still opening
+    "opened",
+    "taken",  # the pozzo card taken this turn, which must be used
+    "turns_done",  # turns completed this hand (no closing in the first round)
+    "alive",
+    "totals",
+    "hands_won",
+    "out_order",  # the players eliminated, hand by hand
+    "score_sheet",
+    "last_hand",
+    "places",
+    "end_reason",
+)
+
+
+class Scala40State(SlottedState):
+    """The whole table. Treat it as immutable: ``apply`` changes a
+    :meth:`copy`."""
+
+    __slots__ = _FIELDS
+    FIELDS = _FIELDS
+
+    def __init__(
+        self,
+        options: Scala40Options,
+        rng: SeededRandom,
+        seats: int,
+        hand_no: int,
+        dealer: int,
+        turn: int,
+        phase: str,
+        hands: tuple[tuple[str, ...], ...],
+        stock: tuple[str, ...],
+        pozzo: tuple[str, ...],
+        melds: tuple[tuple[int, Meld], ...],
+        pending: int,
+        opened: tuple[bool, ...],
+        taken: str | None,
+        turns_done: int,
+        alive: tuple[bool, ...],
+        totals: tuple[int, ...],
+        hands_won: tuple[int, ...],
+        out_order: tuple[tuple[int, ...], ...],
+        score_sheet: tuple[tuple[int, ...], ...],
+        last_hand: Mapping[str, JSON] | None,
+        places: tuple[int, ...] | None,
+        end_reason: str | None,
+    ) -> None:
+        self.options = options
+        self.rng = rng
+        self.seats = seats
+        self.hand_no = hand_no
+        self.dealer = dealer
+        self.turn = turn
+        self.phase = phase
+        self.hands = hands
+        self.stock = stock
+        self.pozzo = pozzo
+        self.melds = melds
+        self.pending = pending
+        self.opened = opened
+        self.taken = taken
+        self.turns_done = turns_done
+        self.alive = alive
+        self.totals = totals
+        self.hands_won = hands_won
+        self.out_order = out_order
+        self.score_sheet = score_sheet
+        self.last_hand = last_hand
+        self.places = places
+        self.end_reason = end_reason
 
 
 def parse_match_length(value: object) -> int | None:
@@ -104,8 +172,7 @@ def start_hand(state: Scala40State, hand_no: int, dealer: int) -> Scala40State:
     while len(order) < len(players_in(state)):
         order.append(next_player(state, order[-1]))
     hands, stock, pozzo = deal(rng, tuple(order), state.seats)
-    return evolve(
-        state,
+    return state.replace(
         rng=rng,
         hand_no=hand_no,
         dealer=dealer,
@@ -120,15 +187,3 @@ def start_hand(state: Scala40State, hand_no: int, dealer: int) -> Scala40State:
         taken=None,
         turns_done=0,
     )
-
-
-def evolve(state: Scala40State, **changes: object) -> Scala40State:
-    """``dataclasses.replace`` without its per-field work: a copy of the instance dict
-    with ``changes`` applied. Every action copies the state, so this is on the hot path."""
-    unknown = changes.keys() - state.__dict__.keys()
-    if unknown:
-        raise TypeError(f"Scala40State has no field {', '.join(sorted(unknown))}")
-    new = object.__new__(Scala40State)
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
-    return new

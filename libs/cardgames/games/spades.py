@@ -35,8 +35,7 @@ recorded as ``timer_expired`` followed by the events of the action it stood for.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
-from typing import Final
+from typing import Final, TypeVar
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import (
@@ -74,17 +73,18 @@ from tavolo.cardgames.games.spades_tricks import (
     SPADES,
     legal_cards,
     lowest_card,
+    may_play,
     play_refusal,
     trick_winner,
 )
 from tavolo.cardgames.games.spades_view import copy_summary, public_view
 from tavolo.cardgames.rng import SeededRandom
 
-MAX_BID = TRICKS_PER_ROUND
+MAX_BID: Final = TRICKS_PER_ROUND
 
-_BIDS = tuple(Action(ActionKind.BID, amount=n) for n in range(MAX_BID + 1))
-_PLAYS = {c: Action(ActionKind.PLAY, cards=(c,)) for c in full_deck()}
-_BLIND_CHOICES = (Action(ActionKind.BLIND_NIL), Action(ActionKind.PASS))
+_BIDS: Final = tuple(Action(ActionKind.BID, amount=n) for n in range(MAX_BID + 1))
+_PLAYS: Final = {c: Action(ActionKind.PLAY, cards=(c,)) for c in full_deck()}
+_BLIND_CHOICES: Final = (Action(ActionKind.BLIND_NIL), Action(ActionKind.PASS))
 
 
 def _whole(low: int, high: int) -> Callable[[JSON], str | None]:
@@ -94,6 +94,16 @@ def _whole(low: int, high: int) -> Callable[[JSON], str | None]:
         return None
 
     return check
+
+
+T = TypeVar("T")
+
+
+def _with(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """``values`` with the one at ``index`` replaced."""
+    changed = list(values)
+    changed[index] = value
+    return tuple(changed)
 
 
 _TEAMS: Final = tuple(frozenset(s for s in range(SEATS) if team_of(s) == t) for t in (0, 1))
@@ -180,6 +190,33 @@ class Spades(Game[SpadesState]):
             return list(_BIDS)
         return [_PLAYS[c] for c in self._playable(state, seat)]
 
+    def _is_legal(self, state: SpadesState, seat: int, action: Action) -> bool:
+        """As the contract's, without building the list of actions: a bid or a card is
+        checked against its one interned action (and a card against the playable ones)."""
+        if seat != state.turn or state.phase == OVER:
+            return False
+        if state.phase == BID:
+            amount = action.amount
+            if action.kind is not ActionKind.BID or amount is None or not 0 <= amount <= MAX_BID:
+                return False
+            bid = _BIDS[amount]
+            return action is bid or action == bid
+        if state.phase == BLIND:
+            return action in _BLIND_CHOICES
+        cards = action.cards
+        if len(cards) != 1 or cards[0] not in _PLAYS:
+            return False
+        canonical = _PLAYS[cards[0]]
+        if action is not canonical and action != canonical:
+            return False
+        return may_play(
+            state.hands[seat],
+            state.trick,
+            cards[0],
+            first_trick=state.tricks_done == 0,
+            spades_broken=state.spades_broken,
+        )
+
     def _playable(self, state: SpadesState, seat: int) -> list[str]:
         return legal_cards(
             state.hands[seat],
@@ -251,77 +288,69 @@ class Spades(Game[SpadesState]):
     def _decide_blind(
         self, state: SpadesState, seat: int, blind_nil: bool
     ) -> tuple[SpadesState, list[Event]]:
-        bids, blind = list(state.bids), list(state.blind)
+        st = state.copy()
         if blind_nil:
-            bids[seat], blind[seat] = 0, True
-        undecided = state.undecided[1:]
-        state = replace(state, bids=tuple(bids), blind=tuple(blind), undecided=undecided)
+            st.bids = _with(st.bids, seat, 0)
+            st.blind = _with(st.blind, seat, True)
+        st.undecided = state.undecided[1:]
         events: list[Event] = [{"type": "blind_nil", "seat": seat, "bid": blind_nil}]
-        if undecided:
-            return replace(state, turn=undecided[0]), events
-        return self._next_bidder(state, events)
+        if st.undecided:
+            st.turn = st.undecided[0]
+            return st, events
+        return self._next_bidder(st, events)
 
     def _bid(self, state: SpadesState, seat: int, amount: int) -> tuple[SpadesState, list[Event]]:
-        bids = list(state.bids)
-        bids[seat] = amount
-        state = replace(state, bids=tuple(bids))
-        return self._next_bidder(state, [{"type": "bid", "seat": seat, "amount": amount}])
+        st = state.copy()
+        st.bids = _with(st.bids, seat, amount)
+        return self._next_bidder(st, [{"type": "bid", "seat": seat, "amount": amount}])
 
-    def _next_bidder(
-        self, state: SpadesState, events: list[Event]
-    ) -> tuple[SpadesState, list[Event]]:
-        for s in bidding_order(state.first_bidder):
-            if state.bids[s] is None:
-                return replace(state, phase=BID, turn=s), events
-        events.append({"type": "play_started", "leader": state.first_bidder})
-        return replace(state, phase=PLAY, turn=state.first_bidder), events
+    def _next_bidder(self, st: SpadesState, events: list[Event]) -> tuple[SpadesState, list[Event]]:
+        """Hand the turn to the next seat to bid, or start the play (``st`` is the
+        apply's own copy, changed in place)."""
+        for s in bidding_order(st.first_bidder):
+            if st.bids[s] is None:
+                st.phase, st.turn = BID, s
+                return st, events
+        events.append({"type": "play_started", "leader": st.first_bidder})
+        st.phase, st.turn = PLAY, st.first_bidder
+        return st, events
 
     def _play(self, state: SpadesState, seat: int, card: str) -> tuple[SpadesState, list[Event]]:
-        hands = list(state.hands)
-        hands[seat] = tuple(c for c in hands[seat] if c != card)
+        st = state.copy()
+        st.hands = _with(state.hands, seat, tuple(c for c in state.hands[seat] if c != card))
         trick = (*state.trick, (seat, card))
         events: list[Event] = [{"type": "card_played", "seat": seat, "card": card}]
-        broken = state.spades_broken or suit_of(card) == SPADES
-        if broken and not state.spades_broken:
+        if not state.spades_broken and suit_of(card) == SPADES:
+            st.spades_broken = True
             events.append({"type": "spades_broken", "seat": seat})
         if len(trick) < SEATS:
-            after = replace(
-                state,
-                hands=tuple(hands),
-                trick=trick,
-                spades_broken=broken,
-                turn=(seat - 1) % SEATS,
-            )
-            return after, events
+            st.trick = trick
+            st.turn = (seat - 1) % SEATS
+            return st, events
         winner = trick_winner(trick)
-        won = list(state.tricks_won)
-        won[winner] += 1
-        after = replace(
-            state,
-            hands=tuple(hands),
-            trick=(),
-            spades_broken=broken,
-            tricks_done=state.tricks_done + 1,
-            tricks_won=tuple(won),
-            taken=state.taken + tuple(c for _, c in trick),
-            last_trick=trick,
-            turn=winner,
-        )
+        st.trick = ()
+        st.tricks_done = state.tricks_done + 1
+        st.tricks_won = _with(state.tricks_won, winner, state.tricks_won[winner] + 1)
+        st.taken = state.taken + tuple([c for _, c in trick])
+        st.last_trick = trick
+        st.turn = winner
         events.append(
             {
                 "type": "trick_won",
                 "seat": winner,
-                "number": after.tricks_done,
+                "number": st.tricks_done,
                 "cards": [[s, c] for s, c in trick],
             }
         )
-        if after.tricks_done < TRICKS_PER_ROUND:
-            return after, events
-        return self._end_round(after, last_trick_team=team_of(winner), events=events)
+        if st.tricks_done < TRICKS_PER_ROUND:
+            return st, events
+        return self._end_round(st, last_trick_team=team_of(winner), events=events)
 
     def _end_round(
         self, state: SpadesState, *, last_trick_team: int, events: list[Event]
     ) -> tuple[SpadesState, list[Event]]:
+        """Score the round ``state`` (the apply's own copy, changed in place) has just
+        played out, then end the game or deal the next round."""
         opts = state.options
         results = score_round(
             state.scores,
@@ -342,15 +371,13 @@ class Spades(Game[SpadesState]):
             "teams": [r.to_dict() for r in results],
         }
         events.append({"type": "round_scored", **copy_summary(summary)})
-        state = replace(
-            state,
-            scores=scores,
-            bags=(results[0].bags, results[1].bags),
-            score_sheet=(*state.score_sheet, (*deltas, *scores)),
-            last_round=summary,
-            bostons=(state.bostons[0] + results[0].boston, state.bostons[1] + results[1].boston),
-        )
-        tiebreaks = state.tiebreak_rounds
+        st = state  # the apply's own copy
+        st.scores = scores
+        st.bags = (results[0].bags, results[1].bags)
+        st.score_sheet = (*state.score_sheet, (*deltas, *scores))
+        st.last_round = summary
+        st.bostons = (state.bostons[0] + results[0].boston, state.bostons[1] + results[1].boston)
+        tiebreaks = st.tiebreak_rounds
         if tiebreaks is None:
             winner = winner_after_round(scores, opts.target, opts.lose_at)
             reason = "target" if max(scores) >= opts.target else "floor"
@@ -361,8 +388,8 @@ class Spades(Game[SpadesState]):
             winner = winner_of_tiebreak(scores, tiebreaks, last_trick_team)
             reason = "tie_break" if scores[0] != scores[1] else "last_trick"
         if winner is not None:
-            state = replace(state, phase=OVER, winner=winner, end_reason=reason)
-            outcome = self.outcome(state)
+            st.phase, st.winner, st.end_reason = OVER, winner, reason
+            outcome = self.outcome(st)
             assert outcome is not None
             events.append(
                 {
@@ -373,19 +400,20 @@ class Spades(Game[SpadesState]):
                     "places": list(outcome.places),
                 }
             )
-            return state, events
-        next_first = (state.first_bidder - 1) % SEATS
-        state = start_round(replace(state, tiebreak_rounds=tiebreaks), state.round + 1, next_first)
+            return st, events
+        next_first = (st.first_bidder - 1) % SEATS
+        st.tiebreak_rounds = tiebreaks
+        st = start_round(st, st.round + 1, next_first)
         events.append(
             {
                 "type": "round_dealt",
-                "round": state.round,
+                "round": st.round,
                 "first_bidder": next_first,
-                "hands": [list(h) for h in state.hands],
-                "blind_nil_offered": list(state.undecided),
+                "hands": [list(h) for h in st.hands],
+                "blind_nil_offered": list(st.undecided),
             }
         )
-        return state, events
+        return st, events
 
     # -- what is seen ---------------------------------------------------------------
 

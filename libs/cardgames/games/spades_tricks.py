@@ -7,15 +7,16 @@ Rules: RULES §3.3 (leading and following) and §3.4 (winning a trick, SPADES-6)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from tavolo.cardgames.errors import RuleError
 from tavolo.cardgames.games import tricks
 from tavolo.cardgames.games.french_deck import ACE_HIGH, SUIT_NAMES, is_card, rank_of, suit_of
 
-SPADES = "S"
+SPADES: Final = "S"
 # Order of suits for "the lowest card" among equal ranks: clubs, diamonds, hearts, spades.
-_SUIT_ORDER = {"C": 0, "D": 1, "H": 2, "S": 3}
-ORDER = ACE_HIGH
+_SUIT_ORDER: Final = {"C": 0, "D": 1, "H": 2, "S": 3}
+ORDER: Final = ACE_HIGH
 
 
 def legal_cards(
@@ -36,6 +37,24 @@ def legal_cards(
         others = [c for c in hand if suit_of(c) != SPADES]
         return others or list(hand)
     return list(hand)
+
+
+def may_play(
+    hand: Sequence[str],
+    trick: Sequence[tuple[int, str]],
+    card: str,
+    *,
+    first_trick: bool,
+    spades_broken: bool,
+) -> bool:
+    """Is ``card`` among :func:`legal_cards`? Checked without building the list."""
+    if trick:
+        return tricks.may_follow(hand, trick, card, ORDER)
+    if card not in hand:
+        return False
+    if (first_trick or not spades_broken) and suit_of(card) == SPADES:
+        return all(suit_of(c) == SPADES for c in hand)
+    return True
 
 
 def play_refusal(

@@ -22,7 +22,6 @@ The deal, following suit and the two-player stock are the shared table's
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import JSON, Event, OptionSpec, Outcome, places_from_measure
@@ -140,7 +139,7 @@ class Tresette(TresetteTable):
         declared = list(state.declarations)
         declared[seat] = (*declared[seat], (name, cards, points))
         shown = (*state.shown, *(c for c in cards if c not in state.shown))
-        after = replace(state, declarations=tuple(declared), shown=shown)
+        after = state.replace(declarations=tuple(declared), shown=shown)
         event: Event = {
             "type": "declared",
             "seat": seat,
@@ -173,18 +172,18 @@ class Tresette(TresetteTable):
             "tie_break": bool(state.tied),
         }
         events.append({"type": "hand_scored", **summary})
-        state = replace(state, last_hand=summary)
+        state = state.replace(last_hand=summary)
         kind, number = parse_length(str(state.options["match_length"]))
         if state.tied:
             ranking = tiebreak_ranking(
                 state.tied, points, state.tiebreaks + 1, last_side, len(points)
             )
-            state = replace(state, tiebreaks=state.tiebreaks + 1)
+            state = state.replace(tiebreaks=state.tiebreaks + 1)
             if ranking is not None:
-                return self.game_over(replace(state, ranking=ranking), "tie_break", events)
+                return self.game_over(state.replace(ranking=ranking), "tie_break", events)
             return self.next_hand(state, events)
         totals = tuple(t + p for t, p in zip(state.totals, points, strict=True))
-        state = replace(state, totals=totals, score_sheet=(*state.score_sheet, tuple(points)))
+        state = state.replace(totals=totals, score_sheet=(*state.score_sheet, tuple(points)))
         if kind == "points":
             if max(totals) < number or totals[0] == totals[1]:
                 return self.next_hand(state, events)
@@ -193,7 +192,7 @@ class Tresette(TresetteTable):
             return self.next_hand(state, events)
         if totals[0] == totals[1] and state.options["ko"]:
             events.append({"type": "tie_break_started", "sides": [0, 1]})
-            return self.next_hand(replace(state, tied=(0, 1)), events)
+            return self.next_hand(state.replace(tied=(0, 1)), events)
         return self.game_over(state, "drawn" if totals[0] == totals[1] else "hands", events)
 
     def outcome(self, state: TresetteState) -> Outcome | None:

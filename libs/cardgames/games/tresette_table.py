@@ -17,51 +17,118 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from typing import Final
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import JSON, Event, Game, Outcome, Timer, View
 from tavolo.cardgames.errors import GameOver, InvalidOptions, NotYourTurn, RuleError
-from tavolo.cardgames.games import italian_cards
+from tavolo.cardgames.games import italian_cards, tricks
 from tavolo.cardgames.games.italian_cards import SUIT_NAMES
 from tavolo.cardgames.games.tresette_cards import ORDER, THIRDS
 from tavolo.cardgames.games.tricks import Play, following_cards, sides_of, trick_winner
 from tavolo.cardgames.rng import SeededRandom
+from tavolo.cardgames.slotted import SlottedState
 
 PLAY, OVER = "playing", "over"
 TWO_PLAYER_HAND = 10
+
+
+def _sorted(cards: list[str]) -> tuple[str, ...]:
+    """A Tresette hand in display order, strongest first in each suit."""
+    return italian_cards.sort_hand(cards, ORDER.strength)
+
+
 _PLAYS = {c: Action(ActionKind.PLAY, cards=(c,)) for c in italian_cards.DECK}
 
 
-@dataclass(frozen=True)
-class TresetteState:
-    """The whole table. Immutable: ``apply`` builds a new one."""
+_FIELDS: Final = (
+    "options",
+    "rng",
+    "seats",
+    "partnerships",
+    "hand_no",
+    "dealer",
+    "phase",
+    "hands",
+    "stock",  # two players only; top first
+    "shown",  # cards shown to everyone (draws, declarations) still held
+    "last_drawn",
+    "turn",
+    "trick",
+    "tricks_done",
+    "taken",  # per seat, the cards of the tricks it won
+    "last_trick",
+    "has_played",  # per seat: has it played a card this hand
+    "declarations",  # per seat
+    "totals",  # per side, over the match (tie-breaks excluded)
+    "score_sheet",  # per hand, each side's points
+    "last_hand",
+    "tiebreaks",
+    "tied",
+    "ranking",
+    "end_reason",
+)
 
-    options: Mapping[str, JSON]
-    rng: SeededRandom
-    seats: int
-    partnerships: bool
-    hand_no: int
-    dealer: int
-    phase: str
-    hands: tuple[tuple[str, ...], ...]
-    stock: tuple[str, ...]  # two players only; top first
-    shown: tuple[str, ...]  # cards shown to everyone (draws, declarations) still held
-    last_drawn: tuple[Play, ...]
-    turn: int
-    trick: tuple[Play, ...]
-    tricks_done: int
-    taken: tuple[tuple[str, ...], ...]  # per seat, the cards of the tricks it won
-    last_trick: tuple[Play, ...]
-    has_played: tuple[bool, ...]  # per seat: has it played a card this hand
-    declarations: tuple[tuple[tuple[str, tuple[str, ...], int], ...], ...]  # per seat
-    totals: tuple[int, ...]  # per side, over the match (tie-breaks excluded)
-    score_sheet: tuple[tuple[int, ...], ...]  # per hand, each side's points
-    last_hand: Mapping[str, JSON] | None
-    tiebreaks: int
-    tied: tuple[int, ...]
-    ranking: tuple[int, ...]
-    end_reason: str | None
+
+class TresetteState(SlottedState):
+    """The whole table. Treat it as immutable: ``apply`` changes a :meth:`copy`."""
+
+    __slots__ = _FIELDS
+    FIELDS = _FIELDS
+
+    def __init__(
+        self,
+        options: Mapping[str, JSON],
+        rng: SeededRandom,
+        seats: int,
+        partnerships: bool,
+        hand_no: int,
+        dealer: int,
+        phase: str,
+        hands: tuple[tuple[str, ...], ...],
+        stock: tuple[str, ...],
+        shown: tuple[str, ...],
+        last_drawn: tuple[Play, ...],
+        turn: int,
+        trick: tuple[Play, ...],
+        tricks_done: int,
+        taken: tuple[tuple[str, ...], ...],
+        last_trick: tuple[Play, ...],
+        has_played: tuple[bool, ...],
+        declarations: tuple[tuple[tuple[str, tuple[str, ...], int], ...], ...],
+        totals: tuple[int, ...],
+        score_sheet: tuple[tuple[int, ...], ...],
+        last_hand: Mapping[str, JSON] | None,
+        tiebreaks: int,
+        tied: tuple[int, ...],
+        ranking: tuple[int, ...],
+        end_reason: str | None,
+    ) -> None:
+        self.options = options
+        self.rng = rng
+        self.seats = seats
+        self.partnerships = partnerships
+        self.hand_no = hand_no
+        self.dealer = dealer
+        self.phase = phase
+        self.hands = hands
+        self.stock = stock
+        self.shown = shown
+        self.last_drawn = last_drawn
+        self.turn = turn
+        self.trick = trick
+        self.tricks_done = tricks_done
+        self.taken = taken
+        self.last_trick = last_trick
+        self.has_played = has_played
+        self.declarations = declarations
+        self.totals = totals
+        self.score_sheet = score_sheet
+        self.last_hand = last_hand
+        self.tiebreaks = tiebreaks
+        self.tied = tied
+        self.ranking = ranking
+        self.end_reason = end_reason
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
@@ -156,8 +223,7 @@ class TresetteTable(Game[TresetteState]):
             italian_cards.sort_hand(cards[order.index(s) : dealt : n], ORDER.strength)
             for s in range(n)
         )
-        return replace(
-            state,
+        return state.replace(
             rng=rng,
             hand_no=hand_no,
             dealer=dealer,
@@ -248,60 +314,29 @@ class TresetteTable(Game[TresetteState]):
     def _play(
         self, state: TresetteState, seat: int, card: str
     ) -> tuple[TresetteState, list[Event]]:
-        hands = list(state.hands)
-        hands[seat] = tuple(c for c in hands[seat] if c != card)
-        played = list(state.has_played)
-        played[seat] = True
-        trick = (*state.trick, (seat, card))
-        shown = tuple(c for c in state.shown if c != card)
-        events: list[Event] = [{"type": "card_played", "seat": seat, "card": card}]
-        if len(trick) < state.seats:
-            after = replace(
-                state,
-                hands=tuple(hands),
-                has_played=tuple(played),
-                shown=shown,
-                trick=trick,
-                turn=(seat + 1) % state.seats,
-            )
-            return after, events
-        winner = trick_winner(trick, ORDER, None)
-        taken = list(state.taken)
-        taken[winner] = (*taken[winner], *(c for _, c in trick))
-        events.append(
-            {
-                "type": "trick_won",
-                "seat": winner,
-                "number": state.tricks_done + 1,
-                "cards": [[s, c] for s, c in trick],
-            }
+        st = state.copy()
+        st.hands, st.trick, played = tricks.play_card(state.hands, state.trick, seat, card)
+        st.has_played = (*state.has_played[:seat], True, *state.has_played[seat + 1 :])
+        shown = tuple([c for c in state.shown if c != card])
+        st.shown = shown
+        events: list[Event] = [played]
+        if len(st.trick) < state.seats:
+            st.turn = (seat + 1) % state.seats
+            return st, events
+        trick, number = st.trick, state.tricks_done + 1
+        winner, won = tricks.close_trick(trick, ORDER, None, number)
+        events.append(won)
+        # Two players: the winner draws first, each card shown to both.
+        st.hands, st.stock, drawn, drawn_events = tricks.draw_in_turn(
+            st.hands, state.stock, winner, _sorted
         )
-        stock, drawn = list(state.stock), []
-        if stock:  # two players: the winner draws first, each card shown to both
-            for i in range(state.seats):
-                drawer = (winner + i) % state.seats
-                card_drawn = stock.pop(0)
-                hands[drawer] = italian_cards.sort_hand(
-                    [*hands[drawer], card_drawn], ORDER.strength
-                )
-                drawn.append((drawer, card_drawn))
-                events.append({"type": "card_drawn", "seat": drawer, "card": card_drawn})
-        after = replace(
-            state,
-            hands=tuple(hands),
-            has_played=tuple(played),
-            stock=tuple(stock),
-            shown=(*shown, *(c for _, c in drawn)),
-            last_drawn=tuple(drawn),
-            trick=(),
-            tricks_done=state.tricks_done + 1,
-            taken=tuple(taken),
-            last_trick=trick,
-            turn=winner,
-        )
-        if any(after.hands):
-            return after, events
-        return self._finish_hand(after, winner, events)
+        events.extend(drawn_events)
+        st.shown, st.last_drawn = (*shown, *[c for _, c in drawn]), drawn
+        st.taken = tricks.add_to_pile(state.taken, winner, trick)
+        st.trick, st.tricks_done, st.last_trick, st.turn = (), number, trick, winner
+        if any(st.hands):
+            return st, events
+        return self._finish_hand(st, winner, events)
 
     def next_hand(
         self, state: TresetteState, events: list[Event]
@@ -321,7 +356,7 @@ class TresetteTable(Game[TresetteState]):
     def game_over(
         self, state: TresetteState, reason: str, events: list[Event]
     ) -> tuple[TresetteState, list[Event]]:
-        state = replace(state, phase=OVER, end_reason=reason)
+        state = state.replace(phase=OVER, end_reason=reason)
         outcome = self.outcome(state)
         assert outcome is not None
         events.append({"type": "game_over", "reason": reason, "places": list(outcome.places)})

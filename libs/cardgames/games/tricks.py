@@ -11,7 +11,11 @@ functions here then answer the questions every trick game asks:
 - how many card points a pile of tricks holds, and what each side took
   (:func:`card_points`, :func:`per_side`, :func:`sides_of`);
 - how a KO tie-break hand ranks tied sides, the last trick deciding a third drawn one
-  (:func:`tiebreak_ranking`, RULES §0 rule 14).
+  (:func:`tiebreak_ranking`, RULES §0 rule 14);
+- the step every trick game takes when a card is played, with its events: the card
+  leaves the hand for the trick (:func:`play_card`), a full trick goes to its winner
+  (:func:`close_trick`), and in the games with a stock each seat draws one card from the
+  winner on (:func:`draw_in_turn`).
 
 A trick is the sequence of ``(seat, card)`` plays in the order played; the last trick of a
 hand decides RULES §0 rule 14's "last capture", so games keep it (``last_trick``).
@@ -21,20 +25,25 @@ never offers a card the rules would refuse.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+from tavolo.cardgames.contract import Event
 
 Play = tuple[int, str]
 """One card played into a trick: (seat, card code)."""
+Hands = tuple[tuple[str, ...], ...]
+"""Every seat's hand."""
 
 
 @dataclass(frozen=True)
 class CardOrder:
     """How a game's cards compare in a trick: each card's suit, and its strength inside
-    that suit (higher wins), from the game's rank order."""
+    that suit (higher wins), from the game's rank order. Plain dicts, which compiled
+    code reads fastest: every legal move and every trick winner looks cards up here."""
 
-    suit: Mapping[str, str]
-    strength: Mapping[str, int]
+    suit: dict[str, str]
+    strength: dict[str, int]
 
     @staticmethod
     def from_ranks(
@@ -59,6 +68,17 @@ def following_cards(hand: Sequence[str], trick: Sequence[Play], order: CardOrder
     led = suit[trick[0][1]]
     same = [c for c in hand if suit[c] == led]
     return same or list(hand)
+
+
+def may_follow(hand: Sequence[str], trick: Sequence[Play], card: str, order: CardOrder) -> bool:
+    """Is ``card`` among :func:`following_cards`? Checked without building the list."""
+    if card not in hand:
+        return False
+    if not trick:
+        return True
+    suit = order.suit
+    led = suit[trick[0][1]]
+    return suit[card] == led or all(suit[c] != led for c in hand)
 
 
 def beats(card: str, best: str, led: str, trump: str | None, order: CardOrder) -> bool:
@@ -132,3 +152,63 @@ def tiebreak_ranking(
     for side in tied:
         ranking[side] = 1 if side == last_trick_side else 2
     return tuple(ranking)
+
+
+# -- the step of play -------------------------------------------------------------------
+
+
+def play_card(
+    hands: Hands, trick: tuple[Play, ...], seat: int, card: str
+) -> tuple[Hands, tuple[Play, ...], Event]:
+    """``seat`` plays ``card``: the hands without it, the trick with it, and the
+    ``card_played`` event. The caller has checked that the card may be played."""
+    hand = hands[seat]
+    after = (*hands[:seat], tuple([c for c in hand if c != card]), *hands[seat + 1 :])
+    return after, (*trick, (seat, card)), {"type": "card_played", "seat": seat, "card": card}
+
+
+def close_trick(
+    trick: Sequence[Play], order: CardOrder, trump: str | None, number: int
+) -> tuple[int, Event]:
+    """The winner of the full ``trick``, the game's ``number``-th, and its ``trick_won``
+    event (a game may add what the trick earned to the event)."""
+    winner = trick_winner(trick, order, trump)
+    won: Event = {
+        "type": "trick_won",
+        "seat": winner,
+        "number": number,
+        "cards": [[s, c] for s, c in trick],
+    }
+    return winner, won
+
+
+def add_to_pile(piles: Hands, winner: int, trick: Sequence[Play]) -> Hands:
+    """Each seat's pile of cards won, with ``trick``'s cards added to ``winner``'s."""
+    pile = (*piles[winner], *[c for _, c in trick])
+    return (*piles[:winner], pile, *piles[winner + 1 :])
+
+
+def draw_in_turn(
+    hands: Hands,
+    stock: tuple[str, ...],
+    winner: int,
+    sort_hand: Callable[[list[str]], tuple[str, ...]],
+) -> tuple[Hands, tuple[str, ...], tuple[Play, ...], list[Event]]:
+    """After a trick, each seat from its ``winner`` on draws the top card of ``stock``
+    while it lasts (Briscola, two-player Tresette): the hands (each kept in
+    ``sort_hand``'s order), the stock left, the draws in order and their ``card_drawn``
+    events."""
+    seats = len(hands)
+    held = list(hands)
+    left = list(stock)
+    drawn: list[Play] = []
+    events: list[Event] = []
+    for i in range(seats):
+        if not left:
+            break
+        drawer = (winner + i) % seats
+        card = left.pop(0)
+        held[drawer] = sort_hand([*held[drawer], card])
+        drawn.append((drawer, card))
+        events.append({"type": "card_drawn", "seat": drawer, "card": card})
+    return tuple(held), tuple(left), tuple(drawn), events

@@ -14,6 +14,7 @@ from typing import Final
 from tavolo.cardgames.contract import Event, Outcome, places_from_measure
 from tavolo.cardgames.games.uno_deck import COLOUR_NAMES, DECK, POINTS, WILD_DRAW_FOUR
 from tavolo.cardgames.rng import SeededRandom
+from tavolo.cardgames.slotted import SlottedState
 
 HAND_SIZE: Final = 7
 CLOCKWISE: Final = -1
@@ -40,6 +41,17 @@ class UnoRules:
     match: str
     hands_limit: int | None = None
     points_target: int | None = None
+
+    def __reduce__(self) -> tuple[type[UnoRules], tuple[object, ...]]:
+        """Copied and pickled through the constructor: compiled, a frozen dataclass
+        refuses the field-by-field restore ``copy.deepcopy`` and ``pickle`` do."""
+        return UnoRules, (
+            self.window_ms,
+            self.challenge,
+            self.match,
+            self.hands_limit,
+            self.points_target,
+        )
 
 
 _FIELDS: Final = (
@@ -69,7 +81,7 @@ _FIELDS: Final = (
 )
 
 
-class UnoState:
+class UnoState(SlottedState):
     """One moment of an Uno match. Treat it as immutable: ``apply`` returns a new one.
 
     - ``hands[s]``: seat s's cards in the order the seat chose; ``stock`` index 0 on top;
@@ -87,6 +99,7 @@ class UnoState:
     """
 
     __slots__ = _FIELDS
+    FIELDS = _FIELDS
 
     def __init__(
         self,
@@ -137,29 +150,6 @@ class UnoState:
         self.recent = recent
         self.rng = rng
         self.outcome = outcome
-
-    def _values(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in _FIELDS)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, UnoState):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __repr__(self) -> str:
-        pairs = zip(_FIELDS, self._values(), strict=True)
-        return "UnoState(" + ", ".join(f"{name}={value!r}" for name, value in pairs) + ")"
-
-    def __reduce__(self) -> tuple[type[UnoState], tuple[object, ...]]:
-        return UnoState, self._values()
-
-    def copy(self) -> UnoState:
-        return UnoState(*self._values())  # type: ignore[arg-type]
-
-    def become(self, other: UnoState) -> None:
-        """Take every field of ``other``: how an apply's own copy turns into a new deal."""
-        for name in _FIELDS:
-            setattr(self, name, getattr(other, name))
 
     def record(self, seat: int, move: str, card: str = "") -> None:
         number = self.recent[-1][0] + 1 if self.recent else 1

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
@@ -54,8 +53,7 @@ def table(
     extra = rest[len(stock) :]
     if extra:  # a short stock: the cards it leaves out go to the discard pile's bottom
         discard = [*extra, *discard]
-    return replace(
-        state,
+    return state.replace(
         hands=tuple(sort_cards(h) for h in hands),
         melds=(tuple(melds[0]), tuple(melds[1])),
         discard=tuple(discard),

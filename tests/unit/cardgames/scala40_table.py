@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
@@ -43,8 +42,7 @@ def table(
     placed.update(pozzo)
     stock = tuple((Counter(full_deck()) - placed).elements())
     assert len(stock) + placed.total() == 108, "more copies than the deck holds"
-    return replace(
-        state,
+    return state.replace(
         hands=tuple(sort_cards(h) for h in hands),
         melds=tuple(melds),
         pozzo=tuple(pozzo),

@@ -4,7 +4,6 @@ level makes, and a whole offline game (strength in chips: bench/bench_trick_bots
 from __future__ import annotations
 
 import io
-from dataclasses import replace
 
 import pytest
 
@@ -39,7 +38,7 @@ def test_bots_play_a_strong_hand_and_pass_a_hopeless_one(level: str) -> None:
     weak = tuple(c for c in ("4C", "5D", "6S", "4B", "5C", "6D") if c[-1] != trumps)[:3]
     for hand, expected in ((strong, PLAYS), (weak, PASSES)):
         hands = tuple(hand if s == seat else h for s, h in enumerate(state.hands))
-        probe = replace(state, hands=hands, pot=30)
+        probe = state.replace(hands=hands, pot=30)
         legal = GAME.legal_actions(probe, seat)
         chosen = BestiaBot(level).choose(GAME.view(probe, seat), legal, SeededRandom(b"b"))
         assert chosen == expected

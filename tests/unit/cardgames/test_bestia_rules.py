@@ -6,7 +6,6 @@ in; the cards nobody holds stay in the stock so the deck is accounted for.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -36,8 +35,7 @@ def table(
     used = {c for h in held.values() for c in h} | {turned}
     stock = tuple(c for c in italian_cards.DECK if c not in used)
     active = tuple((dealer + 1 + i) % 4 for i in range(4))
-    return replace(
-        base,
+    return base.replace(
         hands=tuple(held[s] for s in range(4)),
         stock=stock,
         turned=turned,
@@ -111,7 +109,7 @@ def test_bestia_4_al_buio_swaps_the_hand_for_three_unseen_stock_cards() -> None:
         phase=BUIO,
         declared=(True, True, False, True),
     )
-    state = replace(state, to_decide=(0, 1, 3), turn=0)
+    state = state.replace(to_decide=(0, 1, 3), turn=0)
     top = state.stock[:3]
     state, events = act(state, 0, GOES_BLIND)
     assert set(state.hands[0]) == set(top) and {"AC", "2C", "4C"} <= set(state.set_aside)
@@ -124,7 +122,7 @@ def test_bestia_4_al_buio_swaps_the_hand_for_three_unseen_stock_cards() -> None:
 
 def test_bestia_5_follow_suit_but_never_obliged_to_trump_or_overtake() -> None:
     state = table({0: "4C", 1: "AC 2B 5D", 2: "2B", 3: "RB"})
-    state = replace(state, hands=(("4C",), ("AC", "3B", "5D"), ("2D",), ("RB",)))
+    state = state.replace(hands=(("4C",), ("AC", "3B", "5D"), ("2D",), ("RB",)))
     state, _ = act(state, 0, card("4C"))
     assert GAME.legal_actions(state, 1) == [card("AC")]
     with pytest.raises(RuleError, match="follow suit"):

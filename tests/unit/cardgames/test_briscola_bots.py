@@ -3,8 +3,6 @@ level promises (strength over many games is measured in bench/bench_trick_bots.p
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.briscola import BriscolaBot
 from tavolo.cardgames.bots.registry import bot_levels, make_bot
@@ -55,13 +53,13 @@ def test_medium_leads_a_liscio_rather_than_a_load_or_a_trump() -> None:
 
 def test_medium_takes_a_load_with_the_cheapest_winning_card() -> None:
     state = table(2, {0: "3C", 1: "AD 4D 2B RB"}, stock="6S 7B", turn=1, trick=((0, "3C"),))
-    state = replace(state, hands=((), ("AD", "4D", "2B")))
+    state = state.replace(hands=((), ("AD", "4D", "2B")))
     assert choose(BriscolaBot("medium"), state, 1) == "2B"
 
 
 def test_medium_gives_a_liscio_to_a_trick_worth_nothing() -> None:
     state = table(2, {0: "4C", 1: "AD 5S 2B"}, stock="6S 7B", turn=1, trick=((0, "4C"),))
-    state = replace(state, hands=((), ("AD", "5S", "2B")))
+    state = state.replace(hands=((), ("AD", "5S", "2B")))
     assert choose(BriscolaBot("medium"), state, 1) == "5S"
 
 

@@ -7,7 +7,6 @@ so the deck stays accounted for.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -42,8 +41,7 @@ def table(
     deck = italian_cards.deck(("2B",) if seats == 3 else ())
     taken = [()] * seats
     taken[taken_by] = tuple(c for c in deck if c not in in_use)
-    return replace(
-        base,
+    return base.replace(
         hands=tuple(held[s] for s in range(seats)),
         stock=tuple(stock.split()),
         turned=turned,
@@ -105,7 +103,7 @@ def test_briscola_4_winner_draws_first_then_the_others_in_turn_order() -> None:
     state = table(
         3, {0: "AC 4D", 1: "3C 5D", 2: "6S 7S"}, stock="FD CD 7B", turn=1, trick=((0, "4C"),)
     )
-    state = replace(state, hands=(("AC", "4D"), ("3C", "5D"), ("6S", "7S")))
+    state = state.replace(hands=(("AC", "4D"), ("3C", "5D"), ("6S", "7S")))
     state, _ = play(state, 1, "3C")
     state, events = play(state, 2, "6S")
     drawn = [(e["seat"], e["card"]) for e in events if e["type"] == "card_drawn"]
@@ -139,7 +137,7 @@ def test_briscola_5_three_players_sharing_the_most_points_share_first_place() ->
         (),
     )
     rest = set(italian_cards.deck(("2B",))) - {c for p in piles for c in p} - {"4C", "5C", "6C"}
-    state = replace(state, taken=(piles[0], piles[1], tuple(sorted(rest))))
+    state = state.replace(taken=(piles[0], piles[1], tuple(sorted(rest))))
     points = [card_points(p, POINTS) for p in state.taken]
     assert points == [41, 41, 38]
     for seat, card in ((0, "4C"), (1, "5C"), (2, "6C")):
@@ -156,7 +154,7 @@ def test_briscola_6_single_hand_by_default_and_a_draw_shares_first_place() -> No
     assert card_points(half, POINTS) == 60
     state = table(2, {0: "4C", 1: "5C"}, turn=0)
     rest = set(italian_cards.DECK) - set(half) - {"4C", "5C"}
-    state = replace(state, taken=(half, tuple(sorted(rest))))
+    state = state.replace(taken=(half, tuple(sorted(rest))))
     state, _ = play(state, 0, "4C")
     state, _ = play(state, 1, "5C")  # seat 1 wins the last trick, worth nothing
     outcome = GAME.outcome(state)
@@ -167,7 +165,7 @@ def test_briscola_6_single_hand_by_default_and_a_draw_shares_first_place() -> No
 
 def test_briscola_6_hands_n_stops_once_the_leader_cannot_be_caught() -> None:
     state = table(2, {0: "AC", 1: "4C"}, turn=0, taken_by=0, options={"match_length": "hands:3"})
-    state = replace(state, hands_won=(1, 0), hand_no=2)
+    state = state.replace(hands_won=(1, 0), hand_no=2)
     state, _ = play(state, 0, "AC")
     state, _ = play(state, 1, "4C")
     outcome = GAME.outcome(state)
@@ -200,7 +198,7 @@ def test_briscola_6_ko_plays_a_tie_break_hand_after_a_drawn_match() -> None:
     half = ("AC", "3C", "RC", "CC", "FC", "AD", "3D", "RD", "CD", "FD", "2C")
     state = table(2, {0: "4C", 1: "5C"}, turn=0, options={"ko": True})
     rest = set(italian_cards.DECK) - set(half) - {"4C", "5C"}
-    state = replace(state, taken=(half, tuple(sorted(rest))))
+    state = state.replace(taken=(half, tuple(sorted(rest))))
     state, _ = play(state, 0, "4C")
     state, events = play(state, 1, "5C")
     assert GAME.outcome(state) is None

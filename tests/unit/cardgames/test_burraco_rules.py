@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from tavolo.cardgames.actions import Action, ActionKind
@@ -235,18 +233,18 @@ def test_burraco_10_match_length_and_ties() -> None:
         GAME.options({"semipulito": "maybe"})
     long_run = meld("5H", "6H", "7H", "8H", "9H", "10H", "JH")
     base = table([["9C"], ["4C"]], took_pozzetto=(True, True), melds=([long_run], []))
-    win = replace(base, totals=(1800, 1900))
+    win = base.replace(totals=(1800, 1900))
     after, _ = act(win, 0, A.DISCARD, "9C")  # +255 +100 -0 → 2155 against 1895
     assert after.phase == OVER and after.winner == 0
     assert GAME.outcome(after).places == (1, 2)  # type: ignore[union-attr]
-    tied = replace(base, totals=(1900, 2250))  # 1900 + 355 = 2255 against 2250 - 5
+    tied = base.replace(totals=(1900, 2250))  # 1900 + 355 = 2255 against 2250 - 5
     after, _ = act(tied, 0, A.DISCARD, "9C")
     assert after.totals == (2255, 2245) and after.winner == 0
-    level = replace(base, totals=(1900, 2260))  # 2255 against 2255: another hand
+    level = base.replace(totals=(1900, 2260))  # 2255 against 2255: another hand
     after, _ = act(level, 0, A.DISCARD, "9C")
     assert after.phase == DRAW and after.tiebreaks == 0 and after.totals == (2255, 2255)
     tb = table([["9C"], ["4C"]], took_pozzetto=(True, True), melds=([long_run], []))
-    tb = replace(tb, totals=(2255, 2255), tiebreaks=0)
+    tb = tb.replace(totals=(2255, 2255), tiebreaks=0)
     after, _events = act(tb, 0, A.DISCARD, "9C")
     assert after.winner == 0 and after.totals == (2255, 2255) and after.end_reason == "tie_break"
 
@@ -255,7 +253,7 @@ def test_burraco_10_hands_match_and_three_drawn_tie_breaks() -> None:
     """BURRACO-10 with RULES 0.13-14: after three drawn tie-break hands the side that
     made the last play loses."""
     state = table([["9C", "4D"], ["4S"]], options={"match_length": "hands:1"})
-    state = replace(state, totals=(0, 0), tiebreaks=2, last_turn=True)
+    state = state.replace(totals=(0, 0), tiebreaks=2, last_turn=True)
     after, _events = act(state, 0, A.DISCARD, "9C")  # each side -5 in hand, -100 pozzetto
     assert after.phase == OVER and after.end_reason == "last_play" and after.winner == 1
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+import dataclasses
 
 import pytest
 
@@ -66,7 +66,7 @@ def test_scala40_2_the_stock_is_rebuilt_from_the_pozzo() -> None:
     """SCALA40-2: when the stock runs out, the pozzo but its top is shuffled into it."""
     state = table([["4C", "9D"], ["4H", "5H"]], pozzo=["3C", "QH", "7D"], phase=DRAW)
     rest = state.stock
-    state = replace(state, stock=(), pozzo=(*rest, "3C", "QH", "7D"))
+    state = state.replace(stock=(), pozzo=(*rest, "3C", "QH", "7D"))
     after, events = act(state, 0, A.DRAW)
     assert events[0] == {"type": "stock_rebuilt", "cards": len(rest) + 2}
     assert after.pozzo == ("7D",) and len(after.stock) == len(rest) + 1
@@ -121,7 +121,7 @@ def test_scala40_5_attach_anywhere_and_keep_a_swapped_joker() -> None:
     )
     refused(strict, 0, Action(A.DISCARD, cards=("QH",)), "could be added to a meld")
     act(strict, 0, A.DISCARD, "4C")
-    loose = replace(strict, options=replace(strict.options, no_attachable_discard=False))
+    loose = strict.replace(options=dataclasses.replace(strict.options, no_attachable_discard=False))
     act(loose, 0, A.DISCARD, "QH")
 
 
@@ -130,7 +130,7 @@ def test_scala40_6_no_closing_in_the_first_round_and_chiusura_in_mano() -> None:
     player who never opened may lay the whole hand at once, under 40."""
     first = table([["4C", "5C", "6C", "9D"], ["4D"]], opened=(True, False), turns_done=1)
     refused(first, 0, Action(A.MELD, cards=("4C", "5C", "6C")), "first round: keep two")
-    later = replace(first, turns_done=2)
+    later = first.replace(turns_done=2)
     ready, _ = act(later, 0, A.MELD, "4C", "5C", "6C")
     _, events = act(ready, 0, A.DISCARD, "9D")
     assert any(e["type"] == "closed" and e["in_mano"] is False for e in events)
@@ -159,9 +159,9 @@ def test_scala40_7_fixture_24_penalties() -> None:
 def test_scala40_7_fixture_24_closing_in_the_first_round_is_rejected() -> None:
     """Fixture 24: a closing in the first round is rejected."""
     state = table([["9D", "KD"], ["4D"]], opened=(True, False), turns_done=1)
-    state = replace(state, hands=(("9D",), state.hands[1]))
+    state = state.replace(hands=(("9D",), state.hands[1]))
     refused(state, 0, Action(A.DISCARD, cards=("9D",)), "nobody may close in the first round")
-    later = replace(state, turns_done=2)
+    later = state.replace(turns_done=2)
     _after, events = act(later, 0, A.DISCARD, "9D")
     assert any(e["type"] == "closed" for e in events)
 
@@ -179,8 +179,8 @@ def test_scala40_8_elimination_and_places() -> None:
         opened=(True, True, True, True),
         totals=(0, 90, 95, 10),
     )
-    state = replace(state, alive=(True, True, True, False), out_order=((3,),))
-    state = replace(state, hands=(("9D",), ("KD", "KH"), ("QS", "5C"), ()))
+    state = state.replace(alive=(True, True, True, False), out_order=((3,),))
+    state = state.replace(hands=(("9D",), ("KD", "KH"), ("QS", "5C"), ()))
     after, _events = act(state, 0, A.DISCARD, "9D")
     assert after.phase == OVER
     assert after.totals == (0, 110, 110, 10)
@@ -190,10 +190,10 @@ def test_scala40_8_elimination_and_places() -> None:
 def test_scala40_8_hands_match_majority() -> None:
     """SCALA40-8: with hands:N the closer wins the hand; a majority wins the match."""
     state = table([["9D"], ["KD"]], opened=(True, True), options={"match_length": "hands:3"})
-    state = replace(state, hands_won=(1, 0))
+    state = state.replace(hands_won=(1, 0))
     after, _ = act(state, 0, A.DISCARD, "9D")
     assert after.phase == OVER and GAME.outcome(after).places == (1, 2)  # type: ignore[union-attr]
-    state = replace(state, hands_won=(0, 1))
+    state = state.replace(hands_won=(0, 1))
     after, _ = act(state, 0, A.DISCARD, "9D")
     assert after.phase == DRAW and after.hands_won == (1, 1) and after.hand_no == 2
 

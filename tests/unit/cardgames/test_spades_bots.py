@@ -7,8 +7,6 @@ is measured by ``bench/bench_spades_bots.py``, not here.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.registry import bot_levels, make_bot
 from tavolo.cardgames.bots.spades import SpadesBot
@@ -200,5 +198,5 @@ def test_spades_10_hard_sets_the_opponents_when_it_is_worth_it() -> None:
     assert card_of(SpadesBot("hard"), state, 0) == "AH"
     assert card_of(SpadesBot("medium"), state, 0) == "2H"  # ducks to avoid a bag
     # With the opponents already set, the hard bot ducks too.
-    spared = replace(state, tricks_won=(4, 2, 3, 2))
+    spared = state.replace(tricks_won=(4, 2, 3, 2))
     assert card_of(SpadesBot("hard"), spared, 0) == "2H"

@@ -9,7 +9,6 @@ card in no hand and not in the current trick counts as taken in earlier tricks, 
 from __future__ import annotations
 
 import copy
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -52,8 +51,7 @@ def table(
     base = GAME.new_game(options, 4, b"hand-built table")
     held = {s: tuple(hands.get(s, "").split()) for s in range(4)}
     in_use = {c for h in held.values() for c in h} | {c for _, c in trick}
-    return replace(
-        base,
+    return base.replace(
         phase=phase,
         turn=turn,
         first_bidder=first_bidder,
@@ -262,7 +260,7 @@ def test_spades_5_spades_not_led_until_broken() -> None:
     state = table({0: "AS 5H"}, tricks_won=(1, 1, 1, 1))
     with pytest.raises(RuleError, match="spades are not broken yet: lead another suit"):
         play(state, 0, "AS")
-    broken = replace(state, spades_broken=True)
+    broken = state.replace(spades_broken=True)
     assert [a.cards[0] for a in GAME.legal_actions(broken, 0)] == ["AS", "5H"]
 
 
@@ -432,16 +430,13 @@ def test_spades_8_equal_scores_past_500_play_another_round() -> None:
 def test_spades_8_a_tie_break_round_goes_to_the_higher_score() -> None:
     # Level at 510 after the last round. In the tie-break round NS miss 6 and EW make 6
     # with 4 bags: both end below 500, and the higher total still wins (RULES 0.13).
-    state = replace(
-        table(
-            {0: "AH", 1: "2H", 2: "3H", 3: "4H"},
-            bids=(3, 3, 3, 3),
-            tricks_won=(1, 4, 1, 6),
-            scores=(510, 510),
-            spades_broken=True,
-        ),
-        tiebreak_rounds=0,
-    )
+    state = table(
+        {0: "AH", 1: "2H", 2: "3H", 3: "4H"},
+        bids=(3, 3, 3, 3),
+        tricks_won=(1, 4, 1, 6),
+        scores=(510, 510),
+        spades_broken=True,
+    ).replace(tiebreak_rounds=0)
     for seat, card in ((0, "AH"), (3, "4H"), (2, "3H"), (1, "2H")):
         state = play(state, seat, card)
     assert state.scores == (510 - 60, 510 + 60 - 4)

@@ -3,8 +3,6 @@ promises (strength over many games: bench/bench_trick_bots.py)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from tavolo.cardgames.bots.base import Bot
@@ -44,7 +42,7 @@ def test_tresette_bots_declare_what_they_hold() -> None:
     state = TRESETTE.new_game({"accusi": True}, 4, b"declare")
     seat = state.turn
     hand = ("AC", "2C", "3C", "4S", "5S", "6S", "7S", "FS", "CS", "RS")
-    state = replace(state, hands=tuple(hand if s == seat else h for s, h in enumerate(state.hands)))
+    state = state.replace(hands=tuple(hand if s == seat else h for s, h in enumerate(state.hands)))
     assert choose(TRESETTE, TresetteBot("medium"), state, seat) == "napoletana"
 
 

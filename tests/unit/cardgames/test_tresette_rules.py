@@ -7,7 +7,6 @@ by card, and the cards nowhere else are in the piles the test says.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -46,8 +45,7 @@ def table(
     taken = [named.get(s, ()) for s in range(seats)]
     rest = tuple(c for c in italian_cards.deck(game.removed(seats)) if c not in in_use)
     taken[0] = (*taken[0], *rest)
-    return replace(
-        base,
+    return base.replace(
         hands=tuple(held[s] for s in range(seats)),
         stock=(),
         turn=turn,
@@ -117,8 +115,7 @@ def test_tresette_5_accusi_on_the_first_turn_add_up_and_are_public() -> None:
     assert declarations_in(("3C", "3D", "3B", "3S")) == [("four", ("3C", "3D", "3B", "3S"))]
     state = TRESETTE.new_game({"accusi": True}, 4, b"accusi")
     seat = state.turn
-    state = replace(
-        state,
+    state = state.replace(
         hands=tuple(
             ("AC", "2C", "3C", "AD", "AB", "4S", "5S", "6S", "7S", "FS") if s == seat else h
             for s, h in enumerate(state.hands)
@@ -133,7 +130,7 @@ def test_tresette_5_accusi_on_the_first_turn_add_up_and_are_public() -> None:
     assert [d["points"] for d in public["declarations"][seat]] == [3, 3]
     assert "AC" in public["shown"][seat]
     state, _ = play(TRESETTE, state, seat, "4S")
-    state = replace(state, turn=seat)  # its turn again, later in the hand
+    state = state.replace(turn=seat)  # its turn again, later in the hand
     with pytest.raises(RuleError, match="first turn"):
         TRESETTE.apply(state, seat, calls[0])
 
@@ -149,13 +146,13 @@ def test_tresette_6_match_to_21_or_31_with_accusi_and_equal_totals_play_on() -> 
     assert TRESETTE.new_game(None, 4, b"x").options["match_length"] == "points:21"
     assert TRESETTE.new_game({"accusi": True}, 4, b"x").options["match_length"] == "points:31"
     state = table(TRESETTE, 4, {0: "4C", 1: "5C", 2: "6C", 3: "7C"}, turn=1)
-    state = replace(state, totals=(20, 10))
+    state = state.replace(totals=(20, 10))
     for seat, card in ((1, "5C"), (2, "6C"), (3, "7C"), (0, "4C")):
         state, _ = play(TRESETTE, state, seat, card)
     outcome = TRESETTE.outcome(state)
     assert outcome is not None and outcome.places == (1, 3, 1, 3)
     tied = table(TRESETTE, 4, {0: "4C", 1: "5C", 2: "6C", 3: "7C"}, turn=1)
-    tied = replace(tied, totals=(11, 20))  # 10 and the last trick: 21-21 plays on
+    tied = tied.replace(totals=(11, 20))  # 10 and the last trick: 21-21 plays on
     for seat, card in ((1, "5C"), (2, "6C"), (3, "7C"), (0, "4C")):
         tied, _ = play(TRESETTE, tied, seat, card)
     assert TRESETTE.outcome(tied) is None and tied.totals == (21, 21)
@@ -226,12 +223,12 @@ def test_tresette_10_cappotto_and_fixture_12() -> None:
 
 def test_tresette_11_the_limit_ends_the_match_and_lowest_ranks_first() -> None:
     state = table(CIAPANO, 4, {0: "4C", 1: "5C", 2: "6C", 3: "7C"}, turn=1)
-    state = replace(state, totals=(5, 3, 3, 0))
+    state = state.replace(totals=(5, 3, 3, 0))
     for seat, card in ((1, "5C"), (2, "6C"), (3, "7C"), (0, "4C")):
         state, _ = play(CIAPANO, state, seat, card)
     assert state.totals == (15, 3, 3, 1) and CIAPANO.outcome(state) is None  # under 21
     over = table(CIAPANO, 4, {0: "4C", 1: "5C", 2: "6C", 3: "7C"}, turn=1)
-    over = replace(over, totals=(12, 3, 3, 0))
+    over = over.replace(totals=(12, 3, 3, 0))
     for seat, card in ((1, "5C"), (2, "6C"), (3, "7C"), (0, "4C")):
         over, _ = play(CIAPANO, over, seat, card)
     result = CIAPANO.outcome(over)

@@ -5,7 +5,6 @@ guarantee 5). Strength is measured in bench/bench_trick_bots.py."""
 from __future__ import annotations
 
 import copy
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -115,7 +114,7 @@ def _hide_differently(name: str, state: Any, seat: int) -> Any:
         fresh = tuple(pool.pop() for _ in range(len(held) - len(kept)))
         hands.append(kept + fresh)
     new_stock = tuple(pool) + ((stock[-1],) if fixed_bottom else ())
-    return replace(state, hands=tuple(hands), stock=new_stock)
+    return state.replace(hands=tuple(hands), stock=new_stock)
 
 
 @pytest.mark.parametrize(
