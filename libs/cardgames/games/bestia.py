@@ -141,8 +141,7 @@ class Bestia(Game[BestiaState]):
         """One more hand dealt on from the drawn match, scored alone: every seat starts it
         with the starting stack again and an empty pot, so its chips rank that hand only."""
         stack = int(state.options["starting_stack"])
-        fresh = replace(
-            state,
+        fresh = state.replace(
             options={**state.options, "hands": state.hand_no + 1},
             chips=(stack,) * state.seats,
             pot=0,

@@ -60,7 +60,7 @@ class Ciapano(TresetteTable):
         """One more hand dealt on from the drawn match, scored alone: fewest points wins."""
         options = {**state.options, "match_length": f"hands:{state.hand_no + 1}"}
         zero = (0,) * len(state.totals)
-        fresh = replace(state, options=options, totals=zero, score_sheet=(), end_reason=None)
+        fresh = state.replace(options=options, totals=zero, score_sheet=(), end_reason=None)
         return self.next_hand(fresh, [])
 
     def last_capture(self, state: TresetteState) -> int | None:

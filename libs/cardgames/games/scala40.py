@@ -138,8 +138,7 @@ class Scala40(Game[Scala40State]):
         assert state.places is not None
         tied = tuple(p == 1 for p in state.places)
         options = replace(state.options, hands_limit=1, match="hands:1")
-        fresh = evolve(
-            state,
+        fresh = state.replace(
             options=options,
             alive=tied,
             totals=(0,) * state.seats,

@@ -25,7 +25,6 @@ from tavolo.cardgames.games.ciapano import Ciapano
 from tavolo.cardgames.games.hearts import Hearts
 from tavolo.cardgames.games.poker import Poker
 from tavolo.cardgames.games.scala40 import Scala40
-from tavolo.cardgames.games.scala40_state import evolve as scala40_evolve
 from tavolo.cardgames.games.settemezzo import SetteMezzo
 from tavolo.cardgames.knockout import MAX_TIE_BREAK_HANDS, KnockOut, KnockOutState, knock_out
 from tavolo.cardgames.registry import all_games
@@ -129,7 +128,7 @@ def even_chips(state: Any) -> Any:
 
 
 def even_places(state: Any) -> Any:
-    return scala40_evolve(state, places=(1,) * state.seats)
+    return state.replace(places=(1,) * state.seats)
 
 
 # Each game, a table size, and options making the match short.
@@ -245,7 +244,7 @@ def test_pcg_7_burraco_ko_third_drawn_tie_break_lost_by_the_side_that_played_las
     assert Burraco.offers_knock_out and Burraco.own_tie_breaks
     game = knock_out(BURRACO)
     state = burraco_table([["9C", "4D"], ["4S"]], options={"match_length": "hands:1"})
-    state = replace(state, totals=(0, 0), tiebreaks=2, last_turn=True)
+    state = state.replace(totals=(0, 0), tiebreaks=2, last_turn=True)
     after, events = game.apply(KnockOutState(current=state), 0, burraco_discard("9C"))
     outcome = decided(after)
     assert outcome.places == (2, 1)
@@ -258,7 +257,7 @@ def test_pcg_7_burraco_ko_a_level_match_deals_its_tie_break_hand_in_the_same_str
     game = knock_out(BURRACO)
     long_run = meld("5H", "6H", "7H", "8H", "9H", "10H", "JH")
     base = burraco_table([["9C"], ["4C"]], took_pozzetto=(True, True), melds=([long_run], []))
-    level = replace(base, totals=(1900, 2260))  # 2255 against 2255: a tie-break hand
+    level = base.replace(totals=(1900, 2260))  # 2255 against 2255: a tie-break hand
     after, events = game.apply(KnockOutState(current=level), 0, burraco_discard("9C"))
     assert after.outcome is None and after.current.tiebreaks == 0
     dealt = [e for e in events if e["type"] == "hand_dealt"]
@@ -271,7 +270,7 @@ def test_pcg_7_a_scala_40_tie_break_hand_is_dealt_to_the_tied_seats_only() -> No
     first place; the tie-break hand is theirs, a match of one hand."""
     rules = Scala40()
     start = rules.new_game({"match_length": "elimination"}, 3, b"ko-scala")
-    ended = replace(start, places=(1, 3, 1), alive=(False, False, False), end_reason="x")
+    ended = start.replace(places=(1, 3, 1), alive=(False, False, False), end_reason="x")
     dealt, events = rules.tie_break_hand(ended)
     assert dealt.alive == (True, False, True) and dealt.hands[1] == ()
     assert len(dealt.hands[0]) == len(dealt.hands[2]) > 0
