@@ -285,3 +285,19 @@ def test_pcg_7_every_registered_game_but_solitario_offers_ko() -> None:
         "solitario"
     ]
     assert all(isinstance(knock_out(g), KnockOut) for n, g in games.items() if n != "solitario")
+
+
+@pytest.mark.parametrize(
+    ("rules", "options"), [(Poker(), {"hands": 2}), (SetteMezzo(), {"hands": 2})]
+)
+def test_pcg_7_in_chip_games_the_last_capture_is_the_seat_that_played_last(
+    rules: Game[Any], options: dict[str, JSON]
+) -> None:
+    """Neither captures nor tricks (RULES §0 rule 14): the last play of the hand."""
+    for seed in range(6):
+        state = rules.new_game(options, 3, f"last play {seed}".encode())
+        rng, last = random.Random(seed), None
+        while waiting := rules.to_act(state):
+            last = rng.choice(sorted(waiting))
+            state, _ = rules.apply(state, last, rng.choice(rules.legal_actions(state, last)))
+        assert rules.last_capture(state) == last
