@@ -29,7 +29,12 @@ from tavolo.cardgames.rng import SeededRandom
 MAX_TIE_BREAK_HANDS = 3
 # How a game that plays its own tie-break hands names the way its match ended, as the
 # knock-out outcome's ``decided_by`` says it.
-_OWN_REASONS = {"tie_break": "tie_break", "ko": "last_capture", "last_trick": "last_capture"}
+_OWN_REASONS = {
+    "tie_break": "tie_break",
+    "ko": "last_capture",
+    "last_trick": "last_capture",
+    "last_play": "last_capture",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +56,7 @@ def knock_out(game: Game[Any]) -> KnockOut:
     """The KO form of ``game``; refused, saying why, for a game that does not offer it."""
     if not game.offers_knock_out:
         raise InvalidOptions(
-            f"{game.title} does not offer knock-out play yet: it supplies no tie-break hand"
+            f"{game.title} does not offer knock-out play: it supplies no tie-break hand"
             " and last capture (RULES §0 rule 14)"
         )
     return KnockOut(game)

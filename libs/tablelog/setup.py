@@ -204,7 +204,7 @@ def build_setup(
         raise InvalidArgument("a versus-computer table cannot be marked as bot-filled")
     if ko and not rules.offers_knock_out:
         raise InvalidArgument(
-            f"{rules.title} does not offer knock-out play yet: it supplies no tie-break hand"
+            f"{rules.title} does not offer knock-out play: it supplies no tie-break hand"
             " and last capture (RULES §0 rule 14)"
         )
     if ko and any(spec.name == "ko" for spec in rules.option_specs):

@@ -133,6 +133,36 @@ class Bestia(Game[BestiaState]):
         )
         return deal(blank, 1, dealer)
 
+    # -- knock-out play (RULES §0 rule 14, PCG-7) -------------------------------------
+
+    offers_knock_out = True
+
+    def tie_break_hand(self, state: BestiaState) -> tuple[BestiaState, list[Event]]:
+        """One more hand dealt on from the drawn match, scored alone: every seat starts it
+        with the starting stack again and an empty pot, so its chips rank that hand only."""
+        stack = int(state.options["starting_stack"])
+        fresh = state.replace(
+            options={**state.options, "hands": state.hand_no + 1},
+            chips=(stack,) * state.seats,
+            pot=0,
+            end_reason=None,
+        )
+        dealer = (state.dealer + 1) % state.seats
+        dealt = deal(fresh, state.hand_no + 1, dealer)
+        event: Event = {
+            "type": "hand_dealt",
+            "hand": dealt.hand_no,
+            "dealer": dealer,
+            "turned": dealt.turned,
+            "pot": dealt.pot,
+            "hands": [list(h) for h in dealt.hands],
+        }
+        return dealt, [event]
+
+    def last_capture(self, state: BestiaState) -> int | None:
+        """The seat that took the last trick of the hand (none if nobody played it)."""
+        return trick_winner(state.last_trick, ORDER, state.trumps) if state.last_trick else None
+
     # -- whose move, and which ------------------------------------------------------
 
     def seats(self, state: BestiaState) -> int:

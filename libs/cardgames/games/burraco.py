@@ -107,6 +107,20 @@ class Burraco(Game[BurracoState]):
         """Two players, or two partnerships of two (BURRACO-1)."""
         return (2, 4)
 
+    # -- knock-out play (RULES §0 rule 14, PCG-7) -------------------------------------
+
+    offers_knock_out = True
+    own_tie_breaks = True
+    """A tied match already plays up to three tie-break hands, the third lost by the side
+    that made the last play (RULES 12.10): a Burraco match is never drawn."""
+
+    def last_capture(self, state: BurracoState) -> int | None:
+        """Burraco has neither captures nor tricks: the seat that made the last play."""
+        return state.last_player
+
+    def partners(self, state: BurracoState, seat: int) -> frozenset[int]:
+        return frozenset(members(state, side_of(state, seat)))
+
     def _new_game(self, options: dict[str, JSON], seats: int, rng: SeededRandom) -> BurracoState:
         rng = rng.copy()
         hands_limit, points_target = parse_match_length(options["match_length"])

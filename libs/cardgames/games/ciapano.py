@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from tavolo.cardgames.actions import Action
 from tavolo.cardgames.contract import JSON, Event, OptionSpec, Outcome, places_from_measure
-from tavolo.cardgames.games.tresette_cards import HAND_POINTS, aces_and_thirds, pile_points
+from tavolo.cardgames.games.tresette_cards import HAND_POINTS, ORDER, aces_and_thirds, pile_points
 from tavolo.cardgames.games.tresette_table import TresetteState, TresetteTable
+from tavolo.cardgames.games.tricks import trick_winner
 
 REMOVED_FOR_THREE = "4B"
 
@@ -50,6 +51,21 @@ class Ciapano(TresetteTable):
             ("limit", "hands:3", "hands:5"),
         ),
     )
+
+    # -- knock-out play (RULES §0 rule 14, PCG-7) -------------------------------------
+
+    offers_knock_out = True
+
+    def tie_break_hand(self, state: TresetteState) -> tuple[TresetteState, list[Event]]:
+        """One more hand dealt on from the drawn match, scored alone: fewest points wins."""
+        options = {**state.options, "match_length": f"hands:{state.hand_no + 1}"}
+        zero = (0,) * len(state.totals)
+        fresh = state.replace(options=options, totals=zero, score_sheet=(), end_reason=None)
+        return self.next_hand(fresh, [])
+
+    def last_capture(self, state: TresetteState) -> int | None:
+        """The seat that took the last trick of the hand."""
+        return trick_winner(state.last_trick, ORDER, None) if state.last_trick else None
 
     def removed(self, seats: int) -> tuple[str, ...]:
         return (REMOVED_FOR_THREE,) if seats == 3 else ()

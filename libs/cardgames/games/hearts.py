@@ -26,6 +26,7 @@ lowest legal card, which is the least likely to take points.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Final
 
 from tavolo.cardgames.actions import Action, ActionKind
@@ -129,6 +130,23 @@ class Hearts(Game[HeartsState]):
         dealer = rng.randbelow(SEATS)
         state, _ = deal(rules, dealer, 1, (0,) * SEATS, rng, 0)
         return state
+
+    # -- knock-out play (RULES §0 rule 14, PCG-7) -------------------------------------
+
+    offers_knock_out = True
+
+    def tie_break_hand(self, state: HeartsState) -> tuple[HeartsState, list[Event]]:
+        """One more hand dealt on from the drawn match, scored alone: fewest points wins.
+
+        A target of 0 ends the match after that hand, whatever it scores."""
+        rules = replace(state.rules, target=0)
+        dealer = (state.dealer + ANTICLOCKWISE) % SEATS
+        rng = state.rng.copy()
+        return deal(rules, dealer, state.hand_no + 1, (0,) * SEATS, rng, state.step)
+
+    def last_capture(self, state: HeartsState) -> int | None:
+        """The seat that took the last trick of the hand."""
+        return trick_winner(state.last_trick) if state.last_trick else None
 
     # -- reading the state ------------------------------------------------------------
 

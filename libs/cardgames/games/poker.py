@@ -100,6 +100,31 @@ class Poker(Game[PokerState]):
         dealer = rng.randbelow(seats)
         return self._start_deal(blank(options, seats, rng), dealer, [])[0]
 
+    # -- knock-out play (RULES §0 rule 14, PCG-7) -------------------------------------
+
+    offers_knock_out = True
+
+    def tie_break_hand(self, state: PokerState) -> tuple[PokerState, list[Event]]:
+        """One more pot dealt on from the drawn match, scored alone: the seats level on
+        the most chips start it with the starting stack again, the others sit it out, and
+        the chips it ends with rank that pot only (equal chips is the draw)."""
+        stack = int(state.options["starting_stack"])
+        most = max(c for s, c in enumerate(state.chips) if state.in_match[s])
+        tied = tuple(m and c == most for m, c in zip(state.in_match, state.chips, strict=True))
+        fresh = replace(
+            state,
+            options={**state.options, "hands": state.hand_no + 1},
+            hand_no=state.hand_no + 1,
+            chips=tuple(stack if t else 0 for t in tied),
+            in_match=tied,
+            end_reason=None,
+        )
+        return self._start_deal(fresh, fresh.next_dealer(), [])
+
+    def last_capture(self, state: PokerState) -> int | None:
+        """Poker has neither captures nor tricks: the seat that acted last in the pot."""
+        return state.turn if state.last_hand is not None else None
+
     # -- whose move, and which ------------------------------------------------------
 
     def seats(self, state: PokerState) -> int:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import JSON, Event, Game, OptionSpec, Outcome, Timer, View
@@ -126,6 +127,50 @@ class Scala40(Game[Scala40State]):
             end_reason=None,
         )
         return start_hand(blank, 1, dealer)
+
+    # -- knock-out play (RULES §0 rule 14, PCG-7) -------------------------------------
+
+    offers_knock_out = True
+
+    def tie_break_hand(self, state: Scala40State) -> tuple[Scala40State, list[Event]]:
+        """One more hand dealt on from the drawn match to the seats placed first, a match
+        of one hand: whoever closes it wins (RULES 13.8 counts hands won)."""
+        assert state.places is not None
+        tied = tuple(p == 1 for p in state.places)
+        options = replace(state.options, hands_limit=1, match="hands:1")
+        fresh = state.replace(
+            options=options,
+            alive=tied,
+            totals=(0,) * state.seats,
+            hands_won=(0,) * state.seats,
+            out_order=(),
+            score_sheet=(),
+            places=None,
+            end_reason=None,
+        )
+        dealer = next_player(fresh, state.dealer)
+        dealt = start_hand(fresh, state.hand_no + 1, dealer)
+        event: Event = {
+            "type": "hand_dealt",
+            "hand": dealt.hand_no,
+            "dealer": dealer,
+            "hands": [list(h) for h in dealt.hands],
+            "pozzo": list(dealt.pozzo),
+        }
+        return dealt, [event]
+
+    def last_capture(self, state: Scala40State) -> int | None:
+        """Scala 40 has neither captures nor tricks: the seat that made the last play, the
+        closer, or with the stock run out the last to discard before it."""
+        if state.last_hand is None:
+            return None
+        closer = state.last_hand.get("closed_by")
+        if isinstance(closer, int):
+            return closer
+        ahead = [s for s in reversed(range(state.turn)) if state.alive[s]]
+        behind = [s for s in reversed(range(state.turn + 1, state.seats)) if state.alive[s]]
+        before = [*ahead, *behind]
+        return before[0] if before else state.turn
 
     # -- whose move, and which ------------------------------------------------------
 

@@ -157,6 +157,34 @@ class SetteMezzo(Game[SetteMezzoState]):
         state, _ = self._start_hand(blank, 1, banker, [])
         return state
 
+    # -- knock-out play (RULES §0 rule 14, PCG-7) -------------------------------------
+
+    offers_knock_out = True
+
+    def tie_break_hand(self, state: SetteMezzoState) -> tuple[SetteMezzoState, list[Event]]:
+        """One more hand dealt on from the drawn match, scored alone: the seats level on
+        the most chips start it with the starting stack again, the others sit it out with
+        none, and the chips it ends with rank that hand only."""
+        stack = int(state.options["starting_stack"])
+        most = max(state.chips)
+        fresh = replace(
+            state,
+            options={**state.options, "hands": state.hand_no + 1},
+            chips=tuple(stack if c == most else 0 for c in state.chips),
+            end_reason=None,
+        )
+        return self._start_hand(fresh, state.hand_no + 1, self._next_banker(fresh), [])
+
+    def last_capture(self, state: SetteMezzoState) -> int | None:
+        """Sette e mezzo has neither captures nor tricks: the seat that played last, the
+        banker if it played its hand, else the last punter who bet."""
+        if state.last_hand is None:
+            return None
+        if state.last_hand.get("banker_total") is not None:
+            return state.banker
+        bettors = [s for s in state.order() if state.bets[s]]
+        return bettors[-1] if bettors else None
+
     # -- whose move, and which ------------------------------------------------------
 
     def seats(self, state: SetteMezzoState) -> int:

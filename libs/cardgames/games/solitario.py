@@ -119,6 +119,9 @@ class Solitario(Game[SolitarioState]):
         OptionSpec("timed", False, "standard scoring against the clock", (False, True)),
         OptionSpec("time_limit", 10, "minutes each seat has, with 2 or more seats", check=_minutes),
     )
+    offers_knock_out = False
+    """Played alone: each seat lays out its own deal, so there is no match between sides to
+    break a tie in, and nobody captures (docs/decisions.md)."""
 
     def _new_game(self, options: dict[str, JSON], seats: int, rng: SeededRandom) -> SolitarioState:
         opts = SolitarioOptions(**options)

@@ -75,8 +75,8 @@ async def test_pcg_7_ko_is_refused_for_a_game_without_tie_break_hands(
     stub: engine_pb2_grpc.EngineStub,
 ) -> None:
     request = open_request([human(s, f"p{s}") for s in range(4)])
-    request.game, request.ko = "hearts", True
+    request.game, request.ko = "solitario", True
     with pytest.raises(grpc.aio.AioRpcError) as refused:
         await stub.OpenTable(request, metadata=OPERATOR)
     assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert "Hearts does not offer knock-out play" in (refused.value.details() or "")
+    assert "Solitario (Klondike) does not offer knock-out play" in (refused.value.details() or "")

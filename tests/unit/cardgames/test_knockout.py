@@ -15,10 +15,10 @@ import pytest
 
 from tavolo.cardgames import Event, Game, InvalidOptions, Outcome
 from tavolo.cardgames.games.briscola import Briscola
-from tavolo.cardgames.games.hearts import Hearts
 from tavolo.cardgames.games.pika import Pika
 from tavolo.cardgames.games.scopa import Scopa
 from tavolo.cardgames.games.scopone import Scopone
+from tavolo.cardgames.games.solitario import Solitario
 from tavolo.cardgames.games.spades import Spades
 from tavolo.cardgames.games.tresette import Tresette
 from tavolo.cardgames.games.uno import Uno
@@ -142,8 +142,8 @@ def test_pcg_7_the_view_tells_every_seat_which_tie_break_hand_is_played() -> Non
 
 
 def test_pcg_7_a_game_without_tie_break_hands_is_refused_saying_so() -> None:
-    with pytest.raises(InvalidOptions, match="Hearts does not offer knock-out play"):
-        knock_out(Hearts())
+    with pytest.raises(InvalidOptions, match=r"Solitario \(Klondike\) does not offer knock-out"):
+        knock_out(Solitario())
     assert isinstance(knock_out(Uno()), KnockOut)
 
 

@@ -61,10 +61,10 @@ def test_pcg_7_a_table_without_ko_is_written_as_before() -> None:
 
 
 def test_pcg_7_ko_is_refused_for_a_game_without_tie_break_hands() -> None:
-    with pytest.raises(InvalidArgument, match="Hearts does not offer knock-out play"):
+    with pytest.raises(InvalidArgument, match=r"Solitario \(Klondike\) does not offer knock-out"):
         build_setup(
             table_id="t1",
-            game="hearts",
+            game="solitario",
             options={},
             seats=[SeatInfo(s, f"p{s}") for s in range(4)],
             mode="versus_friends",
