@@ -21,6 +21,9 @@ from tavolo.cli import session
 from tavolo.cli.play_remote import Token, join_table, token_source
 from tavolo.v1 import lobby_pb2, lobby_pb2_grpc
 
+#: How long the standings wait for the player's own finished table to be counted.
+RESULT_WAIT_SECONDS = 10.0
+
 
 def play_daily(args: argparse.Namespace, input_line: Callable[[str], str | None] | None) -> int:
     """Entry from ``tavolo play solitario --daily``; the exit code."""
@@ -71,12 +74,22 @@ async def daily(
             file=out,
         )
         code = await join_table(engine, token, entry.table_id, "solitario", input_line, out)
-        standings = await stub.GetDuplicateStandings(
-            lobby_pb2.GetDuplicateStandingsRequest(duplicate_id=d.duplicate_id),
-            metadata=metadata(),
-        )
+        # The lobby learns the table's end from the engine's event, a moment after the
+        # player sees it: wait for the player's own line rather than show them "playing".
+        request = lobby_pb2.GetDuplicateStandingsRequest(duplicate_id=d.duplicate_id)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + RESULT_WAIT_SECONDS
+        while True:
+            standings = await stub.GetDuplicateStandings(request, metadata=metadata())
+            if _placed(standings, entry.table_id) or loop.time() > deadline:
+                break
+            await asyncio.sleep(0.1)
     print_standings(standings, out)
     return code
+
+
+def _placed(standings: lobby_pb2.DuplicateStandings, table_id: str) -> bool:
+    return any(s.table_id == table_id and s.place for s in standings.standings)
 
 
 def _option(d: lobby_pb2.Duplicate, name: str) -> str:

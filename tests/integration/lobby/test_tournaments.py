@@ -73,7 +73,7 @@ async def test_pcg_7_bad_tournaments_are_refused_saying_why_and_nothing_is_creat
         create(request(lobby), metadata=ada.metadata), grpc.StatusCode.PERMISSION_DENIED, ""
     )
     for changes, words in (
-        ({"game": "scala40"}, "does not offer knock-out play"),
+        ({"game": "solitario", "options": struct_pb2.Struct()}, "does not offer knock-out play"),
         ({"fee": 120}, "a stake is one of"),
         ({"split": [50, 30]}, "sums to 100"),
         ({"max_entrants": 300}, "4 to 256"),
