@@ -8,7 +8,9 @@ own database and its own namespace for NATS streams and subjects.
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
 import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -73,6 +75,20 @@ _EXIT_STATUS: list[int] = []
 
 def pytest_configure(config: pytest.Config) -> None:
     grpc.aio.init_grpc_aio()
+    signal.signal(signal.SIGUSR1, _print_tasks)
+
+
+def _print_tasks(signum: int, frame: object) -> None:
+    """``kill -USR1`` prints every asyncio task's stack to the real stderr: what a hung
+    test is waiting for, which thread dumps (py-spy, pytest-timeout) cannot show."""
+    loop = asyncio._get_running_loop()
+    out = sys.__stderr__
+    if loop is None or out is None:
+        return
+    for task in asyncio.all_tasks(loop):
+        print(f"--- {task!r}", file=out)
+        task.print_stack(limit=30, file=out)
+    out.flush()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -99,7 +99,7 @@ class RevocationFeed:
                 try:
                     msg = await sub.next_msg(timeout=5.0)
                 except nats.errors.TimeoutError:
-                    continue
+                    continue  # a cancellation this swallowed is sent again (cancel_and_wait)
                 await self.record(msg.subject, msg.data)
         finally:
             with contextlib.suppress(nats.errors.Error, asyncio.CancelledError):

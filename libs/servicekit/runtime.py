@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import signal
 import sys
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,16 +85,36 @@ class RunningService:
         await self.server.stop(
             self.infra.settings.shutdown_grace_seconds if grace is None else grace
         )
-        for task in self.tasks:
-            task.cancel()
-        for task in self.tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(self.tasks)
         for hook in self.app.on_stop:
             await hook()
         with contextlib.suppress(Exception):
             await self.infra.nats.drain()
         await self.infra.pool.close()
+
+
+async def cancel_and_wait(tasks: Iterable[asyncio.Task[Any]], resend: float = 1.0) -> None:
+    """Cancel ``tasks`` and wait until every one has ended, cancelling again each
+    ``resend`` seconds one that is still running.
+
+    A single cancel is not enough on Python 3.11: ``asyncio.wait_for`` returns its inner
+    result when that completes in the same turn as the cancellation, and the cancellation
+    is lost. nats-py's ``next_msg`` waits that way, so a loop reading a subscription could
+    carry on for ever and hold a service's stop (seen as a test run hanging in shutdown).
+    """
+    pending = {task for task in tasks if not task.done()}
+    for task in pending:
+        task.cancel()
+    while pending:
+        _, pending = await asyncio.wait(pending, timeout=resend)
+        for task in pending:
+            log.warning(
+                "background task lost its cancellation; cancelling again", task=task.get_name()
+            )
+            task.cancel()
+    for task in tasks:
+        if not task.cancelled():
+            task.exception()  # retrieved: _supervise has logged what went wrong
 
 
 async def open_infrastructure(settings: Settings) -> Infrastructure:
