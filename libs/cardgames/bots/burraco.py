@@ -7,7 +7,9 @@
   burraci, and discards the card its hand needs least, a wild never;
 - **hard** also remembers the pile: which cards the opponents picked up, and the cards
   gone into the pile, and never discards a card that joins an opponent's meld or sits
-  next to what they took (:mod:`~tavolo.cardgames.bots.rummy_memory`).
+  next to what they took (:mod:`~tavolo.cardgames.bots.rummy_memory`); it keeps a loose
+  card by the live cards that would complete it (:mod:`~tavolo.cardgames.bots.rummy_outs`)
+  and takes the pile from three cards up.
 """
 
 from __future__ import annotations
@@ -17,13 +19,14 @@ from collections.abc import Callable, Mapping, Sequence
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import Bot, pick_best
 from tavolo.cardgames.bots.rummy_memory import PileMemory, danger, usefulness
+from tavolo.cardgames.bots.rummy_outs import keep_values, unseen
 from tavolo.cardgames.contract import JSON, View
 from tavolo.cardgames.games.burraco_scoring import card_points
 from tavolo.cardgames.games.melds import BURRACO_MELDS, is_wild
 from tavolo.cardgames.rng import SeededRandom
 
 RULES = BURRACO_MELDS
-RICH_PILE = 4
+DANGER = 2.0  # live cards a discard is worth giving up rather than feed a rival
 
 
 class EasyBurraco:
@@ -42,6 +45,7 @@ class MediumBurraco:
     """Standard tactics; ``hard`` adds the memory of the pile."""
 
     remembers = False
+    rich_pile = 4  # a pile this long is worth taking whatever its top card
 
     def __init__(self) -> None:
         self.memory = PileMemory()
@@ -71,7 +75,7 @@ class MediumBurraco:
             # A lone wild is worth a pile only to a hand that can still use it: two
             # players down to their wilds would otherwise pass one back and forth.
             wanted = is_wild(top, RULES) and len(hand) > 3
-            if len(pile) >= RICH_PILE or wanted or usefulness(top, hand) >= 2:
+            if len(pile) >= self.rich_pile or wanted or usefulness(top, hand) >= 2:
                 return take
         return next(a for a in legal if a.kind is ActionKind.DRAW)
 
@@ -106,7 +110,31 @@ class MediumBurraco:
 
 
 class HardBurraco(MediumBurraco):
+    """Medium's tactics, with the pile remembered and the live cards counted for every
+    loose card it keeps (a run-gap whose card is gone is not worth its points)."""
+
     remembers = True
+    rich_pile = 3  # three cards already pay for the pile; a rival's next discard is fed less
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._keep: dict[str, float] = {}
+
+    def choose(self, view: View, legal: Sequence[Action], rng: SeededRandom) -> Action:
+        if any(a.kind is ActionKind.DISCARD for a in legal):
+            self.memory.update(view)  # the same view twice changes nothing
+            pile = list(view.public["discard"])
+            live = unseen(view.hand, view.public, pile, self.memory.taken_by_rivals)
+            self._keep = keep_values(view.hand, live, RULES)
+        return super().choose(view, legal, rng)
+
+    def _discard_score(
+        self, card: str, hand: list[str], public: Mapping[str, JSON], view: View
+    ) -> float:
+        if is_wild(card, RULES):
+            return -1000.0
+        keep = self._keep.get(card, 0.0)
+        return card_points(card) / 10 - keep - DANGER * danger(card, view, self.memory, RULES)
 
 
 BOTS: Mapping[str, Callable[[], Bot]] = {

@@ -7,7 +7,10 @@
   needs least;
 - **hard** also remembers the pozzo: the cards the next players took, and never
   discards a card that fits a meld on the table or what they picked up
-  (:mod:`~tavolo.cardgames.bots.rummy_memory`).
+  (:mod:`~tavolo.cardgames.bots.rummy_memory`); it keeps a loose card by the live cards
+  that would complete it (:mod:`~tavolo.cardgames.bots.rummy_outs`), high cards before it
+  opens and low ones after, and takes the pozzo card whenever it joins a meld on the
+  table (a card played for nothing).
 """
 
 from __future__ import annotations
@@ -18,14 +21,16 @@ from collections.abc import Callable, Mapping, Sequence
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import Bot, pick_best
 from tavolo.cardgames.bots.rummy_memory import PileMemory, danger, usefulness
+from tavolo.cardgames.bots.rummy_outs import keep_values, unseen
 from tavolo.cardgames.contract import JSON, View
 from tavolo.cardgames.games.meld_search import melds_in_hand
-from tavolo.cardgames.games.melds import SCALA40_MELDS, Meld, read_meld
+from tavolo.cardgames.games.melds import SCALA40_MELDS, Meld, attach, read_meld
 from tavolo.cardgames.games.rummy_deck import JOKER, pretty
 from tavolo.cardgames.games.scala40_scoring import OPENING, card_penalty, meld_value
 from tavolo.cardgames.rng import SeededRandom
 
 RULES = SCALA40_MELDS
+DANGER = 2.0  # live cards a discard is worth giving up rather than feed a rival
 
 
 def opening_plan(hand: Sequence[str], must: str | None = None) -> list[tuple[str, ...]]:
@@ -183,6 +188,17 @@ class MediumScala40:
         return score
 
 
+def _joins_table(card: str, view: View) -> bool:
+    """Whether ``card`` can be added at once to a meld on the table."""
+    for shown in view.public.get("melds", []):
+        if shown.get("pending"):
+            continue
+        meld = read_meld(tuple(shown["cards"]), RULES)
+        if isinstance(meld, Meld) and not isinstance(attach(meld, card, None, RULES), str):
+            return True
+    return False
+
+
 def _as_pile(view: View) -> View:
     """The view with the pozzo under the name the shared pile memory reads, and every
     meld on the table counted as a rival's (anyone may add to it in Scala 40)."""
@@ -194,7 +210,42 @@ def _as_pile(view: View) -> View:
 
 
 class HardScala40(MediumScala40):
+    """Medium's plan, with the pozzo remembered, the live cards counted for every loose
+    card it keeps, and the pozzo card taken whenever it goes straight onto the table."""
+
     remembers = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._keep: dict[str, float] = {}
+
+    def choose(self, view: View, legal: Sequence[Action], rng: SeededRandom) -> Action:
+        if any(a.kind is ActionKind.DISCARD for a in legal):
+            self.memory.update(_as_pile(view))  # the same view twice changes nothing
+            pozzo = list(view.public.get("pozzo", []))
+            live = unseen(view.hand, view.public, pozzo, self.memory.taken_by_rivals)
+            self._keep = keep_values(view.hand, live, RULES)
+        return super().choose(view, legal, rng)
+
+    def _draw_or_take(
+        self, view: View, hand: list[str], opened: bool, legal: Sequence[Action]
+    ) -> Action:
+        pozzo = list(view.public["pozzo"])
+        take = next((a for a in legal if a.kind is ActionKind.TAKE_DISCARD), None)
+        if take is not None and pozzo and opened and _joins_table(pozzo[-1], view):
+            return take
+        return super()._draw_or_take(view, hand, opened, legal)
+
+    def _discard_score(self, card: str, hand: list[str], view: View) -> float:
+        if card == JOKER:
+            return -1000.0
+        seat = view.seat if view.seat is not None else 0
+        opened = bool(view.public["opened"][seat])
+        keep = self._keep.get(card, 0.0)
+        # Once open, what is left in hand is the penalty; before, high cards open sooner.
+        worth = card_penalty(card, alone=False) / 10
+        score = (worth if opened else -worth) - keep
+        return score - DANGER * danger(card, _as_pile(view), self.memory, RULES)
 
 
 BOTS: Mapping[str, Callable[[], Bot]] = {
