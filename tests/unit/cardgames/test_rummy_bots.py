@@ -8,10 +8,16 @@ import pytest
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.registry import bot_levels, make_bot
 from tavolo.cardgames.bots.rummy_memory import PileMemory, danger
+from tavolo.cardgames.bots.rummy_outs import keep_values, unseen
 from tavolo.cardgames.contract import View
-from tavolo.cardgames.games.melds import BURRACO_MELDS
+from tavolo.cardgames.games.burraco_state import DRAW
+from tavolo.cardgames.games.melds import BURRACO_MELDS, SCALA40_MELDS
+from tavolo.cardgames.games.scala40_state import DRAW as S40_DRAW
 from tavolo.cardgames.registry import get_game
 from tests.unit.cardgames.burraco_table import GAME, meld, table
+from tests.unit.cardgames.scala40_table import GAME as S40
+from tests.unit.cardgames.scala40_table import meld as s40_meld
+from tests.unit.cardgames.scala40_table import table as s40_table
 
 
 @pytest.mark.parametrize("name", ["burraco", "scala40"])
@@ -58,3 +64,53 @@ def test_hard_remembers_what_the_rival_took_and_does_not_feed_it() -> None:
     bot = make_bot("burraco", "hard", 3)
     discards = [a for a in GAME.legal_actions(state, 0) if a.kind is ActionKind.DISCARD]
     assert bot.choose(view, discards).cards[0] != "8H"
+
+
+def test_a_run_gap_whose_card_is_dead_is_worth_nothing() -> None:
+    """GAMES-8: hard keeps a loose card by the live cards that complete it."""
+    hand = ["5H", "7H", "9C", "9D"]
+    live = unseen(hand, {"melds": []}, ["6H", "6H", "JK", "JK", "JK", "JK"])
+    values = keep_values(hand, live, SCALA40_MELDS)
+    assert values["7H"] == values["5H"] == 0  # both 6♥ are in the pozzo
+    assert values["9C"] == 4  # 9♠ and 9♥, two copies each
+    fresh = keep_values(hand, unseen(hand, {"melds": []}, []), SCALA40_MELDS)
+    assert fresh["7H"] > 0
+
+
+def test_scala40_hard_throws_the_dead_gap_and_keeps_the_live_pair() -> None:
+    """GAMES-8, SCALA40-7: medium throws the costlier 9, hard the card nothing completes."""
+    state = s40_table(
+        [["5H", "7H", "9C", "9D"], ["4D", "KC", "QS"]],
+        pozzo=["6H", "6H", "JK", "JK", "JK", "JK"],
+        opened=(True, True),
+    )
+    view = S40.view(state, 0)
+    discards = [a for a in S40.legal_actions(state, 0) if a.kind is ActionKind.DISCARD]
+    assert make_bot("scala40", "medium", 1).choose(view, discards).cards[0] == "9C"
+    assert make_bot("scala40", "hard", 1).choose(view, discards).cards[0] in ("5H", "7H")
+
+
+def test_scala40_hard_takes_the_pozzo_card_that_joins_a_table_meld() -> None:
+    """GAMES-8, SCALA40-5: a card that goes straight onto the table is a card less in
+    hand; medium takes it only when it melds with its own cards."""
+    state = s40_table(
+        [["3C", "8D", "KS", "5H"], ["4D", "KC", "QS"]],
+        melds=[(1, s40_meld("9H", "10H", "JH"))],
+        pozzo=["4S", "QH"],
+        opened=(True, True),
+        phase=S40_DRAW,
+    )
+    view = S40.view(state, 0)
+    legal = S40.legal_actions(state, 0)
+    assert make_bot("scala40", "medium", 1).choose(view, legal).kind is ActionKind.DRAW
+    assert make_bot("scala40", "hard", 1).choose(view, legal).kind is ActionKind.TAKE_DISCARD
+
+
+def test_burraco_hard_takes_a_pile_of_three() -> None:
+    """GAMES-8, BURRACO-2: three cards already pay for the pile; medium waits for four."""
+    state = table([["3C", "8D", "QS", "KH", "5S"], ["4C", "9D"]], discard=["4S", "9C", "JD"])
+    state = state.replace(phase=DRAW)
+    view = GAME.view(state, 0)
+    legal = GAME.legal_actions(state, 0)
+    assert make_bot("burraco", "medium", 1).choose(view, legal).kind is ActionKind.DRAW
+    assert make_bot("burraco", "hard", 1).choose(view, legal).kind is ActionKind.TAKE_DISCARD
