@@ -114,7 +114,7 @@ class HardBurraco(MediumBurraco):
     loose card it keeps (a run-gap whose card is gone is not worth its points)."""
 
     remembers = True
-    rich_pile = 3  # three cards already pay for the pile; a rival's next discard is fed less
+    rich_pile = 3  # its biggest gain over medium: more cards to meld, and burraci sooner
 
     def __init__(self) -> None:
         super().__init__()

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 from tavolo.cardgames.contract import JSON
+from tavolo.cardgames.games.french_deck import SUITS
 from tavolo.cardgames.games.meld_search import melds_in_hand
 from tavolo.cardgames.games.melds import MeldRules, is_wild
 from tavolo.cardgames.games.rummy_deck import (
@@ -73,11 +74,7 @@ def pair_outs(card: str, other: str, live: Counter[str], rules: MeldRules) -> fl
     suit = SUIT[card]
     if RANK[card] == RANK[other] and not (rules.distinct_suits and SUIT[other] == suit):
         taken = {suit, SUIT[other]} if rules.distinct_suits else set()
-        same = sum(
-            live[RUN_CODES[s][RANK[card] if RANK[card] != ACE_HIGH else ACE_HIGH]]
-            for s in ("S", "H", "D", "C")
-            if s not in taken
-        )
+        same = sum(live[RUN_CODES[s][RANK[card]]] for s in SUITS if s not in taken)
         return same + WILD_OUT * wilds
     if SUIT[other] != suit or other == card:
         return 0.0
