@@ -199,6 +199,26 @@ class Game(ABC, Generic[S]):
             raise self._explain(state, seat, action)
         return self._apply(state, seat, action)
 
+    def timeout_action(self, state: S, seat: int) -> Action:
+        """What a seat's expired turn timer plays for it; games with turn timers say."""
+        raise RuleError(f"{self.name} plays nothing for an expired timer of seat {seat}")
+
+    def _play_expiry(
+        self, state: S, seat: int, expire: Action, default: Action | None = None
+    ) -> tuple[S, list[Event]]:
+        """A turn timer's ``EXPIRE``: the default move (``timeout_action`` unless given)
+        played for the seat, recorded as ``timer_expired`` naming it, then its own events,
+        so a replay shows both why the seat moved and what it played."""
+        played = self.timeout_action(state, seat) if default is None else default
+        after, events = self._apply(state, seat, played)
+        expired: Event = {
+            "type": "timer_expired",
+            "seat": seat,
+            "timer": expire.timer,
+            "default": played.to_dict(),
+        }
+        return after, [expired, *events]
+
     def _is_legal(self, state: S, seat: int, action: Action) -> bool:
         return action in self._legal_actions(state, seat)
 

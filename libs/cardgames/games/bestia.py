@@ -212,15 +212,7 @@ class Bestia(Game[BestiaState]):
         self, state: BestiaState, seat: int, action: Action
     ) -> tuple[BestiaState, list[Event]]:
         if action.kind is ActionKind.EXPIRE:
-            default = self.timeout_action(state, seat)
-            after, events = self._apply(state, seat, default)
-            expired: Event = {
-                "type": "timer_expired",
-                "seat": seat,
-                "timer": action.timer,
-                "default": default.to_dict(),
-            }
-            return after, [expired, *events]
+            return self._play_expiry(state, seat, action)
         if state.phase == DECLARE:
             return self._declare(state, seat, action == PLAYS)
         if state.phase == BUIO:

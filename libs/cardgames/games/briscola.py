@@ -188,15 +188,7 @@ class Briscola(Game[BriscolaState]):
         self, state: BriscolaState, seat: int, action: Action
     ) -> tuple[BriscolaState, list[Event]]:
         if action.kind is ActionKind.EXPIRE:
-            default = self.timeout_action(state, seat)
-            after, events = self._apply(state, seat, default)
-            expired: Event = {
-                "type": "timer_expired",
-                "seat": seat,
-                "timer": action.timer,
-                "default": default.to_dict(),
-            }
-            return after, [expired, *events]
+            return self._play_expiry(state, seat, action)
         if action.kind is ActionKind.TAKE:
             return self._swap_two(state, seat, action.cards[0])
         return self._play(state, seat, action.cards[0])

@@ -195,15 +195,7 @@ class Burraco(Game[BurracoState]):
     ) -> tuple[BurracoState, list[Event]]:
         kind = action.kind
         if kind is ActionKind.EXPIRE:
-            default = self.timeout_action(state, seat)
-            after, events = self._apply(state, seat, default)
-            expired: Event = {
-                "type": "timer_expired",
-                "seat": seat,
-                "timer": action.timer,
-                "default": default.to_dict(),
-            }
-            return after, [expired, *events]
+            return self._play_expiry(state, seat, action)
         if kind is ActionKind.DRAW:
             return self._draw(state, seat)
         if kind is ActionKind.TAKE_DISCARD:

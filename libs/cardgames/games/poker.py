@@ -155,15 +155,7 @@ class Poker(Game[PokerState]):
     ) -> tuple[PokerState, list[Event]]:
         state = replace(state, step=state.step + 1)
         if action.kind is ActionKind.EXPIRE:
-            default = self.timeout_action(state, seat)
-            after, events = self._apply(state, seat, default)
-            expired: Event = {
-                "type": "timer_expired",
-                "seat": seat,
-                "timer": action.timer,
-                "default": default.to_dict(),
-            }
-            return after, [expired, *events]
+            return self._play_expiry(state, seat, action)
         if state.phase == BLIND:
             return self._blind(state, seat, action.kind is ActionKind.BET)
         if state.phase == CHANGE:

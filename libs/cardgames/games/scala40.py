@@ -209,15 +209,7 @@ class Scala40(Game[Scala40State]):
     ) -> tuple[Scala40State, list[Event]]:
         kind = action.kind
         if kind is ActionKind.EXPIRE:
-            default = timeout_action(state, seat)
-            after, events = self._apply(state, seat, default)
-            expired: Event = {
-                "type": "timer_expired",
-                "seat": seat,
-                "timer": action.timer,
-                "default": default.to_dict(),
-            }
-            return after, [expired, *events]
+            return self._play_expiry(state, seat, action, timeout_action(state, seat))
         if kind is ActionKind.DRAW:
             return self._draw(state, seat, [])
         if kind is ActionKind.TAKE_DISCARD:

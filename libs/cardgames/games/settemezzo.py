@@ -232,15 +232,7 @@ class SetteMezzo(Game[SetteMezzoState]):
         self, state: SetteMezzoState, seat: int, action: Action
     ) -> tuple[SetteMezzoState, list[Event]]:
         if action.kind is ActionKind.EXPIRE:
-            default = self.timeout_action(state, seat)
-            after, events = self._apply(state, seat, default)
-            expired: Event = {
-                "type": "timer_expired",
-                "seat": seat,
-                "timer": action.timer,
-                "default": default.to_dict(),
-            }
-            return after, [expired, *events]
+            return self._play_expiry(state, seat, action)
         if state.phase == BETTING:
             assert action.amount is not None
             return self._bet(state, seat, action.amount)

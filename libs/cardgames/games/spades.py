@@ -262,15 +262,7 @@ class Spades(Game[SpadesState]):
         self, state: SpadesState, seat: int, action: Action
     ) -> tuple[SpadesState, list[Event]]:
         if action.kind is ActionKind.EXPIRE:
-            default = self.timeout_action(state, seat)
-            after, events = self._apply(state, seat, default)
-            expired: Event = {
-                "type": "timer_expired",
-                "seat": seat,
-                "timer": action.timer,
-                "default": default.to_dict(),
-            }
-            return after, [expired, *events]
+            return self._play_expiry(state, seat, action)
         if state.phase == BLIND:
             return self._decide_blind(state, seat, action.kind is ActionKind.BLIND_NIL)
         if state.phase == BID:

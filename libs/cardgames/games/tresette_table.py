@@ -293,15 +293,9 @@ class TresetteTable(Game[TresetteState]):
         self, state: TresetteState, seat: int, action: Action
     ) -> tuple[TresetteState, list[Event]]:
         if action.kind is ActionKind.EXPIRE:
-            default = _PLAYS[least_harmful(self.playable(state, seat))]
-            after, events = self._apply(state, seat, default)
-            expired: Event = {
-                "type": "timer_expired",
-                "seat": seat,
-                "timer": action.timer,
-                "default": default.to_dict(),
-            }
-            return after, [expired, *events]
+            return self._play_expiry(
+                state, seat, action, _PLAYS[least_harmful(self.playable(state, seat))]
+            )
         if action.kind is ActionKind.CALL:
             return self._declare(state, seat, action)
         return self._play(state, seat, action.cards[0])

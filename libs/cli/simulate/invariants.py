@@ -156,11 +156,9 @@ class Checker:
             if r.table_id not in paid | refunded
         ]
         live_stakes = {p for r in records if r.stake and r.status == "PLAYING" for p in r.players}
-        check.problems += [
-            f"player {p} still has {coins} coins held, at no live stake table"
-            for p, coins in held.items()
-            if coins and p not in live_stakes
-        ]
+        for player_id, coins in held.items():
+            if coins and player_id not in live_stakes:
+                check.problems += await self._unexplained_holds(player_id, coins)
         check.problems += [
             f"player {p} welcomed {welcomed[p]} times" for p in self.players if welcomed[p] != 1
         ]
@@ -170,6 +168,42 @@ class Checker:
             f"refunded, {len(self.players)} players' holds and welcome grants"
         )
         return check
+
+    async def _unexplained_holds(self, player_id: str, coins: int) -> list[str]:
+        """Each open hold of a player seen at no live stake table, unless the lobby still
+        has its ticket waiting in the queue or seated at a table the engine still plays
+        (a table its player never heard of, say, when the news was lost to a kill). Read
+        from PostgreSQL: no RPC joins a hold to its ticket and the ticket to its table."""
+        connection = await asyncpg.connect(self.database_url)
+        try:
+            rows = await connection.fetch(
+                "SELECT h.hold_id, h.expires_at, t.amount, t.created_at,"
+                " k.state AS ticket, k.table_id, e.status AS table_status,"
+                " r.done_at AS released, r.attempts, r.last_error"
+                " FROM wallet.open_holds h"
+                " JOIN wallet.transfers t ON t.transfer_id = h.hold_id"
+                " LEFT JOIN lobby.tickets k ON k.hold_id = h.hold_id"
+                " LEFT JOIN engine.tables e ON e.table_id = k.table_id"
+                " LEFT JOIN lobby.hold_releases r ON r.hold_id = h.hold_id"
+                " WHERE h.account_id = $1",
+                f"player:{player_id}",
+            )
+        finally:
+            await connection.close()
+        problems = []
+        for row in rows:
+            if row["ticket"] == "waiting" or row["table_status"] == "playing":
+                continue
+            problems.append(
+                f"player {player_id} has {row['amount']} coins held since"
+                f" {row['created_at']:%H:%M:%S} (hold {row['hold_id']}, expiry"
+                f" {row['expires_at'] or 'none'}): ticket {row['ticket'] or 'not recorded'},"
+                f" table {row['table_id'] or '-'} {row['table_status'] or ''},"
+                f" release {_release_state(row)}"
+            )
+        if not rows:
+            problems.append(f"player {player_id} shows {coins} coins held but has no open hold")
+        return problems
 
     async def _transfers(self, player_id: str) -> list[wallet_pb2.Transfer]:
         wallet = self.operator.stubs.wallet
@@ -369,3 +403,12 @@ def _row(entry: leaderboard_pb2.RankingEntry) -> tuple[int, str, int, int]:
 def _table_of(transfer_id: str) -> str:
     """The table of a ``payout:<table>:<seat>`` (or refund, stake, reward) transfer id."""
     return transfer_id.split(":")[1]
+
+
+def _release_state(row: asyncpg.Record) -> str:
+    """What the lobby did about voiding a hold: never asked, asked and retrying, or done."""
+    if row["attempts"] is None:
+        return "never requested"
+    if row["released"] is None:
+        return f"pending after {row['attempts']} attempts ({row['last_error'] or 'no error'})"
+    return f"done at {row['released']:%H:%M:%S} yet the hold is open"

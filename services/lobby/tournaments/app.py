@@ -34,7 +34,7 @@ import structlog
 from tavolo.cardgames.errors import InvalidOptions
 from tavolo.cardgames.knockout import knock_out
 from tavolo.cardgames.registry import get_game
-from tavolo.lobby import queue_store
+from tavolo.lobby import queue_store, tables_store
 from tavolo.lobby.context import LobbyContext
 from tavolo.lobby.events import entry_hold_id
 from tavolo.lobby.store import Connection
@@ -338,6 +338,9 @@ class Tournaments:
             for seat, p in enumerate(players)
         ]
         await store.add_table(conn, table_id, t.tournament_id)
+        for player in players:  # busy like any seated player, until the table ends
+            if player not in missing:
+                await tables_store.claim(conn, [player], now, table_id=table_id)
         spec = TableSpec(t.spec.game, PLAYERS_PER_MATCH, dict(t.spec.options))
         return [opened], _Table(table_id, spec, tuple(seats))
 

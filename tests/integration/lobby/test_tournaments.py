@@ -130,6 +130,14 @@ async def test_pcg_7_fees_are_held_the_draw_opens_ko_tables_and_a_no_show_forfei
     table = lobby.engine.tables[table_id]
     assert table.ko and table.mode is Mode.TOURNAMENT
     assert {s.player_id for s in table.seats} == {present_match.a, present_match.b}
+    seated = next(p for p in players if p.id == present_match.a)
+    await refused(  # busy at the tournament table like at any other (MODE-3)
+        lobby.stub.JoinQueue(
+            lobby_pb2.JoinQueueRequest(game="scopa", players=2), metadata=seated.metadata
+        ),
+        grpc.StatusCode.FAILED_PRECONDITION,
+        f"already seated at table {table_id}",
+    )
     lobby.clock.advance(61)
     await tournaments.tick()
     after = await tournaments.get(STAFF, tid)
