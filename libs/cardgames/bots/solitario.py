@@ -7,9 +7,10 @@
   turn a card up (from the column hiding most), the waste onto the columns, then home
   whatever fits, then the stock;
 - hard: a look-ahead over the moves it can see (:mod:`solitario_search`), which never
-  returns to a position it has already played; when the stock has gone round with
-  nothing to play, it rearranges the columns into a layout it has not tried before
-  stopping.
+  returns to a position it has already played. It remembers the stock's cards once it has
+  turned them over (:class:`StockMemory`), so after one pass its look-ahead also plans
+  which card to bring up from the stock, however many turns that takes; when nothing is
+  left to gain, it rearranges the columns into a layout it has not tried before stopping.
 
 Every level stops when the stock has gone round with nothing played from it, and a
 recycle that costs points is taken only while the last pass played something.
@@ -23,11 +24,17 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import Bot
 from tavolo.cardgames.bots.solitario_search import (
+    FOUNDATION,
+    LINE_FOUNDATION,
+    Cards,
+    Step,
     best_line,
     is_safe_to_foundation,
     key_of,
+    plan_line,
     play,
     position_of,
+    turn_stock,
     useful,
 )
 from tavolo.cardgames.contract import View
@@ -43,6 +50,11 @@ from tavolo.cardgames.rng import SeededRandom
 
 EASY_RECYCLES = 2
 """The easy bot gives up after three passes through the stock."""
+PLANNED_DRAWS = (3,)
+"""Stock plans and lines pay at draw 3, where most of the stock is out of reach; at draw 1
+the shorter look-ahead of the first pass plays as well and faster."""
+MAX_PLAN_DRAWS = 60
+"""A plan to bring a card up from the stock is dropped after this many draws."""
 
 
 class _StockWatch:
@@ -66,6 +78,34 @@ class _StockWatch:
         self.played_since_recycle = True
 
 
+class StockMemory:
+    """The stock's order as the player has seen it (its top last), or None while some of
+    it has never been turned over: at the start, and until the first pass has ended."""
+
+    def __init__(self) -> None:
+        self.stock: Cards | None = None
+        self.last_waste: Cards = ()
+
+    def update(self, pos: Position) -> Cards | None:
+        """Follow the stock from the last view to this one (draws take from its top, a
+        recycle turns the remembered waste over)."""
+        known = self.stock
+        if not pos.stock:
+            known = ()
+        elif known is not None and len(known) >= pos.stock:
+            drawn = known[pos.stock :]
+            if pos.waste[len(pos.waste) - len(drawn) :] == tuple(reversed(drawn)):
+                known = known[: pos.stock]
+            else:
+                known = None
+        elif not pos.waste and pos.stock == len(self.last_waste):
+            known = tuple(reversed(self.last_waste))
+        else:
+            known = None
+        self.stock, self.last_waste = known, pos.waste
+        return known
+
+
 class SolitarioBot:
     """One seat's player; ``chooser`` ranks the visible moves for its level."""
 
@@ -73,7 +113,12 @@ class SolitarioBot:
         self.level = level
         self.watch = _StockWatch()
         self.seen: set[tuple[Any, ...]] = set()
-        self.lines: dict[tuple[Any, ...], tuple[float, Move | None]] = {}
+        self.lines: dict[tuple[Any, ...], tuple[float, Step | None]] = {}
+        self.memory = StockMemory()
+        self.plan: tuple[str, Move] | None = None  # a card to bring up from the stock, and its move
+        self.plan_draws = 0
+        self.line: list[Step] = []  # the rest of the line being played
+        self.foundation = FOUNDATION  # the look-ahead's value of a card home
 
     def choose(self, view: View, legal: Sequence[Action], rng: SeededRandom) -> Action:
         private: Mapping[str, Any] = view.private
@@ -84,6 +129,21 @@ class SolitarioBot:
             for a in legal
             if a.kind is ActionKind.MOVE
         }
+        if self.level == "hard":
+            stock = self.memory.update(pos)
+            planned = self._follow_plan(pos, moves, legal)
+            if planned is not None:
+                return planned
+            draw_count = int(view.public.get("draw", 1))
+            self.foundation = LINE_FOUNDATION if draw_count in PLANNED_DRAWS else FOUNDATION
+            if stock is not None and draw_count in PLANNED_DRAWS:
+                known = self._hard_known(pos, stock, draw_count, moves, legal)
+                assert known is not None
+                return known
+            if draw_count in PLANNED_DRAWS:  # first pass: lines over what is in sight
+                early = self._hard_known(pos, None, draw_count, moves, legal)
+                if early is not None:
+                    return early
         pick = self._pick(pos, list(moves), rng)
         if pick is not None:
             self.watch.played()
@@ -98,6 +158,75 @@ class SolitarioBot:
                 self.watch.played()
                 return moves[self._played(pos, fresh)]
         return next(a for a in legal if a.kind is ActionKind.STOP)
+
+    def _follow_plan(
+        self, pos: Position, moves: dict[Move, Action], legal: Sequence[Action]
+    ) -> Action | None:
+        """Turn the stock until the planned card is the waste's top, then play it."""
+        if self.plan is None:
+            return None
+        card, move = self.plan
+        if pos.waste[-1:] == (card,):
+            self.plan = None
+            if move not in moves:
+                return None
+            self.watch.played()
+            return moves[self._played(pos, move)]
+        draw = next((a for a in legal if a.kind is ActionKind.DRAW), None)
+        self.plan_draws += 1
+        if draw is None or self.plan_draws > MAX_PLAN_DRAWS:
+            self.plan = None
+            return None
+        return draw
+
+    def _hard_known(
+        self,
+        pos: Position,
+        stock: Cards | None,
+        draw_count: int,
+        moves: dict[Move, Action],
+        legal: Sequence[Action],
+    ) -> Action | None:
+        """The hard level once it knows the stock: it follows the best line it can find, the
+        stock's cards in it, to its end (a card turned up), then looks again. Drawing
+        without a plan would show nothing new."""
+        for _ in range(2):  # a line that no longer fits the layout is planned afresh
+            if not self.line:
+                safe = self._safe_home(pos, list(moves))
+                if safe is not None:
+                    self.watch.played()
+                    return moves[safe]
+                _, self.line = plan_line(pos, stock, draw_count, self.seen)
+                if not self.line:
+                    break
+            draws, move = self.line.pop(0)
+            if draws == 0 and move in moves:
+                self.watch.played()
+                return moves[self._played(pos, move)]
+            if draws and stock is not None:
+                self.plan, self.plan_draws = (_after_draws(pos, stock, draw_count, draws), move), 0
+                planned = self._follow_plan(pos, moves, legal)
+                if planned is not None:
+                    return planned
+            self.line = []
+        if stock is None:
+            return None
+        fresh = _unseen_move(pos, list(moves), self.seen)
+        if fresh is not None:
+            self.watch.played()
+            return moves[self._played(pos, fresh)]
+        return next(a for a in legal if a.kind is ActionKind.STOP)
+
+    def _safe_home(self, pos: Position, moves: list[Move]) -> Move | None:
+        """A card no column needs goes home at once."""
+        for move in moves:
+            if move[1] in FOUNDATION_NAMES and move[0] != WASTE:
+                card = pos.up[COLUMN_NAMES.index(move[0])][-1]
+                if is_safe_to_foundation(pos, card):
+                    return self._played(pos, move)
+            elif move[1] in FOUNDATION_NAMES and is_safe_to_foundation(pos, pos.waste[-1]):
+                return self._played(pos, move)
+        return None
 
     def _may_recycle(self, pos: Position, view: View) -> bool:
         """A recycle that costs points only after a pass that played something."""
@@ -118,20 +247,26 @@ class SolitarioBot:
         return self._hard(pos, moves)
 
     def _hard(self, pos: Position, moves: list[Move]) -> Move | None:
-        for move in moves:  # a card no column needs goes home at once
-            if move[1] in FOUNDATION_NAMES and move[0] != WASTE:
-                card = pos.up[COLUMN_NAMES.index(move[0])][-1]
-                if is_safe_to_foundation(pos, card):
-                    return self._played(pos, move)
-            elif move[1] in FOUNDATION_NAMES and is_safe_to_foundation(pos, pos.waste[-1]):
-                return self._played(pos, move)
-        _, line = best_line(pos, self.seen, self.lines)
+        """Before the stock is known: the look-ahead over what is in sight."""
+        safe = self._safe_home(pos, moves)
+        if safe is not None:
+            return safe
+        _, step = best_line(pos, self.seen, self.lines, foundation=self.foundation)
+        line = None if step is None else step[1]
         chosen = line if line is not None else _waste_move(pos, moves, self.seen)
         return None if chosen is None else self._played(pos, chosen)
 
     def _played(self, pos: Position, move: Move) -> Move:
         self.seen.add(key_of(play(pos, move)[0]))
         return move
+
+
+def _after_draws(pos: Position, stock: Cards, draw: int, draws: int) -> str:
+    """The waste's top after turning the remembered stock ``draws`` times."""
+    s, w = stock, pos.waste
+    for _ in range(draws):
+        s, w = turn_stock(s, w, draw)
+    return w[-1]
 
 
 def _unseen_move(pos: Position, moves: list[Move], seen: set[tuple[Any, ...]]) -> Move | None:
