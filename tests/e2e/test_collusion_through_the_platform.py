@@ -43,7 +43,7 @@ STAKE = 100
 # but a few dozen tables of Pika are too few for them to stand out from a coin toss
 # (3 standard deviations need 9 decided tables all one way); the coin-flow signal is
 # shown on published results in tests/integration/lobby/test_collusion_signals.py.
-RIGGED_TABLES = scaled(8, 16)
+RIGGED_TABLES = scaled(12, 16)
 HONEST_TABLES = scaled(6, 12)  # three honest players
 PENALTIES = frozenset({"+2", "W+4"})
 SLOW = frozenset(
