@@ -87,7 +87,10 @@ def _print_tasks(signum: int, frame: object) -> None:
         return
     for task in asyncio.all_tasks(loop):
         print(f"--- {task!r}", file=out)
-        task.print_stack(limit=30, file=out)
+        try:
+            task.print_stack(limit=30, file=out)
+        except Exception as exc:  # gRPC's Cython coroutines have no line numbers
+            print(f"    (no stack: {exc})", file=out)
     out.flush()
 
 
