@@ -12,6 +12,9 @@ defaults. The engine runs in this process on a free port and is driven over real
 - references: a bare gRPC round trip to the same server (the health check) and a bare
   PostgreSQL one-row INSERT in its own transaction;
 - **tables per second** played to the end by bots alone;
+- **engine processes**: the same bot tables driven against one engine process, then
+  against two engine processes on the same database (half the tables each): the actions
+  per second of the platform with one replica and with two;
 - **memory per live table**: Python heap held by the engine's cache per open table.
 """
 
@@ -20,8 +23,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import os
 import random
 import resource
+import sys
 import tempfile
 import time
 import tracemalloc
@@ -248,6 +253,56 @@ async def memory_per_table(url: str, tables: int, actions: int) -> float:
         await pool.close()
 
 
+# -- replicas -----------------------------------------------------------------------------
+
+
+async def serve(url: str, nats_url: str, namespace: str) -> None:
+    """Run one engine process (``--serve``): print its port, stop when stdin closes."""
+    settings = Settings(database_url=url, nats_url=nats_url, namespace=namespace, development=True)
+    service = await start_service("engine", assemble, settings, port=0)
+    print(service.port, flush=True)
+    try:
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+    finally:
+        await service.stop(grace=1)
+
+
+async def engine_processes(
+    url: str, nats_url: str, namespace: str, count: int, games: int
+) -> tuple[float, int]:
+    """Bot actions per second with ``count`` engine processes sharing the database."""
+    processes = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            __file__,
+            "--serve",
+            url,
+            nats_url,
+            namespace,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        for _ in range(count)
+    ]
+    try:
+        ports = []
+        for process in processes:
+            assert process.stdout is not None
+            ports.append(int((await process.stdout.readline()).decode()))
+        started = time.perf_counter()
+        results = await asyncio.gather(
+            *(bot_games(port, games // count, 50 // count) for port in ports)
+        )
+        seconds = time.perf_counter() - started
+        return sum(a for _, a in results) / seconds, sum(a for _, a in results)
+    finally:
+        for process in processes:
+            assert process.stdin is not None
+            process.stdin.close()
+        for process in processes:
+            await asyncio.wait_for(process.wait(), 60)
+
+
 # -- running ------------------------------------------------------------------------------
 
 
@@ -276,6 +331,14 @@ async def run(server_url: str, nats_url: str, args: argparse.Namespace) -> None:
             )
         finally:
             await service.stop(grace=1)
+        for count in (1, 2):
+            rate, actions = await engine_processes(
+                url, nats_url, namespace, count, args.process_games
+            )
+            print(
+                f"{f'bot actions/s, {count} engine process(es)':<44} {rate:7.0f} actions/s"
+                f"   ({args.process_games} tables, {actions} actions)"
+            )
         for actions in (0, 30):
             per_table = await memory_per_table(url, args.memory_tables, actions)
             print(
@@ -294,13 +357,20 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0, help="per round-trip level")
     parser.add_argument("--games", type=int, default=100, help="bot tables to play to the end")
     parser.add_argument("--memory-tables", type=int, default=300)
+    parser.add_argument("--process-games", type=int, default=100, help="per replica scenario")
+    parser.add_argument("--serve", nargs=3, metavar=("URL", "NATS_URL", "NAMESPACE"))
     args = parser.parse_args()
+    if args.serve:
+        asyncio.run(serve(*args.serve))
+        return
+    print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory(prefix="tavolo-bench-") as scratch:
         server_url, nats_url, stop = servers_from_env(Path(scratch))
         try:
             asyncio.run(run(server_url, nats_url, args))
         finally:
             stop()
+    print(f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

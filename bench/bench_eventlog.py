@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import resource
 import tempfile
 import time
@@ -204,6 +205,7 @@ def line(label: str, log: Run, plain: Run, unit: str = "events/s") -> None:
 
 
 async def main(appends: int, publishes: int) -> None:
+    print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory(prefix="tavolo-bench-") as scratch:
         pg_url, nats_url, stop = servers_from_env(Path(scratch))
         try:
@@ -212,6 +214,7 @@ async def main(appends: int, publishes: int) -> None:
             stop()
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"peak memory (max RSS of this process): {peak_kib / 1024:.1f} MiB")
+    print(f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 async def run_all(server_url: str, nats_url: str, appends: int, publishes: int) -> None:

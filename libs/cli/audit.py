@@ -147,36 +147,71 @@ async def fetch_with_facts(
 ) -> tuple[list[RecordedEvent], EngineFacts]:
     """The table's log, its head row, and the whole engine log's index (page by page)."""
     metadata = (("authorization", f"Bearer {token}"),)
-    async with grpc.aio.insecure_channel(server) as channel:
+    async with grpc.aio.insecure_channel(server, options=INDEX_CHANNEL_OPTIONS) as channel:
         stub = engine_pb2_grpc.EngineStub(channel)
         log = await stub.GetTableLog(
             engine_pb2.GetTableLogRequest(table_id=table_id), metadata=metadata, timeout=30
         )
-        index: list[IndexEntry] | None = []
-        head_position = 0
-        while index is not None:
-            after = index[-1].position if index else 0
-            try:
-                page = await stub.GetLogIndex(
-                    engine_pb2.GetLogIndexRequest(after_position=after),
-                    metadata=metadata,
-                    timeout=30,
-                )
-            except grpc.aio.AioRpcError as exc:
-                if exc.code() != grpc.StatusCode.PERMISSION_DENIED:
-                    raise
-                index = None  # a player's session: the whole log's index is for auditors
-                break
-            head_position = max(head_position, page.head_position)
-            if not page.entries:
-                break
-            index += [
-                IndexEntry(e.position, e.stream_id, e.version, bytes.fromhex(e.hash))
-                for e in page.entries
-            ]
+        try:
+            index, head_position = await fetch_index(stub, metadata)
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() != grpc.StatusCode.PERMISSION_DENIED:
+                raise
+            index, head_position = None, 0  # a player's session: the index is for auditors
     statuses = {value: name for name, value in STATUS_VALUES.items()}
     facts = EngineFacts(log.head_version, statuses.get(log.status), index, head_position)
     return [recorded_from_proto(e) for e in log.events], facts
+
+
+#: Index entries per page, and pages fetched at once.
+INDEX_PAGE = 10_000
+INDEX_PAGES_IN_FLIGHT = 4
+INDEX_CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 16 * 1024 * 1024)]
+
+
+async def fetch_index(
+    stub: Any, metadata: tuple[tuple[str, str], ...]
+) -> tuple[list[IndexEntry], int]:
+    """The whole index and the highest head position seen.
+
+    Positions are handed out without gaps, so page k is positions k*P+1 .. (k+1)*P and
+    pages up to the first head seen can be fetched several at once; a page holds at most
+    P entries of its range even where rows were deleted (its extra entries, beyond the
+    range, are left to the next page). Then pages follow one by one until one is empty.
+    """
+
+    async def page(after: int) -> engine_pb2.GetLogIndexResponse:
+        request = engine_pb2.GetLogIndexRequest(after_position=after, limit=INDEX_PAGE)
+        response: engine_pb2.GetLogIndexResponse = await stub.GetLogIndex(
+            request, metadata=metadata, timeout=60
+        )
+        return response
+
+    def entries(response: engine_pb2.GetLogIndexResponse, up_to: int) -> list[IndexEntry]:
+        return [
+            IndexEntry(e.position, e.stream_id, e.version, bytes.fromhex(e.hash))
+            for e in response.entries
+            if e.position <= up_to
+        ]
+
+    first = await page(0)
+    head_position = first.head_position
+    index = entries(first, INDEX_PAGE)
+    starts = list(range(INDEX_PAGE, head_position, INDEX_PAGE))
+    for at in range(0, len(starts), INDEX_PAGES_IN_FLIGHT):
+        window = starts[at : at + INDEX_PAGES_IN_FLIGHT]
+        responses = await asyncio.gather(*(page(a) for a in window))
+        for after, response in zip(window, responses, strict=True):
+            head_position = max(head_position, response.head_position)
+            index += entries(response, after + INDEX_PAGE)
+    after = index[-1].position if index else 0
+    while True:
+        response = await page(after)
+        head_position = max(head_position, response.head_position)
+        if not response.entries:
+            return index, head_position
+        index += entries(response, response.entries[-1].position)
+        after = response.entries[-1].position
 
 
 def event_to_json(event: RecordedEvent) -> dict[str, Any]:

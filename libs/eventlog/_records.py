@@ -79,10 +79,6 @@ def build_records(
     return records
 
 
-def with_positions(records: Sequence[RecordedEvent], first_position: int) -> list[RecordedEvent]:
-    return [replace(record, position=first_position + i) for i, record in enumerate(records)]
-
-
 def is_retry_of(events: Sequence[NewEvent], recorded: Sequence[RecordedEvent]) -> bool:
     """True when ``recorded`` (the versions this append wanted) already holds exactly ``events``.
 

@@ -131,12 +131,12 @@ class CheckpointPublisher:
     async def catch_up(self) -> None:
         """Fold every event past the last one folded."""
         while True:
-            events = await self._store.read_all(self.position, 1000)
-            if not events:
+            entries = await self._store.read_index(self.position, 10_000)
+            if not entries:
                 return
-            for event in events:
-                self.digest = fold_digest(self.digest, event.hash)
-                self.position = event.position
+            for entry in entries:
+                self.digest = fold_digest(self.digest, entry.hash)
+                self.position = entry.position
 
     async def publish_once(self) -> Checkpoint:
         await self.catch_up()

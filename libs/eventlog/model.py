@@ -32,7 +32,9 @@ class RecordedEvent:
     """An event as the log holds it.
 
     ``version`` counts from 1 within the stream; ``position`` counts from 1 across the whole
-    log (one schema) in commit order, with no gaps. ``hash`` is
+    log (one schema) in the order events were given positions, with no gaps. It is 0 on
+    an event just appended: positions are handed out when the log is next tailed (see
+    ``tavolo.eventlog.postgres``). ``hash`` is
     ``sha256(prev_hash || canonical_bytes(event))`` (see ``tavolo.eventlog.canonical``).
     """
 

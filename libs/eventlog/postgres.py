@@ -1,45 +1,77 @@
 """The event store on PostgreSQL (asyncpg), one schema per service.
 
-How the global position stays safe to tail
-------------------------------------------
+How the global position stays safe to tail, without serialising appends
+-----------------------------------------------------------------------
 A reader that tails ``position > last_seen`` must never be passed by an event that
 commits late with a smaller position. With a plain sequence (or SERIAL) that happens:
 transaction A takes position 7, B takes 8, B commits first, the reader sees 8 and moves
-on, then A commits 7 behind it and 7 is never read. Three cures are known:
+on, then A commits 7 behind it and 7 is never read. The known cures are a lock that makes
+commit order position order (eventsourcing's ``_lock_table``), filtering by transaction
+id (``pg_snapshot_xmin``: the order becomes (xid, position), and any long transaction in
+the database holds every reader back), or a high-water mark that gives up on a gap after
+a timeout (a slow writer is then skipped for ever, which guarantee 6 forbids).
 
-1. Lock the table for writes in each append (eventsourcing's ``_lock_table``): appends
-   take positions and commit one at a time, so commit order is position order.
-2. Filter by transaction id (``pg_current_xact_id()`` stored per row, read only below
-   ``pg_snapshot_xmin(pg_current_snapshot())``): writers stay concurrent, but the order a
-   reader can follow is (transaction id, position), not one integer; every long
-   transaction anywhere in the database holds all readers back; and an id drawn before the
-   snapshot a statement already holds makes the rule easy to get subtly wrong.
-3. A high-water mark that waits for gaps to fill and gives up after a timeout: a writer
-   slower than the timeout is skipped for ever, which guarantee 6 forbids.
+This log used to take the lock in each append, as a counter row updated in the append's
+transaction and held to its commit. That made every append of a service -- every action
+of every table on every engine replica -- commit one after the other: the row, not the
+work, set the platform's throughput.
 
-We take cure 1 in the form of a counter row: each append runs ``UPDATE event_log_head SET
-position = position + n`` in its own transaction. The row lock is held to commit, so a
-second appender waits there, then reads the first one's committed value (READ
-COMMITTED re-reads a row it waited for) and takes the next positions; PostgreSQL marks a
-transaction visible before it releases its locks, so whenever position p is visible every
-position below p is too. Compared with ``LOCK TABLE ... IN EXCLUSIVE MODE``, the row
-leaves the events table free for autovacuum and index builds (which an EXCLUSIVE table
-lock would queue behind every append), and it makes positions gapless: a rolled-back
-append rolls the counter back, so a hole in the positions means a deleted row.
+So positions are now handed out *after* the append, by a sequencer:
 
-The price is that appends to one schema commit one at a time, from the counter update to
-commit. Appends therefore take their positions as late as possible: the stale-version
-check and hashing happen before, and a caller that appends inside its own transaction
-should append last, just before commit (holding the counter while doing other work makes
-every other appender wait, and locking rows after it invites deadlocks). Each service has
-its own schema and so its own counter. bench/bench_eventlog.py prints what this costs.
+1. An append inserts its events (``position`` NULL) and one marker row per event in
+   ``events_unsequenced``, in one statement. It touches no row another append of another
+   stream needs, so appends commit side by side and PostgreSQL flushes them together.
+2. ``sequence_events(n)`` (a function in the schema, one round trip) locks the counter row
+   ``event_log_head``, takes the waiting markers in the order they were inserted, writes
+   ``event_positions`` rows with the next positions, moves the counter and commits. The
+   counter row is held to commit as before, so whenever position p is visible every
+   position below it is too: tailing ``event_positions`` is exactly as safe as tailing the
+   old column, and positions stay gapless (a hole means a deleted row). The lock is now
+   taken once per batch of up to thousands of events, by whoever tails, instead of once
+   per append by every writer.
+3. `read_all` and `head_position` sequence first (on a connection outside a transaction),
+   so any tailer -- the outbox relay, a checkpoint signer, a test -- moves positions on.
+
+Why not partitions, each with its own counter? A fixed number of partitions, each tailed
+on its own, also frees appends from one lock, but it takes away the one total order that
+signed checkpoints fold their digest over (``tavolo.eventlog.checkpoint``), that
+``GetLogIndex`` and ``tavolo audit verify`` check for gaps, and that the relay publishes
+in: every one of them would have to learn vectors of positions, and an idle partition
+would hold a checkpoint back. The sequencer keeps that order and every reader of it
+as it was, and the price is a short delay before an event has a position (an appended
+event's ``position`` is 0 until then; `read_stream` shows it once handed out) and one
+small extra row written and deleted per event.
+
+Order within a stream is kept: a stream's version v+1 can only be inserted after version
+v committed (the version check below sees v), so its marker always draws a larger id.
+
+One round trip per append
+-------------------------
+The stale-version check needs the hash of the stream's head to chain onto. The store
+remembers the last version and hash it wrote or read per stream, and the insert proves
+the link itself: it writes nothing unless version ``expected`` exists with that hash
+(or ``expected`` is 0), and ``PRIMARY KEY (stream_id, version)`` refuses a second writer.
+A remembered head that turns out wrong (another replica moved the stream, or the
+caller's transaction rolled back) costs one re-read, never a wrong chain.
+
+Group commit
+------------
+Appends made without ``conn`` go through `tavolo.eventlog.group_commit`: those arriving
+while a commit is in flight share the next transaction: one call of ``append_group`` (a
+function in the schema) for all of them, one round trip. Each append's link and version
+are checked on their own, and a stale one is simply not written (``ON CONFLICT DO
+NOTHING`` on the primary key), then settled alone: a retry
+of a committed append is recognised, anything else fails with ConcurrencyError for that
+caller only. A duplicate event id fails the whole statement, as does a race that would
+leave an append partly written; the batch is then re-run one append at a time, so the
+error reaches only the append that caused it.
 
 Appending inside a caller's transaction
 ---------------------------------------
 Pass ``conn`` (an asyncpg connection). If it is inside a transaction the append runs in
 a savepoint, so a ConcurrencyError leaves the caller's transaction usable; the events
-commit or roll back with the caller's own rows. Use READ COMMITTED (the default): under
-REPEATABLE READ a concurrent append makes the counter update fail to serialise.
+commit or roll back with the caller's own rows. Nothing is locked beyond the new rows,
+so the append may come anywhere in the caller's transaction.
 """
 
 from __future__ import annotations
@@ -54,14 +86,22 @@ from typing import Any
 import asyncpg
 
 from tavolo.eventlog import schema as _schema
-from tavolo.eventlog._records import build_records, is_retry_of, validate_append, with_positions
+from tavolo.eventlog._records import build_records, is_retry_of, validate_append
 from tavolo.eventlog.canonical import GENESIS_HASH, encode_json
 from tavolo.eventlog.errors import ConcurrencyError, DuplicateEventError
+from tavolo.eventlog.group_commit import GroupCommit, PendingAppend
+from tavolo.eventlog.integrity import IndexEntry
 from tavolo.eventlog.model import NewEvent, RecordedEvent, VerificationResult
 from tavolo.eventlog.verification import verify_chain
 
-_COLUMNS = (
-    "position, stream_id, version, event_id, type, data, metadata, recorded_at, prev_hash, hash"
+#: Events given positions per call of ``sequence_events``.
+SEQUENCE_BATCH = 10_000
+#: Stream heads remembered for one-round-trip appends (about 150 bytes each).
+REMEMBERED_HEADS = 50_000
+
+_EVENT_COLUMNS = (
+    "e.stream_id, e.version, e.event_id, e.type, e.data, e.metadata, e.recorded_at,"
+    " e.prev_hash, e.hash"
 )
 
 
@@ -85,41 +125,75 @@ class PostgresEventStore:
         self.schema = schema
         self._clock = clock
         self._new_id = new_id
+        self._heads: dict[str, tuple[int, bytes]] = {}
+        self._group = GroupCommit(self)
         self._sql_head = (
             f"SELECT version, hash FROM {s}.events WHERE stream_id = $1"
             " ORDER BY version DESC LIMIT 1"
         )
-        # One statement: take n positions from the counter row (locking it until commit)
-        # and insert the events with them.
-        self._sql_append = f"""
-            WITH head AS (
-                UPDATE {s}.event_log_head SET position = position + $1
-                RETURNING position - $1 AS base
-            )
-            INSERT INTO {s}.events ({_COLUMNS})
-            SELECT head.base + e.ord, $2, e.version, e.event_id, e.type, e.data::json,
-                   e.metadata::json, $3, e.prev_hash, e.hash
-            FROM head, unnest($4::int[], $5::uuid[], $6::text[], $7::text[], $8::text[],
-                              $9::bytea[], $10::bytea[])
-                 WITH ORDINALITY AS e(version, event_id, type, data, metadata, prev_hash,
-                                      hash, ord)
-            RETURNING position
-        """
-        self._sql_stream = (
-            f"SELECT {_COLUMNS} FROM {s}.events WHERE stream_id = $1 AND version >= $2"
-            " ORDER BY version"
+        self._sql_heads = (
+            "SELECT s.id AS stream_id, h.version, h.hash FROM unnest($1::text[]) AS s(id)"
+            " CROSS JOIN LATERAL (SELECT version, hash FROM"
+            f" {s}.events WHERE stream_id = s.id ORDER BY version DESC LIMIT 1) AS h"
         )
+        insert = f"""
+            WITH batch AS (
+                SELECT * FROM unnest($1::text[], $2::int[], $3::uuid[], $4::text[], $5::text[],
+                                     $6::text[], $7::timestamptz[], $8::bytea[], $9::bytea[],
+                                     $10::bool[])
+                     WITH ORDINALITY AS b(stream_id, version, event_id, type, data, metadata,
+                                          recorded_at, prev_hash, hash, first, ord)
+            ), linked AS (
+                SELECT b.stream_id FROM batch AS b
+                WHERE b.first AND (b.version = 1 OR EXISTS (
+                    SELECT 1 FROM {s}.events AS x
+                    WHERE x.stream_id = b.stream_id AND x.version = b.version - 1
+                      AND x.hash = b.prev_hash))
+            ), recorded AS (
+                INSERT INTO {s}.events (stream_id, version, event_id, type, data, metadata,
+                                        recorded_at, prev_hash, hash)
+                SELECT b.stream_id, b.version, b.event_id, b.type, b.data::json,
+                       b.metadata::json, b.recorded_at, b.prev_hash, b.hash
+                FROM batch AS b WHERE b.stream_id IN (SELECT stream_id FROM linked)
+                ORDER BY b.ord
+                RETURNING stream_id, version
+            ), queued AS (
+                INSERT INTO {s}.events_unsequenced (stream_id, version)
+                SELECT stream_id, version FROM recorded ORDER BY stream_id, version
+            )
+            SELECT stream_id FROM recorded
+        """
+        # Alone, a taken version is an error that aborts the statement (nothing written);
+        # in a group (``append_group``, the same insert) it only leaves that append out.
+        self._sql_insert_one = insert
+        self._sql_insert_group = (
+            f"SELECT s AS stream_id FROM {s}.append_group($1, $2, $3, $4, $5, $6, $7, $8, $9,"
+            " $10) AS s"
+        )
+        joined = (
+            f"SELECT coalesce(p.position, 0) AS position, {_EVENT_COLUMNS} FROM {s}.events AS e"
+            f" LEFT JOIN {s}.event_positions AS p"
+            " ON p.stream_id = e.stream_id AND p.version = e.version"
+        )
+        self._sql_stream = f"{joined} WHERE e.stream_id = $1 AND e.version >= $2 ORDER BY e.version"
         self._sql_stream_range = (
-            f"SELECT {_COLUMNS} FROM {s}.events WHERE stream_id = $1 AND version > $2"
-            " ORDER BY version LIMIT $3"
+            f"{joined} WHERE e.stream_id = $1 AND e.version > $2 ORDER BY e.version LIMIT $3"
         )
         self._sql_all = (
-            f"SELECT {_COLUMNS} FROM {s}.events WHERE position > $1 ORDER BY position LIMIT $2"
+            f"SELECT p.position, {_EVENT_COLUMNS} FROM {s}.event_positions AS p"
+            f" JOIN {s}.events AS e ON e.stream_id = p.stream_id AND e.version = p.version"
+            " WHERE p.position > $1 ORDER BY p.position LIMIT $2"
+        )
+        self._sql_index = (
+            f"SELECT p.position, p.stream_id, p.version, e.hash FROM {s}.event_positions AS p"
+            f" JOIN {s}.events AS e ON e.stream_id = p.stream_id AND e.version = p.version"
+            " WHERE p.position > $1 ORDER BY p.position LIMIT $2"
         )
         self._sql_by_id = (
             f"SELECT event_id, stream_id, version FROM {s}.events WHERE event_id = ANY($1)"
         )
         self._sql_head_position = f"SELECT position FROM {s}.event_log_head"
+        self._sql_sequence = f"SELECT {s}.sequence_events($1)"
 
     async def install(self, conn: Any = None) -> None:
         """Create this store's schema, tables and triggers if missing."""
@@ -134,41 +208,141 @@ class PostgresEventStore:
         *,
         conn: Any = None,
     ) -> list[RecordedEvent]:
-        """Append after ``expected_version``; see `EventStore.append_events`."""
+        """Append after ``expected_version``; see `EventStore.append_events`.
+
+        The recorded events come back with position 0: positions are handed out when the
+        log is next tailed (see the module docstring).
+        """
         validate_append(stream_id, expected_version, events)
         if not events:
             return []
-        async with self._connection(conn) as c:
+        if conn is not None:
+            return await self._append_on(conn, stream_id, expected_version, events)
+        return await self._group.submit(PendingAppend(stream_id, expected_version, events))
+
+    async def commit_group(self, batch: Sequence[PendingAppend]) -> None:
+        """One transaction for ``batch`` (see `tavolo.eventlog.group_commit`)."""
+        async with self.pool.acquire() as c:
+            if len(batch) == 1:
+                await self._settle_alone(c, batch[0])
+                return
+            planned, alone = await self._plan(c, batch)
+            if planned:
+                try:
+                    written = await self._insert_group(c, planned)
+                except (asyncpg.UniqueViolationError, asyncpg.SerializationError):
+                    alone.extend(append for append, _ in planned)
+                else:
+                    for append, records in planned:
+                        if append.stream_id in written:
+                            self._remember(records[-1])
+                            append.succeed(records)
+                        else:
+                            alone.append(append)
+            for append in alone:
+                await self._settle_alone(c, append)
+
+    async def _plan(
+        self, c: Any, batch: Sequence[PendingAppend]
+    ) -> tuple[list[tuple[PendingAppend, list[RecordedEvent]]], list[PendingAppend]]:
+        """The records of each append whose head is known; the others go alone."""
+        unknown = [
+            a.stream_id for a in batch if self._hint(a.stream_id, a.expected_version) is None
+        ]
+        heads: dict[str, tuple[int, bytes]] = {}
+        if unknown:
+            for row in await c.fetch(self._sql_heads, unknown):
+                heads[row["stream_id"]] = (row["version"], bytes(row["hash"]))
+        planned: list[tuple[PendingAppend, list[RecordedEvent]]] = []
+        alone: list[PendingAppend] = []
+        now = self._clock()
+        for append in batch:
+            prev = self._hint(append.stream_id, append.expected_version)
+            if prev is None:
+                version, head_hash = heads.get(append.stream_id, (0, GENESIS_HASH))
+                prev = head_hash if version == append.expected_version else None
+            if prev is None:
+                alone.append(append)
+                continue
+            records = build_records(
+                append.stream_id, append.expected_version, prev, append.events, now, self._new_id
+            )
+            planned.append((append, records))
+        return planned, alone
+
+    async def _insert_group(
+        self, c: Any, planned: Sequence[tuple[PendingAppend, list[RecordedEvent]]]
+    ) -> set[str]:
+        """Write every append whose version and link hold, in one statement (a race that
+        would write an append in part fails it whole); the streams written."""
+        records = [record for _, group in planned for record in group]
+        rows = await c.fetch(self._sql_insert_group, *_arrays(records))
+        return {row["stream_id"] for row in rows}
+
+    async def _settle_alone(self, c: Any, append: PendingAppend) -> None:
+        try:
+            recorded = await self._append_on(
+                c, append.stream_id, append.expected_version, append.events
+            )
+        except Exception as exc:
+            append.fail(exc)
+        else:
+            append.succeed(recorded)
+
+    async def _append_on(
+        self,
+        c: Any,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        trust_memory: bool = True,
+    ) -> list[RecordedEvent]:
+        """One append on ``c``: one statement when the stream's head is remembered."""
+        prev = self._hint(stream_id, expected_version) if trust_memory else None
+        if prev is None:
             head = await c.fetchrow(self._sql_head, stream_id)
             current = head["version"] if head else 0
             if current != expected_version:
+                self._heads.pop(stream_id, None)
                 return await self._stale(c, stream_id, expected_version, current, events)
-            head_hash = bytes(head["hash"]) if head else GENESIS_HASH
-            records = build_records(
-                stream_id, expected_version, head_hash, events, self._clock(), self._new_id
-            )
-            try:
-                async with _savepoint(c):
-                    positions = await c.fetch(
-                        self._sql_append,
-                        len(records),
-                        stream_id,
-                        records[0].recorded_at,
-                        [r.version for r in records],
-                        [r.event_id for r in records],
-                        [r.type for r in records],
-                        [encode_json(r.data) for r in records],
-                        [encode_json(r.metadata) for r in records],
-                        [r.prev_hash for r in records],
-                        [r.hash for r in records],
-                    )
-            except asyncpg.UniqueViolationError as exc:
-                if exc.constraint_name == "events_event_id_key":
-                    raise await self._duplicate(c, records) from None
-                # Another writer took the same version between our read and our insert.
+            prev = bytes(head["hash"]) if head else GENESIS_HASH
+        records = build_records(
+            stream_id, expected_version, prev, events, self._clock(), self._new_id
+        )
+        try:
+            async with _savepoint(c):
+                rows = await c.fetch(self._sql_insert_one, *_arrays(records))
+        except asyncpg.UniqueViolationError as exc:
+            self._heads.pop(stream_id, None)
+            if exc.constraint_name == "events_event_id_key":
+                raise await self._duplicate(c, records) from None
+            # Another writer took the same version between our read and our insert.
+            current = await self.stream_version(stream_id, conn=c)
+            return await self._stale(c, stream_id, expected_version, current, events)
+        if not rows:
+            # The remembered head was not the stream's: read it and try once more.
+            self._heads.pop(stream_id, None)
+            if not trust_memory:
                 current = await self.stream_version(stream_id, conn=c)
                 return await self._stale(c, stream_id, expected_version, current, events)
-            return with_positions(records, min(row["position"] for row in positions))
+            return await self._append_on(c, stream_id, expected_version, events, trust_memory=False)
+        self._remember(records[-1])
+        return records
+
+    def _hint(self, stream_id: str, expected_version: int) -> bytes | None:
+        """The remembered hash of ``expected_version``, if that is the head we know."""
+        if expected_version == 0:
+            return GENESIS_HASH
+        known = self._heads.get(stream_id)
+        if known is None or known[0] != expected_version:
+            return None
+        return known[1]
+
+    def _remember(self, event: RecordedEvent) -> None:
+        if len(self._heads) >= REMEMBERED_HEADS and event.stream_id not in self._heads:
+            self._heads.clear()
+        self._heads[event.stream_id] = (event.version, event.hash)
 
     async def read_stream(
         self, stream_id: str, from_version: int = 1, *, conn: Any = None
@@ -185,15 +359,40 @@ class PostgresEventStore:
     async def read_all(
         self, after_position: int = 0, limit: int = 1000, *, conn: Any = None
     ) -> list[RecordedEvent]:
+        """Events in position order; hands out waiting positions first (outside a
+        transaction), so whoever tails moves the log on."""
         if limit < 1:
             raise ValueError(f"limit must be 1 or more, not {limit}")
         async with self._connection(conn) as c:
+            await self._sequence(c)
             rows = await c.fetch(self._sql_all, after_position, limit)
         return [_record(row) for row in rows]
 
+    async def read_index(
+        self, after_position: int = 0, limit: int = 1000, *, conn: Any = None
+    ) -> list[IndexEntry]:
+        if limit < 1:
+            raise ValueError(f"limit must be 1 or more, not {limit}")
+        async with self._connection(conn) as c:
+            await self._sequence(c)
+            rows = await c.fetch(self._sql_index, after_position, limit)
+        return [
+            IndexEntry(r["position"], r["stream_id"], r["version"], bytes(r["hash"])) for r in rows
+        ]
+
     async def head_position(self, *, conn: Any = None) -> int:
         async with self._connection(conn) as c:
-            return int(await c.fetchval(self._sql_head_position))
+            head = await self._sequence(c)
+            if head is None:
+                head = await c.fetchval(self._sql_head_position)
+            return int(head)
+
+    async def _sequence(self, c: Any) -> int | None:
+        """Give waiting events their positions; the head position, or None inside a
+        transaction (holding the counter row there would serialise the caller's peers)."""
+        if c.is_in_transaction():
+            return None
+        return int(await c.fetchval(self._sql_sequence, SEQUENCE_BATCH))
 
     async def verify_stream(self, stream_id: str) -> VerificationResult:
         return verify_chain(stream_id, await self.read_stream(stream_id))
@@ -229,6 +428,23 @@ class PostgresEventStore:
         else:
             async with self.pool.acquire() as acquired:
                 yield acquired
+
+
+def _arrays(records: Sequence[RecordedEvent]) -> tuple[list[Any], ...]:
+    """The insert's parameters, one array per column; ``first`` marks each append's start."""
+    first = [i == 0 or records[i - 1].stream_id != r.stream_id for i, r in enumerate(records)]
+    return (
+        [r.stream_id for r in records],
+        [r.version for r in records],
+        [r.event_id for r in records],
+        [r.type for r in records],
+        [encode_json(r.data) for r in records],
+        [encode_json(r.metadata) for r in records],
+        [r.recorded_at for r in records],
+        [r.prev_hash for r in records],
+        [r.hash for r in records],
+        first,
+    )
 
 
 @contextlib.asynccontextmanager

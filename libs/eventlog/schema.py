@@ -3,14 +3,22 @@
 Tables (all in the service's schema):
 
 - ``events``: one row per event. ``PRIMARY KEY (stream_id, version)`` is the optimistic
-  concurrency guard; ``position`` is the global order; ``event_id`` is unique.
+  concurrency guard; ``event_id`` is unique. Its ``position`` column holds the positions
+  of events recorded before positions moved to ``event_positions`` (NULL since).
+- ``events_unsequenced``: events recorded but not yet given a position.
+- ``event_positions``: the global order, ``position -> (stream_id, version)``, gap-free.
 - ``event_log_head``: one row holding the last global position handed out (see
-  ``tavolo.eventlog.postgres`` for why positions come from a row and not a sequence).
+  ``tavolo.eventlog.postgres`` for why positions come from a row, after the append).
 - ``relay_checkpoints``: the outbox relay's last published position, per relay name.
 
+The first shape comes from ``_DDL`` below; later changes are migration files in
+``migrations/`` (``eventlog_NNN_*.sql``), recorded in the schema's ``schema_migrations``
+beside the service's own and applied in the same transaction and under the same lock.
+
 Append-only is enforced by triggers that refuse UPDATE, DELETE and TRUNCATE on ``events``
-for everyone, the table owner included. To simulate tampering in a test, or to repair by
-hand with a record of why, the table owner can lift them for one transaction::
+and ``event_positions`` for everyone, the table owner included. To simulate tampering in
+a test, or to repair by hand with a record of why, the table owner can lift them for one
+transaction::
 
     BEGIN;
     ALTER TABLE engine.events DISABLE TRIGGER events_append_only;
@@ -27,7 +35,12 @@ visible afterwards.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
+
+from tavolo.servicekit.migrations import apply_scripts, read_scripts
+
+MIGRATIONS = Path(__file__).parent / "migrations"
 
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
@@ -99,6 +112,8 @@ def quoted_schema(schema: str) -> str:
 async def install(conn: Any, schema: str) -> None:
     """Create the schema, tables and triggers if missing (needs PostgreSQL 14 or later)."""
     ddl = _DDL.format(s=quoted_schema(schema))
+    scripts = read_scripts(MIGRATIONS)
     async with conn.transaction():
         await conn.execute(_INSTALL_LOCK, schema)
         await conn.execute(ddl)
+        await apply_scripts(conn, schema, scripts)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from tavolo.eventlog.integrity import IndexEntry
 from tavolo.eventlog.model import NewEvent, RecordedEvent, VerificationResult
 
 
@@ -53,6 +54,13 @@ class EventStore(Protocol):
         Safe to tail: an event that is not returned yet will never appear behind a
         position already returned.
         """
+        ...
+
+    async def read_index(
+        self, after_position: int = 0, limit: int = 1000, *, conn: Any = None
+    ) -> list[IndexEntry]:
+        """Like `read_all`, only each event's position, stream, version and hash: what a
+        checkpoint folds and an index check reads, without decoding the events."""
         ...
 
     async def head_position(self, *, conn: Any = None) -> int:

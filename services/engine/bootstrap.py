@@ -19,7 +19,7 @@ from tavolo.engine.app import EngineApp
 from tavolo.engine.consumers import MatchFormedHandler
 from tavolo.engine.grpc_api import engine_service
 from tavolo.engine.live import LiveTable
-from tavolo.engine.notifications import TableNotifications
+from tavolo.engine.notifications import TableAnnouncer, TableNotifications
 from tavolo.engine.outbox import EngineEncoder
 from tavolo.engine.repository import TableRepository
 from tavolo.engine.scheduler import TimerLoop
@@ -60,6 +60,7 @@ class Engine:
     app: EngineApp
     timers: TimerLoop
     notifications: TableNotifications
+    announcer: TableAnnouncer
     relay: OutboxRelay | None = None
 
 
@@ -75,6 +76,7 @@ async def build_engine(
     engine: Engine
 
     def on_commit(_live: LiveTable, decision: Decision) -> None:
+        engine.announcer.announce(decision.table.table_id, decision.table.version)
         engine.timers.poke()
         if engine.relay is not None and any(e.type in PUBLISHED for e in decision.events):
             engine.relay.wake()
@@ -82,7 +84,9 @@ async def build_engine(
     repo = TableRepository(store, on_commit=on_commit)
     app = EngineApp(repo)
     timers = TimerLoop(store, app, poll_seconds=timer_poll_seconds)
-    engine = Engine(store, repo, app, timers, TableNotifications(pool, store.channel, repo.cache))
+    notifications = TableNotifications(pool, store.channel, repo.cache)
+    announcer = TableAnnouncer(pool, store.channel)
+    engine = Engine(store, repo, app, timers, notifications, announcer)
     return engine
 
 
@@ -138,4 +142,5 @@ async def assemble(infra: Infrastructure) -> ServiceApp:
             ProcessedMessagesPruner.configured(infra.pool, SCHEMA, infra.settings).run,
         ],
         extra_errors=RULE_ERRORS,
+        on_stop=[engine.announcer.close],
     )

@@ -97,6 +97,10 @@ class LiveTables:
     def __len__(self) -> int:
         return len(self._tables)
 
+    def holds(self, table_id: str) -> bool:
+        """Whether the table is cached here (without counting as a use)."""
+        return table_id in self._tables
+
     def __iter__(self) -> Iterator[LiveTable]:
         return iter(list(self._tables.values()))
 

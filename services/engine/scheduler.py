@@ -9,12 +9,22 @@ timer fires once across replicas, and after a restart the rows are simply still 
 An expiry is recorded as an ``EXPIRE`` action, so replay needs no clock. The one clock is
 the database's: "due" means ``due_at <= now()`` in SQL, and the firing transaction checks
 it again, so a replica whose own clock runs fast or slow fires nothing early or late.
+
+`run` fires each table's due rows as soon as a slot is free and looks for more as soon as
+one table is done (or a commit pokes it), instead of waiting for a whole batch: one slow
+table no longer holds every other table's bots back. It fires at once the deadlines of
+tables this replica holds in its cache, and those of other tables only once they have
+waited ``takeover_seconds``: every replica sees every due row, and replicas that fired
+each other's tables would each load them, catch up from the log and wake their watchers
+through notices, doing twice the work for one move. A replica that stops is taken over
+after that delay.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections import defaultdict
 
 import structlog
@@ -23,6 +33,7 @@ from tavolo.engine.app import EngineApp
 from tavolo.engine.store import DeadlineRow, TableStore
 from tavolo.servicekit.errors import DomainError
 from tavolo.servicekit.metrics import TIMER_OVERDUE_SECONDS
+from tavolo.servicekit.runtime import cancel_and_wait
 
 log = structlog.get_logger("tavolo.engine.timers")
 
@@ -38,25 +49,57 @@ class TimerLoop:
         poll_seconds: float = 0.25,
         batch: int = 200,
         concurrency: int = 6,
+        takeover_seconds: float = 0.5,
     ) -> None:
         self._store = store
         self._app = app
         self._poll = poll_seconds
         self._batch = batch
         self._slots = asyncio.Semaphore(concurrency)
+        self._takeover = takeover_seconds
         self._wake = asyncio.Event()
+        self._busy: set[str] = set()
+        self._running: set[asyncio.Task[int]] = set()
 
     def poke(self) -> None:
         """A deadline may be due now (a bot with no think time): look at once."""
         self._wake.set()
 
     async def run(self) -> None:
-        while True:
-            self._wake.clear()
-            fired = await self.fire_due()
-            if fired >= self._batch:
+        try:
+            while True:
+                self._wake.clear()
+                started = await self._start_due()
+                if started:
+                    await self._wait(self._poll)
+                else:
+                    await self._sleep(0)
+        finally:
+            # a firing left running would hold a pooled connection past the pool's close
+            await cancel_and_wait(self._running)
+
+    async def _start_due(self) -> int:
+        """Start firing the due tables that are not being fired yet; how many started."""
+        due = await self._store.due_waits(self._batch)
+        TIMER_OVERDUE_SECONDS.labels("engine").set(max((w for _, w in due), default=0.0))
+        cache = self._app.repo.cache
+        by_table: dict[str, list[DeadlineRow]] = defaultdict(list)
+        for row, waited in due:
+            if row.table_id in self._busy:
                 continue
-            await self._sleep(fired)
+            if waited >= self._takeover or cache.holds(row.table_id):
+                by_table[row.table_id].append(row)
+        for table_id, table_rows in by_table.items():
+            self._busy.add(table_id)
+            task = asyncio.get_running_loop().create_task(self._fire_table(table_rows))
+            self._running.add(task)
+            task.add_done_callback(functools.partial(self._done, table_id))
+        return len(by_table)
+
+    def _done(self, table_id: str, task: asyncio.Task[int]) -> None:
+        self._running.discard(task)
+        self._busy.discard(table_id)
+        self._wake.set()
 
     async def fire_due(self) -> int:
         """Fire what is due now; tables in parallel, each table's deadlines in order."""
@@ -93,5 +136,8 @@ class TimerLoop:
             delay = 0.0
         if delay <= 0:
             return
+        await self._wait(delay)
+
+    async def _wait(self, seconds: float) -> None:
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), delay)
+            await asyncio.wait_for(self._wake.wait(), seconds)

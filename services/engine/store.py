@@ -80,8 +80,9 @@ class TableStore:
         self._version = f"SELECT version FROM {s}.tables WHERE table_id = $1"
         self._head = f"SELECT version, status FROM {s}.tables WHERE table_id = $1"
         self._index = (
-            f"SELECT position, stream_id, version, hash FROM {s}.events"
-            " WHERE position > $1 ORDER BY position LIMIT $2"
+            f"SELECT p.position, p.stream_id, p.version, e.hash FROM {s}.event_positions AS p"
+            f" JOIN {s}.events AS e ON e.stream_id = p.stream_id AND e.version = p.version"
+            " WHERE p.position > $1 ORDER BY p.position LIMIT $2"
         )
         self._log_head = f"SELECT position FROM {s}.event_log_head"
         self._event_hash = f"SELECT hash FROM {s}.events WHERE stream_id = $1 AND version = $2"
@@ -89,7 +90,7 @@ class TableStore:
             f"INSERT INTO {s}.tables (table_id, game, mode, seed, seed_commitment, version)"
             " VALUES ($1, $2, $3, $4, $5, 0) ON CONFLICT (table_id) DO NOTHING RETURNING table_id"
         )
-        # One round trip: stop timers, start (or restart) timers, move the head, notify.
+        # One round trip: stop timers, start (or restart) timers, move the head.
         # No row is both deleted and upserted: the caller keeps the two key sets apart.
         self._write_head = f"""
             WITH stopped AS (
@@ -105,7 +106,7 @@ class TableStore:
                     closed_at = CASE WHEN $8 = 'playing' THEN NULL ELSE now() END
                 WHERE table_id = $1
             )
-            SELECT pg_notify($9, $10)
+            SELECT 1
         """
         self._delete_deadline = f"DELETE FROM {s}.deadlines WHERE table_id = $1 AND timer_key = $2"
         self._due = (
@@ -162,7 +163,7 @@ class TableStore:
         start: Sequence[DeadlineRow],
     ) -> None:
         """Stop the timers ``stop``, start (or restart) ``start``, move the head to
-        ``version`` and notify listening replicas when the transaction commits."""
+        ``version`` (the caller announces it to other replicas after the commit)."""
         await conn.execute(
             self._write_head,
             table_id,
@@ -173,8 +174,6 @@ class TableStore:
             [d.due for d in start],
             version,
             status,
-            self.channel,
-            f"{table_id} {version}",
         )
 
     async def drop_deadline(self, conn: Any, table_id: str, key: str) -> None:
@@ -243,6 +242,12 @@ class TableStore:
         async with self.pool.acquire() as conn:
             rows = await conn.fetch(self._due, limit)
         return [_deadline(r) for r in rows], max((r["waited"] for r in rows), default=0.0)
+
+    async def due_waits(self, limit: int) -> list[tuple[DeadlineRow, float]]:
+        """Deadlines due by the database's clock, each with the seconds it has waited."""
+        async with self.pool.acquire() as conn:
+            rows = await conn.fetch(self._due, limit)
+        return [(_deadline(r), float(r["waited"])) for r in rows]
 
     async def next_due(self) -> timedelta | None:
         """How long until the next deadline by the database's clock; None if none."""

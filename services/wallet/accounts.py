@@ -4,8 +4,12 @@ Four kinds of account, named by their id so that any transfer row says what it m
 
 - ``player:<player id>``: a player's coins; never below zero (a CHECK in the schema);
 - ``escrow:<table id>``: a stake table's pot (MODE-4); never below zero, empty once settled;
-- ``issuance``: where granted and rewarded coins come from; the only account whose balance
-  goes negative (it is minus every coin in circulation), so the sum over all accounts is 0;
+- ``issuance`` and ``issuance:1`` .. ``issuance:15``: where granted and rewarded coins
+  come from; the only accounts whose balance goes negative (together they are minus every
+  coin in circulation), so the sum over all accounts is 0. Each grant or reward debits one
+  of them, chosen by its transfer id (`issuance_account`): every transfer updates its
+  accounts' rows, so one issuance account made every grant and reward of the platform
+  commit one after the other. A retried transfer picks the same one;
 - ``holds``: the other side of every pending stake. A hold is taken before its table
   exists, so it cannot name the escrow yet; posting it moves the coins from the player
   straight into the table's escrow, so ``holds`` never keeps a posted coin.
@@ -18,12 +22,16 @@ two can never collide and a replayed event always finds the transfer it made bef
 from __future__ import annotations
 
 import re
+import zlib
 from dataclasses import dataclass
 from enum import StrEnum
 
 from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument
 
 ISSUANCE = "issuance"
+#: How many accounts share issuance: "issuance" (the first, which holds every coin issued
+#: before there were more) and "issuance:1" .. "issuance:15".
+ISSUANCE_SHARDS = 16
 HOLDS = "holds"
 _CALLER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$")
 MAX_PLAYER_ID_LENGTH = 128
@@ -46,9 +54,28 @@ def escrow_account(table_id: str) -> str:
     return f"escrow:{table_id}"
 
 
+def issuance_account(transfer_id: str) -> str:
+    """The issuance account a grant or reward with this id is paid from (always the same)."""
+    shard = zlib.crc32(transfer_id.encode()) % ISSUANCE_SHARDS
+    return ISSUANCE if shard == 0 else f"{ISSUANCE}:{shard}"
+
+
+def is_issuance(account_id: str) -> bool:
+    if account_id == ISSUANCE:
+        return True
+    prefix, sep, shard = account_id.partition(":")
+    return (
+        prefix == ISSUANCE
+        and bool(sep)
+        and shard.isdigit()
+        and str(int(shard)) == shard
+        and 0 < int(shard) < ISSUANCE_SHARDS
+    )
+
+
 def account_kind(account_id: str) -> AccountKind:
     """The kind an account id names; a malformed id is a programming error."""
-    if account_id == ISSUANCE:
+    if is_issuance(account_id):
         return AccountKind.ISSUANCE
     if account_id == HOLDS:
         return AccountKind.HOLDS

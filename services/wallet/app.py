@@ -21,10 +21,10 @@ from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument, NotFou
 from tavolo.wallet import hold_events, ledger, store
 from tavolo.wallet.accounts import (
     HOLDS,
-    ISSUANCE,
     Account,
     check_caller_id,
     check_player_id,
+    issuance_account,
     player_account,
     player_of,
 )
@@ -249,7 +249,7 @@ class WalletApp:
         spec = TransferSpec(
             transfer_id=transfer_id,
             kind=TransferKind.POSTED,
-            debit_account=ISSUANCE,
+            debit_account=issuance_account(transfer_id),
             credit_account=account,
             amount=amount,
             cause=f"grant:{reason}",

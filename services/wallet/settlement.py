@@ -26,8 +26,8 @@ from tavolo.wallet import app, ledger, store
 from tavolo.wallet import settlement_store as tables
 from tavolo.wallet.accounts import (
     HOLDS,
-    ISSUANCE,
     escrow_account,
+    issuance_account,
     payout_transfer_id,
     player_account,
     refund_transfer_id,
@@ -262,7 +262,8 @@ class Settlement:
         if not await tables.insert_settlement(conn, fact.table_id, "rewarded", fact.event_id):
             return
         players = {s.seat: player_account(s.player_id) for s in fact.seats if s.seat in paid}
-        accounts = await store.lock_accounts(conn, {ISSUANCE, *players.values()})
+        issuers = {seat: issuance_account(reward_transfer_id(fact.table_id, seat)) for seat in paid}
+        accounts = await store.lock_accounts(conn, {*issuers.values(), *players.values()})
         for seat, coins in sorted(paid.items()):
             # A frozen account is credited all the same: PCG-4 freezes a balance pending the
             # authority's decision, it does not confiscate what the player earns meanwhile.
@@ -273,7 +274,7 @@ class Settlement:
             spec = TransferSpec(
                 transfer_id=transfer_id,
                 kind=TransferKind.POSTED,
-                debit_account=ISSUANCE,
+                debit_account=issuers[seat],
                 credit_account=account.account_id,
                 amount=coins,
                 cause=transfer_id,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import structlog
 
 from tavolo.wallet import ledger, store
-from tavolo.wallet.accounts import ISSUANCE, player_account, welcome_transfer_id
+from tavolo.wallet.accounts import issuance_account, player_account, welcome_transfer_id
 from tavolo.wallet.facts import PlayerRegistered
 from tavolo.wallet.store import Connection
 from tavolo.wallet.transfers import TransferKind, TransferSpec
@@ -52,14 +52,15 @@ class Welcome:
         if await store.find_transfer(conn, transfer_id) is not None:
             return
         account = player_account(fact.player_id)
-        accounts = await store.lock_accounts(conn, (ISSUANCE, account))
+        issuer = issuance_account(transfer_id)
+        accounts = await store.lock_accounts(conn, (issuer, account))
         if accounts[account].frozen:
             log.warning("welcome grant withheld: account frozen", player=fact.player_id)
             return
         spec = TransferSpec(
             transfer_id=transfer_id,
             kind=TransferKind.POSTED,
-            debit_account=ISSUANCE,
+            debit_account=issuer,
             credit_account=account,
             amount=self._coins,
             cause=CAUSE,

@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
+from datetime import UTC, datetime
 
 import asyncpg
 import pytest
 
-from tavolo.eventlog import ConcurrencyError, NewEvent, PostgresEventStore
+from tavolo.eventlog import (
+    GENESIS_HASH,
+    ConcurrencyError,
+    DuplicateEventError,
+    NewEvent,
+    PostgresEventStore,
+)
+from tavolo.eventlog import schema as _schema
+from tavolo.eventlog._records import build_records
+from tavolo.eventlog.canonical import encode_json
+from tavolo.eventlog.integrity import IndexEntry, missing_positions
 
 pytestmark = pytest.mark.integration
 
@@ -47,8 +59,8 @@ async def test_a_rolled_back_transaction_takes_its_events_and_positions_with_it(
         await tx.rollback()
 
     assert await pg_store.stream_version("t1") == 0
-    again = await pg_store.append_events("t2", 0, [NewEvent("Seated", {})])
-    assert again[0].position == 1
+    await pg_store.append_events("t2", 0, [NewEvent("Seated", {})])
+    assert [(e.stream_id, e.position) for e in await pg_store.read_all(0)] == [("t2", 1)]
 
 
 async def test_a_conflict_inside_a_transaction_leaves_it_usable(
@@ -88,34 +100,30 @@ async def test_the_writer_that_commits_second_loses_the_race(
 async def test_a_reader_never_passes_an_event_that_commits_late(
     pg_store: PostgresEventStore, pg_pool: asyncpg.Pool
 ) -> None:
-    """The situation a plain sequence gets wrong, set up step by step."""
+    """The situation a plain sequence gets wrong, set up step by step: a late commit
+    takes the next position after what readers saw, never one behind them."""
     async with pg_pool.acquire() as slow:
         tx = slow.transaction()
         await tx.start()
         await pg_store.append_events("slow", 0, [NewEvent("Slow", {})], conn=slow)
-        quick = asyncio.create_task(pg_store.append_events("fast", 0, [NewEvent("Fast", {})]))
-        # With a sequence, "fast" would commit position 2 now, ahead of the open position 1.
-        await wait_until_blocked(pg_pool, await _busy_pid(pg_pool, exclude=slow.get_server_pid()))
-        assert await pg_store.read_all(0) == []
+        # The open transaction holds nothing another stream's append needs.
+        await asyncio.wait_for(pg_store.append_events("fast", 0, [NewEvent("Fast", {})]), 10)
+        assert [(e.position, e.type) for e in await pg_store.read_all(0)] == [(1, "Fast")]
         await tx.commit()
-        await quick
-    assert [(e.position, e.type) for e in await pg_store.read_all(0)] == [(1, "Slow"), (2, "Fast")]
+    assert [(e.position, e.type) for e in await pg_store.read_all(1)] == [(2, "Slow")]
+    assert await pg_store.head_position() == 2
 
 
-async def _busy_pid(pool: asyncpg.Pool, exclude: int) -> int:
-    """The backend (other than ``exclude``) that is running an append."""
-    async with pool.acquire() as conn:
-        for _ in range(500):
-            pid = await conn.fetchval(
-                "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
-                " AND pid NOT IN ($1, pg_backend_pid()) AND query LIKE '%event_log_head%'"
-                " AND state = 'active'",
-                exclude,
-            )
-            if pid is not None:
-                return int(pid)
-            await asyncio.sleep(0.01)
-    raise AssertionError("no append in progress")
+async def test_sequencing_never_waits_for_an_open_append(
+    pg_store: PostgresEventStore, pg_pool: asyncpg.Pool
+) -> None:
+    async with pg_pool.acquire() as slow:
+        tx = slow.transaction()
+        await tx.start()
+        await pg_store.append_events("slow", 0, [NewEvent("Slow", {})], conn=slow)
+        assert await asyncio.wait_for(pg_store.head_position(), 10) == 0
+        await tx.rollback()
+    assert await pg_store.read_all(0) == []
 
 
 @pytest.mark.parametrize(
@@ -161,3 +169,97 @@ async def test_each_schema_is_its_own_log(pg_pool: asyncpg.Pool) -> None:
 async def test_schema_names_are_plain_identifiers(pg_pool: asyncpg.Pool) -> None:
     with pytest.raises(ValueError, match="schema name"):
         PostgresEventStore(pg_pool, 'engine"; DROP TABLE x; --')
+
+
+async def test_a_log_written_before_sequenced_positions_keeps_its_order_and_chains(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    """A log of the first shape (positions in the events table, taken in the append) is
+    migrated in place: its positions, chains and gap check stay as they were."""
+    old = build_records(
+        "old",
+        0,
+        GENESIS_HASH,
+        [NewEvent("A", {}), NewEvent("B", {})],
+        datetime(2025, 1, 1, tzinfo=UTC),
+        uuid.uuid4,
+    )
+    other = build_records(
+        "other", 0, GENESIS_HASH, [NewEvent("C", {})], datetime(2025, 1, 2, tzinfo=UTC), uuid.uuid4
+    )
+    async with pg_pool.acquire() as conn:
+        await conn.execute(_schema._DDL.format(s='"legacy"'))
+        for position, r in enumerate([old[0], other[0], old[1]], start=1):
+            await conn.execute(
+                "INSERT INTO legacy.events (position, stream_id, version, event_id, type, data,"
+                " metadata, recorded_at, prev_hash, hash)"
+                " VALUES ($1, $2, $3, $4, $5, $6::json, $7::json, $8, $9, $10)",
+                position,
+                r.stream_id,
+                r.version,
+                r.event_id,
+                r.type,
+                encode_json(r.data),
+                encode_json(r.metadata),
+                r.recorded_at,
+                r.prev_hash,
+                r.hash,
+            )
+        await conn.execute("UPDATE legacy.event_log_head SET position = 3")
+
+    store = PostgresEventStore(pg_pool, "legacy")
+    await store.install()
+    await store.append_events("old", 2, [NewEvent("D", {})])
+
+    logged = await store.read_all(0)
+    assert [(e.position, e.stream_id, e.version) for e in logged] == [
+        (1, "old", 1),
+        (2, "other", 1),
+        (3, "old", 2),
+        (4, "old", 3),
+    ]
+    assert [e.hash for e in logged[:3]] == [old[0].hash, other[0].hash, old[1].hash]
+    assert (await store.verify_stream("old")).ok and (await store.verify_stream("other")).ok
+    index = [IndexEntry(e.position, e.stream_id, e.version, e.hash) for e in logged]
+    assert missing_positions(index, await store.head_position()) == []
+
+
+async def test_appends_arriving_together_share_one_commit(
+    pg_store: PostgresEventStore, pg_pool: asyncpg.Pool
+) -> None:
+    await pg_store.append_events("a", 0, [NewEvent("A", {})])
+    await asyncio.gather(
+        pg_store.append_events("a", 1, [NewEvent("A2", {})]),
+        pg_store.append_events("b", 0, [NewEvent("B", {}), NewEvent("B2", {})]),
+        pg_store.append_events("c", 0, [NewEvent("C", {})]),
+    )
+    async with pg_pool.acquire() as conn:
+        transactions = await conn.fetchval(
+            "SELECT count(DISTINCT xmin::text) FROM engine.events WHERE version > 1 OR"
+            " stream_id <> 'a'"
+        )
+    assert transactions == 1
+    assert [e.type for e in await pg_store.read_stream("b")] == ["B", "B2"]
+
+
+async def test_in_a_shared_commit_a_conflict_fails_only_its_own_append(
+    pg_store: PostgresEventStore,
+) -> None:
+    taken = uuid.uuid4()
+    await pg_store.append_events("a", 0, [NewEvent("A", {})])
+    await pg_store.append_events("x", 0, [NewEvent("X", {}, event_id=taken)])
+
+    stale, fine, duplicate, also_fine = await asyncio.gather(
+        pg_store.append_events("a", 0, [NewEvent("late", {})]),
+        pg_store.append_events("b", 0, [NewEvent("B", {})]),
+        pg_store.append_events("c", 0, [NewEvent("C", {}, event_id=taken)]),
+        pg_store.append_events("d", 0, [NewEvent("D", {}), NewEvent("D2", {})]),
+        return_exceptions=True,
+    )
+
+    assert isinstance(stale, ConcurrencyError)
+    assert isinstance(duplicate, DuplicateEventError)
+    assert not isinstance(fine, BaseException) and [e.type for e in fine] == ["B"]
+    assert not isinstance(also_fine, BaseException) and len(also_fine) == 2
+    assert [await pg_store.stream_version(s) for s in "abcd"] == [1, 1, 0, 2]
+    assert [e.stream_id for e in await pg_store.read_all(0)] == ["a", "x", "b", "d", "d"]

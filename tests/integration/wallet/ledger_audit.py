@@ -15,6 +15,16 @@ async def audit_pool(pool: asyncpg.Pool) -> LedgerAudit:
         return await audit(conn)
 
 
+async def issued(pool: asyncpg.Pool) -> int:
+    """Posted coins of all issuance accounts together: minus every coin issued."""
+    async with pool.acquire() as conn:
+        value = await conn.fetchval(
+            "SELECT sum(credits_posted - debits_posted) FROM wallet.accounts"
+            " WHERE kind = 'issuance'"
+        )
+    return int(value or 0)
+
+
 async def balance(pool: asyncpg.Pool, account_id: str) -> int:
     """Posted coins of an account (0 if it was never opened)."""
     async with pool.acquire() as conn:

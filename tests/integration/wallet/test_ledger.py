@@ -20,6 +20,7 @@ from tavolo.servicekit.errors import (
     PermissionDenied,
 )
 from tavolo.wallet import app as wallet_app
+from tavolo.wallet.accounts import issuance_account
 from tavolo.wallet.app import WalletApp
 from tavolo.wallet.transfers import TransferState
 
@@ -70,7 +71,8 @@ async def test_a_grant_comes_from_issuance_and_the_ledger_sums_to_zero(
     wallet: WalletApp, pool: asyncpg.Pool
 ) -> None:
     granted = await wallet.grant(OPERATOR, "welcome-ann", "ann", 1000, "welcome bonus")
-    assert (granted.debit_account, granted.credit_account) == ("issuance", "player:ann")
+    assert granted.debit_account == issuance_account("welcome-ann")
+    assert granted.credit_account == "player:ann"
     assert granted.cause == "grant:welcome bonus"
     balance = await wallet.get_balance(ANN, "")
     assert (balance.available, balance.held, balance.frozen) == (1000, 0, False)
@@ -188,12 +190,13 @@ async def test_holds_expire_by_the_sweeper_and_before_a_new_hold(
 async def test_guarantee7_the_database_refuses_an_overdraft_and_any_change_to_history(
     wallet: WalletApp, pool: asyncpg.Pool
 ) -> None:
-    await wallet.grant(OPERATOR, "g-ann", "ann", 100, "welcome bonus")
+    granted = await wallet.grant(OPERATOR, "g-ann", "ann", 100, "welcome bonus")
     async with pool.acquire() as conn:
         with pytest.raises(asyncpg.CheckViolationError, match="balance_never_negative"):
             await conn.execute(
                 "INSERT INTO wallet.transfers (transfer_id, kind, debit_account, credit_account,"
-                " amount, cause) VALUES ('x', 'posted', 'player:ann', 'issuance', 101, 'theft')"
+                " amount, cause) VALUES ('x', 'posted', 'player:ann', $1, 101, 'theft')",
+                granted.debit_account,
             )
         with pytest.raises(asyncpg.RestrictViolationError, match="immutable"):
             await conn.execute("UPDATE wallet.transfers SET amount = 1")

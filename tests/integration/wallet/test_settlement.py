@@ -25,7 +25,7 @@ from tavolo.wallet.facts import (
 from tavolo.wallet.settlement import RetryLater, Settlement
 
 from .conftest import LOBBY, OPERATOR, Clock
-from .ledger_audit import audit_pool, balance
+from .ledger_audit import audit_pool, balance, issued
 from .registered import register
 
 pytestmark = pytest.mark.integration
@@ -129,7 +129,7 @@ async def test_mode4_the_winning_partnership_shares_the_pot_and_boosters_never_m
     end = finished("t1", players, [1, 2, 1, 2], stake=500, boosted=True)
     await run(pool, lambda c: settlement.table_finished(c, end))
     assert [await balance(pool, f"player:{p}") for p in players] == [1500, 500, 1500, 500]
-    assert await balance(pool, "issuance") == -4000  # only the grants: no reward, no bonus
+    assert await issued(pool) == -4000  # only the grants: no reward, no bonus
 
 
 async def test_guarantee6_a_replayed_finish_under_a_new_event_id_pays_nothing_twice(
@@ -251,7 +251,7 @@ async def test_mode3_mode5_online_rewards_every_place_and_boosters_multiply_them
         await run(pool, lambda c: settlement.table_finished(c, boosted))
     got = [await balance(pool, f"player:{p}") for p in players]
     assert got == [150, 100, 25, 0]
-    assert await balance(pool, "issuance") == -275
+    assert await issued(pool) == -275
     assert (await audit_pool(pool)).problems == []
 
 

@@ -12,6 +12,7 @@ import pytest
 from tavolo.messaging import DeadLetters
 from tavolo.servicekit.errors import NotFound
 from tavolo.wallet import store
+from tavolo.wallet.accounts import issuance_account
 from tavolo.wallet.config import WalletConfig
 from tavolo.wallet.facts import PlayerRegistered
 from tavolo.wallet.store import Connection
@@ -20,7 +21,7 @@ from tests.waiting import eventually
 
 from . import wire
 from .conftest import LOBBY, OPERATOR
-from .ledger_audit import audit_pool, balance
+from .ledger_audit import audit_pool, balance, issued
 from .running import Running, wallet_on_nats
 
 pytestmark = pytest.mark.integration
@@ -55,12 +56,12 @@ async def test_a_new_player_is_welcomed_once_whatever_replays_the_registration(
     [grant] = await transfers_to(running.pool, "ann")
     assert dict(grant) == {
         "transfer_id": "welcome:ann",
-        "debit_account": "issuance",
+        "debit_account": issuance_account("welcome:ann"),
         "amount": WELCOME,
         "cause": "welcome",
         "event_id": registered.header.event_id,
     }
-    assert await balance(running.pool, "issuance") == -WELCOME
+    assert await issued(running.pool) == -WELCOME
     assert (await audit_pool(running.pool)).problems == []
 
     # What the grant is for: a seat at a stake table without waiting for an operator.
@@ -125,7 +126,7 @@ async def test_a_malformed_registration_is_dead_lettered_not_retried(running: Ru
     await eventually(dead_lettered, "the nameless registration kept as a dead letter")
     (letter,) = await letters.latest(5)
     assert letter.deliveries == 1 and "player_id is empty" in letter.error
-    assert await balance(running.pool, "issuance") == 0
+    assert await issued(running.pool) == 0
 
 
 async def welcome_in_transaction(

@@ -9,6 +9,7 @@ import pytest
 
 from tavolo.servicekit.errors import InvalidArgument
 from tavolo.wallet.accounts import (
+    ISSUANCE_SHARDS,
     Account,
     AccountIsFrozen,
     AccountKind,
@@ -18,6 +19,7 @@ from tavolo.wallet.accounts import (
     ensure_can_debit,
     ensure_not_frozen,
     escrow_account,
+    issuance_account,
     payout_transfer_id,
     player_account,
     player_of,
@@ -45,6 +47,17 @@ def test_account_ids_say_what_they_are() -> None:
     assert player_of(escrow_account("t1")) == ""
     with pytest.raises(ValueError):
         account_kind("bank:1")
+
+
+def test_grants_spread_over_the_issuance_accounts_and_a_retry_picks_the_same() -> None:
+    # MODE-2: rewards come from issuance; 16 accounts share it so grants commit side by side.
+    chosen = {issuance_account(f"welcome:p{n}") for n in range(400)}
+    assert chosen == {"issuance", *(f"issuance:{n}" for n in range(1, ISSUANCE_SHARDS))}
+    assert all(account_kind(a) is AccountKind.ISSUANCE for a in chosen)
+    assert issuance_account("welcome:p7") == issuance_account("welcome:p7")
+    for not_issuance in ("issuance:0", "issuance:16", "issuance:01", "issuance:x", "issuance:"):
+        with pytest.raises(ValueError):
+            account_kind(not_issuance)
 
 
 def test_table_transfer_ids_name_table_and_seat_even_when_the_table_id_has_colons() -> None:

@@ -1,0 +1,101 @@
+"""Group commit: appends that arrive while a commit is in flight share the next one.
+
+A commit costs one WAL flush whether it carries one append or a hundred, so under load
+the flush, not the work, is what limits appends. One drain task per store takes every
+waiting append (at most one per stream, so two racing writers of a stream still meet
+the stream's version check one after the other), hands the batch to the store, and
+starts again as soon as that commit returns. A lone append waits for nobody: it goes
+straight through.
+
+The store decides how each append of a batch ends (`GroupWriter.commit_group`); a stale
+append or a duplicate event id fails only its own caller.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from tavolo.eventlog.model import NewEvent, RecordedEvent
+
+
+@dataclass(eq=False)
+class PendingAppend:
+    """One caller's append, waiting for its turn in a batch."""
+
+    stream_id: str
+    expected_version: int
+    events: Sequence[NewEvent]
+    outcome: asyncio.Future[list[RecordedEvent]] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+    def succeed(self, recorded: list[RecordedEvent]) -> None:
+        if not self.outcome.done():
+            self.outcome.set_result(recorded)
+
+    def fail(self, error: BaseException) -> None:
+        if self.outcome.done():
+            return
+        if isinstance(error, asyncio.CancelledError):
+            self.outcome.cancel()
+        else:
+            self.outcome.set_exception(error)
+
+
+class GroupWriter(Protocol):
+    async def commit_group(self, batch: Sequence[PendingAppend]) -> None:
+        """Commit what it can of ``batch`` together; settle every append's outcome."""
+        ...
+
+
+class GroupCommit:
+    """Queues appends and commits them in batches, one batch in flight at a time."""
+
+    def __init__(self, writer: GroupWriter, *, max_batch: int = 256) -> None:
+        if max_batch < 1:
+            raise ValueError("max_batch must be 1 or more")
+        self._writer = writer
+        self._max_batch = max_batch
+        self._waiting: list[PendingAppend] = []
+        self._drain: asyncio.Task[None] | None = None
+
+    async def submit(self, append: PendingAppend) -> list[RecordedEvent]:
+        self._waiting.append(append)
+        if self._drain is None or self._drain.done():
+            self._drain = asyncio.get_running_loop().create_task(self._run())
+        return await append.outcome
+
+    def _next_batch(self) -> list[PendingAppend]:
+        batch: list[PendingAppend] = []
+        streams: set[str] = set()
+        rest: list[PendingAppend] = []
+        for append in self._waiting:
+            if append.outcome.done():
+                continue  # its caller was cancelled while it waited
+            if append.stream_id in streams or len(batch) >= self._max_batch:
+                rest.append(append)
+            else:
+                streams.add(append.stream_id)
+                batch.append(append)
+        self._waiting = rest
+        return batch
+
+    async def _run(self) -> None:
+        while self._waiting:
+            batch = self._next_batch()
+            if not batch:
+                continue
+            try:
+                await self._writer.commit_group(batch)
+            except BaseException as exc:
+                for append in batch:
+                    append.fail(exc)
+                if isinstance(exc, asyncio.CancelledError):
+                    for append in self._waiting:
+                        append.fail(exc)
+                    raise
+            for append in batch:
+                append.fail(RuntimeError("the group commit settled no outcome for an append"))
