@@ -49,7 +49,7 @@ from tavolo.eventlog.canonical import format_timestamp
 from tavolo.eventlog.checkpoint import Checkpoint, public_hex, signing_key
 from tavolo.eventlog.integrity import IndexEntry
 from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS
-from tavolo.tablelog.convert import STATUS_VALUES, recorded_from_proto
+from tavolo.tablelog.convert import STATUS_VALUES, index_from_proto, recorded_from_proto
 from tavolo.tablelog.replay import AuditError, revealed_seed, table_at
 from tavolo.tablelog.views import seat_view
 from tavolo.v1 import engine_pb2, engine_pb2_grpc
@@ -170,9 +170,10 @@ INDEX_CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 16 * 1024 * 1024)]
 
 
 async def fetch_index(
-    stub: Any, metadata: tuple[tuple[str, str], ...]
+    stub: Any, metadata: tuple[tuple[str, str], ...], *, columnar: bool = True
 ) -> tuple[list[IndexEntry], int]:
-    """The whole index and the highest head position seen.
+    """The whole index and the highest head position seen (``columnar=False`` asks for
+    one message per entry, as engines before columns sent it).
 
     Positions are handed out without gaps, so page k is positions k*P+1 .. (k+1)*P and
     pages up to the first head seen can be fetched several at once; a page holds at most
@@ -181,18 +182,17 @@ async def fetch_index(
     """
 
     async def page(after: int) -> engine_pb2.GetLogIndexResponse:
-        request = engine_pb2.GetLogIndexRequest(after_position=after, limit=INDEX_PAGE)
+        request = engine_pb2.GetLogIndexRequest(
+            after_position=after, limit=INDEX_PAGE, columnar=columnar
+        )
         response: engine_pb2.GetLogIndexResponse = await stub.GetLogIndex(
             request, metadata=metadata, timeout=60
         )
         return response
 
     def entries(response: engine_pb2.GetLogIndexResponse, up_to: int) -> list[IndexEntry]:
-        return [
-            IndexEntry(e.position, e.stream_id, e.version, bytes.fromhex(e.hash))
-            for e in response.entries
-            if e.position <= up_to
-        ]
+        found = index_from_proto(response)
+        return [e for e in found if e.position <= up_to]
 
     first = await page(0)
     head_position = first.head_position
@@ -208,10 +208,11 @@ async def fetch_index(
     while True:
         response = await page(after)
         head_position = max(head_position, response.head_position)
-        if not response.entries:
+        found = index_from_proto(response)
+        if not found:
             return index, head_position
-        index += entries(response, response.entries[-1].position)
-        after = response.entries[-1].position
+        index += found
+        after = found[-1].position
 
 
 def event_to_json(event: RecordedEvent) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Protobuf <-> engine domain, in one place: actions, seats, modes, views, logged events.
+"""Protobuf <-> engine domain, in one place: actions, seats, modes, views, logged events,
+the log index.
 
 Nothing here decides anything. Numbers inside ``google.protobuf.Struct`` travel as
 doubles; events hold integers only, so whole doubles are read back as ints.
@@ -17,6 +18,7 @@ from google.protobuf import json_format, struct_pb2, timestamp_pb2
 from tavolo.cardgames import Action, ActionKind, Outcome
 from tavolo.cardgames.errors import MalformedAction
 from tavolo.eventlog import RecordedEvent
+from tavolo.eventlog.integrity import IndexColumns, IndexEntry
 from tavolo.servicekit.errors import InvalidArgument
 from tavolo.tablelog.setup import SeatInfo, normalise_json
 from tavolo.tablelog.table import DONE, PLAYING, STOPPED, Deadline
@@ -266,3 +268,33 @@ def recorded_from_proto(message: engine_pb2.LoggedEvent) -> RecordedEvent:
         prev_hash=bytes.fromhex(message.prev_hash),
         hash=bytes.fromhex(message.hash),
     )
+
+
+def index_to_proto(page: IndexColumns, head: int, columnar: bool) -> engine_pb2.GetLogIndexResponse:
+    """A page of the log index, as columns or as one message per entry."""
+    if columnar:
+        columns = engine_pb2.LogIndexColumns(
+            positions=page.positions,
+            stream_ids=page.stream_ids,
+            versions=page.versions,
+            hashes=page.hashes,
+        )
+        return engine_pb2.GetLogIndexResponse(columns=columns, head_position=head)
+    entries = [
+        engine_pb2.LogIndexEntry(
+            position=e.position, stream_id=e.stream_id, version=e.version, hash=e.hash.hex()
+        )
+        for e in page.entries()
+    ]
+    return engine_pb2.GetLogIndexResponse(entries=entries, head_position=head)
+
+
+def index_from_proto(response: engine_pb2.GetLogIndexResponse) -> list[IndexEntry]:
+    """The entries of a page, whichever way the engine sent them."""
+    if response.HasField("columns"):
+        c = response.columns
+        return IndexColumns(c.positions, c.stream_ids, c.versions, c.hashes).entries()
+    return [
+        IndexEntry(e.position, e.stream_id, e.version, bytes.fromhex(e.hash))
+        for e in response.entries
+    ]

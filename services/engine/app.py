@@ -24,7 +24,7 @@ from tavolo.engine.live import LiveTable
 from tavolo.engine.repository import BOT_TIMER, Request, TableRepository
 from tavolo.engine.store import DeadlineRow, refused_stream_id
 from tavolo.eventlog import ConcurrencyError, NewEvent, RecordedEvent
-from tavolo.eventlog.integrity import IndexEntry
+from tavolo.eventlog.integrity import IndexColumns
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.servicekit.errors import (
     Conflict,
@@ -170,7 +170,7 @@ class EngineApp:
 
     async def log_index(
         self, principal: Principal, after_position: int, limit: int
-    ) -> tuple[list[IndexEntry], int]:
+    ) -> tuple[IndexColumns, int]:
         """A page of the whole log's index, for auditors (a deleted event shows as a gap)."""
         principal.require(*OBSERVERS)
         if after_position < 0 or limit < 0:

@@ -23,6 +23,7 @@ from tavolo.tablelog.convert import (
     STATUS_VALUES,
     ViewEncoder,
     action_from_proto,
+    index_to_proto,
     logged_event_to_proto,
     mode_name,
     seat_from_proto,
@@ -138,16 +139,8 @@ class EngineServicer(engine_pb2_grpc.EngineServicer):
     async def GetLogIndex(
         self, request: engine_pb2.GetLogIndexRequest, context: Context
     ) -> engine_pb2.GetLogIndexResponse:
-        entries, head = await self._app.log_index(caller(), request.after_position, request.limit)
-        return engine_pb2.GetLogIndexResponse(
-            entries=[
-                engine_pb2.LogIndexEntry(
-                    position=e.position, stream_id=e.stream_id, version=e.version, hash=e.hash.hex()
-                )
-                for e in entries
-            ],
-            head_position=head,
-        )
+        page, head = await self._app.log_index(caller(), request.after_position, request.limit)
+        return index_to_proto(page, head, request.columnar)
 
 
 def engine_service(app: EngineApp) -> GrpcService:

@@ -17,7 +17,7 @@ from typing import Any
 import asyncpg
 
 from tavolo.eventlog import PostgresEventStore, RecordedEvent
-from tavolo.eventlog.integrity import IndexEntry
+from tavolo.eventlog.integrity import IndexColumns
 from tavolo.eventlog.schema import quoted_schema
 from tavolo.servicekit.migrations import apply_migrations
 
@@ -80,9 +80,13 @@ class TableStore:
         self._version = f"SELECT version FROM {s}.tables WHERE table_id = $1"
         self._head = f"SELECT version, status FROM {s}.tables WHERE table_id = $1"
         self._index = (
+            "SELECT coalesce(array_agg(position ORDER BY position), '{}'),"
+            " coalesce(array_agg(stream_id ORDER BY position), '{}'),"
+            " coalesce(array_agg(version ORDER BY position), '{}'),"
+            " coalesce(string_agg(hash, ''::bytea ORDER BY position), ''::bytea) FROM ("
             f"SELECT p.position, p.stream_id, p.version, e.hash FROM {s}.event_positions AS p"
             f" JOIN {s}.events AS e ON e.stream_id = p.stream_id AND e.version = p.version"
-            " WHERE p.position > $1 ORDER BY p.position LIMIT $2"
+            " WHERE p.position > $1 ORDER BY p.position LIMIT $2) AS page"
         )
         self._log_head = f"SELECT position FROM {s}.event_log_head"
         self._event_hash = f"SELECT hash FROM {s}.events WHERE stream_id = $1 AND version = $2"
@@ -208,16 +212,18 @@ class TableStore:
             row = await conn.fetchrow(self._head, table_id)
         return (int(row["version"]), str(row["status"])) if row is not None else None
 
-    async def log_index(self, after_position: int, limit: int) -> tuple[list[IndexEntry], int]:
-        """A page of the whole log's index, and the last position handed out."""
+    async def log_index(self, after_position: int, limit: int) -> tuple[IndexColumns, int]:
+        """A page of the whole log's index, and the last position handed out.
+
+        The page comes back as four aggregates, one row: decoding arrays costs the
+        client a fraction of decoding one record per event.
+        """
         async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
-            rows = await conn.fetch(self._index, after_position, limit)
+            positions, streams, versions, hashes = await conn.fetchrow(
+                self._index, after_position, limit
+            )
             head = await conn.fetchval(self._log_head)
-        entries = [
-            IndexEntry(int(r["position"]), r["stream_id"], int(r["version"]), bytes(r["hash"]))
-            for r in rows
-        ]
-        return entries, int(head or 0)
+        return IndexColumns(positions, streams, versions, bytes(hashes)), int(head or 0)
 
     async def event_hash(self, table_id: str, version: int) -> bytes | None:
         """The hash of the table's event ``version``, if stored."""

@@ -26,7 +26,7 @@ from tavolo.cli.ledger_audit import audit
 from tavolo.cli.simulate.client import Client
 from tavolo.cli.simulate.stats import Stats, TableRecord
 from tavolo.eventlog.integrity import IndexEntry
-from tavolo.tablelog.convert import STATUS_VALUES, recorded_from_proto
+from tavolo.tablelog.convert import STATUS_VALUES, index_from_proto, recorded_from_proto
 from tavolo.v1 import engine_pb2, leaderboard_pb2, lobby_pb2, wallet_pb2
 
 SETTLE_SECONDS = 120.0
@@ -293,15 +293,13 @@ class Checker:
             page = await self.operator.call(
                 "GetLogIndex",
                 engine.GetLogIndex,
-                engine_pb2.GetLogIndexRequest(after_position=after),
+                engine_pb2.GetLogIndexRequest(after_position=after, columnar=True),
             )
             head = max(head, page.head_position)
-            if not page.entries:
+            found = index_from_proto(page)
+            if not found:
                 return entries, head
-            entries += [
-                IndexEntry(e.position, e.stream_id, e.version, bytes.fromhex(e.hash))
-                for e in page.entries
-            ]
+            entries += found
 
     # -- the league ------------------------------------------------------------------------
 

@@ -3,8 +3,17 @@ checkpoint signs changes with any event before it."""
 
 from __future__ import annotations
 
+import pytest
+
 from tavolo.eventlog.checkpoint import Checkpoint, hold_to_checkpoints, public_hex, signing_key
-from tavolo.eventlog.integrity import EMPTY_DIGEST, IndexEntry, digest_at, missing_positions
+from tavolo.eventlog.integrity import (
+    EMPTY_DIGEST,
+    IndexColumns,
+    IndexEntry,
+    digest_at,
+    missing_positions,
+)
+from tavolo.tablelog.convert import index_from_proto, index_to_proto
 
 
 def _index(*positions: int) -> list[IndexEntry]:
@@ -69,3 +78,29 @@ def test_checkpoints_hold_an_untouched_log_and_name_the_range_of_a_rewrite() -> 
         " with the key given"
     ]
     assert Checkpoint.from_json(signed[0].to_json()) == signed[0]
+
+
+def test_index_columns_carry_the_same_entries_as_one_object_each() -> None:
+    index = _index(1, 2, 4, 9)
+    columns = IndexColumns.of(index)
+    assert len(columns) == 4 and columns.hashes[32:64] == bytes([2]) * 32
+    assert columns.entries() == index
+    assert IndexColumns.of([]).entries() == []
+
+
+def test_index_columns_of_different_lengths_or_short_hashes_are_refused() -> None:
+    with pytest.raises(ValueError, match="different lengths"):
+        IndexColumns([1, 2], ["a"], [1, 2], bytes(64))
+    with pytest.raises(ValueError, match="32 bytes each"):
+        IndexColumns([1], ["a"], [1], bytes(31))
+
+
+@pytest.mark.parametrize("columnar", [True, False])
+def test_a_page_of_the_index_crosses_the_wire_unchanged_either_way(columnar: bool) -> None:
+    index = _index(3, 4, 7)
+    response = index_to_proto(IndexColumns.of(index), 9, columnar)
+    assert response.head_position == 9
+    assert response.HasField("columns") == columnar
+    assert len(response.entries) == (0 if columnar else 3)
+    again = type(response).FromString(response.SerializeToString())
+    assert index_from_proto(again) == index
