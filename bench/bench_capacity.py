@@ -24,11 +24,9 @@ import argparse
 import asyncio
 import gc
 import os
-import tempfile
 import time
 import tracemalloc
 import uuid
-from pathlib import Path
 
 import asyncpg
 import grpc
@@ -37,7 +35,7 @@ from tavolo.cli.audit import INDEX_CHANNEL_OPTIONS, fetch_index, fetch_with_fact
 from tavolo.cli.audit_checks import check_table
 from tavolo.engine.bootstrap import Engine, assemble, build_engine
 from tavolo.servicekit.auth import Role, TokenSigner
-from tavolo.servicekit.embedded import scratch_database, servers_from_env
+from tavolo.servicekit.embedded import run_on_servers, scratch_database
 from tavolo.servicekit.runtime import start_service
 from tavolo.servicekit.settings import DEV_TOKEN_SECRET, Settings
 from tavolo.tablelog.replay import audit_table
@@ -304,14 +302,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=10_000)
     parser.add_argument("--log-events", type=int, default=1_000_000)
     args = parser.parse_args()
-    print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    with tempfile.TemporaryDirectory(prefix="tavolo-bench-") as scratch:
-        server_url, nats_url, stop = servers_from_env(Path(scratch))
-        try:
-            asyncio.run(run(server_url, nats_url, args))
-        finally:
-            stop()
-    print(f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    run_on_servers(lambda database_url, nats_url: run(database_url, nats_url, args), show_load=True)
 
 
 if __name__ == "__main__":

@@ -23,15 +23,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import os
 import random
 import resource
 import sys
-import tempfile
 import time
 import tracemalloc
 import uuid
-from pathlib import Path
 
 import asyncpg
 import grpc
@@ -39,7 +36,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tavolo.engine.bootstrap import assemble, build_engine
 from tavolo.servicekit.auth import Principal, Role, TokenSigner
-from tavolo.servicekit.embedded import scratch_database, servers_from_env
+from tavolo.servicekit.embedded import run_on_servers, scratch_database
 from tavolo.servicekit.runtime import start_service
 from tavolo.servicekit.settings import DEV_TOKEN_SECRET, Settings
 from tavolo.tablelog.setup import SeatInfo, build_setup
@@ -363,14 +360,7 @@ def main() -> None:
     if args.serve:
         asyncio.run(serve(*args.serve))
         return
-    print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    with tempfile.TemporaryDirectory(prefix="tavolo-bench-") as scratch:
-        server_url, nats_url, stop = servers_from_env(Path(scratch))
-        try:
-            asyncio.run(run(server_url, nats_url, args))
-        finally:
-            stop()
-    print(f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    run_on_servers(lambda database_url, nats_url: run(database_url, nats_url, args), show_load=True)
 
 
 if __name__ == "__main__":

@@ -22,12 +22,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import tempfile
 import time
 import uuid
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import grpc
 from google.protobuf import struct_pb2, timestamp_pb2
@@ -39,7 +37,7 @@ from tavolo.lobby.bootstrap import make_assemble as lobby_assemble
 from tavolo.lobby.context import LobbyConfig
 from tavolo.lobby.passwords import fast_passwords
 from tavolo.servicekit.auth import Role, TokenSigner
-from tavolo.servicekit.embedded import scratch_database, servers_from_env
+from tavolo.servicekit.embedded import run_on_servers, scratch_database
 from tavolo.servicekit.runtime import RunningService, start_service
 from tavolo.servicekit.settings import DEV_TOKEN_SECRET, Settings
 from tavolo.v1 import (
@@ -254,12 +252,7 @@ def main() -> None:
     parser.add_argument("--entrants", type=int, default=256)
     parser.add_argument("--game", default="scopa")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="tavolo-bench-") as scratch:
-        server_url, nats_url, stop = servers_from_env(Path(scratch))
-        try:
-            asyncio.run(run(server_url, nats_url, args))
-        finally:
-            stop()
+    run_on_servers(lambda database_url, nats_url: run(database_url, nats_url, args))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ clear of a system NATS on 4222, so neither collides with servers already running
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shutil
@@ -18,7 +19,7 @@ import tempfile
 import time
 import uuid
 import warnings
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -243,6 +244,28 @@ def servers_from_env(scratch: Path) -> tuple[str, str, Callable[[], None]]:
             each()
 
     return database_url, nats_url, stop
+
+
+def run_on_servers(
+    main: Callable[[str, str], Coroutine[Any, Any, None]], *, show_load: bool = False
+) -> None:
+    """Run ``main(database URL, NATS URL)`` on `servers_from_env` in a scratch directory,
+    stopping what was embedded afterwards. ``show_load`` prints the load average before
+    and after: a benchmark's figures mean little without it on a shared machine."""
+    if show_load:
+        print(f"load average at start: {_load()}")
+    with tempfile.TemporaryDirectory(prefix="tavolo-bench-") as scratch:
+        database_url, nats_url, stop = servers_from_env(Path(scratch))
+        try:
+            asyncio.run(main(database_url, nats_url))
+        finally:
+            stop()
+    if show_load:
+        print(f"load average at end: {_load()}")
+
+
+def _load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 @contextlib.asynccontextmanager
