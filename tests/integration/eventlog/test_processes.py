@@ -17,32 +17,17 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from tavolo.eventlog import PostgresEventStore, RecordedEvent
+from tavolo.eventlog import PostgresEventStore
 from tests.scale import scaled
 
 from .appender_process import SCHEMA, SHARED
+from .tailing import tail
 
 pytestmark = [pytest.mark.integration, pytest.mark.load]
 
 REPO = Path(__file__).resolve().parents[3]
 PROCESSES = 3
 APPENDS_PER_PROCESS = scaled(400, 5_000)
-
-
-async def tail(store: PostgresEventStore, done: asyncio.Event) -> list[RecordedEvent]:
-    seen: list[RecordedEvent] = []
-    position = 0
-    while True:
-        finished = done.is_set()
-        batch = await store.read_all(position, 500)
-        for event in batch:
-            assert event.position == position + 1, f"after {position} came {event.position}"
-            position = event.position
-        seen.extend(batch)
-        if finished and not batch:
-            return seen
-        if not batch:
-            await asyncio.sleep(0.005)
 
 
 async def run_appender(database_url: str, name: str) -> dict[str, list[str]]:

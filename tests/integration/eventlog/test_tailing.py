@@ -15,8 +15,10 @@ import uuid
 import asyncpg
 import pytest
 
-from tavolo.eventlog import NewEvent, PostgresEventStore, RecordedEvent
+from tavolo.eventlog import NewEvent, PostgresEventStore
 from tests.scale import scaled
+
+from .tailing import tail
 
 pytestmark = [pytest.mark.integration, pytest.mark.load]
 
@@ -39,23 +41,6 @@ async def write(store: PostgresEventStore, pool: asyncpg.Pool, writer: int) -> l
         assert event.event_id is not None
         ids.append(event.event_id)
     return ids
-
-
-async def tail(store: PostgresEventStore, done: asyncio.Event) -> list[RecordedEvent]:
-    seen: list[RecordedEvent] = []
-    position = 0
-    while True:
-        finished = done.is_set()  # read once more after the writers finish
-        batch = await store.read_all(position, 500)
-        for event in batch:
-            # Positions are gapless, so anything but position + 1 means a skip or a repeat.
-            assert event.position == position + 1, f"after {position} came {event.position}"
-            position = event.position
-        seen.extend(batch)
-        if finished and not batch:
-            return seen
-        if not batch:
-            await asyncio.sleep(0.001)
 
 
 async def test_ten_writers_and_a_tailing_reader_every_event_exactly_once(
