@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
-from datetime import UTC
 from typing import Any
 
 import grpc
@@ -18,6 +17,7 @@ from tavolo.engine.app import EngineApp
 from tavolo.servicekit.auth import caller
 from tavolo.servicekit.errors import InvalidArgument
 from tavolo.servicekit.grpc_server import GrpcService
+from tavolo.servicekit.timestamps import time_field
 from tavolo.tablelog.convert import (
     LEVEL_VALUES,
     STATUS_VALUES,
@@ -37,14 +37,8 @@ Context = grpc.aio.ServicerContext[Any, Any]
 
 def sealed_until(request: engine_pb2.OpenTableRequest) -> str:
     """The request's log seal as ISO text; empty when it sets none."""
-    if not request.HasField("log_sealed_until"):
-        return ""
-    try:
-        return request.log_sealed_until.ToDatetime(tzinfo=UTC).isoformat()
-    except (ValueError, OverflowError):
-        raise InvalidArgument(
-            "log_sealed_until is not a time between the years 1 and 9999"
-        ) from None
+    sealed = time_field(request, "log_sealed_until")
+    return sealed.isoformat() if sealed is not None else ""
 
 
 def _table_id(value: str) -> str:

@@ -3,32 +3,22 @@ out. ``LobbyServicer`` takes them in as a mixin, so the service stays one."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import grpc
-from google.protobuf import json_format, struct_pb2, timestamp_pb2
+from google.protobuf import json_format, struct_pb2
 
 from tavolo.lobby.duplicates.competition import Competition
 from tavolo.lobby.duplicates.ranking import Standing
 from tavolo.servicekit.auth import caller
-from tavolo.servicekit.errors import InvalidArgument
+from tavolo.servicekit.timestamps import time_field
 from tavolo.v1 import lobby_pb2
 
 if TYPE_CHECKING:
     from tavolo.lobby.app import LobbyApp
 
 Context = grpc.aio.ServicerContext[Any, Any]
-
-
-def _time(message: Any, field: str) -> datetime | None:
-    if not message.HasField(field):
-        return None
-    stamp: timestamp_pb2.Timestamp = getattr(message, field)
-    try:
-        return stamp.ToDatetime(tzinfo=UTC)
-    except (ValueError, OverflowError):
-        raise InvalidArgument(f"{field} is not a time between the years 1 and 9999") from None
 
 
 def competition_out(c: Competition, now: datetime) -> lobby_pb2.Duplicate:
@@ -73,8 +63,8 @@ class DuplicateRpcs:
             caller(),
             request.duplicate_id,
             json_format.MessageToDict(request.options),
-            _time(request, "opens_at"),
-            _time(request, "closes_at"),
+            time_field(request, "opens_at"),
+            time_field(request, "closes_at"),
         )
         return competition_out(made, self.app.ctx.clock())
 

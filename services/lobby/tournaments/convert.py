@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from google.protobuf import timestamp_pb2
 
 from tavolo.lobby.convert import options_in, options_out
 from tavolo.lobby.tournaments.app import NewTournament
 from tavolo.lobby.tournaments.stream import CANCELLED, FINISHED, PLAYING, REGISTERING, Tournament
+from tavolo.servicekit.timestamps import time_field
 from tavolo.v1 import lobby_pb2
 
 STATUS = {
@@ -30,10 +31,8 @@ def new_tournament(request: lobby_pb2.CreateTournamentRequest) -> NewTournament:
         game=request.game,
         options=options_in(request),
         max_entrants=request.max_entrants,
-        opens_at=request.opens_at.ToDatetime(tzinfo=UTC) if request.HasField("opens_at") else None,
-        starts_at=(
-            request.starts_at.ToDatetime(tzinfo=UTC) if request.HasField("starts_at") else None
-        ),
+        opens_at=time_field(request, "opens_at"),
+        starts_at=time_field(request, "starts_at"),
         fee=request.fee,
         split=list(request.split),
         no_show=NO_SHOW_IN.get(request.no_show, "?"),
