@@ -126,11 +126,15 @@ class EngineApp:
         table = await self.repo.refresh(live)
         return await self._with_receipt(seat_view(table, self._viewer_seat(table, principal)))
 
-    async def table_log(self, principal: Principal, table_id: str) -> list[RecordedEvent]:
-        """The whole hash-chained log (AUDIT-4): auditors and operators see any table; a
-        player sees a table they sat at once it has ended, when its closing event has
-        revealed the seed and the log shows nothing a seat could still use; so does the
-        lobby (a service), which reads finished tables for fair-play signals (PCG-3)."""
+    async def table_log(
+        self, principal: Principal, table_id: str
+    ) -> tuple[list[RecordedEvent], tuple[int, str]]:
+        """The whole hash-chained log (AUDIT-4) and the version and status the table's row
+        records, read in one snapshot so that a table still in play cannot show a head past
+        its last event. Auditors and operators see any table; a player sees a table they
+        sat at once it has ended, when its closing event has revealed the seed and the log
+        shows nothing a seat could still use; so does the lobby (a service), which reads
+        finished tables for fair-play signals (PCG-3)."""
         live = await self.repo.live(table_id)  # NOT_FOUND for an unknown table
         if not principal.roles.intersection(OBSERVERS):
             table = await self.repo.refresh(live)
@@ -154,19 +158,10 @@ class EngineApp:
                     f"table {table_id} plays a Duplicate Solitario deal: its log opens to"
                     f" its player when the competition closes, at {sealed}"
                 )
-        return await self.repo.store.read_events(table_id)
-
-    async def table_head(self, principal: Principal, table_id: str) -> tuple[int, str]:
-        """The version and status the table's row records, to hold the log against: for
-        auditors, operators and services, and for the table's own players."""
-        live = await self.repo.live(table_id)  # NOT_FOUND for an unknown table
-        seated = live.table.setup.seat_of(principal.player_id) is not None
-        if not seated and not principal.roles.intersection((*OBSERVERS, Role.SERVICE)):
-            raise PermissionDenied(f"you had no seat at table {table_id}")
-        head = await self.repo.store.head(table_id)
+        events, head = await self.repo.store.log_and_head(table_id)
         if head is None:  # pragma: no cover - the row is written with the first event
             raise NotFound(f"there is no table {table_id}")
-        return head
+        return events, head
 
     async def log_index(
         self, principal: Principal, after_position: int, limit: int

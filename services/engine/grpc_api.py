@@ -122,8 +122,7 @@ class EngineServicer(engine_pb2_grpc.EngineServicer):
         self, request: engine_pb2.GetTableLogRequest, context: Context
     ) -> engine_pb2.GetTableLogResponse:
         table_id = _table_id(request.table_id)
-        events = await self._app.table_log(caller(), table_id)
-        version, status = await self._app.table_head(caller(), table_id)
+        events, (version, status) = await self._app.table_log(caller(), table_id)
         return engine_pb2.GetTableLogResponse(
             events=[logged_event_to_proto(e) for e in events],
             head_version=version,

@@ -212,6 +212,15 @@ class TableStore:
             row = await conn.fetchrow(self._head, table_id)
         return (int(row["version"]), str(row["status"])) if row is not None else None
 
+    async def log_and_head(
+        self, table_id: str
+    ) -> tuple[list[RecordedEvent], tuple[int, str] | None]:
+        """The table's log and its row's version and status, from one snapshot."""
+        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
+            events = await self.read_events(table_id, conn=conn)
+            row = await conn.fetchrow(self._head, table_id)
+        return events, (int(row["version"]), str(row["status"])) if row is not None else None
+
     async def log_index(self, after_position: int, limit: int) -> tuple[IndexColumns, int]:
         """A page of the whole log's index, and the last position handed out.
 

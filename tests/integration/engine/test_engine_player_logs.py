@@ -7,6 +7,9 @@ seed, and still refuses the tables of others and tables in play.
 
 from __future__ import annotations
 
+import asyncio
+import random
+
 import grpc
 import pytest
 
@@ -14,7 +17,7 @@ from tavolo.servicekit.auth import Role
 from tavolo.tablelog.convert import recorded_from_proto
 from tavolo.tablelog.replay import audit_table
 from tavolo.v1 import engine_pb2, engine_pb2_grpc
-from tests.integration.engine.helpers import auth, bot, human, open_request
+from tests.integration.engine.helpers import auth, bot, human, open_request, play_seat
 
 
 async def _log(
@@ -64,3 +67,27 @@ async def test_a_player_gets_the_log_of_their_own_table_only_after_it_ended(
         engine_pb2.GetTableLogRequest(table_id=table_id), metadata=auth("aud", Role.AUDITOR)
     )
     assert [e.hash for e in auditor.events] == [e.hash for e in log.events]
+
+
+async def test_the_log_and_its_head_come_from_one_moment_while_the_table_plays(
+    stub: engine_pb2_grpc.EngineStub,
+) -> None:
+    """An auditor reading a table in play never sees the row's version past the log's last
+    event: that would read as a tail cut off (AUDIT-4)."""
+    opened = await stub.OpenTable(
+        open_request([human(0, "ann"), bot(1), bot(2), bot(3)]),
+        metadata=auth("ops", Role.OPERATOR),
+    )
+    playing = asyncio.create_task(play_seat(stub, opened.table_id, "ann", random.Random(7)))
+    reads = 0
+    try:
+        while not playing.done() or reads < 3:
+            log = await stub.GetTableLog(
+                engine_pb2.GetTableLogRequest(table_id=opened.table_id),
+                metadata=auth("aud", Role.AUDITOR),
+            )
+            assert log.events[-1].version == log.head_version, reads
+            reads += 1
+    finally:
+        final = await asyncio.wait_for(playing, 120)
+    assert final.status == engine_pb2.TABLE_STATUS_FINISHED and reads > 3
