@@ -30,6 +30,9 @@ FOUNDATION = 40.0
 FACE_DOWN = -8.0
 EMPTY_COLUMN = 12.0
 WASTE_CARD = -1.0
+DEEP_COLUMN = 2.5
+"""Each column's face-down cards cost this much again times their count, so a card turned
+up in the column hiding most is worth most: that column holds back the most cards."""
 BUDGET = 200
 DEPTH = 3
 
@@ -84,9 +87,11 @@ def _card(suit: int, rank: int) -> str:
 
 
 def evaluate(pos: Position, foundation: float = FOUNDATION) -> float:
-    """How promising a position is: cards home, cards still face down, empty columns
-    that a king can use, and few cards left in the stock and waste."""
+    """How promising a position is: cards home, cards still face down (the more in one
+    column, the dearer each), empty columns that a king can use, and few cards left in the
+    stock and waste."""
     value = foundation * sum(pos.foundations) + FACE_DOWN * sum(pos.down)
+    value -= DEEP_COLUMN * sum(d * d for d in pos.down)
     kings_waiting = any(
         col and RANK[col[0]] == KING and d for col, d in zip(pos.up, pos.down, strict=True)
     )

@@ -136,3 +136,15 @@ def test_games_8_hard_plays_a_card_it_remembers_from_the_stock() -> None:
         state, _ = GAME.apply(state, 0, action)
     assert [a.kind for a in actions[:3]] == [ActionKind.DRAW] * 3  # recycle, then two turns
     assert actions[3] == Action(ActionKind.MOVE, source="waste", target="fS", count=1)
+
+
+def test_solitario_4_hard_turns_up_the_column_hiding_most_cards() -> None:
+    """SOLITARIO-4: with two black eights to put on the 9H, each over face-down cards, the
+    hard bot moves the one hiding five cards rather than the one hiding a single card, at
+    draw 1 and at draw 3: the long column is the one that blocks the game."""
+    lay = layout(["9H", "2D | 8S", "2H 3H 4H 5H 6H | 8C"], stock="KD QD JD")
+    for draw in (1, 3):
+        state = table(lay, options={"draw": draw})
+        bot = make_bot("solitario", "hard", f"deepest {draw}")
+        action = bot.choose(GAME.view(state, 0), GAME.legal_actions(state, 0))
+        assert action == Action(ActionKind.MOVE, source="t3", target="t1", count=1), draw
