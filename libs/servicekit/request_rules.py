@@ -71,16 +71,17 @@ def default_rule(field_name: str, is_string: bool) -> Rule:
     return TEXT
 
 
+#: What a ``google.protobuf.Timestamp`` in a request may hold: a datetime from 1970 (nothing
+#: here is dated earlier) to the end of the year 9999, nanos within one second.
+TIMESTAMP_SECONDS = (0, 253_402_300_799)
+TIMESTAMP_NANOS = (0, 999_999_999)
+
 CARD = line(20)
 
 # Rooms, tickets and sanctions are named by the lobby alone, always with a UUID. Table and
 # player ids are not: a table id may be chosen by whoever opens it, and player ids come
 # from tokens.
 FIELD_RULES: Mapping[str, Rule] = {
-    # Every google.protobuf.Timestamp of every request: what a datetime can hold, from 1970
-    # (nothing here is dated earlier) to the end of the year 9999.
-    "Timestamp.seconds": whole(0, 253_402_300_799),
-    "Timestamp.nanos": whole(0, 999_999_999),
     "RegisterRequest.nickname": line(100),
     "RegisterRequest.password": line(1024),
     "LoginRequest.nickname": line(100),

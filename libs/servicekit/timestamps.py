@@ -1,8 +1,8 @@
 """Times in requests: a ``google.protobuf.Timestamp`` field read as an aware datetime.
 
-A client can send any seconds and nanos; one that no datetime can hold (beyond the years
-1 to 9999, or nanos outside 0..999,999,999) is the caller's mistake, so it is refused as
-INVALID_ARGUMENT naming the field, never left to surface as INTERNAL.
+The edge check (`tavolo.servicekit.validation`) already refuses a stamp no datetime can
+hold; reading one here still refuses it as INVALID_ARGUMENT naming the field, so a
+servicer called another way can never turn it into INTERNAL.
 """
 
 from __future__ import annotations
@@ -20,7 +20,5 @@ def time_field(message: Any, field: str) -> datetime | None:
     try:
         stamp: datetime = getattr(message, field).ToDatetime(tzinfo=UTC)
     except (ValueError, OverflowError):
-        raise InvalidArgument(
-            f"{field} is not a time between the years 1 and 9999 (nanos 0 to 999,999,999)"
-        ) from None
+        raise InvalidArgument(f"{field} is not a time from 1970 to the year 9999") from None
     return stamp

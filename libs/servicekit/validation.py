@@ -17,7 +17,7 @@ import re
 import unicodedata
 from typing import Any
 
-from google.protobuf import struct_pb2
+from google.protobuf import struct_pb2, timestamp_pb2
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
@@ -29,6 +29,8 @@ from tavolo.servicekit.request_rules import (
     STRUCT_ENTRIES,
     STRUCT_KEY,
     STRUCT_STRING,
+    TIMESTAMP_NANOS,
+    TIMESTAMP_SECONDS,
     Rule,
     Shape,
     default_rule,
@@ -96,6 +98,9 @@ def _check_message(message: Message, path: str) -> None:
     if isinstance(message, struct_pb2.Struct):
         _check_struct(message, path or "options", depth=1, seen=[0])
         return
+    if isinstance(message, timestamp_pb2.Timestamp):
+        _check_time(message, path)
+        return
     for field, value in message.ListFields():
         where = f"{path}.{field.name}" if path else field.name
         rule = rule_for(field)
@@ -127,6 +132,16 @@ def _check_value(field: FieldDescriptor, rule: Rule, value: Any, where: str) -> 
         _check_number(value, where)
     elif kind == FieldDescriptor.TYPE_BYTES and len(value) > rule.max_chars:
         raise InvalidArgument(f"{where} is longer than {rule.max_chars} bytes ({len(value)})")
+
+
+def _check_time(stamp: timestamp_pb2.Timestamp, where: str) -> None:
+    """A time the servicers can read as a datetime, or INVALID_ARGUMENT naming the field."""
+    (first, last), (low, high) = TIMESTAMP_SECONDS, TIMESTAMP_NANOS
+    if not (first <= stamp.seconds <= last and low <= stamp.nanos <= high):
+        raise InvalidArgument(
+            f"{where} is not a time from 1970 to the year 9999 (seconds {stamp.seconds},"
+            f" nanos {stamp.nanos})"
+        )
 
 
 def _check_number(value: float, where: str) -> None:

@@ -173,15 +173,15 @@ def test_quotes_and_status_messages_are_bounded() -> None:
 
 
 @pytest.mark.parametrize(
-    ("seconds", "nanos", "named"),
-    [(1_800_000_000, 2_147_483_647, "starts_at.nanos"), (10**15, 0, "starts_at.seconds")],
+    ("seconds", "nanos"),
+    [(1_800_000_000, 2_147_483_647), (10**15, 0), (-1, 0)],
 )
-def test_a_time_no_datetime_can_hold_is_refused_at_the_edge(
-    seconds: int, nanos: int, named: str
-) -> None:
+def test_a_time_no_datetime_can_hold_is_refused_at_the_edge(seconds: int, nanos: int) -> None:
     request = lobby_pb2.CreateTournamentRequest(game="scopa")
     request.starts_at.seconds, request.starts_at.nanos = seconds, nanos
-    assert refusal(request).startswith(f"{named} must be from 0 to ")
+    assert refusal(request) == (
+        f"starts_at is not a time from 1970 to the year 9999 (seconds {seconds}, nanos {nanos})"
+    )
     request.starts_at.seconds, request.starts_at.nanos = 1_800_000_000, 999_999_999
     check_request(request)
     request.starts_at.ToDatetime()  # what passes, the servicer can read
