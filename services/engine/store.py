@@ -206,12 +206,6 @@ class TableStore:
             version = await conn.fetchval(self._version, table_id)
         return int(version) if version is not None else None
 
-    async def head(self, table_id: str) -> tuple[int, str] | None:
-        """The version and status the table's row records (None: no such table)."""
-        async with self.pool.acquire() as conn:
-            row = await conn.fetchrow(self._head, table_id)
-        return (int(row["version"]), str(row["status"])) if row is not None else None
-
     async def log_and_head(
         self, table_id: str
     ) -> tuple[list[RecordedEvent], tuple[int, str] | None]:
