@@ -8,13 +8,17 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from tavolo.eventlog.canonical import check_json_safe, encode_json
+from tavolo.eventlog.canonical import (
+    canonical_from_texts,
+    chain_hash,
+    check_json_safe,
+    encode_json,
+)
 from tavolo.eventlog.model import NewEvent, RecordedEvent
-from tavolo.eventlog.verification import event_hash
 
 MAX_STREAM_ID_LENGTH = 200
 
@@ -49,6 +53,16 @@ def copy_json(value: Any) -> Any:
     return json.loads(encode_json(value))
 
 
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """An event as it will be stored, with its data and metadata already in canonical
+    text: a store writes that text instead of encoding them once more."""
+
+    record: RecordedEvent
+    data_text: str
+    metadata_text: str
+
+
 def build_records(
     stream_id: str,
     expected_version: int,
@@ -58,25 +72,46 @@ def build_records(
     new_id: Callable[[], uuid.UUID],
 ) -> list[RecordedEvent]:
     """The events as they will be stored, chained onto ``head_hash``; positions still 0."""
-    records: list[RecordedEvent] = []
+    drafts = draft_records(stream_id, expected_version, head_hash, events, recorded_at, new_id)
+    return [d.record for d in drafts]
+
+
+def draft_records(
+    stream_id: str,
+    expected_version: int,
+    head_hash: bytes,
+    events: Sequence[NewEvent],
+    recorded_at: datetime,
+    new_id: Callable[[], uuid.UUID],
+) -> list[Draft]:
+    """`build_records`, each with its canonical texts."""
+    drafts: list[Draft] = []
     prev_hash = head_hash
     for offset, event in enumerate(events, start=1):
-        draft = RecordedEvent(
+        version = expected_version + offset
+        event_id = event.event_id if event.event_id is not None else new_id()
+        data_text, metadata_text = encode_json(event.data), encode_json(event.metadata)
+        canonical = canonical_from_texts(
+            stream_id, version, event_id, event.type, data_text, metadata_text, recorded_at
+        )
+        digest = chain_hash(prev_hash, canonical)
+        record = RecordedEvent(
             stream_id=stream_id,
-            version=expected_version + offset,
+            version=version,
             position=0,
-            event_id=event.event_id if event.event_id is not None else new_id(),
+            event_id=event_id,
             type=event.type,
-            data=copy_json(event.data),
-            metadata=copy_json(event.metadata),
+            # Copies through the canonical text, so later changes by the caller never leak
+            # in (and the text is encoded once for the copy, the hash and the store).
+            data=json.loads(data_text),
+            metadata=json.loads(metadata_text),
             recorded_at=recorded_at,
             prev_hash=prev_hash,
-            hash=b"",
+            hash=digest,
         )
-        digest = event_hash(draft, prev_hash)
-        records.append(replace(draft, hash=digest))
+        drafts.append(Draft(record, data_text, metadata_text))
         prev_hash = digest
-    return records
+    return drafts
 
 
 def is_retry_of(events: Sequence[NewEvent], recorded: Sequence[RecordedEvent]) -> bool:

@@ -4,8 +4,8 @@ A commit costs one WAL flush whether it carries one append or a hundred, so unde
 the flush, not the work, is what limits appends. One drain task per store takes every
 waiting append (at most one per stream, so two racing writers of a stream still meet
 the stream's version check one after the other), hands the batch to the store, and
-starts again as soon as that commit returns. A lone append waits for nobody: it goes
-straight through.
+starts again as soon as that commit returns. A lone append waits for nobody: it commits
+straight away, in its caller's task.
 
 The store decides how each append of a batch ends (`GroupWriter.commit_group`); a stale
 append or a duplicate event id fails only its own caller.
@@ -61,11 +61,33 @@ class GroupCommit:
         self._max_batch = max_batch
         self._waiting: list[PendingAppend] = []
         self._drain: asyncio.Task[None] | None = None
+        self._inline = False
 
     async def submit(self, append: PendingAppend) -> list[RecordedEvent]:
+        if not self._committing and not self._waiting:
+            return await self._alone(append)
         self._waiting.append(append)
-        if self._drain is None or self._drain.done():
+        if not self._committing:
             self._drain = asyncio.get_running_loop().create_task(self._run())
+        return await append.outcome
+
+    @property
+    def _committing(self) -> bool:
+        return self._inline or (self._drain is not None and not self._drain.done())
+
+    async def _alone(self, append: PendingAppend) -> list[RecordedEvent]:
+        """Nothing in flight: commit in the caller's own task (no hand-over to the drain,
+        which costs a lone writer two turns of the event loop); appends arriving meanwhile
+        wait for the drain started after it."""
+        self._inline = True
+        try:
+            await self._writer.commit_group([append])
+        finally:
+            self._inline = False
+            if self._waiting:
+                self._drain = asyncio.get_running_loop().create_task(self._run())
+        if not append.outcome.done():
+            append.fail(RuntimeError("the group commit settled no outcome for an append"))
         return await append.outcome
 
     def _next_batch(self) -> list[PendingAppend]:

@@ -17,14 +17,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 #: The digest of the empty log.
 EMPTY_DIGEST = bytes(32)
 
 
-@dataclass(frozen=True, slots=True)
-class IndexEntry:
-    """One event's place in a service's log."""
+class IndexEntry(NamedTuple):
+    """One event's place in a service's log (a named tuple: an auditor builds millions of
+    them, at less than half the cost of a frozen dataclass)."""
 
     position: int
     stream_id: str
@@ -65,12 +66,8 @@ class IndexColumns:
 
     def entries(self) -> list[IndexEntry]:
         h = self.hashes
-        return [
-            IndexEntry(position, stream, version, h[i * HASH_SIZE : (i + 1) * HASH_SIZE])
-            for i, (position, stream, version) in enumerate(
-                zip(self.positions, self.stream_ids, self.versions, strict=True)
-            )
-        ]
+        hashes = [h[at : at + HASH_SIZE] for at in range(0, len(h), HASH_SIZE)]
+        return list(map(IndexEntry, self.positions, self.stream_ids, self.versions, hashes))
 
     @classmethod
     def of(cls, entries: Sequence[IndexEntry]) -> IndexColumns:

@@ -140,9 +140,7 @@ class OutboxRelay:
                     try:
                         await self._publish_loop(conn)
                     finally:
-                        if not conn.is_closed():
-                            with contextlib.suppress(Exception):
-                                await conn.fetchval(self._sql_unlock, self._lock_key)
+                        await self._unlock(conn)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -159,6 +157,19 @@ class OutboxRelay:
                     retry_in=self._retry_delay,
                 )
                 await self._sleep(self._retry_delay)
+
+    async def _unlock(self, conn: Any) -> None:
+        """Give the relay lock back. A pooled connection keeps its session state when
+        released, so one that cannot unlock is closed instead: the lock goes with it."""
+        if conn.is_closed():
+            return
+        try:
+            await conn.fetchval(self._sql_unlock, self._lock_key)
+        except asyncio.CancelledError:
+            conn.terminate()
+            raise
+        except Exception:
+            conn.terminate()
 
     async def publish_pending(self) -> int:
         """Publish everything committed so far, then return how many events were handled.

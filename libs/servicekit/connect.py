@@ -65,8 +65,17 @@ async def create_pool(
     connect_timeout: float = 5.0,
     **options: Any,
 ) -> asyncpg.Pool:
-    """An asyncpg pool on ``url``; StartupError if the database cannot be reached or entered."""
+    """An asyncpg pool on ``url``; StartupError if the database cannot be reached or entered.
+
+    A connection goes back to the pool without asyncpg's reset query (``RESET ALL``,
+    ``UNLISTEN *``, unlocking advisory locks...): that is one more round trip on every
+    release, on every command's path, to undo session state the services do not leave
+    behind (they use ``SET LOCAL`` and transaction-scoped locks; the two holders of
+    session state, the relay's lock and the notice listener, undo it themselves or close
+    their connection). asyncpg still rolls back a transaction left open.
+    """
     where = redact_url(url)
+    options.setdefault("reset", _keep_session)
     try:
         pool = await asyncpg.create_pool(
             url, min_size=min_size, max_size=max_size, timeout=connect_timeout, **options
@@ -76,6 +85,10 @@ async def create_pool(
             f"cannot reach PostgreSQL at {where}: {describe(exc, connect_timeout)}"
         ) from None
     return pool
+
+
+async def _keep_session(_conn: asyncpg.Connection) -> None:
+    """The pool's reset: nothing beyond the rollback asyncpg always does (see create_pool)."""
 
 
 async def connect_nats(

@@ -17,6 +17,7 @@ import asyncpg
 import pytest
 
 from tavolo.eventlog import EventStore, InMemoryEventStore, PostgresEventStore
+from tavolo.servicekit.connect import create_pool
 
 SCHEMA = "engine"
 
@@ -120,7 +121,8 @@ def _json(value: Any) -> str:
 
 @pytest.fixture
 async def pg_pool(database_url: str) -> AsyncIterator[asyncpg.Pool]:
-    pool = await asyncpg.create_pool(database_url, min_size=1, max_size=12)
+    # The services' own pool: connections come back without asyncpg's reset query.
+    pool = await create_pool(database_url, min_size=1, max_size=12)
     yield pool
     await pool.close()
 

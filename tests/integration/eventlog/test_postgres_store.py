@@ -78,6 +78,25 @@ async def test_a_conflict_inside_a_transaction_leaves_it_usable(
     assert [e.type for e in await pg_store.read_stream("t1")] == ["A", "B"]
 
 
+async def test_a_taken_event_id_inside_a_transaction_writes_nothing_and_leaves_it_usable(
+    pg_store: PostgresEventStore, pg_pool: asyncpg.Pool
+) -> None:
+    taken = uuid.uuid4()
+    await pg_store.append_events("t1", 0, [NewEvent("A", {}, event_id=taken)])
+    async with pg_pool.acquire() as conn, conn.transaction():
+        with pytest.raises(DuplicateEventError, match="version 1 of stream t1"):
+            # The second event is refused: the first, already inserted, goes too.
+            await pg_store.append_events(
+                "t2", 0, [NewEvent("B", {}), NewEvent("C", {}, event_id=taken)], conn=conn
+            )
+        await pg_store.append_events("t2", 0, [NewEvent("D", {})], conn=conn)
+    assert [e.type for e in await pg_store.read_stream("t2")] == ["D"]
+    assert [(e.stream_id, e.version) for e in await pg_store.read_all(0)] == [
+        ("t1", 1),
+        ("t2", 1),
+    ]
+
+
 async def test_the_writer_that_commits_second_loses_the_race(
     pg_store: PostgresEventStore, pg_pool: asyncpg.Pool
 ) -> None:
@@ -224,21 +243,28 @@ async def test_a_log_written_before_sequenced_positions_keeps_its_order_and_chai
     assert missing_positions(index, await store.head_position()) == []
 
 
-async def test_appends_arriving_together_share_one_commit(
+async def test_appends_arriving_while_one_commits_share_the_next_commit(
     pg_store: PostgresEventStore, pg_pool: asyncpg.Pool
 ) -> None:
     await pg_store.append_events("a", 0, [NewEvent("A", {})])
     await asyncio.gather(
+        # Nothing is in flight: this one commits at once, on its own...
+        pg_store.append_events("first", 0, [NewEvent("F", {})]),
+        # ...and these arrive while it does, so they share the next commit.
         pg_store.append_events("a", 1, [NewEvent("A2", {})]),
         pg_store.append_events("b", 0, [NewEvent("B", {}), NewEvent("B2", {})]),
         pg_store.append_events("c", 0, [NewEvent("C", {})]),
     )
     async with pg_pool.acquire() as conn:
-        transactions = await conn.fetchval(
-            "SELECT count(DISTINCT xmin::text) FROM engine.events WHERE version > 1 OR"
-            " stream_id <> 'a'"
+        shared = await conn.fetchval(
+            "SELECT count(DISTINCT xmin::text) FROM engine.events"
+            " WHERE stream_id IN ('b', 'c') OR (stream_id = 'a' AND version = 2)"
         )
-    assert transactions == 1
+        alone = await conn.fetchval(
+            "SELECT count(*) FROM engine.events WHERE xmin::text ="
+            " (SELECT xmin::text FROM engine.events WHERE stream_id = 'first')"
+        )
+    assert (shared, alone) == (1, 1)
     assert [e.type for e in await pg_store.read_stream("b")] == ["B", "B2"]
 
 
@@ -249,7 +275,8 @@ async def test_in_a_shared_commit_a_conflict_fails_only_its_own_append(
     await pg_store.append_events("a", 0, [NewEvent("A", {})])
     await pg_store.append_events("x", 0, [NewEvent("X", {}, event_id=taken)])
 
-    stale, fine, duplicate, also_fine = await asyncio.gather(
+    _, stale, fine, duplicate, also_fine = await asyncio.gather(
+        pg_store.append_events("z", 0, [NewEvent("Z", {})]),  # commits alone; the rest share
         pg_store.append_events("a", 0, [NewEvent("late", {})]),
         pg_store.append_events("b", 0, [NewEvent("B", {})]),
         pg_store.append_events("c", 0, [NewEvent("C", {}, event_id=taken)]),
@@ -262,4 +289,4 @@ async def test_in_a_shared_commit_a_conflict_fails_only_its_own_append(
     assert not isinstance(fine, BaseException) and [e.type for e in fine] == ["B"]
     assert not isinstance(also_fine, BaseException) and len(also_fine) == 2
     assert [await pg_store.stream_version(s) for s in "abcd"] == [1, 1, 0, 2]
-    assert [e.stream_id for e in await pg_store.read_all(0)] == ["a", "x", "b", "d", "d"]
+    assert [e.stream_id for e in await pg_store.read_all(0)] == ["a", "x", "z", "b", "d", "d"]

@@ -1,0 +1,86 @@
+"""The canonical bytes a hash covers: written out key by key, they must stay exactly the
+JSON document the module docstring specifies (an auditor recomputes them elsewhere)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tavolo.eventlog.canonical import (
+    MAX_SAFE_INTEGER,
+    canonical_bytes,
+    encode_json,
+    format_timestamp,
+)
+
+texts = st.text(max_size=12)  # any code point: quotes, backslashes, controls, emoji
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER) | texts,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(texts, inner, max_size=4),
+    max_leaves=12,
+)
+objects = st.dictionaries(texts, json_values, max_size=5)
+moments = st.datetimes(
+    min_value=datetime(1970, 1, 1), max_value=datetime(9999, 1, 1), timezones=st.just(UTC)
+)
+
+
+@given(
+    stream_id=st.text(min_size=1, max_size=20),
+    version=st.integers(1, 2**31 - 1),
+    event_id=st.uuids(),
+    type=st.text(min_size=1, max_size=20),
+    data=objects,
+    metadata=objects,
+    recorded_at=moments,
+)
+def test_canonical_bytes_are_the_sorted_compact_document(
+    stream_id: str,
+    version: int,
+    event_id: uuid.UUID,
+    type: str,
+    data: dict[str, object],
+    metadata: dict[str, object],
+    recorded_at: datetime,
+) -> None:
+    document = {
+        "data": data,
+        "event_id": str(event_id),
+        "metadata": metadata,
+        "recorded_at": format_timestamp(recorded_at),
+        "stream_id": stream_id,
+        "type": type,
+        "version": version,
+    }
+    got = canonical_bytes(
+        stream_id=stream_id,
+        version=version,
+        event_id=event_id,
+        type=type,
+        data=data,
+        metadata=metadata,
+        recorded_at=recorded_at,
+    )
+    assert got == encode_json(document).encode()
+
+
+def test_a_known_event_has_known_bytes() -> None:
+    moment = datetime(2026, 3, 1, 12, 0, tzinfo=UTC) + timedelta(microseconds=7)
+    got = canonical_bytes(
+        stream_id='table-"1"',
+        version=3,
+        event_id=uuid.UUID("00000000-0000-4000-8000-000000000001"),
+        type="CardPlayed",
+        data={"z": [True, None], "a": "è\n"},
+        metadata={},
+        recorded_at=moment,
+    )
+    expected = (
+        '{"data":{"a":"è\\n","z":[true,null]},"event_id":"00000000-0000-4000-8000-000000000001",'
+        '"metadata":{},"recorded_at":"2026-03-01T12:00:00.000007Z","stream_id":"table-\\"1\\"",'
+        '"type":"CardPlayed","version":3}'
+    )
+    assert got == expected.encode()
