@@ -134,6 +134,7 @@ async def one_client(
                         table_id=opened.table_id,
                         action=rng.choice(view.legal_actions),
                         expected_version=view.version,
+                        request_id=uuid.uuid4().hex,  # as the platform's own client sends
                     ),
                     metadata=who,
                 )

@@ -16,7 +16,7 @@ from typing import Any
 
 import asyncpg
 
-from tavolo.eventlog import PostgresEventStore, RecordedEvent
+from tavolo.eventlog import Alongside, PostgresEventStore, RecordedEvent
 from tavolo.eventlog.integrity import IndexColumns
 from tavolo.eventlog.schema import quoted_schema
 from tavolo.servicekit.migrations import apply_migrations
@@ -58,6 +58,7 @@ class LockedTable:
     status: str
     deadlines: dict[str, DeadlineRow]
     now: datetime  # the database's clock: every replica decides and times by this one
+    prior: int | None = None  # the version the caller's request id already produced
 
 
 class TableStore:
@@ -69,9 +70,12 @@ class TableStore:
         self.schema = schema
         self.events = PostgresEventStore(pool, schema)
         self.channel = f"{schema}_tables"
-        # One round trip: lock the table's row and read its deadlines.
+        # One round trip: lock the table's row, read its deadlines and whether the
+        # caller's request id was seen before.
         self._lock = (
-            "SELECT t.version, t.status, d.timer_key, d.seat, d.kind, d.due_at, now() AS db_now"
+            "SELECT t.version, t.status, d.timer_key, d.seat, d.kind, d.due_at, now() AS db_now,"
+            f" (SELECT r.version FROM {s}.requests r WHERE r.table_id = $1"
+            " AND r.player_id = $2 AND r.request_id = $3) AS prior"
             f" FROM {s}.tables t LEFT JOIN {s}.deadlines d ON d.table_id = t.table_id"
             " WHERE t.table_id = $1 FOR UPDATE OF t"
         )
@@ -94,10 +98,11 @@ class TableStore:
             f"INSERT INTO {s}.tables (table_id, game, mode, seed, seed_commitment, version)"
             " VALUES ($1, $2, $3, $4, $5, 0) ON CONFLICT (table_id) DO NOTHING RETURNING table_id"
         )
-        # One round trip: stop timers, start (or restart) timers, move the head.
+        # Stop timers, start (or restart) timers, move the head, and remember the request
+        # id that moved it: written in the append's own statement (see `head_writes`).
         # No row is both deleted and upserted: the caller keeps the two key sets apart.
-        self._write_head = f"""
-            WITH stopped AS (
+        self._head_writes = f"""
+            stopped AS (
                 DELETE FROM {s}.deadlines WHERE table_id = $1 AND timer_key = ANY($2::text[])
             ), started AS (
                 INSERT INTO {s}.deadlines (table_id, timer_key, seat, kind, due_at)
@@ -109,8 +114,10 @@ class TableStore:
                 UPDATE {s}.tables SET version = $7, status = $8,
                     closed_at = CASE WHEN $8 = 'playing' THEN NULL ELSE now() END
                 WHERE table_id = $1
+            ), request AS (
+                INSERT INTO {s}.requests (table_id, player_id, request_id, version)
+                SELECT $1, $9::text, $10::text, $7 WHERE $9::text IS NOT NULL
             )
-            SELECT 1
         """
         self._delete_deadline = f"DELETE FROM {s}.deadlines WHERE table_id = $1 AND timer_key = $2"
         self._due = (
@@ -119,14 +126,6 @@ class TableStore:
             " WHERE due_at <= now() ORDER BY due_at LIMIT $1"
         )
         self._next_due = f"SELECT min(due_at) - now() FROM {s}.deadlines"
-        self._find_request = (
-            f"SELECT version FROM {s}.requests"
-            " WHERE table_id = $1 AND player_id = $2 AND request_id = $3"
-        )
-        self._save_request = (
-            f"INSERT INTO {s}.requests (table_id, player_id, request_id, version)"
-            " VALUES ($1, $2, $3, $4)"
-        )
 
     async def install(self) -> None:
         """The event log's tables, then the engine's migrations (idempotent)."""
@@ -136,10 +135,19 @@ class TableStore:
     # -- inside a command's transaction -------------------------------------------------
 
     async def lock_table(
-        self, conn: Any, table_id: str, *, skip_locked: bool = False
+        self,
+        conn: Any,
+        table_id: str,
+        *,
+        skip_locked: bool = False,
+        request: tuple[str, str] | None = None,
     ) -> LockedTable | None:
-        """Lock the table's row (or skip it if another transaction holds it)."""
-        rows = await conn.fetch(self._lock_skip if skip_locked else self._lock, table_id)
+        """Lock the table's row (or skip it if another transaction holds it); with
+        ``request`` (player id, request id), also the version that request produced."""
+        player_id, request_id = request if request is not None else (None, None)
+        rows = await conn.fetch(
+            self._lock_skip if skip_locked else self._lock, table_id, player_id, request_id
+        )
         if not rows:
             return None
         deadlines = {
@@ -147,7 +155,10 @@ class TableStore:
             for r in rows
             if r["timer_key"] is not None
         }
-        return LockedTable(rows[0]["version"], rows[0]["status"], deadlines, rows[0]["db_now"])
+        first = rows[0]
+        return LockedTable(
+            first["version"], first["status"], deadlines, first["db_now"], first["prior"]
+        )
 
     async def create_table(
         self, conn: Any, table_id: str, game: str, mode: str, seed: bytes, commitment: str
@@ -156,43 +167,39 @@ class TableStore:
         inserted = await conn.fetchval(self._insert_table, table_id, game, mode, seed, commitment)
         return inserted is not None
 
-    async def write_head(
+    def head_writes(
         self,
-        conn: Any,
         table_id: str,
         version: int,
         status: str,
         *,
         stop: Sequence[str],
         start: Sequence[DeadlineRow],
-    ) -> None:
+        request: tuple[str, str] | None = None,
+    ) -> Alongside:
         """Stop the timers ``stop``, start (or restart) ``start``, move the head to
-        ``version`` (the caller announces it to other replicas after the commit)."""
-        await conn.execute(
-            self._write_head,
-            table_id,
-            list(stop),
-            [d.key for d in start],
-            [d.seat for d in start],
-            [d.kind for d in start],
-            [d.due for d in start],
-            version,
-            status,
+        ``version`` (the caller announces it to other replicas after the commit), and
+        record ``request`` (player id, request id) as the one that produced it: writes
+        for the statement that appends the events (one round trip for all of it)."""
+        player_id, request_id = request if request is not None else (None, None)
+        return Alongside(
+            self._head_writes,
+            (
+                table_id,
+                list(stop),
+                [d.key for d in start],
+                [d.seat for d in start],
+                [d.kind for d in start],
+                [d.due for d in start],
+                version,
+                status,
+                player_id,
+                request_id,
+            ),
         )
 
     async def drop_deadline(self, conn: Any, table_id: str, key: str) -> None:
         await conn.execute(self._delete_deadline, table_id, key)
-
-    async def find_request(
-        self, conn: Any, table_id: str, player_id: str, request_id: str
-    ) -> int | None:
-        version = await conn.fetchval(self._find_request, table_id, player_id, request_id)
-        return int(version) if version is not None else None
-
-    async def save_request(
-        self, conn: Any, table_id: str, player_id: str, request_id: str, version: int
-    ) -> None:
-        await conn.execute(self._save_request, table_id, player_id, request_id, version)
 
     # -- reads ------------------------------------------------------------------------
 
