@@ -11,14 +11,13 @@ from tavolo.eventlog.canonical import GENESIS_HASH, canonical_bytes
 from tavolo.eventlog.errors import ConcurrencyError, DuplicateEventError
 from tavolo.eventlog.memory import InMemoryEventStore
 from tavolo.eventlog.model import NewEvent, RecordedEvent, VerificationResult
-from tavolo.eventlog.postgres import Alongside, PostgresEventStore
+from tavolo.eventlog.postgres import PostgresEventStore
 from tavolo.eventlog.schema import install
 from tavolo.eventlog.store import EventStore
 from tavolo.eventlog.verification import verify_chain
 
 __all__ = [
     "GENESIS_HASH",
-    "Alongside",
     "ConcurrencyError",
     "DuplicateEventError",
     "EventStore",

@@ -82,7 +82,6 @@ import contextlib
 import json
 import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -112,20 +111,6 @@ _EVENT_COLUMNS = (
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-@dataclass(frozen=True, slots=True)
-class Alongside:
-    """The caller's own writes, made in the append's statement: one round trip less.
-
-    ``ctes`` is one or more data-modifying common table expressions, comma-separated
-    (``moved AS (UPDATE ...), kept AS (INSERT ...)``), whose parameters are ``$1`` to
-    ``$n`` for ``args``. They run once, whatever the append's outcome; a caller whose
-    append fails rolls its transaction back (the append itself leaves it usable).
-    """
-
-    ctes: str
-    args: tuple[Any, ...]
 
 
 class PostgresEventStore:
@@ -177,9 +162,8 @@ class PostgresEventStore:
             )
             SELECT count(*) FROM recorded
         """
-        self._append_one = f"{s}.append_one"
         self._sql_append_one = (
-            f"SELECT {self._append_one}($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+            f"SELECT {s}.append_one($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
         )
         self._sql_insert_group = (
             f"SELECT s AS stream_id FROM {s}.append_group($1, $2, $3, $4, $5, $6, $7, $8, $9,"
@@ -222,25 +206,17 @@ class PostgresEventStore:
         events: Sequence[NewEvent],
         *,
         conn: Any = None,
-        alongside: Alongside | None = None,
     ) -> list[RecordedEvent]:
         """Append after ``expected_version``; see `EventStore.append_events`.
 
         The recorded events come back with position 0: positions are handed out when the
-        log is next tailed (see the module docstring). ``alongside`` writes the caller's
-        own rows in the same statement; it needs ``conn`` inside a transaction.
+        log is next tailed (see the module docstring).
         """
         validate_append(stream_id, expected_version, events)
-        if alongside is not None and (conn is None or not conn.is_in_transaction()):
-            raise ValueError("writes alongside an append need the caller's transaction")
         if not events:
-            if alongside is not None:
-                await conn.execute(f"WITH {alongside.ctes} SELECT 1", *alongside.args)
             return []
         if conn is not None:
-            return await self._append_on(
-                conn, stream_id, expected_version, events, alongside=alongside
-            )
+            return await self._append_on(conn, stream_id, expected_version, events)
         return await self._group.submit(PendingAppend(stream_id, expected_version, events))
 
     async def commit_group(self, batch: Sequence[PendingAppend]) -> None:
@@ -320,7 +296,6 @@ class PostgresEventStore:
         events: Sequence[NewEvent],
         *,
         trust_memory: bool = True,
-        alongside: Alongside | None = None,
     ) -> list[RecordedEvent]:
         """One append on ``c``: one statement when the stream's head is remembered."""
         prev = self._hint(stream_id, expected_version) if trust_memory else None
@@ -329,15 +304,13 @@ class PostgresEventStore:
             current = head["version"] if head else 0
             if current != expected_version:
                 self._heads.pop(stream_id, None)
-                if alongside is not None:
-                    await c.execute(f"WITH {alongside.ctes} SELECT 1", *alongside.args)
                 return await self._stale(c, stream_id, expected_version, current, events)
             prev = bytes(head["hash"]) if head else GENESIS_HASH
         drafts = draft_records(
             stream_id, expected_version, prev, events, self._clock(), self._new_id
         )
         records = [d.record for d in drafts]
-        outcome = await self._insert_one(c, stream_id, expected_version, prev, drafts, alongside)
+        outcome = await self._insert_one(c, stream_id, expected_version, prev, drafts)
         if outcome == _WRITTEN:
             self._remember(records[-1])
             return records
@@ -345,21 +318,14 @@ class PostgresEventStore:
         if outcome == _EVENT_ID_TAKEN:
             raise await self._duplicate(c, records)
         if outcome == _STALE and trust_memory:
-            # The remembered head was not the stream's: read it and try once more (the
-            # writes alongside are made already).
+            # The remembered head was not the stream's: read it and try once more.
             return await self._append_on(c, stream_id, expected_version, events, trust_memory=False)
         # Another writer took the version (or moved the stream) since we read it.
         current = await self.stream_version(stream_id, conn=c)
         return await self._stale(c, stream_id, expected_version, current, events)
 
     async def _insert_one(
-        self,
-        c: Any,
-        stream_id: str,
-        expected: int,
-        prev: bytes,
-        drafts: list[Draft],
-        alongside: Alongside | None = None,
+        self, c: Any, stream_id: str, expected: int, prev: bytes, drafts: list[Draft]
     ) -> str:
         """Write one append: ``'written'``, ``'stale'`` (the link to ``prev`` does not hold)
         or the unique constraint that refused it; nothing is written unless ``'written'``.
@@ -369,11 +335,6 @@ class PostgresEventStore:
         to protect, and the plain statement is a little cheaper.
         """
         args = (stream_id, expected, prev, *_columns(drafts))
-        if alongside is not None:
-            n = len(alongside.args)
-            call = ", ".join(f"${n + i}" for i in range(1, len(args) + 1))
-            sql = f"WITH {alongside.ctes} SELECT {self._append_one}({call})"
-            return str(await c.fetchval(sql, *alongside.args, *args))
         if c.is_in_transaction():
             return str(await c.fetchval(self._sql_append_one, *args))
         try:

@@ -9,14 +9,14 @@ gives it the table at the stored head and commits what it decided:
 3. answer a retried request id with the version it produced;
 4. decide, by the database's clock (``now()``, read with the lock: replicas' clocks may
    disagree, and a fired timer must still be due by that clock); write the deadlines it
-   starts and stops, the request id and the new head, and append the events at the
-   version decided on, all in one statement (optimistic concurrency: a stale append
-   raises ConcurrencyError, the transaction rolls back, the table is reloaded and the
-   command decided again);
+   starts and stops, the request id and the new head in one statement; and append the
+   events last, at the version decided on (optimistic concurrency: a stale append raises
+   ConcurrencyError, the transaction rolls back, the table is reloaded and the command
+   decided again);
 5. only after commit, advance the cache and tell watchers, the timer loop and the relay.
 
-So a command is four round trips to PostgreSQL (BEGIN, lock, write, COMMIT), whatever
-it carries: each one is latency on every action, and CPU on the database.
+So a command is five round trips to PostgreSQL (BEGIN, lock, head, append, COMMIT),
+whatever it carries: each one is latency on every action, and CPU on the database.
 """
 
 from __future__ import annotations
@@ -233,13 +233,14 @@ class TableRepository:
         now: datetime,
         request: Request | None = None,
     ) -> None:
-        """Deadlines, head and request id, and the events, in one statement."""
+        """Deadlines, head and request id, then the events last (see eventlog.postgres)."""
         wanted = self.wanted_deadlines(table, stored, fired, now)
         keys = {d.key for d in wanted}
         fired_key = fired.key if fired is not None else None
         stop = [k for k in stored if k not in keys]
         start = [d for d in wanted if d.key not in stored or d.key == fired_key]
-        head = self.store.head_writes(
+        await self.store.write_head(
+            conn,
             table.table_id,
             table.version,
             table.status,
@@ -248,11 +249,7 @@ class TableRepository:
             request=(request.player_id, request.request_id) if request is not None else None,
         )
         await self.store.events.append_events(
-            stream_id(table.table_id),
-            decision.expected_version,
-            decision.events,
-            conn=conn,
-            alongside=head,
+            stream_id(table.table_id), decision.expected_version, decision.events, conn=conn
         )
 
     def wanted_deadlines(

@@ -16,7 +16,7 @@ from typing import Any
 
 import asyncpg
 
-from tavolo.eventlog import Alongside, PostgresEventStore, RecordedEvent
+from tavolo.eventlog import PostgresEventStore, RecordedEvent
 from tavolo.eventlog.integrity import IndexColumns
 from tavolo.eventlog.schema import quoted_schema
 from tavolo.servicekit.migrations import apply_migrations
@@ -98,11 +98,11 @@ class TableStore:
             f"INSERT INTO {s}.tables (table_id, game, mode, seed, seed_commitment, version)"
             " VALUES ($1, $2, $3, $4, $5, 0) ON CONFLICT (table_id) DO NOTHING RETURNING table_id"
         )
-        # Stop timers, start (or restart) timers, move the head, and remember the request
-        # id that moved it: written in the append's own statement (see `head_writes`).
+        # One round trip: stop timers, start (or restart) timers, move the head, and
+        # remember the request id that moved it.
         # No row is both deleted and upserted: the caller keeps the two key sets apart.
-        self._head_writes = f"""
-            stopped AS (
+        self._write_head = f"""
+            WITH stopped AS (
                 DELETE FROM {s}.deadlines WHERE table_id = $1 AND timer_key = ANY($2::text[])
             ), started AS (
                 INSERT INTO {s}.deadlines (table_id, timer_key, seat, kind, due_at)
@@ -118,6 +118,7 @@ class TableStore:
                 INSERT INTO {s}.requests (table_id, player_id, request_id, version)
                 SELECT $1, $9::text, $10::text, $7 WHERE $9::text IS NOT NULL
             )
+            SELECT 1
         """
         self._delete_deadline = f"DELETE FROM {s}.deadlines WHERE table_id = $1 AND timer_key = $2"
         self._due = (
@@ -167,8 +168,9 @@ class TableStore:
         inserted = await conn.fetchval(self._insert_table, table_id, game, mode, seed, commitment)
         return inserted is not None
 
-    def head_writes(
+    async def write_head(
         self,
+        conn: Any,
         table_id: str,
         version: int,
         status: str,
@@ -176,26 +178,28 @@ class TableStore:
         stop: Sequence[str],
         start: Sequence[DeadlineRow],
         request: tuple[str, str] | None = None,
-    ) -> Alongside:
+    ) -> None:
         """Stop the timers ``stop``, start (or restart) ``start``, move the head to
         ``version`` (the caller announces it to other replicas after the commit), and
-        record ``request`` (player id, request id) as the one that produced it: writes
-        for the statement that appends the events (one round trip for all of it)."""
+        record ``request`` (player id, request id) as the one that produced it.
+
+        Its own statement, before the append's: written into the append's statement
+        (as data-modifying CTEs beside ``append_one``) it saved a round trip, yet at 200
+        live tables `Act` took p50 35-530 ms against 21-26 ms this way, on this machine.
+        """
         player_id, request_id = request if request is not None else (None, None)
-        return Alongside(
-            self._head_writes,
-            (
-                table_id,
-                list(stop),
-                [d.key for d in start],
-                [d.seat for d in start],
-                [d.kind for d in start],
-                [d.due for d in start],
-                version,
-                status,
-                player_id,
-                request_id,
-            ),
+        await conn.execute(
+            self._write_head,
+            table_id,
+            list(stop),
+            [d.key for d in start],
+            [d.seat for d in start],
+            [d.kind for d in start],
+            [d.due for d in start],
+            version,
+            status,
+            player_id,
+            request_id,
         )
 
     async def drop_deadline(self, conn: Any, table_id: str, key: str) -> None:

@@ -14,7 +14,7 @@ from tavolo.servicekit.connect import create_pool
 from tavolo.tablelog.setup import SeatInfo, build_setup
 
 
-async def test_an_action_is_four_statements_with_or_without_a_request_id(
+async def test_an_action_is_five_statements_with_or_without_a_request_id(
     database_url: str,
 ) -> None:
     statements: list[str] = []
@@ -45,8 +45,8 @@ async def test_an_action_is_four_statements_with_or_without_a_request_id(
             await engine.announcer.flush()
             return [_first_word(s) for s in statements if "pg_notify" not in s]
 
-        assert await reorder("") == ["BEGIN", "SELECT", "WITH", "COMMIT"]
-        assert await reorder("r-1") == ["BEGIN", "SELECT", "WITH", "COMMIT"]
+        assert await reorder("") == ["BEGIN", "SELECT", "WITH", "SELECT", "COMMIT"]
+        assert await reorder("r-1") == ["BEGIN", "SELECT", "WITH", "SELECT", "COMMIT"]
         # A retry is answered from the lock's own read: nothing is written.
         assert await reorder("r-1") == ["BEGIN", "SELECT", "COMMIT"]
     finally:

@@ -11,7 +11,6 @@ import pytest
 
 from tavolo.eventlog import (
     GENESIS_HASH,
-    Alongside,
     ConcurrencyError,
     DuplicateEventError,
     NewEvent,
@@ -96,48 +95,6 @@ async def test_a_taken_event_id_inside_a_transaction_writes_nothing_and_leaves_i
         ("t1", 1),
         ("t2", 1),
     ]
-
-
-NOTE = Alongside("noted AS (INSERT INTO notes (id, text) VALUES ($1, $2))", (1, "moved"))
-
-
-async def test_writes_alongside_an_append_share_its_statement_and_run_once(
-    pg_store: PostgresEventStore, pg_pool: asyncpg.Pool
-) -> None:
-    other = PostgresEventStore(pg_pool, pg_store.schema)  # another replica
-    async with pg_pool.acquire() as conn:
-        await conn.execute("CREATE TABLE notes (id int PRIMARY KEY, text text)")
-        # This store remembers a version 1 that never committed, and another replica
-        # writes the real one: the first try fails the link, the second one writes.
-        tx = conn.transaction()
-        await tx.start()
-        await pg_store.append_events("t1", 0, [NewEvent("Gone", {})], conn=conn)
-        await tx.rollback()
-        await other.append_events("t1", 0, [NewEvent("A", {})])
-        async with conn.transaction():
-            # Run twice, the note would break its primary key.
-            recorded = await pg_store.append_events(
-                "t1", 1, [NewEvent("B", {})], conn=conn, alongside=NOTE
-            )
-        assert [r.version for r in recorded] == [2]
-        assert await conn.fetch("SELECT id, text FROM notes") == [(1, "moved")]
-    with pytest.raises(ValueError, match="need the caller's transaction"):
-        await pg_store.append_events("t1", 2, [NewEvent("C", {})], alongside=NOTE)
-
-
-async def test_a_stale_append_with_writes_alongside_fails_and_the_caller_rolls_back(
-    pg_store: PostgresEventStore, pg_pool: asyncpg.Pool
-) -> None:
-    await pg_store.append_events("t1", 0, [NewEvent("A", {})])
-    async with pg_pool.acquire() as conn:
-        await conn.execute("CREATE TABLE notes (id int PRIMARY KEY, text text)")
-        with pytest.raises(ConcurrencyError):
-            async with conn.transaction():
-                await pg_store.append_events(
-                    "t1", 0, [NewEvent("late", {})], conn=conn, alongside=NOTE
-                )
-        assert await conn.fetchval("SELECT count(*) FROM notes") == 0
-    assert [e.type for e in await pg_store.read_stream("t1")] == ["A"]
 
 
 async def test_the_writer_that_commits_second_loses_the_race(
