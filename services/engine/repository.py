@@ -3,20 +3,15 @@
 A command is a pure ``decide(table, seed, now) -> Decision | None``. `TableRepository.run`
 gives it the table at the stored head and commits what it decided:
 
-1. lock the table's row (waiting, or skipping it for the timer loop), reading its
-   deadlines and whether the caller's request id was seen before;
+1. lock the table's row (waiting, or skipping it for the timer loop);
 2. catch the cached copy up if another replica moved the stream on (reload);
 3. answer a retried request id with the version it produced;
 4. decide, by the database's clock (``now()``, read with the lock: replicas' clocks may
    disagree, and a fired timer must still be due by that clock); write the deadlines it
-   starts and stops, the request id and the new head in one statement; and append the
-   events last, at the version decided on (optimistic concurrency: a stale append raises
-   ConcurrencyError, the transaction rolls back, the table is reloaded and the command
-   decided again);
+   starts and stops, the request id, the new head; and append the events last, at the
+   version decided on (optimistic concurrency: a stale append raises ConcurrencyError,
+   the transaction rolls back, the table is reloaded and the command decided again);
 5. only after commit, advance the cache and tell watchers, the timer loop and the relay.
-
-So a command is five round trips to PostgreSQL (BEGIN, lock, head, append, COMMIT),
-whatever it carries: each one is latency on every action, and CPU on the database.
 """
 
 from __future__ import annotations
@@ -196,12 +191,7 @@ class TableRepository:
     ) -> Applied | None:
         table_id = live.table.table_id
         async with self.store.pool.acquire() as conn, conn.transaction():
-            locked = await self.store.lock_table(
-                conn,
-                table_id,
-                skip_locked=fired is not None,
-                request=(request.player_id, request.request_id) if request is not None else None,
-            )
+            locked = await self.store.lock_table(conn, table_id, skip_locked=fired is not None)
             if locked is None:
                 if fired is not None:
                     return None
@@ -210,16 +200,22 @@ class TableRepository:
                 return None
             if locked.version != live.table.version:
                 await self._catch_up(live, conn)
-            if locked.prior is not None:
-                return Applied(await self.table_at(live, locked.prior), retried=True)
+            if request is not None:
+                prior = await self.store.find_request(
+                    conn, table_id, request.player_id, request.request_id
+                )
+                if prior is not None:
+                    return Applied(await self.table_at(live, prior), retried=True)
             decision = decide(live.table, live.seed, locked.now)
             if decision is None:
                 if fired is not None:
                     await self.store.drop_deadline(conn, table_id, fired.key)
                 return Applied(live.table, applied=False)
-            await self._write(
-                conn, decision.table, locked.deadlines, fired, decision, locked.now, request
-            )
+            if request is not None:
+                await self.store.save_request(
+                    conn, table_id, request.player_id, request.request_id, decision.table.version
+                )
+            await self._write(conn, decision.table, locked.deadlines, fired, decision, locked.now)
         await self._committed(live, decision)
         return Applied(decision.table)
 
@@ -231,22 +227,15 @@ class TableRepository:
         fired: DeadlineRow | None,
         decision: Decision,
         now: datetime,
-        request: Request | None = None,
     ) -> None:
-        """Deadlines, head and request id, then the events last (see eventlog.postgres)."""
+        """Deadlines, head and notification, then the events last (see eventlog.postgres)."""
         wanted = self.wanted_deadlines(table, stored, fired, now)
         keys = {d.key for d in wanted}
         fired_key = fired.key if fired is not None else None
         stop = [k for k in stored if k not in keys]
         start = [d for d in wanted if d.key not in stored or d.key == fired_key]
         await self.store.write_head(
-            conn,
-            table.table_id,
-            table.version,
-            table.status,
-            stop=stop,
-            start=start,
-            request=(request.player_id, request.request_id) if request is not None else None,
+            conn, table.table_id, table.version, table.status, stop=stop, start=start
         )
         await self.store.events.append_events(
             stream_id(table.table_id), decision.expected_version, decision.events, conn=conn

@@ -58,7 +58,6 @@ class LockedTable:
     status: str
     deadlines: dict[str, DeadlineRow]
     now: datetime  # the database's clock: every replica decides and times by this one
-    prior: int | None = None  # the version the caller's request id already produced
 
 
 class TableStore:
@@ -70,12 +69,9 @@ class TableStore:
         self.schema = schema
         self.events = PostgresEventStore(pool, schema)
         self.channel = f"{schema}_tables"
-        # One round trip: lock the table's row, read its deadlines and whether the
-        # caller's request id was seen before.
+        # One round trip: lock the table's row and read its deadlines.
         self._lock = (
-            "SELECT t.version, t.status, d.timer_key, d.seat, d.kind, d.due_at, now() AS db_now,"
-            f" (SELECT r.version FROM {s}.requests r WHERE r.table_id = $1"
-            " AND r.player_id = $2 AND r.request_id = $3) AS prior"
+            "SELECT t.version, t.status, d.timer_key, d.seat, d.kind, d.due_at, now() AS db_now"
             f" FROM {s}.tables t LEFT JOIN {s}.deadlines d ON d.table_id = t.table_id"
             " WHERE t.table_id = $1 FOR UPDATE OF t"
         )
@@ -98,8 +94,7 @@ class TableStore:
             f"INSERT INTO {s}.tables (table_id, game, mode, seed, seed_commitment, version)"
             " VALUES ($1, $2, $3, $4, $5, 0) ON CONFLICT (table_id) DO NOTHING RETURNING table_id"
         )
-        # One round trip: stop timers, start (or restart) timers, move the head, and
-        # remember the request id that moved it.
+        # One round trip: stop timers, start (or restart) timers, move the head.
         # No row is both deleted and upserted: the caller keeps the two key sets apart.
         self._write_head = f"""
             WITH stopped AS (
@@ -114,9 +109,6 @@ class TableStore:
                 UPDATE {s}.tables SET version = $7, status = $8,
                     closed_at = CASE WHEN $8 = 'playing' THEN NULL ELSE now() END
                 WHERE table_id = $1
-            ), request AS (
-                INSERT INTO {s}.requests (table_id, player_id, request_id, version)
-                SELECT $1, $9::text, $10::text, $7 WHERE $9::text IS NOT NULL
             )
             SELECT 1
         """
@@ -127,6 +119,14 @@ class TableStore:
             " WHERE due_at <= now() ORDER BY due_at LIMIT $1"
         )
         self._next_due = f"SELECT min(due_at) - now() FROM {s}.deadlines"
+        self._find_request = (
+            f"SELECT version FROM {s}.requests"
+            " WHERE table_id = $1 AND player_id = $2 AND request_id = $3"
+        )
+        self._save_request = (
+            f"INSERT INTO {s}.requests (table_id, player_id, request_id, version)"
+            " VALUES ($1, $2, $3, $4)"
+        )
 
     async def install(self) -> None:
         """The event log's tables, then the engine's migrations (idempotent)."""
@@ -136,19 +136,10 @@ class TableStore:
     # -- inside a command's transaction -------------------------------------------------
 
     async def lock_table(
-        self,
-        conn: Any,
-        table_id: str,
-        *,
-        skip_locked: bool = False,
-        request: tuple[str, str] | None = None,
+        self, conn: Any, table_id: str, *, skip_locked: bool = False
     ) -> LockedTable | None:
-        """Lock the table's row (or skip it if another transaction holds it); with
-        ``request`` (player id, request id), also the version that request produced."""
-        player_id, request_id = request if request is not None else (None, None)
-        rows = await conn.fetch(
-            self._lock_skip if skip_locked else self._lock, table_id, player_id, request_id
-        )
+        """Lock the table's row (or skip it if another transaction holds it)."""
+        rows = await conn.fetch(self._lock_skip if skip_locked else self._lock, table_id)
         if not rows:
             return None
         deadlines = {
@@ -156,10 +147,7 @@ class TableStore:
             for r in rows
             if r["timer_key"] is not None
         }
-        first = rows[0]
-        return LockedTable(
-            first["version"], first["status"], deadlines, first["db_now"], first["prior"]
-        )
+        return LockedTable(rows[0]["version"], rows[0]["status"], deadlines, rows[0]["db_now"])
 
     async def create_table(
         self, conn: Any, table_id: str, game: str, mode: str, seed: bytes, commitment: str
@@ -177,17 +165,9 @@ class TableStore:
         *,
         stop: Sequence[str],
         start: Sequence[DeadlineRow],
-        request: tuple[str, str] | None = None,
     ) -> None:
         """Stop the timers ``stop``, start (or restart) ``start``, move the head to
-        ``version`` (the caller announces it to other replicas after the commit), and
-        record ``request`` (player id, request id) as the one that produced it.
-
-        Its own statement, before the append's: written into the append's statement
-        (as data-modifying CTEs beside ``append_one``) it saved a round trip, yet at 200
-        live tables `Act` took p50 35-530 ms against 21-26 ms this way, on this machine.
-        """
-        player_id, request_id = request if request is not None else (None, None)
+        ``version`` (the caller announces it to other replicas after the commit)."""
         await conn.execute(
             self._write_head,
             table_id,
@@ -198,12 +178,21 @@ class TableStore:
             [d.due for d in start],
             version,
             status,
-            player_id,
-            request_id,
         )
 
     async def drop_deadline(self, conn: Any, table_id: str, key: str) -> None:
         await conn.execute(self._delete_deadline, table_id, key)
+
+    async def find_request(
+        self, conn: Any, table_id: str, player_id: str, request_id: str
+    ) -> int | None:
+        version = await conn.fetchval(self._find_request, table_id, player_id, request_id)
+        return int(version) if version is not None else None
+
+    async def save_request(
+        self, conn: Any, table_id: str, player_id: str, request_id: str, version: int
+    ) -> None:
+        await conn.execute(self._save_request, table_id, player_id, request_id, version)
 
     # -- reads ------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from tavolo.servicekit.connect import create_pool
 from tavolo.tablelog.setup import SeatInfo, build_setup
 
 
-async def test_an_action_is_five_statements_with_or_without_a_request_id(
+async def test_an_action_is_five_statements_and_a_request_id_two_more(
     database_url: str,
 ) -> None:
     statements: list[str] = []
@@ -45,10 +45,21 @@ async def test_an_action_is_five_statements_with_or_without_a_request_id(
             await engine.announcer.flush()
             return [_first_word(s) for s in statements if "pg_notify" not in s]
 
+        # BEGIN, the lock, the head and deadlines, the append (one round trip, savepoint
+        # and all), COMMIT.
         assert await reorder("") == ["BEGIN", "SELECT", "WITH", "SELECT", "COMMIT"]
-        assert await reorder("r-1") == ["BEGIN", "SELECT", "WITH", "SELECT", "COMMIT"]
-        # A retry is answered from the lock's own read: nothing is written.
-        assert await reorder("r-1") == ["BEGIN", "SELECT", "COMMIT"]
+        # A request id is looked up and saved: two more.
+        assert await reorder("r-1") == [
+            "BEGIN",
+            "SELECT",
+            "SELECT",
+            "INSERT",
+            "WITH",
+            "SELECT",
+            "COMMIT",
+        ]
+        # A retry is answered from what was saved: nothing is written.
+        assert await reorder("r-1") == ["BEGIN", "SELECT", "SELECT", "COMMIT"]
     finally:
         await pool.close()
 

@@ -81,7 +81,9 @@ async def test_pcg_3_the_dumping_pair_tops_the_signals_with_its_evidence(
     pair = sorted([dumper.id, taker.id])
     for _ in range(200):
         ranked = await signals(lobby, mod)
-        if ranked and any(s.kind == "coin_flow" for s in ranked[0].signals):
+        # The tables arrive one by one: wait for the flow over all ten, not the first.
+        flows = [s for s in ranked[0].signals if s.kind == "coin_flow"] if ranked else []
+        if flows and len(flows[0].table_ids) == 10:
             break
         await asyncio.sleep(0.05)
     top = ranked[0]
