@@ -63,19 +63,6 @@ class Draft:
     metadata_text: str
 
 
-def build_records(
-    stream_id: str,
-    expected_version: int,
-    head_hash: bytes,
-    events: Sequence[NewEvent],
-    recorded_at: datetime,
-    new_id: Callable[[], uuid.UUID],
-) -> list[RecordedEvent]:
-    """The events as they will be stored, chained onto ``head_hash``; positions still 0."""
-    drafts = draft_records(stream_id, expected_version, head_hash, events, recorded_at, new_id)
-    return [d.record for d in drafts]
-
-
 def draft_records(
     stream_id: str,
     expected_version: int,
@@ -84,7 +71,8 @@ def draft_records(
     recorded_at: datetime,
     new_id: Callable[[], uuid.UUID],
 ) -> list[Draft]:
-    """`build_records`, each with its canonical texts."""
+    """The events as they will be stored, chained onto ``head_hash`` (positions still 0),
+    each with its canonical texts."""
     drafts: list[Draft] = []
     prev_hash = head_hash
     for offset, event in enumerate(events, start=1):

@@ -15,7 +15,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from tavolo.eventlog._records import build_records, is_retry_of, validate_append
+from tavolo.eventlog._records import draft_records, is_retry_of, validate_append
 from tavolo.eventlog.canonical import GENESIS_HASH
 from tavolo.eventlog.errors import ConcurrencyError, DuplicateEventError
 from tavolo.eventlog.integrity import IndexEntry
@@ -68,9 +68,10 @@ class InMemoryEventStore:
                 other = self._by_id[event.event_id]
                 raise DuplicateEventError(event.event_id, other.stream_id, other.version)
         head_hash = stream[-1].hash if stream else GENESIS_HASH
-        records = build_records(
+        drafts = draft_records(
             stream_id, expected_version, head_hash, events, self._clock(), self._new_id
         )
+        records = [d.record for d in drafts]
         self._streams.setdefault(stream_id, []).extend(records)
         self._unsequenced.extend(records)
         self._by_id.update((record.event_id, record) for record in records)

@@ -17,7 +17,7 @@ from tavolo.eventlog import (
     PostgresEventStore,
 )
 from tavolo.eventlog import schema as _schema
-from tavolo.eventlog._records import build_records
+from tavolo.eventlog._records import draft_records
 from tavolo.eventlog.canonical import encode_json
 from tavolo.eventlog.integrity import IndexEntry, missing_positions
 
@@ -195,17 +195,28 @@ async def test_a_log_written_before_sequenced_positions_keeps_its_order_and_chai
 ) -> None:
     """A log of the first shape (positions in the events table, taken in the append) is
     migrated in place: its positions, chains and gap check stay as they were."""
-    old = build_records(
-        "old",
-        0,
-        GENESIS_HASH,
-        [NewEvent("A", {}), NewEvent("B", {})],
-        datetime(2025, 1, 1, tzinfo=UTC),
-        uuid.uuid4,
-    )
-    other = build_records(
-        "other", 0, GENESIS_HASH, [NewEvent("C", {})], datetime(2025, 1, 2, tzinfo=UTC), uuid.uuid4
-    )
+    old = [
+        d.record
+        for d in draft_records(
+            "old",
+            0,
+            GENESIS_HASH,
+            [NewEvent("A", {}), NewEvent("B", {})],
+            datetime(2025, 1, 1, tzinfo=UTC),
+            uuid.uuid4,
+        )
+    ]
+    other = [
+        d.record
+        for d in draft_records(
+            "other",
+            0,
+            GENESIS_HASH,
+            [NewEvent("C", {})],
+            datetime(2025, 1, 2, tzinfo=UTC),
+            uuid.uuid4,
+        )
+    ]
     async with pg_pool.acquire() as conn:
         await conn.execute(_schema._DDL.format(s='"legacy"'))
         for position, r in enumerate([old[0], other[0], old[1]], start=1):
