@@ -86,8 +86,7 @@ class GroupCommit:
             self._inline = False
             if self._waiting:
                 self._drain = asyncio.get_running_loop().create_task(self._run())
-        if not append.outcome.done():
-            append.fail(RuntimeError("the group commit settled no outcome for an append"))
+        _settle_unsettled([append])
         return await append.outcome
 
     def _next_batch(self) -> list[PendingAppend]:
@@ -119,5 +118,10 @@ class GroupCommit:
                     for append in self._waiting:
                         append.fail(exc)
                     raise
-            for append in batch:
-                append.fail(RuntimeError("the group commit settled no outcome for an append"))
+            _settle_unsettled(batch)
+
+
+def _settle_unsettled(appends: Sequence[PendingAppend]) -> None:
+    """Fail any append the writer left without an outcome (a bug, never a silent hang)."""
+    for append in appends:
+        append.fail(RuntimeError("the group commit settled no outcome for an append"))

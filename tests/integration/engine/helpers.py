@@ -16,6 +16,7 @@ from google.protobuf import struct_pb2
 
 from tavolo.engine.bootstrap import Engine, assemble, build_engine
 from tavolo.servicekit.auth import Role, TokenSigner
+from tavolo.servicekit.connect import create_pool
 from tavolo.servicekit.runtime import RunningService, start_service
 from tavolo.servicekit.settings import Settings
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
@@ -96,22 +97,17 @@ class EngineParts:
     tasks: list[asyncio.Task[None]]
 
 
-async def _nothing_to_reset(_conn: asyncpg.Connection) -> None:
-    return None
-
-
 @contextlib.asynccontextmanager
 async def engine_parts(
     database_url: str, *, loops: bool = True, pool_size: int = 10
 ) -> AsyncIterator[EngineParts]:
     # Throwaway test data: commits need not wait for the disk (as the embedded test
-    # server runs with fsync off), and the engine leaves no session state to reset.
-    pool = await asyncpg.create_pool(
+    # server runs with fsync off); otherwise the services' own pool.
+    pool = await create_pool(
         database_url,
         min_size=1,
         max_size=pool_size,
         server_settings={"synchronous_commit": "off"},
-        reset=_nothing_to_reset,
     )
     try:
         engine = await build_engine(pool, timer_poll_seconds=0.05)
