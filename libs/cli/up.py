@@ -44,6 +44,7 @@ from tavolo.servicekit.embedded import (
     EmbeddedServerError,
     free_port,
 )
+from tavolo.servicekit.parent import PARENT_PID
 from tavolo.servicekit.settings import SERVICES, Settings, SettingsError, data_dir
 
 EMBEDDED_NATS_PORT = 14222  # clear of a system NATS on 4222
@@ -100,6 +101,9 @@ def run_up(args: argparse.Namespace) -> int:
         stopping = True
 
     signal.signal(signal.SIGTERM, request_stop)
+    # Ctrl-C stops everything even if this process was started with SIGINT ignored (as a
+    # shell starts background jobs from a script), which would leave the platform running.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         if not env.get("TAVOLO_TOKEN_SECRET"):
             env["TAVOLO_TOKEN_SECRET"] = installation_secret(folder)
@@ -137,7 +141,7 @@ def run_up(args: argparse.Namespace) -> int:
             with (logs / f"{name}.log").open("ab") as log_file:
                 return subprocess.Popen(
                     [sys.executable, "-m", f"tavolo.{replica.service}"],
-                    env=replica_env(replica, env, targets),
+                    env={**replica_env(replica, env, targets), PARENT_PID: str(os.getpid())},
                     stdout=log_file,
                     stderr=subprocess.STDOUT,
                 )

@@ -34,6 +34,7 @@ from tavolo.servicekit.grpc_server import GrpcService, RunningServer, start_grpc
 from tavolo.servicekit.interceptors import ErrorMap
 from tavolo.servicekit.logging import configure_logging
 from tavolo.servicekit.metrics import serve_metrics
+from tavolo.servicekit.parent import stop_with_parent
 from tavolo.servicekit.revocation import Revocations
 from tavolo.servicekit.revocation_feed import RevocationFeed
 from tavolo.servicekit.settings import Settings, SettingsError, token_secret_problem
@@ -195,6 +196,9 @@ def run_service(name: str, assemble: Assemble) -> int:
         print(f"tavolo {name}: bad settings: {exc}", file=sys.stderr)
         return 2
     configure_logging(settings.log_format, settings.log_level)
+    if not stop_with_parent():
+        print(f"tavolo {name}: the process that started it is gone; not starting", file=sys.stderr)
+        return 1
     try:
         return asyncio.run(_run(name, assemble, settings))
     except StartupError as exc:

@@ -47,11 +47,26 @@ def platform(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], dict[str, 
         text=True,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
+        # as a shell starts a background job from a script: Ctrl-C must still stop it
+        preexec_fn=_ignore_sigint,
     )
     yield process, ports
     if process.poll() is None:
         process.kill()
         process.wait()
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat_file:  # a zombie is gone too
+        return stat_file.read().rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def _wait_for_line(process: subprocess.Popen[str], needle: str, limit: float) -> list[str]:
@@ -115,3 +130,19 @@ async def test_tavolo_up_runs_every_service_and_stops_cleanly(
     rest, _ = process.communicate(timeout=60)
     assert process.returncode == 0, rest
     assert "stopped" in rest
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal")
+def test_services_stop_when_tavolo_up_is_killed_outright(
+    platform: tuple[subprocess.Popen[str], dict[str, int]],
+) -> None:
+    process, _ = platform
+    lines = _wait_for_line(process, "all services SERVING", limit=120)
+    pids = [int(line.rsplit("pid ", 1)[1]) for line in lines if " pid " in line]
+    assert len(pids) == len(SERVICES)
+    process.kill()  # no chance to stop its children in order
+    process.wait()
+    deadline = time.monotonic() + 60
+    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [pid for pid in pids if _alive(pid)], "services outlived tavolo up"
