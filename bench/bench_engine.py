@@ -8,7 +8,10 @@ defaults. The engine runs in this process on a free port and is driven over real
 
 - **action round trip**: a client's ``Act`` until its ``WatchTable`` stream shows the
   result, at 1, 50 and 200 concurrent tables (one client seat and three bots with no think
-  time each, so the engine is busy with bot moves between the client's actions);
+  time each, so the engine is busy with bot moves between the client's actions); the
+  clients act as soon as they may, so the faster the engine the more calls they offer,
+  and again with clients that think ``--think-ms`` before each action, as people do, and
+  with the engine in a process of its own (the clients then do not share its event loop);
 - references: a bare gRPC round trip to the same server (the health check) and a bare
   PostgreSQL one-row INSERT in its own transaction;
 - **tables per second** played to the end by bots alone;
@@ -22,13 +25,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
+import os
 import random
 import resource
 import sys
 import time
 import tracemalloc
 import uuid
+from pathlib import Path
 
 import asyncpg
 import grpc
@@ -101,9 +107,10 @@ def bot_seats(first: int, count: int) -> list[common_pb2.Seat]:
 
 
 async def one_client(
-    stub: engine_pb2_grpc.EngineAsyncStub, samples: list[float], stop_at: float
+    stub: engine_pb2_grpc.EngineAsyncStub, samples: list[float], stop_at: float, think: float
 ) -> None:
-    """Open a table (me and three bots), act whenever asked, time Act → stream, repeat."""
+    """Open a table (me and three bots), act whenever asked (after ``think`` seconds, as
+    a person would), time Act → stream, repeat."""
     rng = random.Random()
     while time.perf_counter() < stop_at:
         player = f"bench-{uuid.uuid4().hex[:10]}"
@@ -127,6 +134,8 @@ async def one_client(
                 break
             if view.version < acted or not view.legal_actions:
                 continue
+            if think:
+                await asyncio.sleep(think)
             started = time.perf_counter()
             try:
                 reply = await stub.Act(
@@ -169,12 +178,12 @@ async def _watch(
             return
 
 
-async def round_trips(port: int, tables: int, seconds: float) -> list[float]:
+async def round_trips(port: int, tables: int, seconds: float, think: float = 0.0) -> list[float]:
     samples: list[float] = []
     async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
         stub = engine_pb2_grpc.EngineStub(channel)
         stop_at = time.perf_counter() + seconds
-        await asyncio.gather(*(one_client(stub, samples, stop_at) for _ in range(tables)))
+        await asyncio.gather(*(one_client(stub, samples, stop_at, think) for _ in range(tables)))
     return samples
 
 
@@ -265,6 +274,52 @@ async def serve(url: str, nats_url: str, namespace: str) -> None:
         await service.stop(grace=1)
 
 
+async def round_trips_apart(
+    url: str, nats_url: str, namespace: str, levels: list[int], seconds: float
+) -> list[tuple[int, list[float]]]:
+    """The ``Act`` round trips again with the engine in a process of its own, as clients
+    are in production: here the clients do not share the engine's event loop."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        __file__,
+        "--serve",
+        url,
+        nats_url,
+        namespace,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    try:
+        assert process.stdout is not None
+        port = int((await process.stdout.readline()).decode())
+        return [(tables, await round_trips(port, tables, seconds)) for tables in levels]
+    finally:
+        assert process.stdin is not None
+        process.stdin.close()
+        await asyncio.wait_for(process.wait(), 60)
+
+
+def _postgres_pids() -> list[int]:
+    """This machine's PostgreSQL processes (server and backends), for their CPU time."""
+    found = []
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        with contextlib.suppress(OSError):
+            if entry.isdigit() and Path(f"/proc/{entry}/comm").read_text().strip() == "postgres":
+                found.append(int(entry))
+    return found
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU seconds used so far by ``pids`` (Linux; 0 elsewhere)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
 async def engine_processes(
     url: str, nats_url: str, namespace: str, count: int, games: int
 ) -> tuple[float, int]:
@@ -288,11 +343,20 @@ async def engine_processes(
             assert process.stdout is not None
             ports.append(int((await process.stdout.readline()).decode()))
         started = time.perf_counter()
+        cpu_before = _cpu_seconds([p.pid for p in processes]), _cpu_seconds(_postgres_pids())
         results = await asyncio.gather(
             *(bot_games(port, games // count, 50 // count) for port in ports)
         )
         seconds = time.perf_counter() - started
-        return sum(a for _, a in results) / seconds, sum(a for _, a in results)
+        actions = sum(a for _, a in results)
+        engine_cpu = _cpu_seconds([p.pid for p in processes]) - cpu_before[0]
+        postgres_cpu = _cpu_seconds(_postgres_pids()) - cpu_before[1]
+        print(
+            f"{f'  CPU per bot action, {count} engine process(es)':<44}"
+            f" engine {1000 * engine_cpu / actions:.2f} ms, PostgreSQL (this machine's)"
+            f" {1000 * postgres_cpu / actions:.2f} ms"
+        )
+        return actions / seconds, actions
     finally:
         for process in processes:
             assert process.stdin is not None
@@ -321,6 +385,12 @@ async def run(server_url: str, nats_url: str, args: argparse.Namespace) -> None:
             for tables in args.tables:
                 samples = await round_trips(service.port, tables, args.seconds)
                 print(figures(f"Act -> stream shows it, {tables:>3} concurrent tables", samples))
+            for tables in args.tables if args.think_ms else ():
+                samples = await round_trips(
+                    service.port, tables, args.seconds, args.think_ms / 1000
+                )
+                label = f"the same, {args.think_ms} ms to think, {tables:>3} tables"
+                print(figures(label, samples))
             seconds, actions = await bot_games(service.port, args.games, 50)
             print(
                 f"{'bot tables played to the end (4 bots, 50 at once)':<44}"
@@ -329,6 +399,9 @@ async def run(server_url: str, nats_url: str, args: argparse.Namespace) -> None:
             )
         finally:
             await service.stop(grace=1)
+        apart = await round_trips_apart(url, nats_url, namespace, args.tables, args.seconds)
+        for tables, samples in apart:
+            print(figures(f"the same, engine in its own process, {tables:>3} tables", samples))
         for count in (1, 2):
             rate, actions = await engine_processes(
                 url, nats_url, namespace, count, args.process_games
@@ -353,6 +426,12 @@ def main() -> None:
         "--tables", default="1,50,200", type=lambda s: [int(x) for x in s.split(",")]
     )
     parser.add_argument("--seconds", type=float, default=8.0, help="per round-trip level")
+    parser.add_argument(
+        "--think-ms",
+        type=int,
+        default=300,
+        help="the Act levels again with clients that think this long before each action",
+    )
     parser.add_argument("--games", type=int, default=100, help="bot tables to play to the end")
     parser.add_argument("--memory-tables", type=int, default=300)
     parser.add_argument("--process-games", type=int, default=100, help="per replica scenario")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from tavolo.eventlog.canonical import GENESIS_HASH, canonical_bytes
 from tavolo.eventlog.errors import ConcurrencyError, DuplicateEventError
 from tavolo.eventlog.memory import InMemoryEventStore
-from tavolo.eventlog.model import NewEvent, RecordedEvent, VerificationResult
+from tavolo.eventlog.model import NewEvent, RecordedEvent, StreamAppend, VerificationResult
 from tavolo.eventlog.postgres import PostgresEventStore
 from tavolo.eventlog.schema import install
 from tavolo.eventlog.store import EventStore
@@ -25,6 +25,7 @@ __all__ = [
     "NewEvent",
     "PostgresEventStore",
     "RecordedEvent",
+    "StreamAppend",
     "VerificationResult",
     "canonical_bytes",
     "install",

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 JsonObject = Mapping[str, Any]
 
@@ -25,6 +25,14 @@ class NewEvent:
     data: JsonObject
     event_id: uuid.UUID | None = None
     metadata: JsonObject = field(default_factory=dict)
+
+
+class StreamAppend(NamedTuple):
+    """One stream's part of appends made together: its events after ``expected_version``."""
+
+    stream_id: str
+    expected_version: int
+    events: Sequence[NewEvent]
 
 
 @dataclass(frozen=True, slots=True)

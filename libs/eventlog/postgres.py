@@ -66,6 +66,13 @@ caller only. A duplicate event id fails the whole statement, as does a race that
 leave an append partly written; the batch is then re-run one append at a time, so the
 error reaches only the append that caused it.
 
+Appends written by a caller's own statement
+-------------------------------------------
+`prepare_group` drafts appends (links, hashes, ids) for a caller whose own SQL function
+calls ``append_group`` beside its other writes, so a whole command is one round trip (the
+engine commits the due timers of many tables so). It drafts only appends to streams whose
+head this store remembers; `settle_group` then records which streams were written.
+
 Appending inside a caller's transaction
 ---------------------------------------
 Pass ``conn`` (an asyncpg connection). If it is inside a transaction the append runs in
@@ -81,7 +88,8 @@ from __future__ import annotations
 import contextlib
 import json
 import uuid
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -93,7 +101,7 @@ from tavolo.eventlog.canonical import GENESIS_HASH
 from tavolo.eventlog.errors import ConcurrencyError, DuplicateEventError
 from tavolo.eventlog.group_commit import GroupCommit, PendingAppend
 from tavolo.eventlog.integrity import IndexEntry
-from tavolo.eventlog.model import NewEvent, RecordedEvent, VerificationResult
+from tavolo.eventlog.model import NewEvent, RecordedEvent, StreamAppend, VerificationResult
 from tavolo.eventlog.verification import verify_chain
 
 #: Events given positions per call of ``sequence_events``.
@@ -218,6 +226,45 @@ class PostgresEventStore:
         if conn is not None:
             return await self._append_on(conn, stream_id, expected_version, events)
         return await self._group.submit(PendingAppend(stream_id, expected_version, events))
+
+    def prepare_group(
+        self, appends: Sequence[StreamAppend]
+    ) -> tuple[PreparedGroup, list[StreamAppend]]:
+        """Records for appends that a caller's own statement writes through
+        ``append_group`` (one round trip for a command that writes more than events: the
+        engine's timers of many tables). Only appends to streams whose head this store
+        remembers are prepared (no read); the others come back apart, for the ordinary
+        path. After the statement, `settle_group` with the streams it wrote."""
+        planned: list[tuple[str, list[Draft]]] = []
+        unknown: list[StreamAppend] = []
+        now = self._clock()
+        for append in appends:
+            validate_append(append.stream_id, append.expected_version, append.events)
+            prev = self._hint(append.stream_id, append.expected_version)
+            if prev is None or not append.events:
+                unknown.append(append)
+                continue
+            drafts = draft_records(
+                append.stream_id, append.expected_version, prev, append.events, now, self._new_id
+            )
+            planned.append((append.stream_id, drafts))
+        if len({stream for stream, _ in planned}) != len(planned):
+            raise ValueError("appends prepared together go to distinct streams")
+        return PreparedGroup(planned), unknown
+
+    def settle_group(
+        self, prepared: PreparedGroup, written: Collection[str]
+    ) -> dict[str, list[RecordedEvent]]:
+        """The recorded events of the streams written; the heads of the others are
+        forgotten (their next append reads the stream's head)."""
+        recorded: dict[str, list[RecordedEvent]] = {}
+        for stream, drafts in prepared.planned:
+            if stream in written:
+                self._remember(drafts[-1].record)
+                recorded[stream] = [d.record for d in drafts]
+            else:
+                self._heads.pop(stream, None)
+        return recorded
 
     async def commit_group(self, batch: Sequence[PendingAppend]) -> None:
         """One transaction for ``batch`` (see `tavolo.eventlog.group_commit`)."""
@@ -441,6 +488,17 @@ class PostgresEventStore:
         else:
             async with self.pool.acquire() as acquired:
                 yield acquired
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedGroup:
+    """Appends drafted for a caller's own call of ``append_group`` (`prepare_group`)."""
+
+    planned: list[tuple[str, list[Draft]]]
+
+    def columns(self) -> tuple[list[Any], ...]:
+        """``append_group``'s parameters, in its order."""
+        return _arrays([draft for _, drafts in self.planned for draft in drafts])
 
 
 def _columns(drafts: Sequence[Draft]) -> tuple[list[Any], ...]:

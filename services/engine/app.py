@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -21,13 +21,14 @@ from tavolo.cardgames.bots.registry import make_bot
 from tavolo.cardgames.errors import InvalidOptions
 from tavolo.cardgames.rng import SeededRandom
 from tavolo.engine.live import LiveTable
-from tavolo.engine.repository import BOT_TIMER, Request, TableRepository
+from tavolo.engine.repository import BOT_TIMER, Decide, Request, TableRepository
 from tavolo.engine.store import DeadlineRow, refused_stream_id
 from tavolo.eventlog import ConcurrencyError, NewEvent, RecordedEvent
 from tavolo.eventlog.integrity import IndexColumns
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.servicekit.errors import (
     Conflict,
+    DomainError,
     FailedPrecondition,
     InvalidArgument,
     NotFound,
@@ -287,10 +288,30 @@ class EngineApp:
 
     async def fire(self, row: DeadlineRow) -> bool:
         """Fire one due deadline through the command path; False if it was not ours."""
-        if row.kind == BOT_TIMER:
-            live = await self.repo.live(row.table_id)
+        live = await self.repo.live(row.table_id)
+        applied = await self.repo.run(row.table_id, self._decider(live, row), fired=row)
+        return applied is not None
 
-            def decide(table: Table, table_seed: bytes, now: datetime) -> Decision | None:
+    async def fire_together(self, rows: Sequence[DeadlineRow]) -> tuple[int, list[DeadlineRow]]:
+        """Fire due deadlines of many tables in one transaction (`TableRepository.
+        fire_together`); how many were handled, and those to fire alone with `fire`."""
+        fired = []
+        unknown = []
+        for row in rows:
+            try:
+                live = await self.repo.live(row.table_id)
+            except DomainError:
+                unknown.append(row)  # `fire` says why
+            else:
+                fired.append((live, row, self._decider(live, row)))
+        handled, alone = await self.repo.fire_together(fired)
+        return handled, unknown + [row for _, row, _ in alone]
+
+    def _decider(self, live: LiveTable, row: DeadlineRow) -> Decide:
+        """What firing ``row`` decides: the seat's bot moves, or the timer expires."""
+        if row.kind == BOT_TIMER:
+
+            def bot_moves(table: Table, table_seed: bytes, now: datetime) -> Decision | None:
                 info = table.seats[row.seat]
                 legal = table.game.legal_actions(table.state, row.seat) if table.playing else []
                 if not info.bot or not legal:
@@ -299,19 +320,16 @@ class EngineApp:
                 choice = self._bot(live, table, row.seat).choose(view, legal)
                 return decide_action(table, row.seat, choice, by=BY_BOT, seed=table_seed, now=now)
 
-        else:
+            return bot_moves
 
-            def decide(table: Table, table_seed: bytes, now: datetime) -> Decision | None:
-                expire = Action(ActionKind.EXPIRE, timer=row.key)
-                try:
-                    return decide_action(
-                        table, row.seat, expire, by=BY_TIMER, seed=table_seed, now=now
-                    )
-                except RuleError:
-                    return None  # the timer stopped meanwhile: drop its row
+        def expires(table: Table, table_seed: bytes, now: datetime) -> Decision | None:
+            expire = Action(ActionKind.EXPIRE, timer=row.key)
+            try:
+                return decide_action(table, row.seat, expire, by=BY_TIMER, seed=table_seed, now=now)
+            except RuleError:
+                return None  # the timer stopped meanwhile: drop its row
 
-        applied = await self.repo.run(row.table_id, decide, fired=row)
-        return applied is not None
+        return expires
 
     def _bot(self, live: LiveTable, table: Table, seat: int) -> SeatedBot:
         """The seat's bot, kept with the cached table so a bot with memory keeps it."""

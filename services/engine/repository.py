@@ -12,20 +12,34 @@ gives it the table at the stored head and commits what it decided:
    version decided on (optimistic concurrency: a stale append raises ConcurrencyError,
    the transaction rolls back, the table is reloaded and the command decided again);
 5. only after commit, advance the cache and tell watchers, the timer loop and the relay.
+
+`TableRepository.fire_together` is the timer loop's path under load: the due timers of
+many tables, each decided on its cached table, committed in one statement whatever their
+number (``commit_fired``: the lock, the checks of step 1-4 and the writes, inside the
+database). A table whose check fails there is left as it was, or fired alone as above.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import structlog
 
 from tavolo.engine.live import HISTORY, LiveTable, LiveTables
-from tavolo.engine.store import DeadlineRow, LockedTable, TableStore, stream_id
-from tavolo.eventlog import ConcurrencyError
-from tavolo.servicekit.errors import AlreadyExists, Conflict, NotFound, quoted
+from tavolo.engine.store import (
+    DeadlineRow,
+    FiredCommand,
+    HeadChange,
+    LockedTable,
+    TableStore,
+    stream_id,
+    table_id_of,
+)
+from tavolo.eventlog import ConcurrencyError, StreamAppend
+from tavolo.servicekit.errors import AlreadyExists, Conflict, DomainError, NotFound, quoted
 from tavolo.tablelog.history import evolve
 from tavolo.tablelog.replay import tables_by_version
 from tavolo.tablelog.setup import TableSetup
@@ -186,6 +200,89 @@ class TableRepository:
                     await self._catch_up(live, None)
         raise Conflict(f"table {table_id} is very busy right now: try again")
 
+    async def fire_together(
+        self, fired: Sequence[tuple[LiveTable, DeadlineRow, Decide]]
+    ) -> tuple[int, list[tuple[LiveTable, DeadlineRow, Decide]]]:
+        """Fire due timers of many tables in one statement (``commit_fired``): each is
+        decided on the cached table by the database's clock as last read, and committed
+        only if its table is still at that version, its timer still due, and no other
+        transaction holds it. No row lock lives across a round trip, so a player's command
+        on one of these tables waits for one statement at most.
+
+        Returns how many timers were handled and the ones to fire alone with `run`: a
+        table busy with a command of this process, a second timer of a table, a table
+        another replica moved on (`run` catches it up) or whose stream head this process
+        does not know. A table another transaction holds is left due for the next look.
+        """
+        mine: dict[str, tuple[LiveTable, DeadlineRow, Decide]] = {}
+        alone: list[tuple[LiveTable, DeadlineRow, Decide]] = []
+        for entry in fired:
+            live, row, _ = entry
+            if live.lock.locked() or row.table_id in mine:
+                alone.append(entry)
+            else:
+                mine[row.table_id] = entry
+        for live, _, _ in mine.values():
+            await live.lock.acquire()  # free (checked above): taken without waiting
+        try:
+            handled, moved = await self._fire_cached(list(mine.values()))
+        finally:
+            for live, _, _ in mine.values():
+                live.lock.release()
+        return handled, alone + [mine[table_id] for table_id in moved]
+
+    async def _fire_cached(
+        self, fired: list[tuple[LiveTable, DeadlineRow, Decide]]
+    ) -> tuple[int, list[str]]:
+        """Decide each table's command and commit them all; (handled, tables to fire alone)."""
+        now = self.store.clock.now()
+        commands: dict[str, FiredCommand] = {}
+        decided: dict[str, tuple[LiveTable, Decision]] = {}
+        appends: list[StreamAppend] = []
+        for live, row, decide in fired:
+            # Deciding is the batch's CPU: a turn of the event loop between tables keeps
+            # the turns short, so the gRPC server (a few turns to accept each call) keeps
+            # taking players' calls: players first (measured at 200 tables: Act p50 38 ms
+            # with it, 860 ms without; without it the bots play a quarter more moves).
+            await asyncio.sleep(0)
+            table = live.table
+            try:
+                decision = decide(table, live.seed, now)
+            except DomainError as exc:
+                log.info("timer not fired", table_id=row.table_id, timer=row.key, reason=str(exc))
+                continue
+            except Exception:  # one table's fault must not hold the others' moves back
+                log.exception("timer failed", table_id=row.table_id, timer=row.key)
+                continue
+            if decision is None:
+                commands[row.table_id] = FiredCommand(
+                    row.table_id, table.version, row.key, None, table.status, ()
+                )
+                continue
+            after = decision.table
+            wanted = self.wanted_deadlines(after, {}, row, now)
+            commands[row.table_id] = FiredCommand(
+                row.table_id, table.version, row.key, after.version, after.status, wanted
+            )
+            appends.append(
+                StreamAppend(stream_id(row.table_id), decision.expected_version, decision.events)
+            )
+            decided[row.table_id] = (live, decision)
+        prepared, unknown = self.store.events.prepare_group(appends)
+        later = [table_id_of(a.stream_id) for a in unknown]
+        for table_id in later:
+            del commands[table_id]
+        if not commands:
+            return 0, later
+        outcomes = await self.store.commit_fired(list(commands.values()), prepared.columns())
+        written = [t for t, outcome in outcomes.items() if outcome == "written"]
+        self.store.events.settle_group(prepared, {stream_id(t) for t in written})
+        for table_id in written:
+            if table_id in decided:
+                await self._committed(*decided[table_id])
+        later += [t for t, outcome in outcomes.items() if outcome in ("moved", "stale")]
+        return len(written), later
+
     async def _attempt(
         self, live: LiveTable, decide: Decide, request: Request | None, fired: DeadlineRow | None
     ) -> Applied | None:
@@ -228,18 +325,27 @@ class TableRepository:
         decision: Decision,
         now: datetime,
     ) -> None:
-        """Deadlines, head and notification, then the events last (see eventlog.postgres)."""
+        """Deadlines and head, then the events last (see eventlog.postgres)."""
+        await self.store.write_head(conn, self._head_change(table, stored, fired, now))
+        await self.store.events.append_events(
+            stream_id(table.table_id), decision.expected_version, decision.events, conn=conn
+        )
+
+    def _head_change(
+        self,
+        table: Table,
+        stored: dict[str, DeadlineRow],
+        fired: DeadlineRow | None,
+        now: datetime,
+    ) -> HeadChange:
+        """The timers to stop and start so that the stored ones become those ``table``
+        wants, and the new head."""
         wanted = self.wanted_deadlines(table, stored, fired, now)
         keys = {d.key for d in wanted}
         fired_key = fired.key if fired is not None else None
         stop = [k for k in stored if k not in keys]
         start = [d for d in wanted if d.key not in stored or d.key == fired_key]
-        await self.store.write_head(
-            conn, table.table_id, table.version, table.status, stop=stop, start=start
-        )
-        await self.store.events.append_events(
-            stream_id(table.table_id), decision.expected_version, decision.events, conn=conn
-        )
+        return HeadChange(table.table_id, table.version, table.status, stop, start)
 
     def wanted_deadlines(
         self,

@@ -8,6 +8,7 @@ position counter, last) — no deadlocks between commands and the timer loop.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -60,6 +61,50 @@ class LockedTable:
     now: datetime  # the database's clock: every replica decides and times by this one
 
 
+@dataclass(frozen=True, slots=True)
+class HeadChange:
+    """What one command writes beside its events: timers stopped and started, the head."""
+
+    table_id: str
+    version: int
+    status: str
+    stop: Sequence[str]
+    start: Sequence[DeadlineRow]
+
+
+@dataclass(frozen=True, slots=True)
+class FiredCommand:
+    """A fired timer's command, decided on the cached table at version ``expected``:
+    the head it moves to (``version`` None: it decided nothing, the timer is dropped) and
+    every timer the table wants running after it (the fired one restarts)."""
+
+    table_id: str
+    expected: int
+    timer: str
+    version: int | None
+    status: str
+    deadlines: Sequence[DeadlineRow]
+
+
+class DatabaseClock:
+    """The database's clock as last read, run on by this process's monotonic clock: what
+    the timer loop decides fired timers by without a round trip to read ``now()``. Every
+    replica still times tables by the database's clock (the due query reads it, and the
+    commit checks each timer against the real ``now()``)."""
+
+    def __init__(self) -> None:
+        self._read: datetime | None = None
+        self._at = 0.0
+
+    def saw(self, now: datetime) -> None:
+        self._read, self._at = now, time.monotonic()
+
+    def now(self) -> datetime:
+        if self._read is None:
+            raise RuntimeError("the database's clock has not been read yet")
+        return self._read + timedelta(seconds=time.monotonic() - self._at)
+
+
 class TableStore:
     """SQL for the engine's own tables in schema ``schema`` (default ``engine``)."""
 
@@ -69,6 +114,7 @@ class TableStore:
         self.schema = schema
         self.events = PostgresEventStore(pool, schema)
         self.channel = f"{schema}_tables"
+        self.clock = DatabaseClock()
         # One round trip: lock the table's row and read its deadlines.
         self._lock = (
             "SELECT t.version, t.status, d.timer_key, d.seat, d.kind, d.due_at, now() AS db_now"
@@ -112,10 +158,15 @@ class TableStore:
             )
             SELECT 1
         """
+        self._commit_fired = (
+            f"SELECT table_id, outcome FROM {s}.commit_fired($1, $2, $3, $4, $5, $6, $7, $8,"
+            " $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)"
+        )
         self._delete_deadline = f"DELETE FROM {s}.deadlines WHERE table_id = $1 AND timer_key = $2"
         self._due = (
             "SELECT table_id, timer_key, seat, kind, due_at,"
-            f" extract(epoch FROM now() - due_at)::float8 AS waited FROM {s}.deadlines"
+            " extract(epoch FROM now() - due_at)::float8 AS waited, now() AS db_now"
+            f" FROM {s}.deadlines"
             " WHERE due_at <= now() ORDER BY due_at LIMIT $1"
         )
         self._next_due = f"SELECT min(due_at) - now() FROM {s}.deadlines"
@@ -140,14 +191,7 @@ class TableStore:
     ) -> LockedTable | None:
         """Lock the table's row (or skip it if another transaction holds it)."""
         rows = await conn.fetch(self._lock_skip if skip_locked else self._lock, table_id)
-        if not rows:
-            return None
-        deadlines = {
-            r["timer_key"]: DeadlineRow(table_id, r["timer_key"], r["seat"], r["kind"], r["due_at"])
-            for r in rows
-            if r["timer_key"] is not None
-        }
-        return LockedTable(rows[0]["version"], rows[0]["status"], deadlines, rows[0]["db_now"])
+        return _locked(table_id, rows) if rows else None
 
     async def create_table(
         self, conn: Any, table_id: str, game: str, mode: str, seed: bytes, commitment: str
@@ -156,29 +200,47 @@ class TableStore:
         inserted = await conn.fetchval(self._insert_table, table_id, game, mode, seed, commitment)
         return inserted is not None
 
-    async def write_head(
-        self,
-        conn: Any,
-        table_id: str,
-        version: int,
-        status: str,
-        *,
-        stop: Sequence[str],
-        start: Sequence[DeadlineRow],
-    ) -> None:
-        """Stop the timers ``stop``, start (or restart) ``start``, move the head to
-        ``version`` (the caller announces it to other replicas after the commit)."""
+    async def write_head(self, conn: Any, change: HeadChange) -> None:
+        """Stop the timers ``change.stop``, start (or restart) ``change.start``, move the
+        head (the caller announces it to other replicas after the commit)."""
         await conn.execute(
             self._write_head,
-            table_id,
-            list(stop),
-            [d.key for d in start],
-            [d.seat for d in start],
-            [d.kind for d in start],
-            [d.due for d in start],
-            version,
-            status,
+            change.table_id,
+            list(change.stop),
+            [d.key for d in change.start],
+            [d.seat for d in change.start],
+            [d.kind for d in change.start],
+            [d.due for d in change.start],
+            change.version,
+            change.status,
         )
+
+    async def commit_fired(
+        self, fired: Sequence[FiredCommand], events: tuple[list[Any], ...]
+    ) -> dict[str, str]:
+        """Commit the commands of fired timers of many tables in one statement (see
+        ``002_commit_fired.sql``): each table's outcome, ``'written'`` or why not.
+        ``events`` are ``append_group``'s columns for their events."""
+        wanted = [(c.table_id, d, d.key == c.timer) for c in fired for d in c.deadlines]
+        tables_of_events = [table_id_of(stream) for stream in events[0]]
+        async with self.pool.acquire() as conn:
+            rows = await conn.fetch(
+                self._commit_fired,
+                [c.table_id for c in fired],
+                [c.expected for c in fired],
+                [c.timer for c in fired],
+                [c.version for c in fired],
+                [c.status for c in fired],
+                [t for t, _, _ in wanted],
+                [d.key for _, d, _ in wanted],
+                [d.seat for _, d, _ in wanted],
+                [d.kind for _, d, _ in wanted],
+                [d.due for _, d, _ in wanted],
+                [restart for _, _, restart in wanted],
+                tables_of_events,
+                *events,
+            )
+        return {r["table_id"]: r["outcome"] for r in rows}
 
     async def drop_deadline(self, conn: Any, table_id: str, key: str) -> None:
         await conn.execute(self._delete_deadline, table_id, key)
@@ -250,12 +312,16 @@ class TableStore:
         many seconds the oldest of them has waited (0 when none is due)."""
         async with self.pool.acquire() as conn:
             rows = await conn.fetch(self._due, limit)
+        if rows:
+            self.clock.saw(rows[0]["db_now"])
         return [_deadline(r) for r in rows], max((r["waited"] for r in rows), default=0.0)
 
     async def due_waits(self, limit: int) -> list[tuple[DeadlineRow, float]]:
         """Deadlines due by the database's clock, each with the seconds it has waited."""
         async with self.pool.acquire() as conn:
             rows = await conn.fetch(self._due, limit)
+        if rows:
+            self.clock.saw(rows[0]["db_now"])
         return [(_deadline(r), float(r["waited"])) for r in rows]
 
     async def next_due(self) -> timedelta | None:
@@ -279,6 +345,16 @@ class _Borrowed:
 
     async def __aexit__(self, *exc: object) -> None:
         return None
+
+
+def _locked(table_id: str, rows: Sequence[Any]) -> LockedTable:
+    """A table's row and its deadlines, from the lock statement's rows (one per deadline)."""
+    deadlines = {
+        r["timer_key"]: DeadlineRow(table_id, r["timer_key"], r["seat"], r["kind"], r["due_at"])
+        for r in rows
+        if r["timer_key"] is not None
+    }
+    return LockedTable(rows[0]["version"], rows[0]["status"], deadlines, rows[0]["db_now"])
 
 
 def _deadline(row: Any) -> DeadlineRow:

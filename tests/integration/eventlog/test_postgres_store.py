@@ -15,11 +15,13 @@ from tavolo.eventlog import (
     DuplicateEventError,
     NewEvent,
     PostgresEventStore,
+    StreamAppend,
 )
 from tavolo.eventlog import schema as _schema
 from tavolo.eventlog._records import draft_records
 from tavolo.eventlog.canonical import encode_json
 from tavolo.eventlog.integrity import IndexEntry, missing_positions
+from tests.integration.eventlog.conftest import SCHEMA
 
 pytestmark = pytest.mark.integration
 
@@ -95,6 +97,43 @@ async def test_a_taken_event_id_inside_a_transaction_writes_nothing_and_leaves_i
         ("t1", 1),
         ("t2", 1),
     ]
+
+
+async def test_appends_prepared_for_a_callers_own_statement_are_written_by_append_group(
+    pg_store: PostgresEventStore, pg_pool: asyncpg.Pool
+) -> None:
+    """A caller whose own SQL writes events beside its rows (the engine's timers) drafts
+    them here and calls ``append_group`` itself: one round trip for the whole command."""
+    await pg_store.append_events("t1", 0, [NewEvent("A", {})])
+    await pg_store.append_events("t2", 0, [NewEvent("A", {})])
+    prepared, unknown = pg_store.prepare_group(
+        [
+            StreamAppend("t1", 1, [NewEvent("B", {}), NewEvent("C", {})]),
+            StreamAppend("t2", 0, [NewEvent("X", {})]),  # stale: t2 is at version 1
+            StreamAppend("t3", 0, [NewEvent("A", {})]),
+            StreamAppend("t9", 4, [NewEvent("A", {})]),  # a head this store never saw
+        ]
+    )
+    assert [a.stream_id for a in unknown] == ["t9"]
+    async with pg_pool.acquire() as conn:
+        written = {
+            row[0]
+            for row in await conn.fetch(
+                f"SELECT * FROM {SCHEMA}.append_group($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                *prepared.columns(),
+            )
+        }
+    assert written == {"t1", "t3"}
+    recorded = pg_store.settle_group(prepared, written)
+    assert {s: [e.version for e in r] for s, r in recorded.items()} == {"t1": [2, 3], "t3": [1]}
+    for stream in ("t1", "t2", "t3"):
+        assert (await pg_store.verify_stream(stream)).ok
+    assert [e.type for e in await pg_store.read_stream("t2")] == ["A"]
+    # the remembered heads follow what was written: t1 appends on without a read
+    again, unknown = pg_store.prepare_group([StreamAppend("t1", 3, [NewEvent("D", {})])])
+    assert (len(again.planned), unknown) == (1, [])
+    with pytest.raises(ValueError, match="distinct streams"):
+        pg_store.prepare_group([StreamAppend("t3", 1, [NewEvent("B", {})])] * 2)
 
 
 async def test_the_writer_that_commits_second_loses_the_race(
