@@ -34,6 +34,7 @@ import sys
 import time
 import tracemalloc
 import uuid
+from asyncio.subprocess import Process
 from pathlib import Path
 
 import asyncpg
@@ -274,11 +275,8 @@ async def serve(url: str, nats_url: str, namespace: str) -> None:
         await service.stop(grace=1)
 
 
-async def round_trips_apart(
-    url: str, nats_url: str, namespace: str, levels: list[int], seconds: float
-) -> list[tuple[int, list[float]]]:
-    """The ``Act`` round trips again with the engine in a process of its own, as clients
-    are in production: here the clients do not share the engine's event loop."""
+async def start_engine(url: str, nats_url: str, namespace: str) -> tuple[Process, int]:
+    """An engine in a process of its own (``--serve``), and its port."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         __file__,
@@ -289,14 +287,26 @@ async def round_trips_apart(
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
     )
+    assert process.stdout is not None
+    return process, int((await process.stdout.readline()).decode())
+
+
+async def stop_engine(process: Process) -> None:
+    assert process.stdin is not None
+    process.stdin.close()
+    await asyncio.wait_for(process.wait(), 60)
+
+
+async def round_trips_apart(
+    url: str, nats_url: str, namespace: str, levels: list[int], seconds: float
+) -> list[tuple[int, list[float]]]:
+    """The ``Act`` round trips again with the engine in a process of its own, as clients
+    are in production: here the clients do not share the engine's event loop."""
+    process, port = await start_engine(url, nats_url, namespace)
     try:
-        assert process.stdout is not None
-        port = int((await process.stdout.readline()).decode())
         return [(tables, await round_trips(port, tables, seconds)) for tables in levels]
     finally:
-        assert process.stdin is not None
-        process.stdin.close()
-        await asyncio.wait_for(process.wait(), 60)
+        await stop_engine(process)
 
 
 def _postgres_pids() -> list[int]:
@@ -324,24 +334,10 @@ async def engine_processes(
     url: str, nats_url: str, namespace: str, count: int, games: int
 ) -> tuple[float, int]:
     """Bot actions per second with ``count`` engine processes sharing the database."""
-    processes = [
-        await asyncio.create_subprocess_exec(
-            sys.executable,
-            __file__,
-            "--serve",
-            url,
-            nats_url,
-            namespace,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-        )
-        for _ in range(count)
-    ]
+    started_engines = [await start_engine(url, nats_url, namespace) for _ in range(count)]
+    processes = [process for process, _ in started_engines]
+    ports = [port for _, port in started_engines]
     try:
-        ports = []
-        for process in processes:
-            assert process.stdout is not None
-            ports.append(int((await process.stdout.readline()).decode()))
         started = time.perf_counter()
         cpu_before = _cpu_seconds([p.pid for p in processes]), _cpu_seconds(_postgres_pids())
         results = await asyncio.gather(
@@ -358,11 +354,7 @@ async def engine_processes(
         )
         return actions / seconds, actions
     finally:
-        for process in processes:
-            assert process.stdin is not None
-            process.stdin.close()
-        for process in processes:
-            await asyncio.wait_for(process.wait(), 60)
+        await asyncio.gather(*(stop_engine(process) for process in processes))
 
 
 # -- running ------------------------------------------------------------------------------
