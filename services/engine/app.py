@@ -293,7 +293,7 @@ class EngineApp:
         return applied is not None
 
     async def fire_together(self, rows: Sequence[DeadlineRow]) -> tuple[int, list[DeadlineRow]]:
-        """Fire due deadlines of many tables in one transaction (`TableRepository.
+        """Fire due deadlines of many tables in one statement (`TableRepository.
         fire_together`); how many were handled, and those to fire alone with `fire`."""
         fired = []
         unknown = []

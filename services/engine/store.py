@@ -310,11 +310,8 @@ class TableStore:
     async def due(self, limit: int) -> tuple[list[DeadlineRow], float]:
         """Deadlines due by the database's clock (replicas' clocks may disagree), and how
         many seconds the oldest of them has waited (0 when none is due)."""
-        async with self.pool.acquire() as conn:
-            rows = await conn.fetch(self._due, limit)
-        if rows:
-            self.clock.saw(rows[0]["db_now"])
-        return [_deadline(r) for r in rows], max((r["waited"] for r in rows), default=0.0)
+        found = await self.due_waits(limit)
+        return [row for row, _ in found], max((waited for _, waited in found), default=0.0)
 
     async def due_waits(self, limit: int) -> list[tuple[DeadlineRow, float]]:
         """Deadlines due by the database's clock, each with the seconds it has waited."""

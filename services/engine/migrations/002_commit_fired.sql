@@ -31,6 +31,16 @@ DECLARE
     ready text[];
     written_streams text[] := '{}';
     done text[];
+    r_streams text[];
+    r_versions integer[];
+    r_ids uuid[];
+    r_types text[];
+    r_datas text[];
+    r_metadatas text[];
+    r_recorded_ats timestamptz[];
+    r_prev_hashes bytea[];
+    r_hashes bytea[];
+    r_firsts boolean[];
 BEGIN
     WITH locked AS (
         SELECT t.table_id FROM tables AS t WHERE t.table_id = ANY (table_ids)
@@ -45,19 +55,23 @@ BEGIN
         SELECT 1 FROM deadlines AS d
         WHERE d.table_id = c.id AND d.timer_key = c.k AND d.due_at <= now());
 
-    IF EXISTS (SELECT 1 FROM unnest(e_tables) AS e(t) WHERE e.t = ANY (ready)) THEN
-        SELECT coalesce(array_agg(w), '{}') INTO written_streams FROM append_group(
-            (SELECT array_agg(s ORDER BY o) FROM unnest(e_tables, e_streams) WITH ORDINALITY AS x(t, s, o) WHERE t = ANY (ready)),
-            (SELECT array_agg(v ORDER BY o) FROM unnest(e_tables, e_versions) WITH ORDINALITY AS x(t, v, o) WHERE t = ANY (ready)),
-            (SELECT array_agg(i ORDER BY o) FROM unnest(e_tables, e_ids) WITH ORDINALITY AS x(t, i, o) WHERE t = ANY (ready)),
-            (SELECT array_agg(y ORDER BY o) FROM unnest(e_tables, e_types) WITH ORDINALITY AS x(t, y, o) WHERE t = ANY (ready)),
-            (SELECT array_agg(v ORDER BY o) FROM unnest(e_tables, e_datas) WITH ORDINALITY AS x(t, v, o) WHERE t = ANY (ready)),
-            (SELECT array_agg(v ORDER BY o) FROM unnest(e_tables, e_metadatas) WITH ORDINALITY AS x(t, v, o) WHERE t = ANY (ready)),
-            (SELECT array_agg(v ORDER BY o) FROM unnest(e_tables, e_recorded_ats) WITH ORDINALITY AS x(t, v, o) WHERE t = ANY (ready)),
-            (SELECT array_agg(v ORDER BY o) FROM unnest(e_tables, e_prev_hashes) WITH ORDINALITY AS x(t, v, o) WHERE t = ANY (ready)),
-            (SELECT array_agg(v ORDER BY o) FROM unnest(e_tables, e_hashes) WITH ORDINALITY AS x(t, v, o) WHERE t = ANY (ready)),
-            (SELECT array_agg(v ORDER BY o) FROM unnest(e_tables, e_firsts) WITH ORDINALITY AS x(t, v, o) WHERE t = ANY (ready))
-        ) AS w;
+    -- the events of the ready tables only, in their order
+    SELECT array_agg(x.s ORDER BY x.o), array_agg(x.v ORDER BY x.o),
+           array_agg(x.i ORDER BY x.o), array_agg(x.y ORDER BY x.o),
+           array_agg(x.da ORDER BY x.o), array_agg(x.m ORDER BY x.o),
+           array_agg(x.ra ORDER BY x.o), array_agg(x.p ORDER BY x.o),
+           array_agg(x.h ORDER BY x.o), array_agg(x.f ORDER BY x.o)
+    INTO r_streams, r_versions, r_ids, r_types, r_datas, r_metadatas, r_recorded_ats,
+         r_prev_hashes, r_hashes, r_firsts
+    FROM unnest(e_tables, e_streams, e_versions, e_ids, e_types, e_datas, e_metadatas,
+                e_recorded_ats, e_prev_hashes, e_hashes, e_firsts)
+         WITH ORDINALITY AS x(t, s, v, i, y, da, m, ra, p, h, f, o)
+    WHERE x.t = ANY (ready);
+
+    IF r_streams IS NOT NULL THEN
+        SELECT coalesce(array_agg(w), '{}') INTO written_streams
+        FROM append_group(r_streams, r_versions, r_ids, r_types, r_datas, r_metadatas,
+                          r_recorded_ats, r_prev_hashes, r_hashes, r_firsts) AS w;
     END IF;
 
     -- written: a ready table that decided nothing, or whose events were all written
