@@ -71,7 +71,8 @@ Appends written by a caller's own statement
 `prepare_group` drafts appends (links, hashes, ids) for a caller whose own SQL function
 calls ``append_group`` beside its other writes, so a whole command is one round trip (the
 engine commits the due timers of many tables so). It drafts only appends to streams whose
-head this store remembers; `settle_group` then records which streams were written.
+head this store remembers (`read_stream` and `learn_heads` teach it heads);
+`settle_group` then records which streams were written.
 
 Appending inside a caller's transaction
 ---------------------------------------
@@ -400,16 +401,29 @@ class PostgresEventStore:
         return known[1]
 
     def _remember(self, event: RecordedEvent) -> None:
-        if len(self._heads) >= REMEMBERED_HEADS and event.stream_id not in self._heads:
+        self._keep(event.stream_id, event.version, event.hash)
+
+    def _keep(self, stream_id: str, version: int, head_hash: bytes) -> None:
+        if len(self._heads) >= REMEMBERED_HEADS and stream_id not in self._heads:
             self._heads.clear()
-        self._heads[event.stream_id] = (event.version, event.hash)
+        self._heads[stream_id] = (version, head_hash)
 
     async def read_stream(
         self, stream_id: str, from_version: int = 1, *, conn: Any = None
     ) -> list[RecordedEvent]:
         async with self._connection(conn) as c:
             rows = await c.fetch(self._sql_stream, stream_id, from_version)
-        return [_record(row) for row in rows]
+        recorded = [_record(row) for row in rows]
+        if recorded:
+            self._remember(recorded[-1])  # read to the end: the head, as of this read
+        return recorded
+
+    async def learn_heads(self, stream_ids: Collection[str], *, conn: Any = None) -> None:
+        """Read and remember the heads of ``stream_ids``, for `prepare_group`."""
+        async with self._connection(conn) as c:
+            rows = await c.fetch(self._sql_heads, list(stream_ids))
+        for row in rows:
+            self._keep(row["stream_id"], row["version"], bytes(row["hash"]))
 
     async def stream_version(self, stream_id: str, *, conn: Any = None) -> int:
         async with self._connection(conn) as c:

@@ -1,22 +1,25 @@
-"""Load tables, keep them cached, and run commands on them in one transaction each.
+"""Load tables, keep them cached, and commit each command on them in one statement.
 
 A command is a pure ``decide(table, seed, now) -> Decision | None``. `TableRepository.run`
-gives it the table at the stored head and commits what it decided:
+decides it on the cached table by the database's clock (`DatabaseClock`: as the last
+statement read it, run on by the monotonic clock; replicas' clocks may disagree) and
+commits the decision in one statement, ``commit_commands``: inside the database it locks
+the table's row, checks that the table's stream is still at the version decided on (a
+fired timer still due, a request id new) and writes the events, the deadlines, the request
+id and the head together. One round trip where a transaction took seven, and no row lock
+lives across a round trip. Only after commit does the cache advance and are watchers, the
+timer loop and the relay told.
 
-1. lock the table's row (waiting, or skipping it for the timer loop);
-2. catch the cached copy up if another replica moved the stream on (reload);
-3. answer a retried request id with the version it produced;
-4. decide, by the database's clock (``now()``, read with the lock: replicas' clocks may
-   disagree, and a fired timer must still be due by that clock); write the deadlines it
-   starts and stops, the request id, the new head; and append the events last, at the
-   version decided on (optimistic concurrency: a stale append raises ConcurrencyError,
-   the transaction rolls back, the table is reloaded and the command decided again);
-5. only after commit, advance the cache and tell watchers, the timer loop and the relay.
+Optimistic all the way (guarantee 2): when the check fails -- another replica moved the
+table on, or the remembered head of its stream was wrong -- the cached copy catches up
+from the log and the command is decided again. A command the cached copy refuses is
+refused only once one read shows the copy was current (else it catches up and decides
+again) and the request id was not answered before (a retry gets the first answer).
 
 `TableRepository.fire_together` is the timer loop's path under load: the due timers of
-many tables, each decided on its cached table, committed in one statement whatever their
-number (``commit_fired``: the lock, the checks of step 1-4 and the writes, inside the
-database). A table whose check fails there is left as it was, or fired alone as above.
+many tables, each decided on its cached table, committed by the same statement whatever
+their number. A table another transaction holds is left due; one whose check fails is
+fired alone through `run`.
 """
 
 from __future__ import annotations
@@ -30,15 +33,15 @@ import structlog
 
 from tavolo.engine.live import HISTORY, LiveTable, LiveTables
 from tavolo.engine.store import (
+    Command,
+    Committed,
     DeadlineRow,
-    FiredCommand,
-    HeadChange,
-    LockedTable,
+    Request,
     TableStore,
     stream_id,
     table_id_of,
 )
-from tavolo.eventlog import ConcurrencyError, StreamAppend
+from tavolo.eventlog import StreamAppend
 from tavolo.servicekit.errors import AlreadyExists, Conflict, DomainError, NotFound, quoted
 from tavolo.tablelog.history import evolve
 from tavolo.tablelog.replay import tables_by_version
@@ -51,18 +54,12 @@ Decide = Callable[[Table, bytes, datetime], Decision | None]
 OnCommit = Callable[[LiveTable, Decision], Awaitable[None] | None]
 BOT_TIMER = "bot"
 MAX_ATTEMPTS = 5
+_MOVED = "moved"
+"""What an attempt returns when the table moved on under the cached copy."""
 
 
 def bot_key(seat: int) -> str:
     return f"bot:{seat}"
-
-
-@dataclass(frozen=True, slots=True)
-class Request:
-    """A caller's request id, scoped to the caller: a retry gets the first answer."""
-
-    player_id: str
-    request_id: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +116,7 @@ class TableRepository:
             # under the lock, either it has landed meanwhile or the log is read.
             async with live.lock:
                 if live.behind:
-                    await self._catch_up(live, None)
+                    await self._catch_up(live)
         return live.table
 
     async def table_at(self, live: LiveTable, version: int) -> Table:
@@ -140,8 +137,10 @@ class TableRepository:
             t for t in tables_by_version(events[:last], live.seed) if first <= t.version <= last
         ]
 
-    async def _catch_up(self, live: LiveTable, conn: object) -> None:
-        events = await self.store.read_events(live.table.table_id, live.table.version + 1, conn)
+    async def _catch_up(self, live: LiveTable) -> None:
+        """Apply the events past the cached version (reading them also teaches the event
+        store the stream's head, for the next commit)."""
+        events = await self.store.read_events(live.table.table_id, live.table.version + 1)
         table = live.table
         for event in events:
             table = evolve(table, event.version, event.type, event.data, event.metadata)
@@ -157,12 +156,15 @@ class TableRepository:
         """Store a newly dealt table; an existing table with the same setup is returned
         (a retried open), one with another setup is ALREADY_EXISTS."""
         table = decision.table
+        command = self._command(setup.table_id, decision, None, None, now)
         async with self.store.pool.acquire() as conn, conn.transaction():
             created = await self.store.create_table(
                 conn, setup.table_id, setup.game, setup.mode, seed, table.commitment
             )
             if created:
-                await self._write(conn, table, {}, None, decision, now)
+                committed = await self._commit([(command, decision)], wait=True, conn=conn)
+                if committed[setup.table_id].outcome != "written":  # pragma: no cover
+                    raise RuntimeError(f"a new table's first events were refused: {committed}")
         if not created:
             live = await self.live(setup.table_id)
             first = (await self.table_at(live, 1)).setup
@@ -184,35 +186,63 @@ class TableRepository:
         fired: DeadlineRow | None = None,
     ) -> Applied | None:
         """Decide and commit one command; None when a fired timer was not ours to fire
-        (another replica holds the table, or the timer is gone)."""
+        (another transaction holds the table, or the timer is gone)."""
         live = await self.live(table_id)
         async with live.lock:
             for attempt in range(1, MAX_ATTEMPTS + 1):
-                try:
-                    return await self._attempt(live, decide, request, fired)
-                except ConcurrencyError as exc:
-                    log.info(
-                        "stale table copy; reloading",
-                        table_id=table_id,
-                        attempt=attempt,
-                        reason=str(exc),
-                    )
-                    await self._catch_up(live, None)
+                applied = await self._attempt(live, decide, request, fired)
+                if applied != _MOVED:
+                    assert not isinstance(applied, str)
+                    return applied
+                log.info("stale table copy; catching up", table_id=table_id, attempt=attempt)
+                await self._catch_up(live)
         raise Conflict(f"table {table_id} is very busy right now: try again")
+
+    async def _attempt(
+        self, live: LiveTable, decide: Decide, request: Request | None, fired: DeadlineRow | None
+    ) -> Applied | str | None:
+        """One decision on the cached copy and its commit: `Applied`, None (a fired timer
+        not ours), or ``_MOVED`` (catch up and decide again)."""
+        table = live.table
+        now = await self._now()
+        try:
+            decision = decide(table, live.seed, now)
+        except DomainError:
+            head, answered = await self.store.head_and_request(table.table_id, request)
+            if answered is not None:
+                return Applied(await self.table_at(live, answered), retried=True)
+            if head != table.version:
+                return _MOVED  # refused by a copy that was behind: decide again
+            raise
+        command = self._command(table.table_id, decision, fired, request, now, table)
+        committed = (await self._commit([(command, decision)], wait=fired is None))[table.table_id]
+        match committed.outcome:
+            case "written":
+                if decision is None:
+                    return Applied(table, applied=False)
+                await self._committed(live, decision)
+                return Applied(decision.table)
+            case "retried":
+                assert committed.version is not None
+                return Applied(await self.table_at(live, committed.version), retried=True)
+            case "busy" | "gone" if fired is not None:
+                return None  # another replica fires it, or it stopped meanwhile
+            case "gone":
+                raise NotFound(f"there is no table {quoted(table.table_id)}")
+        return _MOVED
 
     async def fire_together(
         self, fired: Sequence[tuple[LiveTable, DeadlineRow, Decide]]
     ) -> tuple[int, list[tuple[LiveTable, DeadlineRow, Decide]]]:
-        """Fire due timers of many tables in one statement (``commit_fired``): each is
-        decided on the cached table by the database's clock as last read, and committed
-        only if its table is still at that version, its timer still due, and no other
-        transaction holds it. No row lock lives across a round trip, so a player's command
-        on one of these tables waits for one statement at most.
+        """Fire due timers of many tables in one statement: each is decided on the cached
+        table and committed only if its table's stream is still at that version, its timer
+        still due, and no other transaction holds it. No row lock lives across a round
+        trip, so a player's command on one of these tables waits for one statement at most.
 
         Returns how many timers were handled and the ones to fire alone with `run`: a
         table busy with a command of this process, a second timer of a table, a table
-        another replica moved on (`run` catches it up) or whose stream head this process
-        does not know. A table another transaction holds is left due for the next look.
+        another replica moved on (`run` catches it up) or whose remembered stream head was
+        wrong. A table another transaction holds is left due for the next look.
         """
         mine: dict[str, tuple[LiveTable, DeadlineRow, Decide]] = {}
         alone: list[tuple[LiveTable, DeadlineRow, Decide]] = []
@@ -235,10 +265,9 @@ class TableRepository:
         self, fired: list[tuple[LiveTable, DeadlineRow, Decide]]
     ) -> tuple[int, list[str]]:
         """Decide each table's command and commit them all; (handled, tables to fire alone)."""
-        now = self.store.clock.now()
-        commands: dict[str, FiredCommand] = {}
-        decided: dict[str, tuple[LiveTable, Decision]] = {}
-        appends: list[StreamAppend] = []
+        now = await self._now()
+        entries: list[tuple[Command, Decision | None]] = []
+        decided: dict[str, tuple[LiveTable, Decision | None]] = {}
         for live, row, decide in fired:
             # Deciding is the batch's CPU: a turn of the event loop between tables keeps
             # the turns short, so the gRPC server (a few turns to accept each call) keeps
@@ -254,118 +283,83 @@ class TableRepository:
             except Exception:  # one table's fault must not hold the others' moves back
                 log.exception("timer failed", table_id=row.table_id, timer=row.key)
                 continue
-            if decision is None:
-                commands[row.table_id] = FiredCommand(
-                    row.table_id, table.version, row.key, None, table.status, ()
-                )
-                continue
-            after = decision.table
-            wanted = self.wanted_deadlines(after, {}, row, now)
-            commands[row.table_id] = FiredCommand(
-                row.table_id, table.version, row.key, after.version, after.status, wanted
-            )
-            appends.append(
-                StreamAppend(stream_id(row.table_id), decision.expected_version, decision.events)
-            )
+            entries.append((self._command(row.table_id, decision, row, None, now, table), decision))
             decided[row.table_id] = (live, decision)
-        prepared, unknown = self.store.events.prepare_group(appends)
-        later = [table_id_of(a.stream_id) for a in unknown]
-        for table_id in later:
-            del commands[table_id]
-        if not commands:
-            return 0, later
-        outcomes = await self.store.commit_fired(list(commands.values()), prepared.columns())
-        written = [t for t, outcome in outcomes.items() if outcome == "written"]
-        self.store.events.settle_group(prepared, {stream_id(t) for t in written})
-        for table_id in written:
-            if table_id in decided:
-                await self._committed(*decided[table_id])
-        later += [t for t, outcome in outcomes.items() if outcome in ("moved", "stale")]
-        return len(written), later
+        if not entries:
+            return 0, []
+        outcomes = await self._commit(entries, wait=False)
+        handled = 0
+        for table_id, committed in outcomes.items():
+            if committed.outcome == "written":
+                handled += 1
+                live, decision = decided[table_id]
+                if decision is not None:
+                    await self._committed(live, decision)
+        return handled, [t for t, c in outcomes.items() if c.outcome in ("moved", "stale")]
 
-    async def _attempt(
-        self, live: LiveTable, decide: Decide, request: Request | None, fired: DeadlineRow | None
-    ) -> Applied | None:
-        table_id = live.table.table_id
-        async with self.store.pool.acquire() as conn, conn.transaction():
-            locked = await self.store.lock_table(conn, table_id, skip_locked=fired is not None)
-            if locked is None:
-                if fired is not None:
-                    return None
-                raise NotFound(f"there is no table {quoted(table_id)}")
-            if fired is not None and not _still_due(locked, fired.key):
-                return None
-            if locked.version != live.table.version:
-                await self._catch_up(live, conn)
-            if request is not None:
-                prior = await self.store.find_request(
-                    conn, table_id, request.player_id, request.request_id
-                )
-                if prior is not None:
-                    return Applied(await self.table_at(live, prior), retried=True)
-            decision = decide(live.table, live.seed, locked.now)
-            if decision is None:
-                if fired is not None:
-                    await self.store.drop_deadline(conn, table_id, fired.key)
-                return Applied(live.table, applied=False)
-            if request is not None:
-                await self.store.save_request(
-                    conn, table_id, request.player_id, request.request_id, decision.table.version
-                )
-            await self._write(conn, decision.table, locked.deadlines, fired, decision, locked.now)
-        await self._committed(live, decision)
-        return Applied(decision.table)
+    async def _commit(
+        self, entries: list[tuple[Command, Decision | None]], *, wait: bool, conn: object = None
+    ) -> dict[str, Committed]:
+        """Commit commands of distinct tables in one statement; how each ended. A stream
+        whose head the event store does not know is read first (one more round trip); one
+        not at the version decided on is ``moved`` without a write."""
+        events = self.store.events
+        appends = [
+            StreamAppend(stream_id(c.table_id), d.expected_version, d.events)
+            for c, d in entries
+            if d is not None
+        ]
+        prepared, unknown = events.prepare_group(appends)
+        if unknown:
+            await events.learn_heads([a.stream_id for a in unknown], conn=conn)
+            prepared, unknown = events.prepare_group(appends)
+        outcomes = {table_id_of(a.stream_id): Committed(_MOVED, None) for a in unknown}
+        commands = [c for c, _ in entries if c.table_id not in outcomes]
+        if commands:
+            outcomes |= await self.store.commit_commands(
+                commands, prepared.columns(), wait=wait, conn=conn
+            )
+        written = {stream_id(t) for t, c in outcomes.items() if c.outcome == "written"}
+        events.settle_group(prepared, written)
+        return outcomes
 
-    async def _write(
+    async def _now(self) -> datetime:
+        """The database's clock: as last read, run on; read once if never read."""
+        clock = self.store.clock
+        return clock.now() if clock.known else await self.store.now()
+
+    def _command(
         self,
-        conn: object,
-        table: Table,
-        stored: dict[str, DeadlineRow],
+        table_id: str,
+        decision: Decision | None,
         fired: DeadlineRow | None,
-        decision: Decision,
+        request: Request | None,
         now: datetime,
-    ) -> None:
-        """Deadlines and head, then the events last (see eventlog.postgres)."""
-        await self.store.write_head(conn, self._head_change(table, stored, fired, now))
-        await self.store.events.append_events(
-            stream_id(table.table_id), decision.expected_version, decision.events, conn=conn
+        before: Table | None = None,
+    ) -> Command:
+        """What ``commit_commands`` writes for ``decision`` (None: a fired timer that
+        decided nothing on ``before``, its row dropped)."""
+        timer = fired.key if fired is not None else None
+        if decision is None:
+            assert before is not None
+            return Command(table_id, before.version, None, before.status, (), timer, request)
+        after = decision.table
+        wanted = self.wanted_deadlines(after, fired, now)
+        return Command(
+            table_id, decision.expected_version, after.version, after.status, wanted, timer, request
         )
 
-    def _head_change(
-        self,
-        table: Table,
-        stored: dict[str, DeadlineRow],
-        fired: DeadlineRow | None,
-        now: datetime,
-    ) -> HeadChange:
-        """The timers to stop and start so that the stored ones become those ``table``
-        wants, and the new head."""
-        wanted = self.wanted_deadlines(table, stored, fired, now)
-        keys = {d.key for d in wanted}
-        fired_key = fired.key if fired is not None else None
-        stop = [k for k in stored if k not in keys]
-        start = [d for d in wanted if d.key not in stored or d.key == fired_key]
-        return HeadChange(table.table_id, table.version, table.status, stop, start)
-
     def wanted_deadlines(
-        self,
-        table: Table,
-        stored: dict[str, DeadlineRow],
-        fired: DeadlineRow | None,
-        now: datetime,
+        self, table: Table, fired: DeadlineRow | None, now: datetime
     ) -> list[DeadlineRow]:
-        """The rule timers running at ``table`` and a move for each bot with one to make;
-        a bot already waiting keeps its due time, one that just moved waits its think time."""
+        """The rule timers running at ``table`` and a move for each bot with one to make,
+        in ``think`` time from now. Only the fired timer restarts: any other keeps the due
+        time stored for it (a bot already waiting keeps waiting as it was)."""
         tid = table.table_id
         rows = [DeadlineRow(tid, d.key, d.seat, d.kind, d.due) for d in table.deadlines]
         think = timedelta(milliseconds=table.setup.bot_think_millis)
         for seat in table.bot_seats_to_move():
-            key = bot_key(seat)
-            old = stored.get(key)
-            if old is not None and (fired is None or fired.key != key):
-                rows.append(old)
-            else:
-                rows.append(DeadlineRow(tid, key, seat, BOT_TIMER, now + think))
+            rows.append(DeadlineRow(tid, bot_key(seat), seat, BOT_TIMER, now + think))
         return rows
 
     async def _committed(self, live: LiveTable, decision: Decision) -> None:
@@ -377,10 +371,4 @@ class TableRepository:
                 await result
 
 
-def _still_due(locked: LockedTable, key: str) -> bool:
-    """The timer ``key`` still exists and is due by the database's clock."""
-    row = locked.deadlines.get(key)
-    return row is not None and row.due <= locked.now
-
-
-__all__ = ["HISTORY", "Applied", "LockedTable", "Request", "TableRepository", "bot_key"]
+__all__ = ["HISTORY", "Applied", "Request", "TableRepository", "bot_key"]

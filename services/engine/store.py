@@ -1,14 +1,15 @@
 """The engine's tables beside its event log: seeds, stream heads, deadlines, request ids.
 
-Every command on a table runs in one transaction that first locks the table's row
-(`lock_table`), so the deadlines, the request ids and the stream move together, and the
-locks are always taken in the same order (table row, deadline rows, then the event log's
-position counter, last) — no deadlocks between commands and the timer loop.
+Every command on a table is committed by one statement, ``commit_commands``
+(``migrations/003_commit_commands.sql``): it locks the table's row, checks the decision
+still holds and writes the events, the deadlines, the request id and the head together,
+so they always move together and no row lock lives across a round trip.
 """
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -52,38 +53,37 @@ class DeadlineRow:
 
 
 @dataclass(frozen=True, slots=True)
-class LockedTable:
-    """A table's row as read under its lock, with its stored deadlines."""
+class Request:
+    """A caller's request id, scoped to the caller: a retry gets the first answer."""
 
-    version: int
-    status: str
-    deadlines: dict[str, DeadlineRow]
-    now: datetime  # the database's clock: every replica decides and times by this one
+    player_id: str
+    request_id: str
 
 
 @dataclass(frozen=True, slots=True)
-class HeadChange:
-    """What one command writes beside its events: timers stopped and started, the head."""
-
-    table_id: str
-    version: int
-    status: str
-    stop: Sequence[str]
-    start: Sequence[DeadlineRow]
-
-
-@dataclass(frozen=True, slots=True)
-class FiredCommand:
-    """A fired timer's command, decided on the cached table at version ``expected``:
-    the head it moves to (``version`` None: it decided nothing, the timer is dropped) and
-    every timer the table wants running after it (the fired one restarts)."""
+class Command:
+    """A command decided on the cached table at version ``expected``, for
+    ``commit_commands``: the head it moves to (``version`` None: a fired timer decided
+    nothing and is dropped), every timer the table wants running after it, the timer it
+    fires (which restarts) and the caller's request id, if any."""
 
     table_id: str
     expected: int
-    timer: str
     version: int | None
     status: str
     deadlines: Sequence[DeadlineRow]
+    timer: str | None = None
+    request: Request | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """How a command ended (see ``003_commit_commands.sql``): ``written``, ``busy``,
+    ``retried``, ``moved``, ``gone`` or ``stale``; and the version: the one a retried
+    request produced, else the table's row version now."""
+
+    outcome: str
+    version: int | None
 
 
 class DatabaseClock:
@@ -95,6 +95,10 @@ class DatabaseClock:
     def __init__(self) -> None:
         self._read: datetime | None = None
         self._at = 0.0
+
+    @property
+    def known(self) -> bool:
+        return self._read is not None
 
     def saw(self, now: datetime) -> None:
         self._read, self._at = now, time.monotonic()
@@ -115,13 +119,6 @@ class TableStore:
         self.events = PostgresEventStore(pool, schema)
         self.channel = f"{schema}_tables"
         self.clock = DatabaseClock()
-        # One round trip: lock the table's row and read its deadlines.
-        self._lock = (
-            "SELECT t.version, t.status, d.timer_key, d.seat, d.kind, d.due_at, now() AS db_now"
-            f" FROM {s}.tables t LEFT JOIN {s}.deadlines d ON d.table_id = t.table_id"
-            " WHERE t.table_id = $1 FOR UPDATE OF t"
-        )
-        self._lock_skip = self._lock + " SKIP LOCKED"
         self._seed = f"SELECT seed FROM {s}.tables WHERE table_id = $1"
         self._version = f"SELECT version FROM {s}.tables WHERE table_id = $1"
         self._head = f"SELECT version, status FROM {s}.tables WHERE table_id = $1"
@@ -140,29 +137,21 @@ class TableStore:
             f"INSERT INTO {s}.tables (table_id, game, mode, seed, seed_commitment, version)"
             " VALUES ($1, $2, $3, $4, $5, 0) ON CONFLICT (table_id) DO NOTHING RETURNING table_id"
         )
-        # One round trip: stop timers, start (or restart) timers, move the head.
-        # No row is both deleted and upserted: the caller keeps the two key sets apart.
-        self._write_head = f"""
-            WITH stopped AS (
-                DELETE FROM {s}.deadlines WHERE table_id = $1 AND timer_key = ANY($2::text[])
-            ), started AS (
-                INSERT INTO {s}.deadlines (table_id, timer_key, seat, kind, due_at)
-                SELECT $1, k, st, kd, d FROM unnest($3::text[], $4::int[], $5::text[],
-                                                    $6::timestamptz[]) AS x(k, st, kd, d)
-                ON CONFLICT (table_id, timer_key) DO UPDATE
-                    SET seat = excluded.seat, kind = excluded.kind, due_at = excluded.due_at
-            ), head AS (
-                UPDATE {s}.tables SET version = $7, status = $8,
-                    closed_at = CASE WHEN $8 = 'playing' THEN NULL ELSE now() END
-                WHERE table_id = $1
-            )
-            SELECT 1
-        """
-        self._commit_fired = (
-            f"SELECT table_id, outcome FROM {s}.commit_fired($1, $2, $3, $4, $5, $6, $7, $8,"
-            " $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)"
+        self._commit = (
+            f"SELECT table_id, outcome, version, db_now FROM {s}.commit_commands("
+            + ", ".join(f"${n}" for n in range(1, 24))
+            + ")"
         )
-        self._delete_deadline = f"DELETE FROM {s}.deadlines WHERE table_id = $1 AND timer_key = $2"
+        self._commit_one = (
+            f"SELECT outcome, version, db_now FROM {s}.commit_command("
+            + ", ".join(f"${n}" for n in range(1, 22))
+            + ")"
+        )
+        self._head_and_request = (
+            f"SELECT (SELECT max(e.version) FROM {s}.events AS e WHERE e.stream_id = $1),"
+            f" (SELECT q.version FROM {s}.requests AS q WHERE q.table_id = $2"
+            " AND q.player_id = $3 AND q.request_id = $4)"
+        )
         self._due = (
             "SELECT table_id, timer_key, seat, kind, due_at,"
             " extract(epoch FROM now() - due_at)::float8 AS waited, now() AS db_now"
@@ -170,28 +159,13 @@ class TableStore:
             " WHERE due_at <= now() ORDER BY due_at LIMIT $1"
         )
         self._next_due = f"SELECT min(due_at) - now() FROM {s}.deadlines"
-        self._find_request = (
-            f"SELECT version FROM {s}.requests"
-            " WHERE table_id = $1 AND player_id = $2 AND request_id = $3"
-        )
-        self._save_request = (
-            f"INSERT INTO {s}.requests (table_id, player_id, request_id, version)"
-            " VALUES ($1, $2, $3, $4)"
-        )
 
     async def install(self) -> None:
         """The event log's tables, then the engine's migrations (idempotent)."""
         await self.events.install()
         await apply_migrations(self.pool, self.schema, MIGRATIONS)
 
-    # -- inside a command's transaction -------------------------------------------------
-
-    async def lock_table(
-        self, conn: Any, table_id: str, *, skip_locked: bool = False
-    ) -> LockedTable | None:
-        """Lock the table's row (or skip it if another transaction holds it)."""
-        rows = await conn.fetch(self._lock_skip if skip_locked else self._lock, table_id)
-        return _locked(table_id, rows) if rows else None
+    # -- writing ----------------------------------------------------------------------
 
     async def create_table(
         self, conn: Any, table_id: str, game: str, mode: str, seed: bytes, commitment: str
@@ -200,61 +174,67 @@ class TableStore:
         inserted = await conn.fetchval(self._insert_table, table_id, game, mode, seed, commitment)
         return inserted is not None
 
-    async def write_head(self, conn: Any, change: HeadChange) -> None:
-        """Stop the timers ``change.stop``, start (or restart) ``change.start``, move the
-        head (the caller announces it to other replicas after the commit)."""
-        await conn.execute(
-            self._write_head,
-            change.table_id,
-            list(change.stop),
-            [d.key for d in change.start],
-            [d.seat for d in change.start],
-            [d.kind for d in change.start],
-            [d.due for d in change.start],
-            change.version,
-            change.status,
+    async def commit_commands(
+        self,
+        commands: Sequence[Command],
+        events: tuple[list[Any], ...],
+        *,
+        wait: bool,
+        conn: Any = None,
+    ) -> dict[str, Committed]:
+        """Commit commands of distinct tables in one statement (see
+        ``003_commit_commands.sql``): how each ended. ``events`` are ``append_group``'s
+        columns for their events, in the commands' order; ``wait`` waits for a table
+        another transaction holds (a player's command) where the timer loop skips it."""
+        streams, *columns, _ = events  # append_one's columns: no stream, no first flags
+        wanted = [d for c in commands for d in c.deadlines]
+        per_command = (
+            [c.table_id for c in commands],
+            [stream_id(c.table_id) for c in commands],
+            [c.expected for c in commands],
+            [c.timer for c in commands],
+            [c.version for c in commands],
+            [c.status for c in commands],
+            [c.request.player_id if c.request else None for c in commands],
+            [c.request.request_id if c.request else None for c in commands],
         )
+        deadlines = (
+            [d.key for d in wanted],
+            [d.seat for d in wanted],
+            [d.kind for d in wanted],
+            [d.due for d in wanted],
+        )
+        async with self._connection(conn) as c:
+            if len(commands) == 1:  # the common case, without the batch's loop
+                one = [column[0] for column in per_command]
+                rows = await c.fetch(self._commit_one, wait, *one, *deadlines, *columns)
+                rows = [{"table_id": one[0], **dict(rows[0])}]
+            else:
+                counts = Counter(streams)
+                rows = await c.fetch(
+                    self._commit,
+                    wait,
+                    *per_command[:8],
+                    [len(c.deadlines) for c in commands],
+                    *deadlines,
+                    [counts[stream] for stream in per_command[1]],
+                    *columns,
+                )
+        if rows:
+            self.clock.saw(rows[0]["db_now"])
+        return {r["table_id"]: Committed(r["outcome"], r["version"]) for r in rows}
 
-    async def commit_fired(
-        self, fired: Sequence[FiredCommand], events: tuple[list[Any], ...]
-    ) -> dict[str, str]:
-        """Commit the commands of fired timers of many tables in one statement (see
-        ``002_commit_fired.sql``): each table's outcome, ``'written'`` or why not.
-        ``events`` are ``append_group``'s columns for their events."""
-        wanted = [(c.table_id, d, d.key == c.timer) for c in fired for d in c.deadlines]
-        tables_of_events = [table_id_of(stream) for stream in events[0]]
+    async def head_and_request(
+        self, table_id: str, request: Request | None
+    ) -> tuple[int, int | None]:
+        """The version of the table's stream (the truth, which the row follows) and the
+        version ``request`` produced if it was answered before, in one read."""
+        player, request_id = (request.player_id, request.request_id) if request else ("", "")
         async with self.pool.acquire() as conn:
-            rows = await conn.fetch(
-                self._commit_fired,
-                [c.table_id for c in fired],
-                [c.expected for c in fired],
-                [c.timer for c in fired],
-                [c.version for c in fired],
-                [c.status for c in fired],
-                [t for t, _, _ in wanted],
-                [d.key for _, d, _ in wanted],
-                [d.seat for _, d, _ in wanted],
-                [d.kind for _, d, _ in wanted],
-                [d.due for _, d, _ in wanted],
-                [restart for _, _, restart in wanted],
-                tables_of_events,
-                *events,
+            head, answered = await conn.fetchrow(
+                self._head_and_request, stream_id(table_id), table_id, player, request_id
             )
-        return {r["table_id"]: r["outcome"] for r in rows}
-
-    async def drop_deadline(self, conn: Any, table_id: str, key: str) -> None:
-        await conn.execute(self._delete_deadline, table_id, key)
-
-    async def find_request(
-        self, conn: Any, table_id: str, player_id: str, request_id: str
-    ) -> int | None:
-        version = await conn.fetchval(self._find_request, table_id, player_id, request_id)
-        return int(version) if version is not None else None
-
-    async def save_request(
-        self, conn: Any, table_id: str, player_id: str, request_id: str, version: int
-    ) -> None:
-        await conn.execute(self._save_request, table_id, player_id, request_id, version)
+        return int(head or 0), answered
 
     # -- reads ------------------------------------------------------------------------
 
@@ -305,6 +285,7 @@ class TableStore:
         """The database's clock, the one every replica times tables by."""
         async with self.pool.acquire() as conn:
             now: datetime = await conn.fetchval("SELECT now()")
+        self.clock.saw(now)
         return now
 
     async def due(self, limit: int) -> tuple[list[DeadlineRow], float]:
@@ -342,16 +323,6 @@ class _Borrowed:
 
     async def __aexit__(self, *exc: object) -> None:
         return None
-
-
-def _locked(table_id: str, rows: Sequence[Any]) -> LockedTable:
-    """A table's row and its deadlines, from the lock statement's rows (one per deadline)."""
-    deadlines = {
-        r["timer_key"]: DeadlineRow(table_id, r["timer_key"], r["seat"], r["kind"], r["due_at"])
-        for r in rows
-        if r["timer_key"] is not None
-    }
-    return LockedTable(rows[0]["version"], rows[0]["status"], deadlines, rows[0]["db_now"])
 
 
 def _deadline(row: Any) -> DeadlineRow:
