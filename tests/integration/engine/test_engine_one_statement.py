@@ -11,7 +11,7 @@ from tavolo.cardgames import Action, ActionKind
 from tavolo.engine.bootstrap import build_engine
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.servicekit.errors import Conflict
-from tavolo.tablelog.replay import audit_table
+from tavolo.tablelog.replay import audit_table, tables_by_version
 from tavolo.tablelog.setup import SeatInfo, build_setup
 from tests.integration.engine.helpers import EngineParts, engine_parts
 
@@ -103,3 +103,25 @@ async def test_a_players_command_waits_for_a_transaction_holding_the_table(
             await held.rollback()
             view = await asyncio.wait_for(acting, 10)
         assert view.version == (version or 0) + 1
+
+
+async def test_a_decision_of_two_events_keeps_both_versions_for_the_watchers(
+    database_url: str,
+) -> None:
+    async with engine_parts(database_url, loops=False) as parts:
+        await _friends_table(parts, "t-two")
+        await parts.engine.app.leave(ANN, "t-two")
+        before = (await parts.engine.repo.live("t-two")).table.version
+        await parts.engine.app.leave(BOB, "t-two")  # the last human leaves: seat taken, aborted
+        live = await parts.engine.repo.live("t-two")
+        assert live.table.version == before + 2
+        between = live.at(before + 1)  # in memory: a watcher needs no replay of the log
+        assert between is not None
+        events = await parts.engine.store.read_events("t-two")
+        replayed = list(tables_by_version(events, live.seed))[before]
+        assert (between.version, between.last_event, between.seats, between.status) == (
+            replayed.version,
+            replayed.last_event,
+            replayed.seats,
+            replayed.status,
+        )
