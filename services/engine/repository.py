@@ -54,8 +54,13 @@ Decide = Callable[[Table, bytes, datetime], Decision | None]
 OnCommit = Callable[[LiveTable, Decision], Awaitable[None] | None]
 BOT_TIMER = "bot"
 MAX_ATTEMPTS = 5
-_MOVED = "moved"
-"""What an attempt returns when the table moved on under the cached copy."""
+
+
+class _Moved:
+    """What an attempt returns when the table moved on under the cached copy."""
+
+
+MOVED = _Moved()
 
 
 def bot_key(seat: int) -> str:
@@ -191,8 +196,7 @@ class TableRepository:
         async with live.lock:
             for attempt in range(1, MAX_ATTEMPTS + 1):
                 applied = await self._attempt(live, decide, request, fired)
-                if applied != _MOVED:
-                    assert not isinstance(applied, str)
+                if not isinstance(applied, _Moved):
                     return applied
                 log.info("stale table copy; catching up", table_id=table_id, attempt=attempt)
                 await self._catch_up(live)
@@ -200,9 +204,9 @@ class TableRepository:
 
     async def _attempt(
         self, live: LiveTable, decide: Decide, request: Request | None, fired: DeadlineRow | None
-    ) -> Applied | str | None:
+    ) -> Applied | _Moved | None:
         """One decision on the cached copy and its commit: `Applied`, None (a fired timer
-        not ours), or ``_MOVED`` (catch up and decide again)."""
+        not ours), or `MOVED` (catch up and decide again)."""
         table = live.table
         now = await self._now()
         try:
@@ -212,7 +216,7 @@ class TableRepository:
             if answered is not None:
                 return Applied(await self.table_at(live, answered), retried=True)
             if head != table.version:
-                return _MOVED  # refused by a copy that was behind: decide again
+                return MOVED  # refused by a copy that was behind: decide again
             raise
         command = self._command(table.table_id, decision, fired, request, now, table)
         committed = (await self._commit([(command, decision)], wait=fired is None))[table.table_id]
@@ -229,7 +233,7 @@ class TableRepository:
                 return None  # another replica fires it, or it stopped meanwhile
             case "gone":
                 raise NotFound(f"there is no table {quoted(table.table_id)}")
-        return _MOVED
+        return MOVED
 
     async def fire_together(
         self, fired: Sequence[tuple[LiveTable, DeadlineRow, Decide]]
@@ -313,7 +317,7 @@ class TableRepository:
         if unknown:
             await events.learn_heads([a.stream_id for a in unknown], conn=conn)
             prepared, unknown = events.prepare_group(appends)
-        outcomes = {table_id_of(a.stream_id): Committed(_MOVED, None) for a in unknown}
+        outcomes = {table_id_of(a.stream_id): Committed("moved", None) for a in unknown}
         commands = [c for c, _ in entries if c.table_id not in outcomes]
         if commands:
             outcomes |= await self.store.commit_commands(
@@ -344,23 +348,10 @@ class TableRepository:
             assert before is not None
             return Command(table_id, before.version, None, before.status, (), timer, request)
         after = decision.table
-        wanted = self.wanted_deadlines(after, fired, now)
+        wanted = wanted_deadlines(after, now)
         return Command(
             table_id, decision.expected_version, after.version, after.status, wanted, timer, request
         )
-
-    def wanted_deadlines(
-        self, table: Table, fired: DeadlineRow | None, now: datetime
-    ) -> list[DeadlineRow]:
-        """The rule timers running at ``table`` and a move for each bot with one to make,
-        in ``think`` time from now. Only the fired timer restarts: any other keeps the due
-        time stored for it (a bot already waiting keeps waiting as it was)."""
-        tid = table.table_id
-        rows = [DeadlineRow(tid, d.key, d.seat, d.kind, d.due) for d in table.deadlines]
-        think = timedelta(milliseconds=table.setup.bot_think_millis)
-        for seat in table.bot_seats_to_move():
-            rows.append(DeadlineRow(tid, bot_key(seat), seat, BOT_TIMER, now + think))
-        return rows
 
     async def _committed(self, live: LiveTable, decision: Decision) -> None:
         # A decision of several events (an action that ends the game, a leave that aborts
@@ -377,6 +368,18 @@ class TableRepository:
             result = self._on_commit(live, decision)
             if result is not None:
                 await result
+
+
+def wanted_deadlines(table: Table, now: datetime) -> list[DeadlineRow]:
+    """The rule timers running at ``table`` and a move for each bot with one to make, in
+    its think time from ``now``. Only the fired timer restarts (``commit_command``): any
+    other keeps the due time stored for it, so a bot already waiting waits as it was."""
+    tid = table.table_id
+    rows = [DeadlineRow(tid, d.key, d.seat, d.kind, d.due) for d in table.deadlines]
+    think = timedelta(milliseconds=table.setup.bot_think_millis)
+    for seat in table.bot_seats_to_move():
+        rows.append(DeadlineRow(tid, bot_key(seat), seat, BOT_TIMER, now + think))
+    return rows
 
 
 __all__ = ["HISTORY", "Applied", "Request", "TableRepository", "bot_key"]

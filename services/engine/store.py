@@ -207,22 +207,23 @@ class TableStore:
         async with self._connection(conn) as c:
             if len(commands) == 1:  # the common case, without the batch's loop
                 one = [column[0] for column in per_command]
-                rows = await c.fetch(self._commit_one, wait, *one, *deadlines, *columns)
-                rows = [{"table_id": one[0], **dict(rows[0])}]
+                row = await c.fetchrow(self._commit_one, wait, *one, *deadlines, *columns)
+                outcomes = [(commands[0].table_id, row)]
             else:
                 counts = Counter(streams)
                 rows = await c.fetch(
                     self._commit,
                     wait,
-                    *per_command[:8],
+                    *per_command,
                     [len(c.deadlines) for c in commands],
                     *deadlines,
                     [counts[stream] for stream in per_command[1]],
                     *columns,
                 )
-        if rows:
-            self.clock.saw(rows[0]["db_now"])
-        return {r["table_id"]: Committed(r["outcome"], r["version"]) for r in rows}
+                outcomes = [(r["table_id"], r) for r in rows]
+        if outcomes:
+            self.clock.saw(outcomes[0][1]["db_now"])
+        return {t: Committed(r["outcome"], r["version"]) for t, r in outcomes}
 
     async def head_and_request(
         self, table_id: str, request: Request | None
