@@ -124,6 +124,35 @@ async def after_idle(
     return echo, insert
 
 
+class GcPauses:
+    """The garbage collector's pauses in this process while it is installed: a full
+    collection stops every call in flight, so the longest one shows in `Act`'s p99."""
+
+    def __init__(self) -> None:
+        self.full: list[float] = []
+        self.longest = 0.0
+        self._started = 0.0
+        gc.callbacks.append(self._note)
+
+    def _note(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        took = time.perf_counter() - self._started
+        self.longest = max(self.longest, took)
+        if info["generation"] == 2:
+            self.full.append(took)
+
+    def close(self) -> str:
+        gc.callbacks.remove(self._note)
+        longest_full = max(self.full, default=0.0) * 1000
+        return (
+            f"{'garbage collector during the Act levels':<44} longest pause"
+            f" {self.longest * 1000:6.1f} ms   ({len(self.full)} full collections, the longest"
+            f" {longest_full:.1f} ms)"
+        )
+
+
 # -- the engine ---------------------------------------------------------------------------
 
 
@@ -294,7 +323,7 @@ async def memory_per_table(url: str, tables: int, actions: int) -> float:
 async def serve(url: str, nats_url: str, namespace: str) -> None:
     """Run one engine process (``--serve``): print its port, stop when stdin closes."""
     settings = Settings(database_url=url, nats_url=nats_url, namespace=namespace, development=True)
-    service = await start_service("engine", assemble, settings, port=0)
+    service = await start_service("engine", assemble, settings, port=0, freeze=True)
     print(service.port, flush=True)
     try:
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
@@ -393,7 +422,8 @@ async def run(server_url: str, nats_url: str, args: argparse.Namespace) -> None:
         settings = Settings(
             database_url=url, nats_url=nats_url, namespace=namespace, development=True
         )
-        service = await start_service("engine", assemble, settings, port=0)
+        service = await start_service("engine", assemble, settings, port=0, freeze=True)
+        pauses = GcPauses()
         try:
             print(
                 figures(
@@ -414,6 +444,7 @@ async def run(server_url: str, nats_url: str, args: argparse.Namespace) -> None:
                 )
                 label = f"the same, {args.think_ms} ms to think, {tables:>3} tables"
                 print(figures(label, samples))
+            print(pauses.close())
             seconds, actions = await bot_games(service.port, args.games, 50)
             print(
                 f"{'bot tables played to the end (4 bots, 50 at once)':<44}"
