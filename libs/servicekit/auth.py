@@ -20,6 +20,8 @@ from tavolo.servicekit.errors import PermissionDenied, Unauthenticated
 
 ACCESS_TTL_SECONDS = 15 * 60
 REFRESH_TTL_SECONDS = 30 * 24 * 3600
+VERIFIED_TOKENS = 10_000
+"""Access tokens remembered as verified (about 300 bytes each)."""
 
 
 class Role(StrEnum):
@@ -72,6 +74,7 @@ class TokenSigner:
         if len(secret.encode()) < 32:  # RFC 7518 3.2: an HS256 key of at least 256 bits
             raise ValueError("the token secret must be at least 32 bytes long")
         self._secret = secret
+        self._verified: dict[str, tuple[Principal, float]] = {}
 
     def issue(
         self,
@@ -103,8 +106,26 @@ class TokenSigner:
         return jwt.encode(claims, self._secret, algorithm="HS256"), expires
 
     def verify(self, token: str, *, kind: str = "access") -> Principal:
-        """The principal a valid token names; UNAUTHENTICATED with the reason otherwise."""
-        return self._principal(self._claims(token, kind))
+        """The principal a valid token names; UNAUTHENTICATED with the reason otherwise.
+
+        An access token verified before is answered from memory until it expires: a token
+        cannot change, so its signature and claims check the same on every call, and
+        checking them costs 60 µs of every call of every service (revocation is checked
+        apart, on every call)."""
+        if kind == "access":
+            known = self._verified.get(token)
+            if known is not None:
+                principal, expires = known
+                if time.time() < expires:
+                    return principal
+                del self._verified[token]
+        claims = self._claims(token, kind)
+        principal = self._principal(claims)
+        if kind == "access":
+            if len(self._verified) >= VERIFIED_TOKENS:
+                del self._verified[next(iter(self._verified))]  # the oldest
+            self._verified[token] = (principal, float(claims["exp"]))
+        return principal
 
     def verify_refresh(self, token: str) -> tuple[Principal, str]:
         """The principal of a valid refresh token and the family it belongs to."""

@@ -25,6 +25,27 @@ def test_an_expired_token_is_refused_with_the_fix() -> None:
         SIGNER.verify(token)
 
 
+def test_a_token_verified_before_still_expires() -> None:
+    signer = TokenSigner("a-secret-of-enough-length-for-hs256!")
+    token, expires = signer.issue("p1", [Role.PLAYER], ttl_seconds=1)
+    assert signer.verify(token).player_id == "p1"
+    assert signer.verify(token).player_id == "p1"  # answered from memory
+    time.sleep(max(0.0, expires - time.time()) + 0.05)
+    with pytest.raises(Unauthenticated, match="expired"):
+        signer.verify(token)
+
+
+def test_a_verified_token_does_not_vouch_for_another_kind_or_a_tampered_copy() -> None:
+    signer = TokenSigner("a-secret-of-enough-length-for-hs256!")
+    token, _ = signer.issue("p1", [Role.PLAYER])
+    signer.verify(token)
+    with pytest.raises(Unauthenticated, match="access token cannot be used here"):
+        signer.verify(token, kind="refresh")
+    head, body, sig = token.split(".")
+    with pytest.raises(Unauthenticated):
+        signer.verify(f"{head}.{body}.{sig[:-2]}xx")
+
+
 def test_a_token_signed_with_another_secret_is_refused() -> None:
     forged, _ = TokenSigner("another-secret-entirely-of-32-bytes!").issue("p1", [Role.OPERATOR])
     with pytest.raises(Unauthenticated, match="not valid"):
