@@ -217,9 +217,12 @@ def view_to_proto(view: SeatView, public: struct_pb2.Struct | None = None) -> en
 
 class ViewEncoder:
     """Encodes views, sharing the public part among the seats of one table version: every
-    watcher of a table gets a view per event, and the public part is most of its cost."""
+    watcher of a table gets a view per event, and the public part is most of its cost.
+    The watchers of a version encode it moments after its commit, so the last few hundred
+    versions are enough to keep (each kept Struct is memory, and one more object for the
+    garbage collector's full passes)."""
 
-    def __init__(self, capacity: int = 4096) -> None:
+    def __init__(self, capacity: int = 512) -> None:
         self._capacity = capacity
         self._public: OrderedDict[tuple[str, int], struct_pb2.Struct] = OrderedDict()
 

@@ -221,6 +221,7 @@ class EngineApp:
                     stale = True
         finally:
             live.watchers.discard(wake)
+            live.settle()
 
     # -- acting -----------------------------------------------------------------------
 

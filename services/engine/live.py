@@ -67,6 +67,17 @@ class LiveTable:
         if self.behind:
             self.wake_watchers()
 
+    def settle(self) -> None:
+        """A closed table that no one watches keeps only its last version, and no bots:
+        nothing moves it again, its earlier versions are in the log, and every object
+        kept alive here is one more for each full pass of the garbage collector (a cache
+        of finished tables with their histories made those pauses grow run after run)."""
+        if self.table.playing or self.watchers:
+            return
+        if len(self.history) > 1:
+            self.history = deque([self.table], maxlen=HISTORY)
+        self.bots.clear()
+
     def wake_watchers(self) -> None:
         for event in self.watchers:
             event.set()

@@ -364,6 +364,7 @@ class TableRepository:
             live.advance(table)
         live.advance(decision.table)
         live.wake_watchers()
+        live.settle()
         if self._on_commit is not None:
             result = self._on_commit(live, decision)
             if result is not None:

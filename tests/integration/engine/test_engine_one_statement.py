@@ -111,9 +111,11 @@ async def test_a_decision_of_two_events_keeps_both_versions_for_the_watchers(
     async with engine_parts(database_url, loops=False) as parts:
         await _friends_table(parts, "t-two")
         await parts.engine.app.leave(ANN, "t-two")
-        before = (await parts.engine.repo.live("t-two")).table.version
-        await parts.engine.app.leave(BOB, "t-two")  # the last human leaves: seat taken, aborted
         live = await parts.engine.repo.live("t-two")
+        before = live.table.version
+        watcher = asyncio.Event()
+        live.watchers.add(watcher)  # someone is watching the table
+        await parts.engine.app.leave(BOB, "t-two")  # the last human leaves: seat taken, aborted
         assert live.table.version == before + 2
         between = live.at(before + 1)  # in memory: a watcher needs no replay of the log
         assert between is not None
@@ -125,3 +127,13 @@ async def test_a_decision_of_two_events_keeps_both_versions_for_the_watchers(
             replayed.seats,
             replayed.status,
         )
+        # Once no one watches the closed table, it keeps only its last version.
+        live.watchers.discard(watcher)
+        live.settle()
+        assert [t.version for t in live.history] == [before + 2]
+        assert live.at(before + 1) is None
+        assert (await parts.engine.repo.table_at(live, before + 1)).version == before + 1
+        # A watcher resuming after the trim still sees every version, from the log.
+        seen = [view.version async for view in parts.engine.app.watch(ANN, "t-two", before)]
+        assert seen == [before + 1, before + 2]
+        assert [t.version for t in live.history] == [before + 2]
