@@ -20,6 +20,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools"))
 import check_manifests
 
 K8S = check_manifests.K8S
+# `make test` installs the tools first (`make deploy-tools`); a run of pytest alone on a
+# machine without them says so once instead of erroring in every test.
+pytestmark = pytest.mark.skipif(
+    not (check_manifests.TOOLS / "kubectl").exists(),
+    reason=f"{check_manifests.TOOLS} has no kubectl: run `make deploy-tools` first",
+)
 SERVICES = {"lobby": 50051, "engine": 50052, "wallet": 50053, "leaderboard": 50054}
 
 
