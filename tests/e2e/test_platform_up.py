@@ -4,6 +4,7 @@ answer health SERVING and list their API through reflection, a clean stop (PLAT-
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import stat
@@ -54,6 +55,24 @@ def platform(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], dict[str, 
     if process.poll() is None:
         process.kill()
         process.wait()
+    _stop_servers_under(tmp_path / "data")
+
+
+def _stop_servers_under(folder: Path) -> None:
+    """Stop the embedded PostgreSQL and NATS that `tavolo up` started on ``folder`` and
+    left running when it was killed outright (they are not its children to take down:
+    each test that does so would leave a pair running on the machine)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if str(folder) in command:  # the postmaster (-D) and nats-server (-sd) name it
+            fast = signal.SIGINT if "postgres" in command else signal.SIGTERM
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(entry.name), fast)
 
 
 def _ignore_sigint() -> None:
