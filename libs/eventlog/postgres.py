@@ -69,8 +69,8 @@ error reaches only the append that caused it.
 Appends written by a caller's own statement
 -------------------------------------------
 `prepare_group` drafts appends (links, hashes, ids) for a caller whose own SQL function
-calls ``append_group`` beside its other writes, so a whole command is one round trip (the
-engine commits the due timers of many tables so). It drafts only appends to streams whose
+calls ``append_group`` or ``append_one`` beside its other writes, so a whole command is
+one round trip (every engine command is committed so). It drafts only appends to streams whose
 head this store remembers (`read_stream` and `learn_heads` teach it heads);
 `settle_group` then records which streams were written.
 
@@ -232,8 +232,8 @@ class PostgresEventStore:
         self, appends: Sequence[StreamAppend]
     ) -> tuple[PreparedGroup, list[StreamAppend]]:
         """Records for appends that a caller's own statement writes through
-        ``append_group`` (one round trip for a command that writes more than events: the
-        engine's timers of many tables). Only appends to streams whose head this store
+        ``append_group`` or ``append_one`` (one round trip for a command that writes more
+        than events: the engine's commands). Only appends to streams whose head this store
         remembers are prepared (no read); the others come back apart, for the ordinary
         path. After the statement, `settle_group` with the streams it wrote."""
         planned: list[tuple[str, list[Draft]]] = []
@@ -506,13 +506,25 @@ class PostgresEventStore:
 
 @dataclass(frozen=True, slots=True)
 class PreparedGroup:
-    """Appends drafted for a caller's own call of ``append_group`` (`prepare_group`)."""
+    """Appends drafted for a caller's own statement (`prepare_group`)."""
 
     planned: list[tuple[str, list[Draft]]]
 
     def columns(self) -> tuple[list[Any], ...]:
         """``append_group``'s parameters, in its order."""
-        return _arrays([draft for _, drafts in self.planned for draft in drafts])
+        return _arrays(self._drafts())
+
+    def event_columns(self) -> tuple[list[Any], ...]:
+        """``append_one``'s per-event columns for every drafted event, stream after
+        stream in the order prepared (how many are each stream's: `counts`)."""
+        return _columns(self._drafts())
+
+    def counts(self) -> dict[str, int]:
+        """How many events each prepared stream has."""
+        return {stream: len(drafts) for stream, drafts in self.planned}
+
+    def _drafts(self) -> list[Draft]:
+        return [draft for _, drafts in self.planned for draft in drafts]
 
 
 def _columns(drafts: Sequence[Draft]) -> tuple[list[Any], ...]:

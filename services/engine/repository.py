@@ -320,9 +320,7 @@ class TableRepository:
         outcomes = {table_id_of(a.stream_id): Committed("moved", None) for a in unknown}
         commands = [c for c, _ in entries if c.table_id not in outcomes]
         if commands:
-            outcomes |= await self.store.commit_commands(
-                commands, prepared.columns(), wait=wait, conn=conn
-            )
+            outcomes |= await self.store.commit_commands(commands, prepared, wait=wait, conn=conn)
         written = {stream_id(t) for t, c in outcomes.items() if c.outcome == "written"}
         events.settle_group(prepared, written)
         return outcomes

@@ -9,7 +9,6 @@ so they always move together and no row lock lives across a round trip.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -20,6 +19,7 @@ import asyncpg
 
 from tavolo.eventlog import PostgresEventStore, RecordedEvent
 from tavolo.eventlog.integrity import IndexColumns
+from tavolo.eventlog.postgres import PreparedGroup
 from tavolo.eventlog.schema import quoted_schema
 from tavolo.servicekit.migrations import apply_migrations
 
@@ -177,16 +177,16 @@ class TableStore:
     async def commit_commands(
         self,
         commands: Sequence[Command],
-        events: tuple[list[Any], ...],
+        events: PreparedGroup,
         *,
         wait: bool,
         conn: Any = None,
     ) -> dict[str, Committed]:
         """Commit commands of distinct tables in one statement (see
-        ``003_commit_commands.sql``): how each ended. ``events`` are ``append_group``'s
-        columns for their events, in the commands' order; ``wait`` waits for a table
-        another transaction holds (a player's command) where the timer loop skips it."""
-        streams, *columns, _ = events  # append_one's columns: no stream, no first flags
+        ``003_commit_commands.sql``): how each ended. ``events`` are their events,
+        prepared in the commands' order; ``wait`` waits for a table another transaction
+        holds (a player's command) where the timer loop skips it."""
+        columns = events.event_columns()
         wanted = [d for c in commands for d in c.deadlines]
         per_command = (
             [c.table_id for c in commands],
@@ -210,14 +210,14 @@ class TableStore:
                 row = await c.fetchrow(self._commit_one, wait, *one, *deadlines, *columns)
                 outcomes = [(commands[0].table_id, row)]
             else:
-                counts = Counter(streams)
+                counts = events.counts()
                 rows = await c.fetch(
                     self._commit,
                     wait,
                     *per_command,
                     [len(c.deadlines) for c in commands],
                     *deadlines,
-                    [counts[stream] for stream in per_command[1]],
+                    [counts.get(stream, 0) for stream in per_command[1]],
                     *columns,
                 )
                 outcomes = [(r["table_id"], r) for r in rows]

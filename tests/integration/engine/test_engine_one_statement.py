@@ -19,7 +19,8 @@ ANN = Principal("ann", frozenset({Role.PLAYER}))
 BOB = Principal("bob", frozenset({Role.PLAYER}))
 
 
-async def _friends_table(parts: EngineParts, table_id: str) -> None:
+async def _friends_table(parts: EngineParts, table_id: str) -> int:
+    """Open a Pika table of two friends, Ann and Bob; its version once dealt."""
     setup = build_setup(
         table_id=table_id,
         game="pika",
@@ -27,7 +28,7 @@ async def _friends_table(parts: EngineParts, table_id: str) -> None:
         seats=[SeatInfo(0, "ann"), SeatInfo(1, "bob")],
         mode="versus_friends",
     )
-    await parts.engine.app.open_setup(setup)
+    return (await parts.engine.app.open_setup(setup)).version
 
 
 def _reorder(parts: EngineParts, table_id: str, seat: int) -> Action:
@@ -61,8 +62,7 @@ async def test_a_refusal_on_a_current_copy_is_the_tables_own_and_writes_nothing(
     database_url: str,
 ) -> None:
     async with engine_parts(database_url, loops=False) as parts:
-        await _friends_table(parts, "t-refused")
-        version = await parts.engine.store.version("t-refused")
+        version = await _friends_table(parts, "t-refused")
         with pytest.raises(Conflict, match="moved on to version"):
             await parts.engine.app.act(
                 ANN, "t-refused", _reorder(parts, "t-refused", 0), expected_version=99
@@ -89,8 +89,7 @@ async def test_a_players_command_waits_for_a_transaction_holding_the_table(
     database_url: str,
 ) -> None:
     async with engine_parts(database_url, loops=False) as parts:
-        await _friends_table(parts, "t-held")
-        version = await parts.engine.store.version("t-held")
+        version = await _friends_table(parts, "t-held")
         async with parts.pool.acquire() as holder:
             held = holder.transaction()
             await held.start()
@@ -102,7 +101,7 @@ async def test_a_players_command_waits_for_a_transaction_holding_the_table(
             assert not acting.done()  # waiting, not refused and not skipped
             await held.rollback()
             view = await asyncio.wait_for(acting, 10)
-        assert view.version == (version or 0) + 1
+        assert view.version == version + 1
 
 
 async def test_a_decision_of_two_events_keeps_both_versions_for_the_watchers(
