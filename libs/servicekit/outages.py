@@ -38,4 +38,13 @@ OUTAGES: tuple[type[BaseException], ...] = (
 
 def is_outage(exc: BaseException) -> bool:
     """Whether ``exc`` is a dependency restarting rather than a bug."""
-    return isinstance(exc, OUTAGES)
+    return isinstance(exc, OUTAGES) or _terminated_while_idle(exc)
+
+
+def _terminated_while_idle(exc: BaseException) -> bool:
+    """A pooled connection whose server process was terminated while it sat idle (the
+    database stopping, ``pg_terminate_backend``): asyncpg reads the server's farewell
+    only at the connection's next use, which then fails with this internal error rather
+    than a lost connection (asyncpg issue 1069). The statement was never sent, and the
+    pool drops the connection when it comes back."""
+    return isinstance(exc, asyncpg.InternalClientError) and "another operation" in str(exc)
