@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import uuid
 from collections import OrderedDict
-from collections.abc import Mapping
 from datetime import UTC
 from typing import Any
 
@@ -21,6 +20,7 @@ from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.integrity import IndexColumns, IndexEntry
 from tavolo.servicekit.errors import InvalidArgument
 from tavolo.tablelog.setup import SeatInfo, normalise_json
+from tavolo.tablelog.struct_wire import dict_to_struct, struct_bytes
 from tavolo.tablelog.table import DONE, PLAYING, STOPPED, Deadline
 from tavolo.tablelog.views import SeatView
 from tavolo.v1 import common_pb2, engine_pb2
@@ -57,38 +57,6 @@ def struct_to_dict(message: struct_pb2.Struct, where: str) -> dict[str, Any]:
     value = normalise_json(json_format.MessageToDict(message), where)
     assert isinstance(value, dict)
     return value
-
-
-def dict_to_struct(data: Mapping[str, Any]) -> struct_pb2.Struct:
-    """JSON as a Struct (a third faster than ``Struct.update``: views are on the hot path)."""
-    message = struct_pb2.Struct()
-    _fill(message, data)
-    return message
-
-
-def _fill(message: struct_pb2.Struct, data: Mapping[str, Any]) -> None:
-    fields = message.fields
-    for key, value in data.items():
-        _set(fields[key], value)
-
-
-def _set(target: struct_pb2.Value, value: Any) -> None:
-    if value is None:
-        target.null_value = struct_pb2.NULL_VALUE
-    elif isinstance(value, bool):
-        target.bool_value = value
-    elif isinstance(value, int | float):
-        target.number_value = value
-    elif isinstance(value, str):
-        target.string_value = value
-    elif isinstance(value, Mapping):
-        target.struct_value.SetInParent()
-        _fill(target.struct_value, value)
-    else:
-        values = target.list_value
-        values.SetInParent()
-        for item in value:
-            _set(values.values.add(), item)
 
 
 def mode_name(value: int) -> str:
@@ -190,8 +158,9 @@ def deadline_to_proto(deadline: Deadline) -> common_pb2.Deadline:
     return common_pb2.Deadline(key=deadline.key, seat=deadline.seat, kind=deadline.kind, at=at)
 
 
-def view_to_proto(view: SeatView, public: struct_pb2.Struct | None = None) -> engine_pb2.TableView:
-    """The wire form of a view; ``public`` is its public part already encoded, if at hand."""
+def view_to_proto(view: SeatView, public: bytes | None = None) -> engine_pb2.TableView:
+    """The wire form of a view; ``public`` is its public part already encoded (as a
+    Struct's bytes), if at hand."""
     message = engine_pb2.TableView(
         table_id=view.table_id,
         game=view.game,
@@ -207,7 +176,7 @@ def view_to_proto(view: SeatView, public: struct_pb2.Struct | None = None) -> en
         options=dict_to_struct(view.options),
         log_hash=view.log_hash,
     )
-    message.public.CopyFrom(public if public is not None else dict_to_struct(view.public))
+    message.public.MergeFromString(public if public is not None else struct_bytes(view.public))
     if view.seat is not None:
         message.seat = view.seat
     if view.outcome is not None:
@@ -224,13 +193,13 @@ class ViewEncoder:
 
     def __init__(self, capacity: int = 512) -> None:
         self._capacity = capacity
-        self._public: OrderedDict[tuple[str, int], struct_pb2.Struct] = OrderedDict()
+        self._public: OrderedDict[tuple[str, int], bytes] = OrderedDict()
 
     def encode(self, view: SeatView) -> engine_pb2.TableView:
         key = (view.table_id, view.version)
         public = self._public.get(key)
         if public is None:
-            public = dict_to_struct(view.public)
+            public = struct_bytes(view.public)
             self._public[key] = public
             if len(self._public) > self._capacity:
                 self._public.popitem(last=False)

@@ -17,7 +17,8 @@ from google.protobuf import timestamp_pb2
 from tavolo.engine.store import table_id_of
 from tavolo.eventlog import RecordedEvent
 from tavolo.messaging import Topology
-from tavolo.tablelog.convert import MODE_VALUES, dict_to_struct, seats_from_dicts
+from tavolo.tablelog.convert import MODE_VALUES, seats_from_dicts
+from tavolo.tablelog.struct_wire import dict_to_struct
 from tavolo.tablelog.table import ABORTED, FINISHED, OPENED, SEAT_TAKEN
 from tavolo.v1 import common_pb2, events_pb2
 
