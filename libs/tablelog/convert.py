@@ -188,8 +188,8 @@ class ViewEncoder:
     """Encodes views, sharing the public part among the seats of one table version: every
     watcher of a table gets a view per event, and the public part is most of its cost.
     The watchers of a version encode it moments after its commit, so the last few hundred
-    versions are enough to keep (each kept Struct is memory, and one more object for the
-    garbage collector's full passes)."""
+    versions are enough to keep (each kept part is memory). The part is kept as the
+    bytes of its Struct (`struct_wire`), which each view parses once."""
 
     def __init__(self, capacity: int = 512) -> None:
         self._capacity = capacity
