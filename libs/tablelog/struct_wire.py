@@ -26,7 +26,8 @@ from typing import Any
 from google.protobuf import struct_pb2
 
 KEPT = 8192
-"""Encoded leaves and flat mappings kept (each cache starts again when full)."""
+"""Encoded leaves, list elements and flat mappings kept, per cache (each starts again when
+full)."""
 
 _double = struct.Struct("<d").pack
 _NULL = b"\x08\x00"
@@ -38,6 +39,7 @@ key and not on the wire."""
 
 _leaves: dict[Any, bytes] = {}
 _flat: dict[Any, bytes] = {}
+_items: dict[Any, bytes] = {}
 _keys: dict[str, bytes] = {}
 
 
@@ -81,7 +83,20 @@ def value_bytes(value: Any) -> bytes:
         return b"\x11" + _double(value)
     if isinstance(value, str):
         return _field(0x1A, value.encode())
-    return _field(0x32, b"".join([_field(0x0A, value_bytes(item)) for item in value]))
+    return _field(0x32, b"".join([_item_bytes(item) for item in value]))
+
+
+def _item_bytes(item: Any) -> bytes:
+    """``item`` as an element of a ListValue; a card or a number in a list is kept whole,
+    element wrapping and all (a Pika view's discard pile is thirty of them)."""
+    kind = type(item)
+    if kind is str or kind is int:
+        cached = _items.get((kind, item))
+        if cached is None:
+            cached = _field(0x0A, value_bytes(item))
+            _keep(_items, (kind, item), cached)
+        return cached
+    return _field(0x0A, value_bytes(item))
 
 
 def _mapping_bytes(value: Mapping[str, Any]) -> bytes:

@@ -64,6 +64,7 @@ def test_the_caches_stay_bounded() -> None:
         struct_wire.struct_bytes({f"k{n}": [f"v{n}", n, {"n": n}]})
     assert len(struct_wire._leaves) <= struct_wire.KEPT
     assert len(struct_wire._flat) <= struct_wire.KEPT
+    assert len(struct_wire._items) <= struct_wire.KEPT
     assert len(struct_wire._keys) <= struct_wire.KEPT + 1
 
 
