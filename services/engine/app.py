@@ -244,6 +244,11 @@ class EngineApp:
         own = self._acting_seat(live.table, principal, seat)
 
         def decide(table: Table, table_seed: bytes, now: datetime) -> Decision:
+            if expected_version > table.version:
+                raise InvalidArgument(
+                    f"table {table_id} is at version {table.version}; it has no version"
+                    f" {expected_version} yet: send the version of the last view you saw"
+                )
             if expected_version and expected_version != table.version:
                 raise Conflict(
                     f"the table moved on to version {table.version} (you saw {expected_version}):"

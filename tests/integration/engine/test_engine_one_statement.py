@@ -10,7 +10,7 @@ import pytest
 from tavolo.cardgames import Action, ActionKind
 from tavolo.engine.bootstrap import build_engine
 from tavolo.servicekit.auth import Principal, Role
-from tavolo.servicekit.errors import Conflict
+from tavolo.servicekit.errors import InvalidArgument
 from tavolo.tablelog.replay import audit_table, tables_by_version
 from tavolo.tablelog.setup import SeatInfo, build_setup
 from tests.integration.engine.helpers import EngineParts, engine_parts
@@ -63,7 +63,7 @@ async def test_a_refusal_on_a_current_copy_is_the_tables_own_and_writes_nothing(
 ) -> None:
     async with engine_parts(database_url, loops=False) as parts:
         version = await _friends_table(parts, "t-refused")
-        with pytest.raises(Conflict, match="moved on to version"):
+        with pytest.raises(InvalidArgument, match=f"at version {version}; it has no version 99"):
             await parts.engine.app.act(
                 ANN, "t-refused", _reorder(parts, "t-refused", 0), expected_version=99
             )

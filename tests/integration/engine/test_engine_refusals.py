@@ -65,9 +65,11 @@ async def test_every_refusal_has_its_status_a_clear_message_and_changes_nothing(
     await _refused(act(mover, expire), grpc.StatusCode.PERMISSION_DENIED, "timers")
     # Malformed: no kind (INVALID_ARGUMENT).
     await _refused(act(mover, common_pb2.Action()), grpc.StatusCode.INVALID_ARGUMENT, "kind")
-    # Stale version (ABORTED).
+    # A version the table has not reached (INVALID_ARGUMENT: no view ever showed it).
     await _refused(
-        act(mover, legal, expected_version=view.version + 5), grpc.StatusCode.ABORTED, "moved on"
+        act(mover, legal, expected_version=view.version + 5),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        f"at version {view.version}; it has no version {view.version + 5} yet",
     )
     # Unknown table (NOT_FOUND).
     await _refused(
@@ -94,6 +96,12 @@ async def test_every_refusal_has_its_status_a_clear_message_and_changes_nothing(
     # The legal action itself, at the version seen, is applied.
     done = await act(mover, legal, expected_version=view.version)  # type: ignore[misc]
     assert done.view.version > view.version
+    # The version seen before it is stale now (ABORTED: look again and choose again).
+    await _refused(
+        act(mover, legal, expected_version=view.version),
+        grpc.StatusCode.ABORTED,
+        f"moved on to version {done.view.version} (you saw {view.version})",
+    )
 
 
 async def test_act_is_idempotent_on_retry_with_the_same_request_id(

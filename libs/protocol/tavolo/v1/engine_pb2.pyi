@@ -321,7 +321,9 @@ class ActRequest(_message.Message):
     table_id: _builtins.str
     """The table."""
     expected_version: _builtins.int
-    """The version the caller saw; a stale one gets ABORTED (0 = don't check)."""
+    """The version the caller saw; a stale one gets ABORTED, one the table has not reached
+    INVALID_ARGUMENT (0 = don't check).
+    """
     request_id: _builtins.str
     """Caller-chosen id; a retry with the same id returns the first answer."""
     seat: _builtins.int
