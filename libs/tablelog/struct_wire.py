@@ -56,9 +56,8 @@ def struct_bytes(data: Mapping[str, Any]) -> bytes:
     for key, value in data.items():
         name = _keys.get(key)
         if name is None:
-            name = _keys[key] = _field(0x0A, key.encode())
-            if len(_keys) > KEPT:
-                _keys.clear()
+            name = _field(0x0A, key.encode())
+            _keep(_keys, key, name)
         parts.append(_field(0x0A, name + _field(0x12, value_bytes(value))))
     return b"".join(parts)
 
