@@ -38,6 +38,7 @@ from tavolo.cli.replicas import (
 from tavolo.cli.supervisor import Child, Supervisor, last_line
 from tavolo.cli.token_secret import FILE_NAME as SECRET_FILE
 from tavolo.cli.token_secret import SecretFileError, installation_secret
+from tavolo.servicekit import watchdog
 from tavolo.servicekit.embedded import (
     EmbeddedNats,
     EmbeddedPostgres,
@@ -121,6 +122,13 @@ def run_up(args: argparse.Namespace) -> int:
             print(f"NATS         embedded at {env['TAVOLO_NATS_URL']}, data in {folder / 'nats'}")
         else:
             print(f"NATS         {env['TAVOLO_NATS_URL']}")
+        if postgres is not None or nats_server is not None:
+            # stops them if this process is killed outright and cannot do it itself
+            watchdog.start(
+                os.getpid(),
+                postgres.pgdata if postgres else None,
+                nats_server.pid if nats_server else None,
+            )
         settings = Settings.from_env(env)
         logs = folder / "logs"
         logs.mkdir(parents=True, exist_ok=True)

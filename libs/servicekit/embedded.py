@@ -69,6 +69,11 @@ class EmbeddedPostgres:
         uri: str = self._server.get_uri()
         return uri
 
+    @property
+    def pgdata(self) -> Path | None:
+        """The running server's data folder (its ``postmaster.pid`` names the server)."""
+        return None if self._server is None else Path(self._server.pgdata)
+
     def stop(self) -> None:
         if self._server is not None:
             if self._restarted:  # pgserver knows the first server process only
@@ -170,6 +175,10 @@ class EmbeddedNats:
     @property
     def url(self) -> str:
         return f"nats://{self.host}:{self.port}"
+
+    @property
+    def pid(self) -> int | None:
+        return None if self._process is None else self._process.pid
 
     def start(self, timeout: float = 15.0) -> str:
         self.data_dir.mkdir(parents=True, exist_ok=True)

@@ -59,9 +59,18 @@ def platform(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], dict[str, 
 
 
 def _stop_servers_under(folder: Path) -> None:
-    """Stop the embedded PostgreSQL and NATS that `tavolo up` started on ``folder`` and
-    left running when it was killed outright (they are not its children to take down:
-    each test that does so would leave a pair running on the machine)."""
+    """Stop any embedded PostgreSQL or NATS that `tavolo up` started on ``folder`` and
+    left running (a safety net: a failing test must not leave a pair on the machine)."""
+    for pid, command in _servers_under(str(folder)):
+        fast = signal.SIGINT if "postgres" in command else signal.SIGTERM
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, fast)
+
+
+def _servers_under(folder: str) -> list[tuple[int, str]]:
+    """The running processes whose command names ``folder``: the postmaster (-D) and
+    nats-server (-sd) of `tavolo up`'s data."""
+    found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -69,10 +78,10 @@ def _stop_servers_under(folder: Path) -> None:
             command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
         except OSError:
             continue
-        if str(folder) in command:  # the postmaster (-D) and nats-server (-sd) name it
-            fast = signal.SIGINT if "postgres" in command else signal.SIGTERM
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(int(entry.name), fast)
+        server = "postgres" in command or "nats-server" in command
+        if folder in command and server and _alive(int(entry.name)):
+            found.append((int(entry.name), command))
+    return found
 
 
 def _ignore_sigint() -> None:
@@ -152,8 +161,8 @@ async def test_tavolo_up_runs_every_service_and_stops_cleanly(
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal")
-def test_services_stop_when_tavolo_up_is_killed_outright(
-    platform: tuple[subprocess.Popen[str], dict[str, int]],
+def test_services_and_servers_stop_when_tavolo_up_is_killed_outright(
+    platform: tuple[subprocess.Popen[str], dict[str, int]], tmp_path: Path
 ) -> None:
     process, _ = platform
     lines = _wait_for_line(process, "all services SERVING", limit=120)
@@ -165,3 +174,8 @@ def test_services_stop_when_tavolo_up_is_killed_outright(
     while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not [pid for pid in pids if _alive(pid)], "services outlived tavolo up"
+    # ...and so do the embedded PostgreSQL and NATS it started (its watchdog stops them)
+    folder = str(tmp_path / "data")
+    while _servers_under(folder) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _servers_under(folder), "the embedded servers outlived tavolo up"

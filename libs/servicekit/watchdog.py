@@ -1,0 +1,80 @@
+"""The embedded PostgreSQL and NATS stop when `tavolo up` is gone, however it went.
+
+`tavolo up` stops its servers itself on Ctrl-C or SIGTERM. Killed outright (SIGKILL, an
+out-of-memory kill, a harness giving up on it), it cannot, and the servers would run on
+as orphans holding their ports and data folders: its services already stop through the
+kernel's parent-death signal (`tavolo.servicekit.parent`), but PostgreSQL cannot ask for
+it (``pg_ctl`` detaches the postmaster from whoever started it). So `tavolo up` starts
+this small process beside them; it looks every 0.2 s whether its parent is still
+`tavolo up` (a signal could arrive between the look and the wait; a look cannot be
+missed), and when it is gone stops what is still running: the postmaster found through
+its pid file (SIGINT: PostgreSQL's fast shutdown) and nats-server (SIGTERM: its own
+graceful stop). After an ordinary stop it finds nothing left to do.
+
+    python -m tavolo.servicekit.watchdog PARENT_PID POSTGRES_DATA|- NATS_PID|0
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+LOOK_SECONDS = 0.2
+
+
+def start(parent: int, postgres_data: Path | None, nats_pid: int | None) -> subprocess.Popen[bytes]:
+    """The watchdog of ``parent``'s embedded servers."""
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tavolo.servicekit.watchdog",
+            str(parent),
+            str(postgres_data) if postgres_data else "-",
+            str(nats_pid or 0),
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # a Ctrl-C at the terminal is for `tavolo up`, not for it
+    )
+
+
+def stop_orphans(postgres_data: Path | None, nats_pid: int | None) -> None:
+    """Stop the postmaster of ``postgres_data`` and nats-server ``nats_pid`` if running."""
+    if postgres_data is not None:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            postmaster = int((postgres_data / "postmaster.pid").read_text().split()[0])
+            _signal_if(postmaster, b"postgres", signal.SIGINT)
+    if nats_pid:
+        _signal_if(nats_pid, b"nats-server", signal.SIGTERM)
+
+
+def _signal_if(pid: int, program: bytes, signum: signal.Signals) -> None:
+    """Signal ``pid`` only if it still runs ``program`` (a pid is reused once it ends)."""
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return
+    if program in command:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signum)
+
+
+def main(argv: list[str]) -> int:
+    parent, postgres, nats = argv
+    postgres_data = None if postgres == "-" else Path(postgres)
+    nats_pid = int(nats) or None
+    while os.getppid() == int(parent):
+        time.sleep(LOOK_SECONDS)
+    stop_orphans(postgres_data, nats_pid)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
