@@ -111,11 +111,11 @@ class EmbeddedPostgres:
         removed its pid file. Signalled directly: ``pg_ctl stop`` run from a process full
         of gRPC threads was seen to fail without ever signalling the server."""
         assert self._server is not None
-        pid_file = Path(self._server.pgdata) / "postmaster.pid"
-        try:
-            pid = int(pid_file.read_text().split()[0])
-        except (OSError, ValueError, IndexError) as exc:
-            raise EmbeddedServerError(f"embedded PostgreSQL has no readable pid: {exc}") from exc
+        pgdata = Path(self._server.pgdata)
+        pid_file = pgdata / "postmaster.pid"
+        pid = postmaster_pid(pgdata)
+        if pid is None:
+            raise EmbeddedServerError(f"embedded PostgreSQL has no readable pid in {pid_file}")
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGINT)
         deadline = time.monotonic() + limit
@@ -142,6 +142,15 @@ class EmbeddedPostgres:
             )
             said.seek(0)
             return done.returncode, said.read().strip()[-300:]
+
+
+def postmaster_pid(pgdata: Path) -> int | None:
+    """The pid of the PostgreSQL server running on ``pgdata`` (the first line of its
+    ``postmaster.pid``), or None when there is none to read."""
+    try:
+        return int((pgdata / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def free_port(host: str = "127.0.0.1") -> int:

@@ -24,6 +24,8 @@ import sys
 import time
 from pathlib import Path
 
+from tavolo.servicekit.embedded import postmaster_pid
+
 LOOK_SECONDS = 0.2
 
 
@@ -47,10 +49,9 @@ def start(parent: int, postgres_data: Path | None, nats_pid: int | None) -> subp
 
 def stop_orphans(postgres_data: Path | None, nats_pid: int | None) -> None:
     """Stop the postmaster of ``postgres_data`` and nats-server ``nats_pid`` if running."""
-    if postgres_data is not None:
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            postmaster = int((postgres_data / "postmaster.pid").read_text().split()[0])
-            _signal_if(postmaster, b"postgres", signal.SIGINT)
+    postmaster = postmaster_pid(postgres_data) if postgres_data is not None else None
+    if postmaster is not None:
+        _signal_if(postmaster, b"postgres", signal.SIGINT)
     if nats_pid:
         _signal_if(nats_pid, b"nats-server", signal.SIGTERM)
 
