@@ -29,6 +29,11 @@ TIMER_OVERDUE_SECONDS = Gauge(
     "How long the oldest due turn timer has waited to be fired (0 when none waits)",
     ["service"],
 )
+TIMER_GAVE_WAY_SECONDS = Counter(
+    "tavolo_timer_gave_way_seconds",
+    "Time the timer loop paused its bots so that players' calls went first",
+    ["service"],
+)
 
 
 def serve_metrics(port: int, host: str = "127.0.0.1") -> None:

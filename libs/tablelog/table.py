@@ -19,7 +19,7 @@ load of a table is also a replay check (AUDIT-3).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -111,6 +111,20 @@ class Table:
             return []
         return [s.seat for s in self.seats if s.bot and self.game.legal_actions(self.state, s.seat)]
 
+    def lone_bot(self, now: datetime) -> tuple[int, list[Action]] | None:
+        """The one seat with something to do, and its legal moves, if that seat is a bot's
+        and no rule timer is due at ``now``: then no one else could act first."""
+        if not self.playing or any(d.due <= now for d in self.deadlines):
+            return None
+        movers = [
+            (info.seat, legal)
+            for info in self.seats
+            if (legal := self.game.legal_actions(self.state, info.seat))
+        ]
+        if len(movers) != 1 or not self.seats[movers[0][0]].bot:
+            return None
+        return movers[0]
+
 
 @dataclass(frozen=True, slots=True)
 class Decision:
@@ -119,6 +133,9 @@ class Decision:
     expected_version: int
     events: list[NewEvent]
     table: Table
+    passed: tuple[Table, ...] = ()
+    """Tables at versions on the way to ``table`` that deciding built anyway (bots playing
+    on): the engine's cache keeps them instead of replaying their events again."""
 
 
 # -- opening -----------------------------------------------------------------------------
@@ -187,6 +204,40 @@ def decide_action(
             last_event=FINISHED,
         )
     return Decision(table.version, events, after)
+
+
+def bots_play_on(
+    decision: Decision,
+    choose: Callable[[Table, int, list[Action]], Action],
+    *,
+    seed: bytes,
+    now: datetime,
+    limit: int,
+) -> Decision:
+    """``decision`` (a bot's move) and the moves of the bots that answer it at once, up to
+    ``limit`` moves in all, while the next move is a lone bot's (`Table.lone_bot`).
+
+    For bots with no think time: one commit for a bot's turn and the bots' turns after
+    it, where each was a commit of its own. Each move is still its own event and version,
+    chosen on the view it would have been chosen on alone, so the log, its replay and
+    what every watcher sees are the same as one move at a time. A move a human could make,
+    a call several seats could answer, or a rule timer already due ends the run: those
+    wait for their own turn, in their order."""
+    events = list(decision.events)
+    passed: list[Table] = []
+    table = decision.table
+    for _ in range(limit - 1):
+        lone = table.lone_bot(now)
+        if lone is None:
+            break
+        seat, legal = lone
+        move = decide_action(table, seat, choose(table, seat, legal), by=BY_BOT, seed=seed, now=now)
+        events.extend(move.events)
+        passed.append(table)
+        table = move.table
+    if not passed:
+        return decision
+    return Decision(decision.expected_version, events, table, tuple(passed))
 
 
 def decide_leave(table: Table, seat: int, level: str, *, seed: bytes) -> Decision:

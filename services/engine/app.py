@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import os
 from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import datetime
@@ -41,6 +42,7 @@ from tavolo.tablelog.table import (
     BY_TIMER,
     Decision,
     Table,
+    bots_play_on,
     decide_action,
     decide_leave,
     open_table,
@@ -53,6 +55,9 @@ WATCH_POLL_SECONDS = 2.0
 PRIVILEGED = (Role.OPERATOR, Role.SERVICE)
 MIN_SEED_BYTES = 32
 OBSERVERS = (Role.AUDITOR, Role.OPERATOR)
+BOT_RUN = 8
+"""Moves of bots with no think time committed together at most (`bots_play_on`): a few
+turns of a table, well inside the versions the cache keeps for its watchers."""
 
 
 class EngineApp:
@@ -63,6 +68,8 @@ class EngineApp:
     ) -> None:
         self.repo = repo
         self._new_seed = new_seed
+        self.player_commands = 0
+        """Players' commands begun: the timer loop gives way to bots while this grows."""
 
     # -- opening ----------------------------------------------------------------------
 
@@ -271,6 +278,7 @@ class EngineApp:
             )
 
         request = Request(principal.player_id, request_id) if request_id else None
+        self.player_commands += 1
         applied = await self.repo.run(table_id, decide, request=request)
         assert applied is not None
         return await self._with_receipt(seat_view(applied.table, own))
@@ -287,6 +295,7 @@ class EngineApp:
                 raise FailedPrecondition(f"you have already left table {table_id}")
             return decide_leave(table, own, LEAVER_BOT_LEVEL, seed=table_seed)
 
+        self.player_commands += 1
         await self.repo.run(table_id, decide)
         return LEAVER_BOT_LEVEL
 
@@ -322,9 +331,14 @@ class EngineApp:
                 legal = table.game.legal_actions(table.state, row.seat) if table.playing else []
                 if not info.bot or not legal:
                     return None
-                view = table.game.view(table.state, row.seat)
-                choice = self._bot(live, table, row.seat).choose(view, legal)
-                return decide_action(table, row.seat, choice, by=BY_BOT, seed=table_seed, now=now)
+                choice = self._bot_choice(live, table, row.seat, legal)
+                decision = decide_action(
+                    table, row.seat, choice, by=BY_BOT, seed=table_seed, now=now
+                )
+                if table.setup.bot_think_millis:
+                    return decision
+                choose = functools.partial(self._bot_choice, live)
+                return bots_play_on(decision, choose, seed=table_seed, now=now, limit=BOT_RUN)
 
             return bot_moves
 
@@ -336,6 +350,10 @@ class EngineApp:
                 return None  # the timer stopped meanwhile: drop its row
 
         return expires
+
+    def _bot_choice(self, live: LiveTable, table: Table, seat: int, legal: list[Action]) -> Action:
+        """The seat's bot chooses on the seat's own view, as a player would."""
+        return self._bot(live, table, seat).choose(table.game.view(table.state, seat), legal)
 
     def _bot(self, live: LiveTable, table: Table, seat: int) -> SeatedBot:
         """The seat's bot, kept with the cached table so a bot with memory keeps it."""

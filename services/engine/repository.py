@@ -353,12 +353,16 @@ class TableRepository:
 
     async def _committed(self, live: LiveTable, decision: Decision) -> None:
         # A decision of several events (an action that ends the game, a leave that aborts
-        # it) skips versions: replayed here so the history holds every version, or the
-        # watchers of the table would replay its whole log from the database to see them.
+        # it, bots playing on) skips versions: kept or replayed here so the history holds
+        # every version, or the watchers of the table would replay its whole log from the
+        # database to see them.
         table = live.table
+        built = {t.version: t for t in decision.passed}
         for offset, event in enumerate(decision.events[:-1], start=1):
             version = decision.expected_version + offset
-            table = evolve(table, version, event.type, event.data, event.metadata)
+            table = built.get(version) or evolve(
+                table, version, event.type, event.data, event.metadata
+            )
             live.advance(table)
         live.advance(decision.table)
         live.wake_watchers()

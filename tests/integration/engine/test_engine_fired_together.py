@@ -14,10 +14,12 @@ from tavolo.tablelog.table import Decision, Table
 from tests.integration.engine.helpers import EngineParts, engine_parts
 
 TABLES = 6
+THINK_MILLIS = 1
 
 
 async def _bot_tables(parts: EngineParts, prefix: str, count: int = TABLES) -> list[str]:
-    """Tables of four bots with no think time: each has a bot move due at once."""
+    """Tables of four bots that think 1 ms: each has a bot move due almost at once, and
+    each firing is one move (bots with no think time play on: test_engine_bots_play_on)."""
     ids = []
     for n in range(count):
         seats = [SeatInfo(s, bot=True, bot_level="medium") for s in range(4)]
@@ -28,12 +30,14 @@ async def _bot_tables(parts: EngineParts, prefix: str, count: int = TABLES) -> l
             seats=seats,
             mode="online",
             bot_filled=True,
+            bot_think_millis=THINK_MILLIS,
         )
         ids.append((await parts.engine.app.open_setup(setup)).table_id)
     return ids
 
 
 async def _due(parts: EngineParts) -> list[DeadlineRow]:
+    await asyncio.sleep(5 * THINK_MILLIS / 1000)  # the bots' think time has run out
     rows, _ = await parts.engine.store.due(100)
     return rows
 
