@@ -33,15 +33,15 @@ def validate_append(stream_id: str, expected_version: int, events: Sequence[NewE
         raise ValueError(f"expected_version must be 0 or more, not {expected_version}")
     seen: set[uuid.UUID] = set()
     for index, event in enumerate(events):
-        where = f"event {index} ({event.type!r})"
         if not isinstance(event.type, str) or not event.type:
             raise ValueError(f"event {index} needs a non-empty type")
+        where = f"event {index} ({event.type!r})"  # only an error's message reads it
         if not isinstance(event.data, dict):
             raise TypeError(f"{where}: data must be a dict")
         if not isinstance(event.metadata, dict):
             raise TypeError(f"{where}: metadata must be a dict")
-        check_json_safe(event.data, f"{where} data")
-        check_json_safe(event.metadata, f"{where} metadata")
+        check_json_safe(event.data, where, "data")
+        check_json_safe(event.metadata, where, "metadata")
         if event.event_id is not None:
             if event.event_id in seen:
                 raise ValueError(f"{where}: event id {event.event_id} appears twice in one append")

@@ -105,7 +105,14 @@ class GroupCommit:
         return batch
 
     async def _run(self) -> None:
-        while self._waiting:
+        while True:
+            if not self._waiting:
+                # The writers a commit just answered append again in the next turn of the
+                # loop: wait for it, so they join the next batch instead of each going
+                # alone and leaving the others one more commit behind.
+                await asyncio.sleep(0)
+                if not self._waiting:
+                    return
             batch = self._next_batch()
             if not batch:
                 continue

@@ -3,18 +3,24 @@ JSON document the module docstring specifies (an auditor recomputes them elsewhe
 
 from __future__ import annotations
 
+import json
+import re
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tavolo.eventlog._records import validate_append
 from tavolo.eventlog.canonical import (
     MAX_SAFE_INTEGER,
     canonical_bytes,
     encode_json,
+    encode_string,
     format_timestamp,
 )
+from tavolo.eventlog.model import NewEvent
 
 texts = st.text(max_size=12)  # any code point: quotes, backslashes, controls, emoji
 json_values = st.recursive(
@@ -84,3 +90,28 @@ def test_a_known_event_has_known_bytes() -> None:
         '"type":"CardPlayed","version":3}'
     )
     assert got == expected.encode()
+
+
+@given(value=json_values)
+def test_the_encoder_is_json_dumps_with_the_canonical_options(value: object) -> None:
+    """The encoder is made once for speed; it must still be exactly these options."""
+    expected = json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
+    assert encode_json(value) == expected
+    if isinstance(value, str):
+        assert encode_string(value) == expected
+
+
+@given(moment=moments, hours=st.integers(-14, 14))
+def test_a_moment_in_any_zone_is_written_as_its_utc_time(moment: datetime, hours: int) -> None:
+    elsewhere = moment.astimezone(timezone(timedelta(hours=hours)))
+    assert format_timestamp(elsewhere) == format_timestamp(moment)
+    assert format_timestamp(moment).endswith("Z")
+
+
+def test_a_refused_value_is_named_by_its_event_part_and_path() -> None:
+    bad = [NewEvent("Fine", {}), NewEvent("X", {}, metadata={"cards": [1, 2, 1.5]})]
+    expected = "event 1 ('X') metadata.cards[2] is the float 1.5: events hold integers only"
+    with pytest.raises(TypeError, match=re.escape(expected)):
+        validate_append("t", 0, bad)
