@@ -12,6 +12,7 @@ import asyncio
 import dataclasses
 import functools
 import os
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -58,6 +59,12 @@ OBSERVERS = (Role.AUDITOR, Role.OPERATOR)
 BOT_RUN = 8
 """Moves of bots with no think time committed together at most (`bots_play_on`): a few
 turns of a table, well inside the versions the cache keeps for its watchers."""
+PLAYERS_ACTIVE_SECONDS = 1.0
+"""Bots play on only when no player has sent a command for this long. A run is one long
+step of the event loop, and while players act it holds their calls back: at 200 tables
+of one player and three bots with no think time, `Act` p50 / p99 61 / 568 ms with runs
+of 8 against 14 / 58 ms one move at a time (the bots' own tables played 1,034 against 455
+actions/s). Players first: bots in runs only while no one waits for the loop."""
 
 
 class EngineApp:
@@ -70,6 +77,7 @@ class EngineApp:
         self._new_seed = new_seed
         self.player_commands = 0
         """Players' commands begun: the timer loop gives way to bots while this grows."""
+        self._player_at = -PLAYERS_ACTIVE_SECONDS  # time.monotonic() of the last one
 
     # -- opening ----------------------------------------------------------------------
 
@@ -278,7 +286,7 @@ class EngineApp:
             )
 
         request = Request(principal.player_id, request_id) if request_id else None
-        self.player_commands += 1
+        self._player_acts()
         applied = await self.repo.run(table_id, decide, request=request)
         assert applied is not None
         return await self._with_receipt(seat_view(applied.table, own))
@@ -295,7 +303,7 @@ class EngineApp:
                 raise FailedPrecondition(f"you have already left table {table_id}")
             return decide_leave(table, own, LEAVER_BOT_LEVEL, seed=table_seed)
 
-        self.player_commands += 1
+        self._player_acts()
         await self.repo.run(table_id, decide)
         return LEAVER_BOT_LEVEL
 
@@ -335,7 +343,7 @@ class EngineApp:
                 decision = decide_action(
                     table, row.seat, choice, by=BY_BOT, seed=table_seed, now=now
                 )
-                if table.setup.bot_think_millis:
+                if table.setup.bot_think_millis or self.players_active():
                     return decision
                 choose = functools.partial(self._bot_choice, live)
                 return bots_play_on(decision, choose, seed=table_seed, now=now, limit=BOT_RUN)
@@ -350,6 +358,14 @@ class EngineApp:
                 return None  # the timer stopped meanwhile: drop its row
 
         return expires
+
+    def _player_acts(self) -> None:
+        self.player_commands += 1
+        self._player_at = time.monotonic()
+
+    def players_active(self) -> bool:
+        """A player sent a command within `PLAYERS_ACTIVE_SECONDS`: bots move one at a time."""
+        return time.monotonic() - self._player_at < PLAYERS_ACTIVE_SECONDS
 
     def _bot_choice(self, live: LiveTable, table: Table, seat: int, legal: list[Action]) -> Action:
         """The seat's bot chooses on the seat's own view, as a player would."""

@@ -1,17 +1,18 @@
 """Bots with no think time play on in the commit of the move that was due (MODE-1, MODE-3,
 PLAT-3): one statement for several versions, each its own event in the log, every version
-in the cache for watchers; bots that think still move one at a time; and the timer loop
-gives way to players."""
+in the cache for watchers; bots that think still move one at a time, as do all bots while
+players act; and the timer loop gives way to players."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 
 import pytest
 from prometheus_client import REGISTRY
 
-from tavolo.engine.app import BOT_RUN
+from tavolo.engine.app import BOT_RUN, PLAYERS_ACTIVE_SECONDS
 from tavolo.engine.store import DeadlineRow
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.tablelog.replay import tables_by_version
@@ -152,3 +153,22 @@ async def test_the_timer_loop_gives_way_after_a_batch_during_which_players_acted
         monkeypatch.setattr(app, "fire_together", a_player_acts_meanwhile)
         await timers._fire_rows(await due())
         assert _gave_way() > before
+
+
+async def test_while_players_act_bots_move_one_at_a_time(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run is one long step of the event loop: only when no player is acting."""
+    async with engine_parts(database_url, loops=False) as parts:
+        app, store = parts.engine.app, parts.engine.store
+        before = await _open_bots(parts, "busy")
+        app._player_acts()  # a player acts, at some table of this replica
+        assert app.players_active()
+        assert await app.fire(await _due_row(parts, "busy"))
+        assert await store.version("busy") == before + 1
+        quiet_since = time.monotonic() - PLAYERS_ACTIVE_SECONDS
+        monkeypatch.setattr(app, "_player_at", quiet_since)
+        assert not app.players_active()
+        assert await app.fire(await _due_row(parts, "busy"))
+        after = await store.version("busy")
+        assert after is not None and after - (before + 1) >= 2
