@@ -155,43 +155,19 @@ class PostgresEventStore:
         )
         # One append to one stream (see eventlog_004_append_one.sql, its twin for use
         # inside a caller's transaction): the link is one scalar check, which PostgreSQL
-        # plans in a fraction of the general batch statement's time.
-        self._sql_insert_one = f"""
-            WITH recorded AS (
-                INSERT INTO {s}.events (stream_id, version, event_id, type, data, metadata,
-                                        recorded_at, prev_hash, hash)
-                SELECT $1, b.version, b.event_id, b.type, b.data::json, b.metadata::json,
-                       b.recorded_at, b.prev_hash, b.hash
-                FROM unnest($4::int[], $5::uuid[], $6::text[], $7::text[], $8::text[],
-                            $9::timestamptz[], $10::bytea[], $11::bytea[])
-                     AS b(version, event_id, type, data, metadata, recorded_at, prev_hash, hash)
-                WHERE $2::int = 0 OR EXISTS (
-                    SELECT 1 FROM {s}.events AS x
-                    WHERE x.stream_id = $1 AND x.version = $2 AND x.hash = $3)
-                RETURNING version
-            ), queued AS (
-                INSERT INTO {s}.events_unsequenced (stream_id, version)
-                SELECT $1, version FROM recorded ORDER BY version
-            )
-            SELECT count(*) FROM recorded
-        """
-        # The same for a single event, the commonest append: scalar parameters spare
-        # encoding eight one-element arrays and unnesting them.
-        self._sql_insert_single = f"""
-            WITH recorded AS (
-                INSERT INTO {s}.events (stream_id, version, event_id, type, data, metadata,
-                                        recorded_at, prev_hash, hash)
-                SELECT $1, $4, $5, $6, $7::json, $8::json, $9, $10, $11
-                WHERE $2::int = 0 OR EXISTS (
-                    SELECT 1 FROM {s}.events AS x
-                    WHERE x.stream_id = $1 AND x.version = $2 AND x.hash = $3)
-                RETURNING version
-            ), queued AS (
-                INSERT INTO {s}.events_unsequenced (stream_id, version)
-                SELECT $1, version FROM recorded
-            )
-            SELECT count(*) FROM recorded
-        """
+        # plans in a fraction of the general batch statement's time. A single event, the
+        # commonest append, comes as scalars: no one-element arrays to encode and unnest.
+        self._sql_insert_one = _append_statement(
+            s,
+            "b.version, b.event_id, b.type, b.data::json, b.metadata::json, b.recorded_at,"
+            " b.prev_hash, b.hash",
+            "FROM unnest($4::int[], $5::uuid[], $6::text[], $7::text[], $8::text[],"
+            " $9::timestamptz[], $10::bytea[], $11::bytea[])"
+            " AS b(version, event_id, type, data, metadata, recorded_at, prev_hash, hash)",
+        )
+        self._sql_insert_single = _append_statement(
+            s, "$4, $5, $6, $7::json, $8::json, $9, $10, $11"
+        )
         self._sql_append_one = (
             f"SELECT {s}.append_one($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
         )
@@ -566,6 +542,28 @@ def _columns(drafts: Sequence[Draft]) -> tuple[list[Any], ...]:
         [r.prev_hash for r in records],
         [r.hash for r in records],
     )
+
+
+def _append_statement(schema: str, values: str, source: str = "") -> str:
+    """One append to stream $1 after version $2 whose hash is $3 (or after 0): its events
+    (``values`` selected ``source``) and their markers for the sequencer, written only if
+    the link holds; returns how many events were written."""
+    return f"""
+        WITH recorded AS (
+            INSERT INTO {schema}.events (stream_id, version, event_id, type, data, metadata,
+                                         recorded_at, prev_hash, hash)
+            SELECT $1, {values}
+            {source}
+            WHERE $2::int = 0 OR EXISTS (
+                SELECT 1 FROM {schema}.events AS x
+                WHERE x.stream_id = $1 AND x.version = $2 AND x.hash = $3)
+            RETURNING version
+        ), queued AS (
+            INSERT INTO {schema}.events_unsequenced (stream_id, version)
+            SELECT $1, version FROM recorded ORDER BY version
+        )
+        SELECT count(*) FROM recorded
+    """
 
 
 def _single(draft: Draft) -> tuple[Any, ...]:

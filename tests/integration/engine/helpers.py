@@ -19,6 +19,7 @@ from tavolo.servicekit.auth import Role, TokenSigner
 from tavolo.servicekit.connect import create_pool
 from tavolo.servicekit.runtime import RunningService, start_service
 from tavolo.servicekit.settings import Settings
+from tavolo.tablelog.setup import SeatInfo, build_setup
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
 from tests.secret import TEST_TOKEN_SECRET
 
@@ -86,6 +87,22 @@ def open_request(
         turn_seconds=turn_seconds,
         bot_think_millis=bot_think_millis,
     )
+
+
+async def open_bot_table(parts: EngineParts, table_id: str, think_millis: int = 0) -> int:
+    """Open a Pika table of four medium bots that think ``think_millis`` (the path of a
+    formed match, no caller needed); its version after opening."""
+    seats = [SeatInfo(s, bot=True, bot_level="medium") for s in range(4)]
+    setup = build_setup(
+        table_id=table_id,
+        game="pika",
+        options={},
+        seats=seats,
+        mode="online",
+        bot_filled=True,
+        bot_think_millis=think_millis,
+    )
+    return (await parts.engine.app.open_setup(setup)).version
 
 
 @dataclass

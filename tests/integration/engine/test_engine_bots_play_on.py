@@ -16,25 +16,10 @@ from tavolo.engine.app import BOT_RUN, PLAYERS_ACTIVE_SECONDS
 from tavolo.engine.store import DeadlineRow
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.tablelog.replay import tables_by_version
-from tavolo.tablelog.setup import SeatInfo, build_setup
 from tavolo.tablelog.table import ACTION, BY_BOT
-from tests.integration.engine.helpers import EngineParts, engine_parts
+from tests.integration.engine.helpers import EngineParts, engine_parts, open_bot_table
 
 AUDITOR = Principal("auditor", frozenset({Role.AUDITOR}))
-
-
-async def _open_bots(parts: EngineParts, table_id: str, think_millis: int = 0) -> int:
-    seats = [SeatInfo(s, bot=True, bot_level="medium") for s in range(4)]
-    setup = build_setup(
-        table_id=table_id,
-        game="pika",
-        options={},
-        seats=seats,
-        mode="online",
-        bot_filled=True,
-        bot_think_millis=think_millis,
-    )
-    return (await parts.engine.app.open_setup(setup)).version
 
 
 async def _due_row(parts: EngineParts, table_id: str) -> DeadlineRow:
@@ -52,7 +37,7 @@ async def test_a_bots_move_and_the_bots_answers_commit_in_one_statement(
 ) -> None:
     async with engine_parts(database_url, loops=False, pool_size=1) as parts:
         app, store = parts.engine.app, parts.engine.store
-        before = await _open_bots(parts, "run")
+        before = await open_bot_table(parts, "run")
         live = await parts.engine.repo.live("run")
         row = await _due_row(parts, "run")
         statements: list[str] = []
@@ -87,7 +72,7 @@ async def test_a_bots_move_and_the_bots_answers_commit_in_one_statement(
 async def test_a_watcher_sees_every_version_of_a_run(database_url: str) -> None:
     async with engine_parts(database_url, loops=False) as parts:
         app = parts.engine.app
-        before = await _open_bots(parts, "watched")
+        before = await open_bot_table(parts, "watched")
         seen: list[int] = []
         target = asyncio.Event()
 
@@ -116,7 +101,7 @@ async def test_a_watcher_sees_every_version_of_a_run(database_url: str) -> None:
 
 async def test_bots_that_think_move_one_at_a_time(database_url: str) -> None:
     async with engine_parts(database_url, loops=False) as parts:
-        before = await _open_bots(parts, "thinking", think_millis=5)
+        before = await open_bot_table(parts, "thinking", think_millis=5)
         for step in range(1, 4):
             assert await parts.engine.app.fire(await _due_row(parts, "thinking"))
             assert await parts.engine.store.version("thinking") == before + step
@@ -134,7 +119,7 @@ async def test_the_timer_loop_gives_way_after_a_batch_during_which_players_acted
         app, timers = parts.engine.app, parts.engine.timers
         ids = [f"way{n}" for n in range(3)]
         for table_id in ids:
-            await _open_bots(parts, table_id)
+            await open_bot_table(parts, table_id)
 
         async def due() -> list[DeadlineRow]:
             return [await _due_row(parts, table_id) for table_id in ids]
@@ -161,7 +146,7 @@ async def test_while_players_act_bots_move_one_at_a_time(
     """A run is one long step of the event loop: only when no player is acting."""
     async with engine_parts(database_url, loops=False) as parts:
         app, store = parts.engine.app, parts.engine.store
-        before = await _open_bots(parts, "busy")
+        before = await open_bot_table(parts, "busy")
         app._player_acts()  # a player acts, at some table of this replica
         assert app.players_active()
         assert await app.fire(await _due_row(parts, "busy"))

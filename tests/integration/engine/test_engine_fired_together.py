@@ -9,9 +9,8 @@ from datetime import datetime
 from tavolo.engine.bootstrap import build_engine
 from tavolo.engine.store import DeadlineRow
 from tavolo.tablelog.replay import tables_by_version
-from tavolo.tablelog.setup import SeatInfo, build_setup
 from tavolo.tablelog.table import Decision, Table
-from tests.integration.engine.helpers import EngineParts, engine_parts
+from tests.integration.engine.helpers import EngineParts, engine_parts, open_bot_table
 
 TABLES = 6
 THINK_MILLIS = 1
@@ -22,17 +21,8 @@ async def _bot_tables(parts: EngineParts, prefix: str, count: int = TABLES) -> l
     each firing is one move (bots with no think time play on: test_engine_bots_play_on)."""
     ids = []
     for n in range(count):
-        seats = [SeatInfo(s, bot=True, bot_level="medium") for s in range(4)]
-        setup = build_setup(
-            table_id=f"{prefix}{n}",
-            game="pika",
-            options={},
-            seats=seats,
-            mode="online",
-            bot_filled=True,
-            bot_think_millis=THINK_MILLIS,
-        )
-        ids.append((await parts.engine.app.open_setup(setup)).table_id)
+        await open_bot_table(parts, f"{prefix}{n}", THINK_MILLIS)
+        ids.append(f"{prefix}{n}")
     return ids
 
 
