@@ -567,18 +567,9 @@ def _append_statement(schema: str, values: str, source: str = "") -> str:
 
 
 def _single(draft: Draft) -> tuple[Any, ...]:
-    """The columns of a lone event, as scalars (see ``_sql_insert_single``)."""
-    r = draft.record
-    return (
-        r.version,
-        r.event_id,
-        r.type,
-        draft.data_text,
-        draft.metadata_text,
-        r.recorded_at,
-        r.prev_hash,
-        r.hash,
-    )
+    """The columns of a lone event, as scalars (see ``_sql_insert_single``), in the order
+    `_columns` gives them."""
+    return tuple(column[0] for column in _columns([draft]))
 
 
 def _arrays(drafts: Sequence[Draft]) -> tuple[list[Any], ...]:

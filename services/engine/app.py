@@ -75,9 +75,9 @@ class EngineApp:
     ) -> None:
         self.repo = repo
         self._new_seed = new_seed
-        self.player_commands = 0
-        """Players' commands begun: the timer loop gives way to bots while this grows."""
-        self._player_at = -PLAYERS_ACTIVE_SECONDS  # time.monotonic() of the last one
+        self.player_acted_at = -PLAYERS_ACTIVE_SECONDS
+        """``time.monotonic()`` when a player's command last began: bots play on only long
+        after it, and the timer loop gives way to players when it moves during a batch."""
 
     # -- opening ----------------------------------------------------------------------
 
@@ -360,12 +360,11 @@ class EngineApp:
         return expires
 
     def _player_acts(self) -> None:
-        self.player_commands += 1
-        self._player_at = time.monotonic()
+        self.player_acted_at = time.monotonic()
 
     def players_active(self) -> bool:
         """A player sent a command within `PLAYERS_ACTIVE_SECONDS`: bots move one at a time."""
-        return time.monotonic() - self._player_at < PLAYERS_ACTIVE_SECONDS
+        return time.monotonic() - self.player_acted_at < PLAYERS_ACTIVE_SECONDS
 
     def _bot_choice(self, live: LiveTable, table: Table, seat: int, legal: list[Action]) -> Action:
         """The seat's bot chooses on the seat's own view, as a player would."""

@@ -131,14 +131,14 @@ class TimerLoop:
         if len(rows) == 1:
             return await self._fire_table(rows)
         async with self._batch_slot:
-            players = self._app.player_commands
+            players = self._app.player_acted_at
             started = time.perf_counter()
             try:
                 fired, alone = await self._app.fire_together(rows)
             except Exception:
                 log.exception("timers fired together failed", tables=len(rows))
                 fired, alone = 0, rows
-            if self._app.player_commands != players:
+            if self._app.player_acted_at != players:
                 # Players first: while they act, bots take at most half the loop's time
                 # (the batch slot stays held, so no other batch starts meanwhile).
                 pause = time.perf_counter() - started

@@ -132,7 +132,7 @@ async def test_the_timer_loop_gives_way_after_a_batch_during_which_players_acted
         async def a_player_acts_meanwhile(
             rows: list[DeadlineRow],
         ) -> tuple[int, list[DeadlineRow]]:
-            app.player_commands += 1
+            app._player_acts()
             return await fire_together(rows)
 
         monkeypatch.setattr(app, "fire_together", a_player_acts_meanwhile)
@@ -152,7 +152,7 @@ async def test_while_players_act_bots_move_one_at_a_time(
         assert await app.fire(await _due_row(parts, "busy"))
         assert await store.version("busy") == before + 1
         quiet_since = time.monotonic() - PLAYERS_ACTIVE_SECONDS
-        monkeypatch.setattr(app, "_player_at", quiet_since)
+        monkeypatch.setattr(app, "player_acted_at", quiet_since)
         assert not app.players_active()
         assert await app.fire(await _due_row(parts, "busy"))
         after = await store.version("busy")
