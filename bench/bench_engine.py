@@ -16,9 +16,10 @@ defaults. The engine runs in this process on a free port and is driven over real
   PostgreSQL one-row INSERT in its own transaction; for the thinking clients, the same
   two after as long a pause (this machine answers slower after a pause);
 - **tables per second** played to the end by bots alone;
-- **engine processes**: the same bot tables driven against one engine process, then
+- **engine processes**: bot tables, 200 at once, driven against one engine process, then
   against two engine processes on the same database (half the tables each): the actions
-  per second of the platform with one replica and with two;
+  per second of the platform with one replica and with two, the CPU each part spent per
+  action, and how many timers one replica took over from the other;
 - **memory per live table**: Python heap held by the engine's cache per open table.
 """
 
@@ -41,6 +42,7 @@ from pathlib import Path
 import asyncpg
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from prometheus_client import REGISTRY
 
 from tavolo.engine.bootstrap import assemble, build_engine
 from tavolo.servicekit.auth import Principal, Role, TokenSigner
@@ -187,6 +189,8 @@ async def one_client(
         acted = 0
         while True:
             view = await views.get()
+            while not views.empty():  # the newest view, as a client showing the table acts on
+                view = views.get_nowait()
             if view.status != engine_pb2.TABLE_STATUS_PLAYING:
                 break
             if view.version < acted or not view.legal_actions:
@@ -321,14 +325,20 @@ async def memory_per_table(url: str, tables: int, actions: int) -> float:
 
 
 async def serve(url: str, nats_url: str, namespace: str) -> None:
-    """Run one engine process (``--serve``): print its port, stop when stdin closes."""
+    """Run one engine process (``--serve``): print its port, stop when stdin closes, then
+    print how many timers it took over from another replica. Its logs are dropped: only
+    those two lines are written to the pipe, which no one reads while the engine runs."""
+    report = os.fdopen(os.dup(1), "w")
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
     settings = Settings(database_url=url, nats_url=nats_url, namespace=namespace, development=True)
     service = await start_service("engine", assemble, settings, port=0, freeze=True)
-    print(service.port, flush=True)
+    print(service.port, file=report, flush=True)
     try:
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
     finally:
         await service.stop(grace=1)
+        taken = REGISTRY.get_sample_value("tavolo_timer_takeovers_total", {"service": "engine"})
+        print(int(taken or 0), file=report, flush=True)
 
 
 async def start_engine(url: str, nats_url: str, namespace: str) -> tuple[Process, int]:
@@ -347,10 +357,13 @@ async def start_engine(url: str, nats_url: str, namespace: str) -> tuple[Process
     return process, int((await process.stdout.readline()).decode())
 
 
-async def stop_engine(process: Process) -> None:
-    assert process.stdin is not None
+async def stop_engine(process: Process) -> int:
+    """Stop the engine; how many due timers of the other replica's tables it took over."""
+    assert process.stdin is not None and process.stdout is not None
     process.stdin.close()
+    taken = await asyncio.wait_for(process.stdout.readline(), 60)
     await asyncio.wait_for(process.wait(), 60)
+    return int(taken or 0)
 
 
 async def round_trips_apart(
@@ -387,30 +400,38 @@ def _cpu_seconds(pids: list[int]) -> float:
 
 
 async def engine_processes(
-    url: str, nats_url: str, namespace: str, count: int, games: int
+    url: str, nats_url: str, namespace: str, count: int, games: int, tables: int
 ) -> tuple[float, int]:
-    """Bot actions per second with ``count`` engine processes sharing the database."""
+    """Bot actions per second with ``count`` engine processes sharing the database,
+    ``tables`` tables in play at once (each process serving its share)."""
     started_engines = [await start_engine(url, nats_url, namespace) for _ in range(count)]
     processes = [process for process, _ in started_engines]
     ports = [port for _, port in started_engines]
     try:
         started = time.perf_counter()
-        cpu_before = _cpu_seconds([p.pid for p in processes]), _cpu_seconds(_postgres_pids())
+        cpu_before = (
+            _cpu_seconds([p.pid for p in processes]),
+            _cpu_seconds(_postgres_pids()),
+            time.process_time(),
+        )
         results = await asyncio.gather(
-            *(bot_games(port, games // count, 50 // count) for port in ports)
+            *(bot_games(port, games // count, tables // count) for port in ports)
         )
         seconds = time.perf_counter() - started
         actions = sum(a for _, a in results)
         engine_cpu = _cpu_seconds([p.pid for p in processes]) - cpu_before[0]
         postgres_cpu = _cpu_seconds(_postgres_pids()) - cpu_before[1]
-        print(
-            f"{f'  CPU per bot action, {count} engine process(es)':<44}"
-            f" engine {1000 * engine_cpu / actions:.2f} ms, PostgreSQL (this machine's)"
-            f" {1000 * postgres_cpu / actions:.2f} ms"
-        )
-        return actions / seconds, actions
+        client_cpu = time.process_time() - cpu_before[2]
     finally:
-        await asyncio.gather(*(stop_engine(process) for process in processes))
+        taken = await asyncio.gather(*(stop_engine(process) for process in processes))
+    print(
+        f"{f'  CPU per bot action, {count} engine process(es)':<44}"
+        f" engine {1000 * engine_cpu / actions:.2f} ms, PostgreSQL (this machine's)"
+        f" {1000 * postgres_cpu / actions:.2f} ms, the watching clients"
+        f" {1000 * client_cpu / actions:.2f} ms; timers taken over from the other"
+        f" replica: {sum(taken)}"
+    )
+    return actions / seconds, actions
 
 
 # -- running ------------------------------------------------------------------------------
@@ -458,11 +479,12 @@ async def run(server_url: str, nats_url: str, args: argparse.Namespace) -> None:
             print(figures(f"the same, engine in its own process, {tables:>3} tables", samples))
         for count in (1, 2):
             rate, actions = await engine_processes(
-                url, nats_url, namespace, count, args.process_games
+                url, nats_url, namespace, count, args.process_games, args.process_tables
             )
             print(
                 f"{f'bot actions/s, {count} engine process(es)':<44} {rate:7.0f} actions/s"
-                f"   ({args.process_games} tables, {actions} actions)"
+                f"   ({args.process_games} tables, {args.process_tables} at once,"
+                f" {actions} actions)"
             )
         for actions in (0, 30):
             per_table = await memory_per_table(url, args.memory_tables, actions)
@@ -488,7 +510,10 @@ def main() -> None:
     )
     parser.add_argument("--games", type=int, default=100, help="bot tables to play to the end")
     parser.add_argument("--memory-tables", type=int, default=300)
-    parser.add_argument("--process-games", type=int, default=100, help="per replica scenario")
+    parser.add_argument("--process-games", type=int, default=400, help="per replica scenario")
+    parser.add_argument(
+        "--process-tables", type=int, default=200, help="tables at once, per replica scenario"
+    )
     parser.add_argument("--serve", nargs=3, metavar=("URL", "NATS_URL", "NAMESPACE"))
     args = parser.parse_args()
     if args.serve:

@@ -29,6 +29,12 @@ TIMER_OVERDUE_SECONDS = Gauge(
     "How long the oldest due turn timer has waited to be fired (0 when none waits)",
     ["service"],
 )
+TIMER_TAKEOVERS = Counter(
+    "tavolo_timer_takeovers_total",
+    "Due timers of another replica's tables fired here, that replica having stopped or"
+    " fallen behind the others",
+    ["service"],
+)
 TIMER_GAVE_WAY_SECONDS = Counter(
     "tavolo_timer_gave_way_seconds",
     "Time the timer loop paused its bots so that players' calls went first",

@@ -35,6 +35,10 @@ class LiveTable:
     known_head: int = 0
     """The highest version another replica announced; above ``table.version`` the copy
     is known to be behind and the next reader catches up."""
+    ours: bool = False
+    """This replica committed the table's latest known version: its timers are this
+    replica's to fire at once. A table loaded only to be watched, or moved on by another
+    replica since, is another's, and its timers wait for a takeover (`TimerLoop`)."""
 
     def __post_init__(self) -> None:
         if not self.history:
@@ -61,10 +65,12 @@ class LiveTable:
         return self.known_head > self.table.version
 
     def announce(self, version: int) -> None:
-        """Another replica committed ``version``: wake the watchers so they catch up."""
+        """A replica committed ``version`` (this one's own notices come back too): past
+        the cached copy, another replica moved the table on, which is now its table."""
         if version > self.known_head:
             self.known_head = version
         if self.behind:
+            self.ours = False
             self.wake_watchers()
 
     def settle(self) -> None:
@@ -111,6 +117,11 @@ class LiveTables:
     def holds(self, table_id: str) -> bool:
         """Whether the table is cached here (without counting as a use)."""
         return table_id in self._tables
+
+    def owns(self, table_id: str) -> bool:
+        """Whether this replica made the table's latest known commit (`LiveTable.ours`)."""
+        live = self._tables.get(table_id)
+        return live is not None and live.ours
 
     def __iter__(self) -> Iterator[LiveTable]:
         return iter(list(self._tables.values()))

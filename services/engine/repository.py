@@ -365,6 +365,7 @@ class TableRepository:
             )
             live.advance(table)
         live.advance(decision.table)
+        live.ours = True
         live.wake_watchers()
         live.settle()
         if self._on_commit is not None:
