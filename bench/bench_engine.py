@@ -19,7 +19,8 @@ defaults. The engine runs in this process on a free port and is driven over real
 - **engine processes**: bot tables, 200 at once, driven against one engine process, then
   against two engine processes on the same database (half the tables each): the actions
   per second of the platform with one replica and with two, the CPU each part spent per
-  action, and how many timers one replica took over from the other;
+  action, and how many due timers each took over from another engine (the other replica,
+  or the tables an earlier scenario's engine left in play);
 - **memory per live table**: Python heap held by the engine's cache per open table.
 """
 
@@ -428,8 +429,8 @@ async def engine_processes(
         f"{f'  CPU per bot action, {count} engine process(es)':<44}"
         f" engine {1000 * engine_cpu / actions:.2f} ms, PostgreSQL (this machine's)"
         f" {1000 * postgres_cpu / actions:.2f} ms, the watching clients"
-        f" {1000 * client_cpu / actions:.2f} ms; timers taken over from the other"
-        f" replica: {sum(taken)}"
+        f" {1000 * client_cpu / actions:.2f} ms; timers taken over from another"
+        f" engine: {sum(taken)}"
     )
     return actions / seconds, actions
 

@@ -20,7 +20,7 @@ from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.integrity import IndexColumns, IndexEntry
 from tavolo.servicekit.errors import InvalidArgument
 from tavolo.tablelog.setup import SeatInfo, normalise_json
-from tavolo.tablelog.struct_wire import dict_to_struct, struct_bytes
+from tavolo.tablelog.struct_wire import dict_to_struct, length_delimited, struct_bytes
 from tavolo.tablelog.table import DONE, PLAYING, STOPPED, Deadline
 from tavolo.tablelog.views import SeatView
 from tavolo.v1 import common_pb2, engine_pb2
@@ -158,25 +158,48 @@ def deadline_to_proto(deadline: Deadline) -> common_pb2.Deadline:
     return common_pb2.Deadline(key=deadline.key, seat=deadline.seat, kind=deadline.kind, at=at)
 
 
-def view_to_proto(view: SeatView, public: bytes | None = None) -> engine_pb2.TableView:
-    """The wire form of a view; ``public`` is its public part already encoded (as a
-    Struct's bytes), if at hand."""
-    message = engine_pb2.TableView(
+_PUBLIC, _PRIVATE = 0x3A, 0x42
+"""The tags of ``TableView.public`` (field 7) and ``.private`` (8), length-delimited."""
+
+
+def table_part(view: SeatView) -> bytes:
+    """What every view of a table shares from version to version -- its id, its game, its
+    seats and its options -- as the wire bytes of a ``TableView`` holding only those."""
+    return engine_pb2.TableView(
         table_id=view.table_id,
         game=view.game,
+        seats=[seat_to_proto(s) for s in view.seats],
+        options=dict_to_struct(view.options),
+    ).SerializeToString()
+
+
+def view_to_proto(
+    view: SeatView, public: bytes | None = None, shared: bytes | None = None
+) -> engine_pb2.TableView:
+    """The wire form of a view. ``public`` is its public part already encoded (as a
+    Struct's bytes) and ``shared`` its `table_part`, if at hand: those and the private
+    part are merged in as bytes, which upb parses in one pass."""
+    message = engine_pb2.TableView(
         version=view.version,
         status=STATUS_VALUES[view.status],
-        hand=list(view.hand),
-        private=dict_to_struct(view.private),
-        to_act=list(view.to_act),
+        hand=view.hand,
+        to_act=view.to_act,
         legal_actions=[action_to_proto(a) for a in view.legal_actions],
         deadlines=[deadline_to_proto(d) for d in view.deadlines],
-        seats=[seat_to_proto(s) for s in view.seats],
         last_event=view.last_event,
-        options=dict_to_struct(view.options),
         log_hash=view.log_hash,
     )
-    message.public.MergeFromString(public if public is not None else struct_bytes(view.public))
+    message.MergeFromString(
+        b"".join(
+            (
+                shared if shared is not None else table_part(view),
+                length_delimited(
+                    _PUBLIC, public if public is not None else struct_bytes(view.public)
+                ),
+                length_delimited(_PRIVATE, struct_bytes(view.private)),
+            )
+        )
+    )
     if view.seat is not None:
         message.seat = view.seat
     if view.outcome is not None:
@@ -185,17 +208,23 @@ def view_to_proto(view: SeatView, public: bytes | None = None) -> engine_pb2.Tab
 
 
 class ViewEncoder:
-    """Encodes views, sharing the public part among the seats of one table version: every
-    watcher of a table gets a view per event, and the public part is most of its cost.
-    The watchers of a version encode it moments after its commit, so the last few hundred
-    versions are enough to keep (each kept part is memory). The part is kept as the
-    bytes of its Struct (`struct_wire`), which each view parses once."""
+    """Encodes views, sharing what it can: the public part among the seats of one table
+    version (every watcher of a table gets a view per event, and the public part is most
+    of its cost), and the table's id, game, seats and options from one version to the
+    next (`table_part`; kept while the table's seats and options are the very objects they
+    were, as a table carries them unchanged until a seat changes hands). The watchers of
+    a version encode it moments after its commit, so the last few hundred versions and
+    tables are enough to keep (each kept part is memory)."""
 
     def __init__(self, capacity: int = 512) -> None:
         self._capacity = capacity
         self._public: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self._shared: OrderedDict[str, tuple[object, object, bytes]] = OrderedDict()
 
     def encode(self, view: SeatView) -> engine_pb2.TableView:
+        return view_to_proto(view, self._public_part(view), self._table_part(view))
+
+    def _public_part(self, view: SeatView) -> bytes:
         key = (view.table_id, view.version)
         public = self._public.get(key)
         if public is None:
@@ -203,7 +232,18 @@ class ViewEncoder:
             self._public[key] = public
             if len(self._public) > self._capacity:
                 self._public.popitem(last=False)
-        return view_to_proto(view, public)
+        return public
+
+    def _table_part(self, view: SeatView) -> bytes:
+        kept = self._shared.get(view.table_id)
+        if kept is not None and kept[0] is view.seats and kept[1] is view.options:
+            return kept[2]
+        shared = table_part(view)
+        self._shared[view.table_id] = (view.seats, view.options, shared)
+        self._shared.move_to_end(view.table_id)
+        if len(self._shared) > self._capacity:
+            self._shared.popitem(last=False)
+        return shared
 
 
 # -- the log ---------------------------------------------------------------------------

@@ -56,9 +56,9 @@ def struct_bytes(data: Mapping[str, Any]) -> bytes:
     for key, value in data.items():
         name = _keys.get(key)
         if name is None:
-            name = _field(0x0A, key.encode())
+            name = length_delimited(0x0A, key.encode())
             _keep(_keys, key, name)
-        parts.append(_field(0x0A, name + _field(0x12, value_bytes(value))))
+        parts.append(length_delimited(0x0A, name + length_delimited(0x12, value_bytes(value))))
     return b"".join(parts)
 
 
@@ -68,7 +68,9 @@ def value_bytes(value: Any) -> bytes:
     if kind is str or kind is int or kind is float:
         cached = _leaves.get((kind, value))
         if cached is None:
-            cached = _field(0x1A, value.encode()) if kind is str else b"\x11" + _double(value)
+            cached = (
+                length_delimited(0x1A, value.encode()) if kind is str else b"\x11" + _double(value)
+            )
             if kind is not float or value:  # never a float zero: 0.0 and -0.0 are equal keys
                 _keep(_leaves, (kind, value), cached)
         return cached
@@ -76,38 +78,55 @@ def value_bytes(value: Any) -> bytes:
         return _NULL
     if kind is bool:
         return _TRUE if value else _FALSE
-    if isinstance(value, Mapping):
+    if kind is dict or isinstance(value, Mapping):
         return _mapping_bytes(value)
     if isinstance(value, float | int):  # a subclass: IntEnum, numpy's and the like
         return b"\x11" + _double(value)
     if isinstance(value, str):
-        return _field(0x1A, value.encode())
-    return _field(0x32, b"".join([_item_bytes(item) for item in value]))
+        return length_delimited(0x1A, value.encode())
+    return length_delimited(0x32, b"".join([_item_bytes(item) for item in value]))
 
 
 def _item_bytes(item: Any) -> bytes:
-    """``item`` as an element of a ListValue; a card or a number in a list is kept whole,
-    element wrapping and all (a Pika view's discard pile is thirty of them)."""
+    """``item`` as an element of a ListValue; a card, a number or a flat mapping in a list
+    is kept whole, element wrapping and all (a Pika view's discard pile is thirty cards,
+    its recent moves sixteen mappings)."""
     kind = type(item)
     if kind is str or kind is int:
         cached = _items.get((kind, item))
         if cached is None:
-            cached = _field(0x0A, value_bytes(item))
+            cached = length_delimited(0x0A, value_bytes(item))
             _keep(_items, (kind, item), cached)
         return cached
-    return _field(0x0A, value_bytes(item))
+    if kind is dict:
+        key = _flat_key(item)
+        if key is not None:
+            cached = _items.get(key)
+            if cached is None:
+                cached = length_delimited(0x0A, length_delimited(0x2A, struct_bytes(item)))
+                _keep(_items, key, cached)
+            return cached
+    return length_delimited(0x0A, value_bytes(item))
 
 
 def _mapping_bytes(value: Mapping[str, Any]) -> bytes:
-    types = tuple(map(type, value.values()))
-    if not _FLAT.issuperset(types):
-        return _field(0x2A, struct_bytes(value))
-    key = (tuple(value.items()), types)
+    key = _flat_key(value)
+    if key is None:
+        return length_delimited(0x2A, struct_bytes(value))
     cached = _flat.get(key)
     if cached is None:
-        cached = _field(0x2A, struct_bytes(value))
+        cached = length_delimited(0x2A, struct_bytes(value))
         _keep(_flat, key, cached)
     return cached
+
+
+def _flat_key(value: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """A flat mapping's key among the kept encodings: its items and their types (a tuple
+    first, so never equal to a leaf's ``(type, value)`` key); None if not flat."""
+    types = tuple(map(type, value.values()))
+    if not _FLAT.issuperset(types):
+        return None
+    return (tuple(value.items()), types)
 
 
 def _keep(cache: dict[Any, bytes], key: Any, encoded: bytes) -> None:
@@ -116,7 +135,7 @@ def _keep(cache: dict[Any, bytes], key: Any, encoded: bytes) -> None:
     cache[key] = encoded
 
 
-def _field(tag: int, payload: bytes) -> bytes:
+def length_delimited(tag: int, payload: bytes) -> bytes:
     """A length-delimited field: its tag byte (field number << 3 | wire type 2), the
     payload's length as a varint, the payload."""
     size = len(payload)

@@ -13,9 +13,19 @@ from hypothesis import strategies as st
 
 from tavolo.cardgames.registry import all_games
 from tavolo.tablelog import struct_wire
-from tavolo.tablelog.convert import view_to_proto
-from tavolo.tablelog.views import seat_view
-from tests.unit.engine.play import pika_setup, play_random
+from tavolo.tablelog import table as T
+from tavolo.tablelog.convert import (
+    STATUS_VALUES,
+    ViewEncoder,
+    action_to_proto,
+    deadline_to_proto,
+    seat_to_proto,
+    view_to_proto,
+)
+from tavolo.tablelog.setup import SeatInfo, build_setup
+from tavolo.tablelog.views import SeatView, seat_view
+from tavolo.v1 import engine_pb2
+from tests.unit.engine.play import NOW, SEED
 
 leaves = (
     st.none()
@@ -87,11 +97,70 @@ def test_every_games_views_along_random_games_are_the_struct_protobuf_builds() -
                 state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
 
 
-async def test_a_table_view_on_the_wire_carries_the_public_part_protobuf_builds() -> None:
-    _, table = await play_random(pika_setup(), stop_after=30)
-    view = seat_view(table, 1)
-    reference = view_to_proto(view)
-    reference.public.Clear()
-    reference.public.update(view.public)
-    assert view_to_proto(view) == reference
-    assert view_to_proto(view, struct_wire.struct_bytes(view.public)) == reference
+def built_field_by_field(view: SeatView) -> engine_pb2.TableView:
+    """The view as protobuf builds it from each field, JSON parts through `Struct.update`."""
+    message = engine_pb2.TableView(
+        table_id=view.table_id,
+        game=view.game,
+        version=view.version,
+        status=STATUS_VALUES[view.status],
+        hand=list(view.hand),
+        to_act=list(view.to_act),
+        legal_actions=[action_to_proto(a) for a in view.legal_actions],
+        deadlines=[deadline_to_proto(d) for d in view.deadlines],
+        seats=[seat_to_proto(s) for s in view.seats],
+        last_event=view.last_event,
+        log_hash=view.log_hash,
+    )
+    for name, part in (
+        ("public", view.public),
+        ("private", view.private),
+        ("options", view.options),
+    ):
+        getattr(message, name).SetInParent()
+        getattr(message, name).update(part)
+    if view.seat is not None:
+        message.seat = view.seat
+    if view.outcome is not None:
+        message.outcome.places.extend(view.outcome.places)
+        message.outcome.scores.extend(view.outcome.scores)
+        message.outcome.detail.update(view.outcome.detail)
+    return message
+
+
+def test_every_view_of_a_table_on_the_wire_is_the_one_protobuf_builds_field_by_field() -> None:
+    """Every version to the end, every seat and a spectator, one encoder keeping parts
+    between versions; a seat changes hands midway (its player leaves to a bot), so the
+    table's shared part must follow."""
+    seats = [SeatInfo(0, "alice"), SeatInfo(1, "bob")]
+    seats += [SeatInfo(s, bot=True, bot_level="easy") for s in (2, 3)]
+    setup = build_setup(
+        table_id="t1",
+        game="pika",
+        options={},
+        seats=seats,
+        mode="versus_friends",
+        turn_seconds=30,
+    )
+    table = T.open_table(setup, SEED, NOW).table
+    rng = random.Random(3)
+    encoder = ViewEncoder()
+    versions = 0
+    while True:
+        for seat in (None, 0, 1, 2, 3):
+            view = seat_view(table, seat)
+            reference = built_field_by_field(view)
+            assert view_to_proto(view) == reference, (table.version, seat)
+            assert encoder.encode(view) == reference, (table.version, seat)
+        versions += 1
+        if not table.playing:
+            break
+        if table.version == 12:
+            decision = T.decide_leave(table, 0, "medium", seed=SEED)
+        else:
+            seat = sorted(table.game.to_act(table.state))[0]
+            action = rng.choice(table.game.legal_actions(table.state, seat))
+            decision = T.decide_action(table, seat, action, by=T.BY_PLAYER, seed=SEED, now=NOW)
+        table = decision.table
+    assert versions > 20
+    assert table.outcome is not None and table.seats[0].bot
