@@ -31,7 +31,6 @@ on its own pooled connection, and other replicas stand by until that connection 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +42,7 @@ from tavolo.eventlog.postgres import PostgresEventStore
 from tavolo.eventlog.schema import quoted_schema
 from tavolo.messaging.publish import publish_with_id
 from tavolo.servicekit.metrics import OUTBOX_BACKLOG
+from tavolo.servicekit.waiting import wait_event
 
 #: What the encoder returns for an event that crosses NATS: subject, payload, headers.
 Encoded = tuple[str, bytes, Mapping[str, str]]
@@ -252,8 +252,7 @@ class OutboxRelay:
         return int(position) if position is not None else 0
 
     async def _sleep(self, seconds: float) -> None:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), seconds)
+        await wait_event(self._wake, seconds)
 
 
 def windows(batch: list[RecordedEvent], size: int) -> list[list[RecordedEvent]]:

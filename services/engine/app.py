@@ -36,6 +36,7 @@ from tavolo.servicekit.errors import (
     NotFound,
     PermissionDenied,
 )
+from tavolo.servicekit.waiting import wait_event
 from tavolo.tablelog.setup import TableSetup
 from tavolo.tablelog.table import (
     BY_BOT,
@@ -229,11 +230,7 @@ class EngineApp:
                         last = each.version
                 if not table.playing:
                     return
-                try:
-                    await asyncio.wait_for(wake.wait(), WATCH_POLL_SECONDS)
-                    stale = False
-                except TimeoutError:
-                    stale = True
+                stale = not await wait_event(wake, WATCH_POLL_SECONDS)
         finally:
             live.watchers.discard(wake)
             live.settle()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import asyncpg
@@ -23,7 +24,7 @@ from tavolo.engine.notifications import TableAnnouncer, TableNotifications
 from tavolo.engine.outbox import EngineEncoder
 from tavolo.engine.repository import TableRepository
 from tavolo.engine.scheduler import TimerLoop
-from tavolo.engine.store import TableStore
+from tavolo.engine.store import DeadlineRow, TableStore
 from tavolo.eventlog.checkpoint import CheckpointPublisher, signing_key
 from tavolo.eventlog.relay import OutboxRelay
 from tavolo.messaging import (
@@ -75,9 +76,9 @@ async def build_engine(
     await store.install()
     engine: Engine
 
-    def on_commit(_live: LiveTable, decision: Decision) -> None:
+    def on_commit(_live: LiveTable, decision: Decision, wanted: Sequence[DeadlineRow]) -> None:
         engine.announcer.announce(decision.table.table_id, decision.table.version)
-        engine.timers.poke()
+        engine.timers.committed(wanted)
         if engine.relay is not None and any(e.type in PUBLISHED for e in decision.events):
             engine.relay.wake()
 

@@ -51,7 +51,8 @@ from tavolo.tablelog.table import Decision, Table
 log = structlog.get_logger("tavolo.engine")
 
 Decide = Callable[[Table, bytes, datetime], Decision | None]
-OnCommit = Callable[[LiveTable, Decision], Awaitable[None] | None]
+OnCommit = Callable[[LiveTable, Decision, Sequence[DeadlineRow]], Awaitable[None] | None]
+"""Told after each commit: the table, the decision and the timers the table now wants."""
 BOT_TIMER = "bot"
 MAX_ATTEMPTS = 5
 
@@ -179,7 +180,7 @@ class TableRepository:
                 )
             return live.table, False
         live = self.cache.put(LiveTable(table, seed))
-        await self._committed(live, decision)
+        await self._committed(live, decision, command.deadlines)
         return table, True
 
     async def run(
@@ -224,7 +225,7 @@ class TableRepository:
             case "written":
                 if decision is None:
                     return Applied(table, applied=False)
-                await self._committed(live, decision)
+                await self._committed(live, decision, command.deadlines)
                 return Applied(decision.table)
             case "retried":
                 assert committed.version is not None
@@ -271,7 +272,7 @@ class TableRepository:
         """Decide each table's command and commit them all; (handled, tables to fire alone)."""
         now = await self._now()
         entries: list[tuple[Command, Decision | None]] = []
-        decided: dict[str, tuple[LiveTable, Decision | None]] = {}
+        decided: dict[str, tuple[LiveTable, Decision | None, Command]] = {}
         for live, row, decide in fired:
             # Deciding is the batch's CPU: a turn of the event loop between tables keeps
             # the turns short, so the gRPC server (a few turns to accept each call) keeps
@@ -287,8 +288,9 @@ class TableRepository:
             except Exception:  # one table's fault must not hold the others' moves back
                 log.exception("timer failed", table_id=row.table_id, timer=row.key)
                 continue
-            entries.append((self._command(row.table_id, decision, row, None, now, table), decision))
-            decided[row.table_id] = (live, decision)
+            command = self._command(row.table_id, decision, row, None, now, table)
+            entries.append((command, decision))
+            decided[row.table_id] = (live, decision, command)
         if not entries:
             return 0, []
         outcomes = await self._commit(entries, wait=False)
@@ -296,9 +298,9 @@ class TableRepository:
         for table_id, committed in outcomes.items():
             if committed.outcome == "written":
                 handled += 1
-                live, decision = decided[table_id]
+                live, decision, command = decided[table_id]
                 if decision is not None:
-                    await self._committed(live, decision)
+                    await self._committed(live, decision, command.deadlines)
         return handled, [t for t, c in outcomes.items() if c.outcome in ("moved", "stale")]
 
     async def _commit(
@@ -351,7 +353,9 @@ class TableRepository:
             table_id, decision.expected_version, after.version, after.status, wanted, timer, request
         )
 
-    async def _committed(self, live: LiveTable, decision: Decision) -> None:
+    async def _committed(
+        self, live: LiveTable, decision: Decision, wanted: Sequence[DeadlineRow]
+    ) -> None:
         # A decision of several events (an action that ends the game, a leave that aborts
         # it, bots playing on) skips versions: kept or replayed here so the history holds
         # every version, or the watchers of the table would replay its whole log from the
@@ -369,7 +373,7 @@ class TableRepository:
         live.wake_watchers()
         live.settle()
         if self._on_commit is not None:
-            result = self._on_commit(live, decision)
+            result = self._on_commit(live, decision, wanted)
             if result is not None:
                 await result
 

@@ -11,12 +11,12 @@ the database's: "due" means ``due_at <= now()`` in SQL, and the firing transacti
 it again, so a replica whose own clock runs fast or slow fires nothing early or late.
 
 `run` fires due rows as soon as a slot is free and looks for more as soon as a firing is
-done (or a commit pokes it), instead of waiting for a whole batch: one slow table no
-longer holds every other table's bots back. The due rows of up to ``together`` tables
-fire in one statement (`TableRepository.fire_together`): under load most of a bot move's
-cost was its five round trips and its commit, not the move. A table fires one due row per
-look; a second row of the same table (a turn timer beside a bot move) is still due at the
-next look.
+done (or a commit leaves a timer due before its next look), instead of waiting for a
+whole batch: one slow table no longer holds every other table's bots back. The due rows
+of up to ``together`` tables fire in one statement (`TableRepository.fire_together`):
+under load most of a bot move's cost was its five round trips and its commit, not the
+move. A table fires one due row per look; a second row of the same table (a turn timer
+beside a bot move) is still due at the next look.
 
 Players come first. gRPC's asyncio server takes a new call about once per turn of the
 event loop, so when bots keep the loop busy every player's call waits at the door: a
@@ -42,11 +42,11 @@ them no more.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import time
 from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
+from datetime import timedelta
 
 import structlog
 
@@ -59,6 +59,7 @@ from tavolo.servicekit.metrics import (
     TIMER_TAKEOVERS,
 )
 from tavolo.servicekit.runtime import cancel_and_wait
+from tavolo.servicekit.waiting import wait_event
 
 log = structlog.get_logger("tavolo.engine.timers")
 
@@ -96,6 +97,21 @@ class TimerLoop:
     def poke(self) -> None:
         """A deadline may be due now (a bot with no think time): look at once."""
         self._wake.set()
+
+    def committed(self, wanted: Sequence[DeadlineRow]) -> None:
+        """A command committed and its table now wants these timers: look at once only
+        if one falls due before the loop's next regular look (a bot thinking less than
+        a poll); the loop finds the others in time by itself. A look finding nothing
+        costs two statements (the due rows, then the next due time), and a player's
+        action at a table of people, whose turn timers run for seconds, woke the loop
+        for nothing after every commit."""
+        clock = self._store.clock
+        if not clock.known:
+            self.poke()
+            return
+        soon = clock.now() + timedelta(seconds=self._poll)
+        if any(row.due <= soon for row in wanted):
+            self.poke()
 
     async def run(self) -> None:
         try:
@@ -192,8 +208,7 @@ class TimerLoop:
         await self._wait(delay)
 
     async def _wait(self, seconds: float) -> None:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), seconds)
+        await wait_event(self._wake, seconds)
 
 
 def to_fire(
