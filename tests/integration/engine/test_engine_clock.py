@@ -8,8 +8,8 @@ from datetime import datetime, timedelta, tzinfo
 import pytest
 
 from tavolo.engine import repository, scheduler
-from tavolo.tablelog.setup import SeatInfo, build_setup
 from tests.integration.engine.helpers import engine_parts
+from tests.unit.engine.play import friends_setup
 
 
 class _HourAhead(datetime):
@@ -26,16 +26,7 @@ async def test_a_replica_an_hour_fast_fires_no_turn_timer_before_the_database_sa
 ) -> None:
     async with engine_parts(database_url, loops=False) as parts:
         app, store = parts.engine.app, parts.engine.store
-        seats = [SeatInfo(0, "ann"), SeatInfo(1, "bob")]
-        setup = build_setup(
-            table_id="skew",
-            game="pika",
-            options={},
-            seats=seats,
-            mode="versus_friends",
-            turn_seconds=60,
-        )
-        opened = await app.open_setup(setup)
+        opened = await app.open_setup(friends_setup("skew", turn_seconds=60))
         for module in (repository, scheduler):
             monkeypatch.setattr(module, "datetime", _HourAhead, raising=False)
         assert await parts.engine.timers.fire_due() == 0
@@ -51,16 +42,7 @@ async def test_a_table_opened_by_a_fast_replica_runs_its_turn_clock_from_the_dat
 ) -> None:
     async with engine_parts(database_url, loops=False) as parts:
         monkeypatch.setattr(repository, "datetime", _HourAhead)
-        seats = [SeatInfo(0, "ann"), SeatInfo(1, "bob")]
-        setup = build_setup(
-            table_id="fast",
-            game="pika",
-            options={},
-            seats=seats,
-            mode="versus_friends",
-            turn_seconds=60,
-        )
-        await parts.engine.app.open_setup(setup)
+        await parts.engine.app.open_setup(friends_setup("fast", turn_seconds=60))
         async with parts.pool.acquire() as conn:
             late = await conn.fetchval("SELECT max(due_at) - now() FROM engine.deadlines")
         assert timedelta(seconds=0) < late <= timedelta(seconds=60)

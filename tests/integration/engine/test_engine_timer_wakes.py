@@ -16,6 +16,7 @@ from tavolo.engine.bootstrap import Engine, build_engine
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.servicekit.connect import create_pool
 from tavolo.tablelog.setup import SeatInfo, build_setup
+from tests.unit.engine.play import friends_setup
 
 POLL = 5.0
 """Far longer than any wait below: whatever happens at once was woken by the commit."""
@@ -49,16 +50,7 @@ async def test_a_players_action_at_a_table_of_people_wakes_no_timer_query(
 ) -> None:
     statements: list[str] = []
     async with slow_polling_engine(database_url, statements) as engine:
-        seats = [SeatInfo(0, "ann"), SeatInfo(1, "bob")]
-        setup = build_setup(
-            table_id="people",
-            game="pika",
-            options={},
-            seats=seats,
-            mode="versus_friends",
-            turn_seconds=30,
-        )
-        table = await engine.app.open_setup(setup)
+        table = await engine.app.open_setup(friends_setup("people", turn_seconds=30))
         await asyncio.sleep(0.3)  # the loop's first look, after its start
         for _ in range(3):
             seat = min(table.game.to_act(table.state))

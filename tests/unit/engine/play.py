@@ -14,15 +14,32 @@ SEED = bytes(range(32))
 
 
 def pika_setup(seats: int = 4, *, turn_seconds: int = 0, table_id: str = "t1") -> TableSetup:
-    infos = [SeatInfo(0, "alice")] + [
-        SeatInfo(s, bot=True, bot_level="easy") for s in range(1, seats)
-    ]
+    """A versus-computer Pika table: alice in seat 0, easy bots in the others."""
+    return _pika(table_id, ("alice",), seats - 1, "versus_computer", turn_seconds)
+
+
+def friends_setup(
+    table_id: str = "t1",
+    *,
+    people: tuple[str, ...] = ("ann", "bob"),
+    bots: int = 0,
+    turn_seconds: int = 0,
+) -> TableSetup:
+    """A Pika table among friends: ``people`` in the first seats, then ``bots`` easy bots."""
+    return _pika(table_id, people, bots, "versus_friends", turn_seconds)
+
+
+def _pika(
+    table_id: str, people: tuple[str, ...], bots: int, mode: str, turn_seconds: int
+) -> TableSetup:
+    infos = [SeatInfo(s, player) for s, player in enumerate(people)]
+    infos += [SeatInfo(len(people) + b, bot=True, bot_level="easy") for b in range(bots)]
     return build_setup(
         table_id=table_id,
         game="pika",
         options={},
         seats=infos,
-        mode="versus_computer",
+        mode=mode,
         turn_seconds=turn_seconds,
     )
 

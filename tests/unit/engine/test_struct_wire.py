@@ -22,10 +22,9 @@ from tavolo.tablelog.convert import (
     seat_to_proto,
     view_to_proto,
 )
-from tavolo.tablelog.setup import SeatInfo, build_setup
 from tavolo.tablelog.views import SeatView, seat_view
 from tavolo.v1 import engine_pb2
-from tests.unit.engine.play import NOW, SEED
+from tests.unit.engine.play import NOW, SEED, friends_setup
 
 leaves = (
     st.none()
@@ -132,16 +131,7 @@ def test_every_view_of_a_table_on_the_wire_is_the_one_protobuf_builds_field_by_f
     """Every version to the end, every seat and a spectator, one encoder keeping parts
     between versions; a seat changes hands midway (its player leaves to a bot), so the
     table's shared part must follow."""
-    seats = [SeatInfo(0, "alice"), SeatInfo(1, "bob")]
-    seats += [SeatInfo(s, bot=True, bot_level="easy") for s in (2, 3)]
-    setup = build_setup(
-        table_id="t1",
-        game="pika",
-        options={},
-        seats=seats,
-        mode="versus_friends",
-        turn_seconds=30,
-    )
+    setup = friends_setup(people=("alice", "bob"), bots=2, turn_seconds=30)
     table = T.open_table(setup, SEED, NOW).table
     rng = random.Random(3)
     encoder = ViewEncoder()
