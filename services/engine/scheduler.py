@@ -93,6 +93,8 @@ class TimerLoop:
         self._wake = asyncio.Event()
         self._busy: set[str] = set()
         self._running: set[asyncio.Task[int]] = set()
+        for counter in (TIMER_TAKEOVERS, TIMER_GAVE_WAY_SECONDS):
+            counter.labels("engine")  # exported at 0 from the start, so rates see the first
 
     def poke(self) -> None:
         """A deadline may be due now (a bot with no think time): look at once."""
