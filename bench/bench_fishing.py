@@ -36,7 +36,7 @@ COMPILED = Path(__file__).resolve().parent.parent / "build" / "compiled"
 
 def measure(games: int) -> dict[str, Any]:
     """Matches/s and actions/s of every game on whichever rules this process imports."""
-    import tavolo.cardgames.games.fishing as fishing
+    import tavolo.cardgames.games.fishing.core as fishing
 
     figures: dict[str, Any] = {
         "rules": "interpreted" if str(fishing.__file__).endswith(".py") else "compiled"

@@ -1,7 +1,7 @@
 """Legal actions of the rummy games where the choices explode (GAMES.md 7).
 
 The melds a hand can lay are generated from its runs and sets
-(:mod:`tavolo.cardgames.games.meld_search`), never by filtering subsets. This bench
+(:mod:`tavolo.cardgames.games.rummy.meld_search`), never by filtering subsets. This bench
 times ``legal_actions`` on the worst hands we could build: a 14-card hand with every
 wild, and hands that took a large discard pile (two whole suits, every joker and 2,
 sets of every rank), and prints how many actions each lists. The reference, timed in
@@ -19,11 +19,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from itertools import combinations
 
-from tavolo.cardgames.games.burraco import Burraco
-from tavolo.cardgames.games.burraco_state import PLAY
-from tavolo.cardgames.games.meld_search import melds_in_hand
-from tavolo.cardgames.games.melds import BURRACO_MELDS, Meld, read_meld
-from tavolo.cardgames.games.rummy_deck import full_deck, sort_cards, sort_key
+from tavolo.cardgames.games.rummy.burraco import Burraco
+from tavolo.cardgames.games.rummy.burraco_state import PLAY
+from tavolo.cardgames.games.rummy.deck import full_deck, sort_cards, sort_key
+from tavolo.cardgames.games.rummy.meld_search import melds_in_hand
+from tavolo.cardgames.games.rummy.melds import BURRACO_MELDS, Meld, read_meld
 
 HANDS: dict[str, list[str]] = {
     "14 cards, 4 jokers and 2s": [

@@ -112,7 +112,7 @@ def peak_per_game(run_one: Callable[[int], object], games: int) -> int:
 
 def measure_pika(games: int, first_seed: int = 0, peak: bool = False) -> dict[str, Any]:
     """Games/s and actions/s of both loops on whichever rules this process imports."""
-    import tavolo.cardgames.games.pika as pika
+    import tavolo.cardgames.games.shedding.pika as pika
 
     figures: dict[str, Any] = {
         "rules": "interpreted" if str(pika.__file__).endswith(".py") else "compiled",

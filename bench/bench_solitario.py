@@ -186,7 +186,7 @@ def strength(deals: int, levels: list[str], draws: list[int], jobs: int, budget:
 
 def our_random_play(games: int) -> dict[str, float]:
     """Random self-play on whichever rules this process imports."""
-    import tavolo.cardgames.games.solitario as rules
+    import tavolo.cardgames.games.solitario.solitario as rules
 
     game = get_game("solitario")
     rand = random.Random(7).random

@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from tavolo.cardgames.bots.spades import SpadesBot
-from tavolo.cardgames.games.spades import Spades
+from tavolo.cardgames.games.tricks.spades import Spades
 
 TARGETS = {("hard", "easy"): 0.70, ("hard", "medium"): 0.58}
 MAX_ROUNDS = 300  # far beyond any real game; a guard, counted as a loss if ever hit

@@ -10,23 +10,23 @@ from tavolo.cardgames.errors import InvalidOptions
 
 def all_games() -> dict[str, Game[Any]]:
     """Name → engine. Imported lazily so that loading one game does not load them all."""
-    from tavolo.cardgames.games.asso import AssoPigliatutto
-    from tavolo.cardgames.games.bestia import Bestia
-    from tavolo.cardgames.games.briscola import Briscola
-    from tavolo.cardgames.games.burraco import Burraco
-    from tavolo.cardgames.games.ciapano import Ciapano
-    from tavolo.cardgames.games.cirulla import Cirulla
-    from tavolo.cardgames.games.hearts import Hearts
-    from tavolo.cardgames.games.pika import Pika
-    from tavolo.cardgames.games.poker import Poker
-    from tavolo.cardgames.games.scala40 import Scala40
-    from tavolo.cardgames.games.scopa import Scopa
-    from tavolo.cardgames.games.scopone import Scopone
-    from tavolo.cardgames.games.settemezzo import SetteMezzo
-    from tavolo.cardgames.games.solitario import Solitario
-    from tavolo.cardgames.games.spades import Spades
-    from tavolo.cardgames.games.tresette import Tresette
-    from tavolo.cardgames.games.uno import Uno
+    from tavolo.cardgames.games.betting.poker import Poker
+    from tavolo.cardgames.games.betting.settemezzo import SetteMezzo
+    from tavolo.cardgames.games.fishing.asso import AssoPigliatutto
+    from tavolo.cardgames.games.fishing.cirulla import Cirulla
+    from tavolo.cardgames.games.fishing.scopa import Scopa
+    from tavolo.cardgames.games.fishing.scopone import Scopone
+    from tavolo.cardgames.games.rummy.burraco import Burraco
+    from tavolo.cardgames.games.rummy.scala40 import Scala40
+    from tavolo.cardgames.games.shedding.pika import Pika
+    from tavolo.cardgames.games.shedding.uno import Uno
+    from tavolo.cardgames.games.solitario.solitario import Solitario
+    from tavolo.cardgames.games.tricks.bestia import Bestia
+    from tavolo.cardgames.games.tricks.briscola import Briscola
+    from tavolo.cardgames.games.tricks.ciapano import Ciapano
+    from tavolo.cardgames.games.tricks.hearts import Hearts
+    from tavolo.cardgames.games.tricks.spades import Spades
+    from tavolo.cardgames.games.tricks.tresette import Tresette
 
     games: list[Game[Any]] = [
         Pika(),

@@ -13,7 +13,7 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
-from tavolo.cardgames.games.fishing_deck import DECKS, Deck
+from tavolo.cardgames.games.fishing.deck import DECKS, Deck
 from tavolo.cli.turns import ANTICLOCKWISE, turn_line
 from tavolo.cli.wording import ordinal
 

@@ -9,7 +9,7 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.french_deck import pretty
-from tavolo.cardgames.games.hearts_state import trick_winner
+from tavolo.cardgames.games.tricks.hearts_state import trick_winner
 from tavolo.cli.turns import ANTICLOCKWISE, turn_line
 from tavolo.cli.wording import ordinal
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
-from tavolo.cardgames.games.uno_deck import COLOUR_NAMES, describe
+from tavolo.cardgames.games.shedding.deck import COLOUR_NAMES, describe
 from tavolo.cli.turns import ANTICLOCKWISE, CLOCKWISE, turn_line
 from tavolo.cli.wording import ordinal
 

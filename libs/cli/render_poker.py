@@ -10,8 +10,8 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
+from tavolo.cardgames.games.betting.poker_hands import RANK_WORDS
 from tavolo.cardgames.games.french_deck import pretty
-from tavolo.cardgames.games.poker_hands import RANK_WORDS
 from tavolo.cli.turns import CLOCKWISE, turn_line
 
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 6: "6th"}

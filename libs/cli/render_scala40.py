@@ -11,8 +11,8 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
-from tavolo.cardgames.games.melds import SCALA40_MELDS, Meld, describe, read_meld
-from tavolo.cardgames.games.rummy_deck import pretty, pretty_all
+from tavolo.cardgames.games.rummy.deck import pretty, pretty_all
+from tavolo.cardgames.games.rummy.melds import SCALA40_MELDS, Meld, describe, read_meld
 from tavolo.cli.turns import ANTICLOCKWISE, turn_line
 from tavolo.cli.wording import ordinal
 

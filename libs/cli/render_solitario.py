@@ -13,7 +13,7 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.french_deck import SUIT_SYMBOLS, SUITS, pretty
-from tavolo.cardgames.games.solitario_piles import card_of
+from tavolo.cardgames.games.solitario.piles import card_of
 from tavolo.cli.wording import ordinal
 
 _RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}

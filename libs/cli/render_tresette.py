@@ -1,6 +1,6 @@
 """How Tresette a vincere and Ciapanò look in the terminal, from the player's view.
 
-Both games share a table (:mod:`tavolo.cardgames.games.tresette_table`), so they share a
+Both games share a table (:mod:`tavolo.cardgames.games.tricks.tresette_table`), so they share a
 renderer: the hand (strongest first in each suit, 3 2 A R C F 7 6 5 4), the cards shown
 to the table, the declarations, the trick, and at the end of each hand every side's aces,
 thirds and points (and a cappotto in Ciapanò).

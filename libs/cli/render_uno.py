@@ -8,8 +8,8 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
-from tavolo.cardgames.games.uno_deck import describe
-from tavolo.cardgames.games.uno_state import ANSWER_PLUS4, NAME_COLOUR
+from tavolo.cardgames.games.shedding.deck import describe
+from tavolo.cardgames.games.shedding.uno_state import ANSWER_PLUS4, NAME_COLOUR
 from tavolo.cli.render_pika import PikaRenderer
 from tavolo.cli.wording import ordinal
 

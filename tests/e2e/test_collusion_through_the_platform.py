@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from google.protobuf import json_format
 
-from tavolo.cardgames.games.pika_state import VALUE_OF
+from tavolo.cardgames.games.shedding.pika_state import VALUE_OF
 from tavolo.servicekit.auth import Role
 from tavolo.v1 import common_pb2, engine_pb2, lobby_pb2, wallet_pb2
 from tests.integration.engine.helpers import auth

@@ -21,9 +21,9 @@ from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
 from tavolo.cardgames.bots.trick_memory import TrickMemory
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games import italian_cards
-from tavolo.cardgames.games.bestia_state import TRICKS
-from tavolo.cardgames.games.briscola_state import ORDER
-from tavolo.cardgames.games.tricks import beats, winning_play
+from tavolo.cardgames.games.tricks.bestia_state import TRICKS
+from tavolo.cardgames.games.tricks.briscola_state import ORDER
+from tavolo.cardgames.games.tricks.core import beats, winning_play
 from tavolo.cardgames.rng import SeededRandom
 
 _PLAYS = {c: Action(ActionKind.PLAY, cards=(c,)) for c in italian_cards.DECK}

@@ -35,13 +35,13 @@ from tavolo.cardgames.bots.trick_world import (
 )
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games import italian_cards
-from tavolo.cardgames.games.briscola_state import (
+from tavolo.cardgames.games.tricks.briscola_state import (
     ORDER,
     POINTS,
     REMOVED_FOR_THREE,
     WINNING_POINTS,
 )
-from tavolo.cardgames.games.tricks import beats, card_points, winning_play
+from tavolo.cardgames.games.tricks.core import beats, card_points, winning_play
 from tavolo.cardgames.rng import SeededRandom
 
 _PLAYS = {c: Action(ActionKind.PLAY, cards=(c,)) for c in italian_cards.DECK}

@@ -21,8 +21,8 @@ from tavolo.cardgames.bots.base import Bot, pick_best
 from tavolo.cardgames.bots.rummy_memory import PileMemory, danger, usefulness
 from tavolo.cardgames.bots.rummy_outs import keep_values, unseen
 from tavolo.cardgames.contract import JSON, View
-from tavolo.cardgames.games.burraco_scoring import card_points
-from tavolo.cardgames.games.melds import BURRACO_MELDS, is_wild
+from tavolo.cardgames.games.rummy.burraco_scoring import card_points
+from tavolo.cardgames.games.rummy.melds import BURRACO_MELDS, is_wild
 from tavolo.cardgames.rng import SeededRandom
 
 RULES = BURRACO_MELDS

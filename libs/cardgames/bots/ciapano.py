@@ -25,8 +25,8 @@ from tavolo.cardgames.bots.trick_memory import TrickMemory
 from tavolo.cardgames.bots.trick_world import Score
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games import italian_cards
-from tavolo.cardgames.games.ciapano import REMOVED_FOR_THREE, penalty_points
-from tavolo.cardgames.games.tresette_cards import ORDER, THIRDS
+from tavolo.cardgames.games.tricks.ciapano import REMOVED_FOR_THREE, penalty_points
+from tavolo.cardgames.games.tricks.tresette_cards import ORDER, THIRDS
 from tavolo.cardgames.rng import SeededRandom
 
 _PLAYS = {c: Action(ActionKind.PLAY, cards=(c,)) for c in italian_cards.DECK}

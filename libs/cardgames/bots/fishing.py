@@ -24,8 +24,8 @@ from math import comb
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import LEVELS, Bot, pick_best
 from tavolo.cardgames.contract import View
-from tavolo.cardgames.games.fishing_captures import ASSO, CIRULLA, SCOPA, captures
-from tavolo.cardgames.games.fishing_deck import DECKS, DENARI, PRIMIERA, Deck
+from tavolo.cardgames.games.fishing.captures import ASSO, CIRULLA, SCOPA, captures
+from tavolo.cardgames.games.fishing.deck import DECKS, DENARI, PRIMIERA, Deck
 from tavolo.cardgames.rng import SeededRandom
 
 STYLE_OF = {"scopa": SCOPA, "scopone": SCOPA, "asso": ASSO, "cirulla": CIRULLA}

@@ -20,8 +20,8 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import Bot, RandomBot
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games.french_deck import full_deck, rank_of, suit_of
-from tavolo.cardgames.games.hearts import danger
-from tavolo.cardgames.games.hearts_state import QUEEN_OF_SPADES, card_points
+from tavolo.cardgames.games.tricks.hearts import danger
+from tavolo.cardgames.games.tricks.hearts_state import QUEEN_OF_SPADES, card_points
 from tavolo.cardgames.rng import SeededRandom
 
 _SPADE_CATCHERS = frozenset({"AS", "KS"})

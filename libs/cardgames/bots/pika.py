@@ -20,7 +20,7 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
 from tavolo.cardgames.contract import View
-from tavolo.cardgames.games.uno_deck import COLOUR_NAMES, DECK
+from tavolo.cardgames.games.shedding.deck import COLOUR_NAMES, DECK
 from tavolo.cardgames.rng import SeededRandom
 
 _ATTACKS = frozenset({"skip", "rev", "+2", "W+4"})

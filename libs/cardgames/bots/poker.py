@@ -22,7 +22,7 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots import poker_odds
 from tavolo.cardgames.bots.base import Bot
 from tavolo.cardgames.contract import View
-from tavolo.cardgames.games import poker_hands
+from tavolo.cardgames.games.betting import poker_hands
 from tavolo.cardgames.rng import SeededRandom
 
 CHECK, CALL, FOLD = Action(ActionKind.CHECK), Action(ActionKind.CALL_BET), Action(ActionKind.FOLD)

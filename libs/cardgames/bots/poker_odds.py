@@ -14,8 +14,9 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 
-from tavolo.cardgames.games import french_deck, poker_hands
-from tavolo.cardgames.games.poker_hands import HandKey
+from tavolo.cardgames.games import french_deck
+from tavolo.cardgames.games.betting import poker_hands
+from tavolo.cardgames.games.betting.poker_hands import HandKey
 from tavolo.cardgames.rng import SeededRandom
 
 TABLE_SIZE = 3000

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tavolo.cardgames.contract import View
-from tavolo.cardgames.games.melds import Meld, MeldRules, attach, read_meld
-from tavolo.cardgames.games.rummy_deck import JOKER, RANK, SUIT
+from tavolo.cardgames.games.rummy.deck import JOKER, RANK, SUIT
+from tavolo.cardgames.games.rummy.melds import Meld, MeldRules, attach, read_meld
 
 
 class PileMemory:

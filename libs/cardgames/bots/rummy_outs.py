@@ -13,9 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from tavolo.cardgames.contract import JSON
 from tavolo.cardgames.games.french_deck import SUITS
-from tavolo.cardgames.games.meld_search import melds_in_hand
-from tavolo.cardgames.games.melds import MeldRules, is_wild
-from tavolo.cardgames.games.rummy_deck import (
+from tavolo.cardgames.games.rummy.deck import (
     ACE_HIGH,
     ACE_LOW,
     RANK,
@@ -23,6 +21,8 @@ from tavolo.cardgames.games.rummy_deck import (
     SUIT,
     full_deck,
 )
+from tavolo.cardgames.games.rummy.meld_search import melds_in_hand
+from tavolo.cardgames.games.rummy.melds import MeldRules, is_wild
 
 FULL_DECK = Counter(full_deck())
 IN_MELD = 12.0  # a card already in a meld the hand holds is not a loose card

@@ -23,10 +23,10 @@ from tavolo.cardgames.bots.base import Bot, pick_best
 from tavolo.cardgames.bots.rummy_memory import PileMemory, danger, usefulness
 from tavolo.cardgames.bots.rummy_outs import keep_values, unseen
 from tavolo.cardgames.contract import JSON, View
-from tavolo.cardgames.games.meld_search import melds_in_hand
-from tavolo.cardgames.games.melds import SCALA40_MELDS, Meld, attach, read_meld
-from tavolo.cardgames.games.rummy_deck import JOKER, pretty
-from tavolo.cardgames.games.scala40_scoring import OPENING, card_penalty, meld_value
+from tavolo.cardgames.games.rummy.deck import JOKER, pretty
+from tavolo.cardgames.games.rummy.meld_search import melds_in_hand
+from tavolo.cardgames.games.rummy.melds import SCALA40_MELDS, Meld, attach, read_meld
+from tavolo.cardgames.games.rummy.scala40_scoring import OPENING, card_penalty, meld_value
 from tavolo.cardgames.rng import SeededRandom
 
 RULES = SCALA40_MELDS

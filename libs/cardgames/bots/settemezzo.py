@@ -1,6 +1,6 @@
 """Sette e mezzo bots at three levels; they see only their seat's view and legal actions.
 
-Totals are in half points, as in :mod:`~tavolo.cardgames.games.settemezzo_hands`.
+Totals are in half points, as in :mod:`~tavolo.cardgames.games.betting.settemezzo_hands`.
 
 - easy: bets any amount it may, and stands on 5 or more, banker or punter;
 - medium: the standard tactics: draws while the chance that one more card busts it,
@@ -24,7 +24,7 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import Bot
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games import italian_cards
-from tavolo.cardgames.games.settemezzo_hands import (
+from tavolo.cardgames.games.betting.settemezzo_hands import (
     MATTA,
     SETTE_E_MEZZO,
     bust_chance,

@@ -38,7 +38,7 @@ from tavolo.cardgames.bots.solitario_search import (
     useful,
 )
 from tavolo.cardgames.contract import View
-from tavolo.cardgames.games.solitario_piles import (
+from tavolo.cardgames.games.solitario.piles import (
     COLUMN_NAMES,
     FOUNDATION_NAMES,
     WASTE,

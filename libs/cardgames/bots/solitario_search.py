@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from tavolo.cardgames.games.solitario_piles import (
+from tavolo.cardgames.games.solitario.piles import (
     COLUMN_NAMES,
     FOUNDATION_NAMES,
     KING,

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tavolo.cardgames.games.french_deck import SUITS, rank_of, suit_of
-from tavolo.cardgames.games.spades_scoring import TRICKS_PER_ROUND as TRICKS
-from tavolo.cardgames.games.spades_tricks import SPADES
+from tavolo.cardgames.games.tricks.spades_scoring import TRICKS_PER_ROUND as TRICKS
+from tavolo.cardgames.games.tricks.spades_tricks import SPADES
 
 ACE, KING, QUEEN, JACK = 14, 13, 12, 11
 # Added before rounding down. The card-by-card estimate runs about 0.8 of a trick below

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from tavolo.cardgames.games.french_deck import SUITS, suit_of
-from tavolo.cardgames.games.spades_state import SEATS
-from tavolo.cardgames.games.spades_tricks import SPADES
+from tavolo.cardgames.games.tricks.spades_state import SEATS
+from tavolo.cardgames.games.tricks.spades_tricks import SPADES
 
 NON_SPADES = tuple(s for s in SUITS if s != SPADES)
 

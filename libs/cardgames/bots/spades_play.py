@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from tavolo.cardgames.bots.spades_situation import Situation
 from tavolo.cardgames.games.french_deck import rank_of, suit_of
-from tavolo.cardgames.games.spades_tricks import SPADES, beats
+from tavolo.cardgames.games.tricks.spades_tricks import SPADES, beats
 
 BAG_LIMIT = 10
 

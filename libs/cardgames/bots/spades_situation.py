@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tavolo.cardgames.games.french_deck import SUITS, full_deck, rank_of, suit_of
-from tavolo.cardgames.games.spades_scoring import TRICKS_PER_ROUND as TRICKS
-from tavolo.cardgames.games.spades_state import SEATS
-from tavolo.cardgames.games.spades_tricks import SPADES, trick_winner
+from tavolo.cardgames.games.tricks.spades_scoring import TRICKS_PER_ROUND as TRICKS
+from tavolo.cardgames.games.tricks.spades_state import SEATS
+from tavolo.cardgames.games.tricks.spades_tricks import SPADES, trick_winner
 
 ALL_CARDS = frozenset(full_deck())
 

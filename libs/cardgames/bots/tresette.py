@@ -38,8 +38,8 @@ from tavolo.cardgames.bots.trick_world import (
 )
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games import italian_cards
-from tavolo.cardgames.games.tresette_cards import ORDER, THIRDS, pile_points
-from tavolo.cardgames.games.tricks import winning_play
+from tavolo.cardgames.games.tricks.core import winning_play
+from tavolo.cardgames.games.tricks.tresette_cards import ORDER, THIRDS, pile_points
 from tavolo.cardgames.rng import SeededRandom
 
 _PLAYS = {c: Action(ActionKind.PLAY, cards=(c,)) for c in italian_cards.DECK}

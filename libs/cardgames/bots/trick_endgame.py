@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from tavolo.cardgames.games.tricks import CardOrder, Play, following_cards, trick_winner
+from tavolo.cardgames.games.tricks.core import CardOrder, Play, following_cards, trick_winner
 
 
 def best_endgame_card(

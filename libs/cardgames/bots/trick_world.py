@@ -1,7 +1,7 @@
 """A trick game's hand as the determinized search plays it: one guess at every hand and at
 the stock, played out fast by a simple policy (:mod:`~tavolo.cardgames.bots.determinized`).
 
-The rules are the trick core's (:mod:`~tavolo.cardgames.games.tricks`): following suit
+The rules are the trick core's (:mod:`~tavolo.cardgames.games.tricks.core`): following suit
 when the game asks it, the winner by the game's order and trumps, the winner drawing
 first from the stock and leading. Each game says what its cards are worth and how a
 finished hand scores (:class:`TrickRules`); the guess itself comes from
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tavolo.cardgames.games.tricks import CardOrder, Play, beats, following_cards, winning_play
+from tavolo.cardgames.games.tricks.core import CardOrder, Play, beats, following_cards, winning_play
 from tavolo.cardgames.rng import SeededRandom
 
 STOCK = -1

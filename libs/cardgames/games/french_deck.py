@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from tavolo.cardgames.games.tricks import CardOrder
+from tavolo.cardgames.games.tricks.core import CardOrder
 
 SUITS: Final[tuple[str, ...]] = ("S", "H", "D", "C")
 RANKS: Final[tuple[str, ...]] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")

@@ -6,7 +6,7 @@ ranks ``A 2 3 4 5 6 7 F C R`` (Fante, Cavallo, Re); suits ``C`` coppe, ``D`` den
 
 The trick games rank the cards differently (Briscola and Bestia: A 3 R C F 7 6 5 4 2;
 Tresette: 3 2 A R C F 7 6 5 4), so each game builds its own
-:class:`~tavolo.cardgames.games.tricks.CardOrder` from :data:`SUIT_OF` and its rank order.
+:class:`~tavolo.cardgames.games.tricks.core.CardOrder` from :data:`SUIT_OF` and its rank order.
 """
 
 from __future__ import annotations

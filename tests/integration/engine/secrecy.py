@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from google.protobuf import struct_pb2
 
-from tavolo.cardgames.games.uno_deck import CODES
+from tavolo.cardgames.games.shedding.deck import CODES
 from tavolo.tablelog.table import Table
 from tavolo.v1 import engine_pb2
 

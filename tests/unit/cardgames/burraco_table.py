@@ -6,10 +6,10 @@ from collections import Counter
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
-from tavolo.cardgames.games.burraco import Burraco
-from tavolo.cardgames.games.burraco_state import DRAW, PLAY, BurracoState
-from tavolo.cardgames.games.melds import BURRACO_MELDS, Meld, read_meld
-from tavolo.cardgames.games.rummy_deck import full_deck, sort_cards
+from tavolo.cardgames.games.rummy.burraco import Burraco
+from tavolo.cardgames.games.rummy.burraco_state import DRAW, PLAY, BurracoState
+from tavolo.cardgames.games.rummy.deck import full_deck, sort_cards
+from tavolo.cardgames.games.rummy.melds import BURRACO_MELDS, Meld, read_meld
 
 GAME = Burraco()
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Event
-from tavolo.cardgames.games.fishing import FishingGame
-from tavolo.cardgames.games.fishing_state import NOBODY, FishingState
+from tavolo.cardgames.games.fishing.core import FishingGame
+from tavolo.cardgames.games.fishing.state import NOBODY, FishingState
 
 
 def cards(text: str) -> tuple[str, ...]:

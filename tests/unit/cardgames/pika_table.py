@@ -15,9 +15,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from tavolo.cardgames.actions import Action, ActionKind
-from tavolo.cardgames.games.pika import Pika
-from tavolo.cardgames.games.pika_state import CLOCKWISE, PikaRules, PikaState, parse_match_length
-from tavolo.cardgames.games.uno_deck import COLOUR_LETTERS, DECK
+from tavolo.cardgames.games.shedding.deck import COLOUR_LETTERS, DECK
+from tavolo.cardgames.games.shedding.pika import Pika
+from tavolo.cardgames.games.shedding.pika_state import (
+    CLOCKWISE,
+    PikaRules,
+    PikaState,
+    parse_match_length,
+)
 from tavolo.cardgames.rng import SeededRandom
 
 GAME = Pika()

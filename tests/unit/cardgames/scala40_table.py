@@ -6,10 +6,10 @@ from collections import Counter
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
-from tavolo.cardgames.games.melds import SCALA40_MELDS, Meld, read_meld
-from tavolo.cardgames.games.rummy_deck import full_deck, sort_cards
-from tavolo.cardgames.games.scala40 import Scala40
-from tavolo.cardgames.games.scala40_state import PLAY, Scala40State
+from tavolo.cardgames.games.rummy.deck import full_deck, sort_cards
+from tavolo.cardgames.games.rummy.melds import SCALA40_MELDS, Meld, read_meld
+from tavolo.cardgames.games.rummy.scala40 import Scala40
+from tavolo.cardgames.games.rummy.scala40_state import PLAY, Scala40State
 
 GAME = Scala40()
 

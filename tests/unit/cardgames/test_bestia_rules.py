@@ -13,8 +13,8 @@ import pytest
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import InvalidOptions, NotYourTurn, RuleError
 from tavolo.cardgames.games import italian_cards
-from tavolo.cardgames.games.bestia import GOES_BLIND, KEEPS, PASSES, PLAYS, Bestia
-from tavolo.cardgames.games.bestia_state import BUIO, PLAY, BestiaState, trick_share
+from tavolo.cardgames.games.tricks.bestia import GOES_BLIND, KEEPS, PASSES, PLAYS, Bestia
+from tavolo.cardgames.games.tricks.bestia_state import BUIO, PLAY, BestiaState, trick_share
 
 GAME = Bestia()
 

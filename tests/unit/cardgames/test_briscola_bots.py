@@ -6,8 +6,8 @@ from __future__ import annotations
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.briscola import BriscolaBot
 from tavolo.cardgames.bots.registry import bot_levels, make_bot
-from tavolo.cardgames.games.briscola import Briscola
-from tavolo.cardgames.games.briscola_state import BriscolaState
+from tavolo.cardgames.games.tricks.briscola import Briscola
+from tavolo.cardgames.games.tricks.briscola_state import BriscolaState
 from tavolo.cardgames.rng import SeededRandom
 from tests.unit.cardgames.test_briscola_rules import table
 

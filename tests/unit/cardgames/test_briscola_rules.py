@@ -14,10 +14,10 @@ import pytest
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import InvalidOptions, NotYourTurn, RuleError
 from tavolo.cardgames.games import italian_cards
-from tavolo.cardgames.games.briscola import Briscola
-from tavolo.cardgames.games.briscola_match import hand_winner
-from tavolo.cardgames.games.briscola_state import ORDER, POINTS, BriscolaState
-from tavolo.cardgames.games.tricks import card_points, tiebreak_ranking, trick_winner
+from tavolo.cardgames.games.tricks.briscola import Briscola
+from tavolo.cardgames.games.tricks.briscola_match import hand_winner
+from tavolo.cardgames.games.tricks.briscola_state import ORDER, POINTS, BriscolaState
+from tavolo.cardgames.games.tricks.core import card_points, tiebreak_ranking, trick_winner
 
 GAME = Briscola()
 

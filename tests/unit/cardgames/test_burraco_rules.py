@@ -6,9 +6,9 @@ import pytest
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import InvalidOptions, RuleError
-from tavolo.cardgames.games.burraco_scoring import burraco_kind, score_side
-from tavolo.cardgames.games.burraco_state import DRAW, OVER, PLAY, deal
-from tavolo.cardgames.games.rummy_deck import full_deck
+from tavolo.cardgames.games.rummy.burraco_scoring import burraco_kind, score_side
+from tavolo.cardgames.games.rummy.burraco_state import DRAW, OVER, PLAY, deal
+from tavolo.cardgames.games.rummy.deck import full_deck
 from tavolo.cardgames.rng import SeededRandom
 from tests.unit.cardgames.burraco_table import GAME, act, legal, meld, table
 
@@ -75,7 +75,7 @@ def test_burraco_3_sequences_and_combinations() -> None:
 
 
 def read_ok(cards: tuple[str, ...]) -> bool:
-    from tavolo.cardgames.games.melds import BURRACO_MELDS, Meld, read_meld
+    from tavolo.cardgames.games.rummy.melds import BURRACO_MELDS, Meld, read_meld
 
     return isinstance(read_meld(cards, BURRACO_MELDS), Meld)
 
@@ -281,6 +281,6 @@ def test_seats_timer_default_and_view() -> None:
 
 
 def GAME_POINTS(card: str) -> int:
-    from tavolo.cardgames.games.burraco_scoring import card_points
+    from tavolo.cardgames.games.rummy.burraco_scoring import card_points
 
     return card_points(card)

@@ -14,12 +14,12 @@ import pytest
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Event
 from tavolo.cardgames.errors import InvalidOptions, RuleError
-from tavolo.cardgames.games.cirulla import Cirulla
-from tavolo.cardgames.games.fishing import dealer_bonus
-from tavolo.cardgames.games.fishing_accusi import accuso
-from tavolo.cardgames.games.fishing_deck import FRENCH
-from tavolo.cardgames.games.fishing_scoring import Extras, count_hand, grande, piccola
-from tavolo.cardgames.games.fishing_state import fresh_deal
+from tavolo.cardgames.games.fishing.accusi import accuso
+from tavolo.cardgames.games.fishing.cirulla import Cirulla
+from tavolo.cardgames.games.fishing.core import dealer_bonus
+from tavolo.cardgames.games.fishing.deck import FRENCH
+from tavolo.cardgames.games.fishing.scoring import Extras, count_hand, grande, piccola
+from tavolo.cardgames.games.fishing.state import fresh_deal
 from tests.unit.cardgames.fishing_table import cards, events_of, play, plays_of, table
 
 GAME = Cirulla()

@@ -10,8 +10,8 @@ import pytest
 
 from tavolo.cardgames.actions import Action
 from tavolo.cardgames.contract import Event, Outcome, View
-from tavolo.cardgames.games.pika import Pika
-from tavolo.cardgames.games.pika_state import PikaState
+from tavolo.cardgames.games.shedding.pika import Pika
+from tavolo.cardgames.games.shedding.pika_state import PikaState
 from tests.unit.cardgames.conformance import check_outcome, check_replay, play_random_game
 
 

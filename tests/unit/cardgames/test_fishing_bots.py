@@ -8,10 +8,10 @@ import pytest
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.fishing import FishingBot
 from tavolo.cardgames.bots.registry import bot_levels, make_bot
-from tavolo.cardgames.games.cirulla import Cirulla
-from tavolo.cardgames.games.fishing import FishingGame
-from tavolo.cardgames.games.fishing_state import FishingState
-from tavolo.cardgames.games.scopa import Scopa
+from tavolo.cardgames.games.fishing.cirulla import Cirulla
+from tavolo.cardgames.games.fishing.core import FishingGame
+from tavolo.cardgames.games.fishing.scopa import Scopa
+from tavolo.cardgames.games.fishing.state import FishingState
 from tavolo.cardgames.rng import SeededRandom
 from tests.unit.cardgames.fishing_table import play, table
 

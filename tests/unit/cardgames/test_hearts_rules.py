@@ -14,8 +14,8 @@ import pytest
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import InvalidOptions, RuleError
 from tavolo.cardgames.games.french_deck import full_deck
-from tavolo.cardgames.games.hearts import Hearts
-from tavolo.cardgames.games.hearts_state import PASSING, PLAYING, HeartsState, hand_points
+from tavolo.cardgames.games.tricks.hearts import Hearts
+from tavolo.cardgames.games.tricks.hearts_state import PASSING, PLAYING, HeartsState, hand_points
 
 GAME = Hearts()
 

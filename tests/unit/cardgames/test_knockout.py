@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 
 from tavolo.cardgames import Event, Game, InvalidOptions, Outcome
-from tavolo.cardgames.games.briscola import Briscola
-from tavolo.cardgames.games.pika import Pika
-from tavolo.cardgames.games.scopa import Scopa
-from tavolo.cardgames.games.scopone import Scopone
-from tavolo.cardgames.games.solitario import Solitario
-from tavolo.cardgames.games.spades import Spades
-from tavolo.cardgames.games.tresette import Tresette
-from tavolo.cardgames.games.uno import Uno
+from tavolo.cardgames.games.fishing.scopa import Scopa
+from tavolo.cardgames.games.fishing.scopone import Scopone
+from tavolo.cardgames.games.shedding.pika import Pika
+from tavolo.cardgames.games.shedding.uno import Uno
+from tavolo.cardgames.games.solitario.solitario import Solitario
+from tavolo.cardgames.games.tricks.briscola import Briscola
+from tavolo.cardgames.games.tricks.spades import Spades
+from tavolo.cardgames.games.tricks.tresette import Tresette
 from tavolo.cardgames.knockout import MAX_TIE_BREAK_HANDS, KnockOut, KnockOutState, knock_out
 from tests.unit.cardgames.conformance import check_replay, play_random_game
 from tests.unit.cardgames.fishing_table import play as scopa_play

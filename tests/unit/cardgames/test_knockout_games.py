@@ -19,13 +19,13 @@ import pytest
 from tavolo.cardgames import Event, Game, Outcome
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import JSON, Timer, View
-from tavolo.cardgames.games.bestia import Bestia
-from tavolo.cardgames.games.burraco import Burraco
-from tavolo.cardgames.games.ciapano import Ciapano
-from tavolo.cardgames.games.hearts import Hearts
-from tavolo.cardgames.games.poker import Poker
-from tavolo.cardgames.games.scala40 import Scala40
-from tavolo.cardgames.games.settemezzo import SetteMezzo
+from tavolo.cardgames.games.betting.poker import Poker
+from tavolo.cardgames.games.betting.settemezzo import SetteMezzo
+from tavolo.cardgames.games.rummy.burraco import Burraco
+from tavolo.cardgames.games.rummy.scala40 import Scala40
+from tavolo.cardgames.games.tricks.bestia import Bestia
+from tavolo.cardgames.games.tricks.ciapano import Ciapano
+from tavolo.cardgames.games.tricks.hearts import Hearts
 from tavolo.cardgames.knockout import MAX_TIE_BREAK_HANDS, KnockOut, KnockOutState, knock_out
 from tavolo.cardgames.registry import all_games
 from tavolo.cardgames.rng import SeededRandom

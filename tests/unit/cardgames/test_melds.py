@@ -8,8 +8,9 @@ from itertools import combinations, permutations
 
 import pytest
 
-from tavolo.cardgames.games.meld_search import attachments, melds_in_hand
-from tavolo.cardgames.games.melds import (
+from tavolo.cardgames.games.rummy.deck import full_deck
+from tavolo.cardgames.games.rummy.meld_search import attachments, melds_in_hand
+from tavolo.cardgames.games.rummy.melds import (
     BURRACO_MELDS,
     HIGH,
     LOW,
@@ -21,7 +22,6 @@ from tavolo.cardgames.games.melds import (
     is_wild,
     read_meld,
 )
-from tavolo.cardgames.games.rummy_deck import full_deck
 from tavolo.cardgames.rng import SeededRandom
 
 

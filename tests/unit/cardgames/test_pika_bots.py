@@ -7,7 +7,7 @@ import pytest
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.registry import bot_levels, make_bot
 from tavolo.cardgames.errors import InvalidOptions
-from tavolo.cardgames.games.pika_state import PikaState
+from tavolo.cardgames.games.shedding.pika_state import PikaState
 from tests.unit.cardgames.pika_table import GAME, act, pika_table, play
 
 

@@ -8,9 +8,9 @@ from dataclasses import replace
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import RuleError
-from tavolo.cardgames.games.pika import Pika
-from tavolo.cardgames.games.pika_state import PikaState
-from tavolo.cardgames.games.uno_deck import CODES, COLOURS
+from tavolo.cardgames.games.shedding.deck import CODES, COLOURS
+from tavolo.cardgames.games.shedding.pika import Pika
+from tavolo.cardgames.games.shedding.pika_state import PikaState
 
 GAME = Pika()
 

@@ -12,9 +12,9 @@ import pytest
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import InvalidOptions, NotYourTurn, RuleError
-from tavolo.cardgames.games.pika import CALL, DRAW, KEEP, TAKE
-from tavolo.cardgames.games.pika_state import PikaState
-from tavolo.cardgames.games.uno_deck import DECK
+from tavolo.cardgames.games.shedding.deck import DECK
+from tavolo.cardgames.games.shedding.pika import CALL, DRAW, KEEP, TAKE
+from tavolo.cardgames.games.shedding.pika_state import PikaState
 from tests.unit.cardgames.pika_table import FILLER_HANDS, GAME, act, pika_table, play, playable
 
 FILL = FILLER_HANDS

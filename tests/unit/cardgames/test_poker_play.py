@@ -14,9 +14,9 @@ from tavolo.cardgames.actions import ActionKind
 from tavolo.cardgames.bots import poker_odds
 from tavolo.cardgames.bots.poker import EasyPokerBot, PokerBot
 from tavolo.cardgames.bots.registry import bot_levels, make_bot
-from tavolo.cardgames.games.poker import Poker
-from tavolo.cardgames.games.poker_legal import CALL, CHECK, FOLD, bet
-from tavolo.cardgames.games.poker_state import PokerState
+from tavolo.cardgames.games.betting.poker import Poker
+from tavolo.cardgames.games.betting.poker_legal import CALL, CHECK, FOLD, bet
+from tavolo.cardgames.games.betting.poker_state import PokerState
 from tavolo.cardgames.rng import SeededRandom
 from tavolo.cli.main import main
 

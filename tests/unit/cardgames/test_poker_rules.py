@@ -18,11 +18,18 @@ from hypothesis import strategies as st
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import InvalidOptions, NotYourTurn, RuleError
-from tavolo.cardgames.games import poker_betting, poker_hands, poker_legal
-from tavolo.cardgames.games.poker import Poker
-from tavolo.cardgames.games.poker_betting import open_round, side_pots
-from tavolo.cardgames.games.poker_legal import CALL, CHECK, FOLD, STAND_PAT, bet, raise_by
-from tavolo.cardgames.games.poker_state import BLIND, CHANGE, FIRST, OVER, SECOND, PokerState
+from tavolo.cardgames.games.betting import poker_betting, poker_hands, poker_legal
+from tavolo.cardgames.games.betting.poker import Poker
+from tavolo.cardgames.games.betting.poker_betting import open_round, side_pots
+from tavolo.cardgames.games.betting.poker_legal import CALL, CHECK, FOLD, STAND_PAT, bet, raise_by
+from tavolo.cardgames.games.betting.poker_state import (
+    BLIND,
+    CHANGE,
+    FIRST,
+    OVER,
+    SECOND,
+    PokerState,
+)
 
 GAME = Poker()
 LOW4 = poker_hands.lowest_rank(4)

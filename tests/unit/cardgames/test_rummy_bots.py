@@ -10,9 +10,9 @@ from tavolo.cardgames.bots.registry import bot_levels, make_bot
 from tavolo.cardgames.bots.rummy_memory import PileMemory, danger
 from tavolo.cardgames.bots.rummy_outs import keep_values, unseen
 from tavolo.cardgames.contract import View
-from tavolo.cardgames.games.burraco_state import DRAW
-from tavolo.cardgames.games.melds import BURRACO_MELDS, SCALA40_MELDS
-from tavolo.cardgames.games.scala40_state import DRAW as S40_DRAW
+from tavolo.cardgames.games.rummy.burraco_state import DRAW
+from tavolo.cardgames.games.rummy.melds import BURRACO_MELDS, SCALA40_MELDS
+from tavolo.cardgames.games.rummy.scala40_state import DRAW as S40_DRAW
 from tavolo.cardgames.registry import get_game
 from tests.unit.cardgames.burraco_table import GAME, meld, table
 from tests.unit.cardgames.scala40_table import GAME as S40

@@ -8,9 +8,9 @@ import pytest
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import InvalidOptions, RuleError
-from tavolo.cardgames.games.rummy_deck import JOKER
-from tavolo.cardgames.games.scala40_scoring import hand_penalty, meld_value
-from tavolo.cardgames.games.scala40_state import DRAW, OVER, PLAY, deal
+from tavolo.cardgames.games.rummy.deck import JOKER
+from tavolo.cardgames.games.rummy.scala40_scoring import hand_penalty, meld_value
+from tavolo.cardgames.games.rummy.scala40_state import DRAW, OVER, PLAY, deal
 from tavolo.cardgames.rng import SeededRandom
 from tests.unit.cardgames.scala40_table import GAME, act, meld, table
 
@@ -36,7 +36,7 @@ def test_scala40_1_deal_and_a_joker_turned_up_goes_under_the_stock() -> None:
 
 
 def _turned_joker(rng: SeededRandom) -> bool:
-    from tavolo.cardgames.games.rummy_deck import full_deck
+    from tavolo.cardgames.games.rummy.deck import full_deck
 
     deck = full_deck()
     rng.shuffle(deck)

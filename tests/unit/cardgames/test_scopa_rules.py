@@ -13,11 +13,11 @@ import pytest
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import InvalidOptions, NotYourTurn, RuleError
-from tavolo.cardgames.games.fishing_deck import ITALIAN
-from tavolo.cardgames.games.fishing_match import places_of_sides, rank_keys
-from tavolo.cardgames.games.fishing_scoring import Extras, count_hand, primiera
-from tavolo.cardgames.games.fishing_state import FishingRules, fresh_deal
-from tavolo.cardgames.games.scopa import Scopa
+from tavolo.cardgames.games.fishing.deck import ITALIAN
+from tavolo.cardgames.games.fishing.match import places_of_sides, rank_keys
+from tavolo.cardgames.games.fishing.scopa import Scopa
+from tavolo.cardgames.games.fishing.scoring import Extras, count_hand, primiera
+from tavolo.cardgames.games.fishing.state import FishingRules, fresh_deal
 from tests.unit.cardgames.fishing_table import cards, events_of, play, plays_of, table
 
 GAME = Scopa()

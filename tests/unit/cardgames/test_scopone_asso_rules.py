@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from tavolo.cardgames.errors import InvalidOptions, RuleError
-from tavolo.cardgames.games.asso import AssoPigliatutto
-from tavolo.cardgames.games.fishing_deck import FRENCH, ITALIAN
-from tavolo.cardgames.games.scopone import Scopone
+from tavolo.cardgames.games.fishing.asso import AssoPigliatutto
+from tavolo.cardgames.games.fishing.deck import FRENCH, ITALIAN
+from tavolo.cardgames.games.fishing.scopone import Scopone
 from tests.unit.cardgames.fishing_table import events_of, play, plays_of, table
 
 SCOPONE = Scopone()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tavolo.cardgames.games.settemezzo_hands import (
+from tavolo.cardgames.games.betting.settemezzo_hands import (
     Settlement,
     bet_range,
     bust_chance,

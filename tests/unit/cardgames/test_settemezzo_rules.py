@@ -16,8 +16,13 @@ import pytest
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import InvalidOptions, NotYourTurn, RuleError
 from tavolo.cardgames.games import italian_cards
-from tavolo.cardgames.games.settemezzo import HITS, STANDS, SetteMezzo, bets
-from tavolo.cardgames.games.settemezzo_state import BANKER, BETTING, PUNTERS, SetteMezzoState
+from tavolo.cardgames.games.betting.settemezzo import HITS, STANDS, SetteMezzo, bets
+from tavolo.cardgames.games.betting.settemezzo_state import (
+    BANKER,
+    BETTING,
+    PUNTERS,
+    SetteMezzoState,
+)
 from tavolo.cardgames.rng import SeededRandom
 
 GAME = SetteMezzo()

@@ -13,8 +13,8 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.registry import make_bot
 from tavolo.cardgames.bots.solitario import SolitarioBot, StockMemory
 from tavolo.cardgames.bots.solitario_search import key_of, plan_line, reachable, turn_stock
-from tavolo.cardgames.games.solitario import SolitarioState
-from tavolo.cardgames.games.solitario_piles import Layout, Position
+from tavolo.cardgames.games.solitario.piles import Layout, Position
+from tavolo.cardgames.games.solitario.solitario import SolitarioState
 from tavolo.cardgames.rng import SeededRandom
 from tests.unit.cardgames.test_solitario_rules import GAME, layout, table
 

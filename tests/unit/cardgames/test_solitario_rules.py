@@ -15,7 +15,13 @@ import pytest
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import GameOver, InvalidOptions, RuleError
 from tavolo.cardgames.games.french_deck import full_deck
-from tavolo.cardgames.games.solitario import (
+from tavolo.cardgames.games.solitario.piles import (
+    Layout,
+    deal,
+    has_scoring_move,
+    list_moves,
+)
+from tavolo.cardgames.games.solitario.solitario import (
     OUT_OF_TIME,
     STOPPED,
     TIMED_OUT,
@@ -23,12 +29,6 @@ from tavolo.cardgames.games.solitario import (
     SeatGame,
     Solitario,
     SolitarioState,
-)
-from tavolo.cardgames.games.solitario_piles import (
-    Layout,
-    deal,
-    has_scoring_move,
-    list_moves,
 )
 from tavolo.cardgames.rng import SeededRandom
 
@@ -371,7 +371,7 @@ def test_solitario_6_one_seat_has_no_time_limit() -> None:
 
 def test_solitario_moves_are_generated_as_the_rules_list_them() -> None:
     """GAMES 7: the generated moves are exactly the moves the direct check accepts."""
-    from tavolo.cardgames.games.solitario_piles import COLUMN_NAMES, FOUNDATION_NAMES, is_move
+    from tavolo.cardgames.games.solitario.piles import COLUMN_NAMES, FOUNDATION_NAMES, is_move
 
     piles = ["waste", *COLUMN_NAMES, *FOUNDATION_NAMES]
     for i in range(40):

@@ -18,7 +18,7 @@ from tavolo.cardgames.bots.spades_bidding import (
     medium_bid,
 )
 from tavolo.cardgames.bots.spades_memory import CardMemory
-from tavolo.cardgames.games.spades_state import BID, SpadesState
+from tavolo.cardgames.games.tricks.spades_state import BID, SpadesState
 from tests.unit.cardgames.test_spades_rules import GAME, table
 
 WEAK = "2S 3S 2H 3H 4H 5H 2D 3D 4D 5D 2C 3C 4C"

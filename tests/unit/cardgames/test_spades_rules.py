@@ -16,15 +16,15 @@ import pytest
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import GameOver, NotYourTurn, RuleError
 from tavolo.cardgames.games.french_deck import full_deck
-from tavolo.cardgames.games.spades import Spades
-from tavolo.cardgames.games.spades_scoring import (
+from tavolo.cardgames.games.tricks.spades import Spades
+from tavolo.cardgames.games.tricks.spades_scoring import (
     Member,
     score_team_round,
     winner_after_round,
     winner_of_tiebreak,
 )
-from tavolo.cardgames.games.spades_state import BID, BLIND, OVER, PLAY, SpadesState
-from tavolo.cardgames.games.spades_tricks import trick_winner
+from tavolo.cardgames.games.tricks.spades_state import BID, BLIND, OVER, PLAY, SpadesState
+from tavolo.cardgames.games.tricks.spades_tricks import trick_winner
 
 GAME = Spades()
 

@@ -9,9 +9,9 @@ from tavolo.cardgames.bots.base import Bot
 from tavolo.cardgames.bots.ciapano import CiapanoBot
 from tavolo.cardgames.bots.registry import bot_levels, make_bot
 from tavolo.cardgames.bots.tresette import TresetteBot
-from tavolo.cardgames.games.ciapano import Ciapano
-from tavolo.cardgames.games.tresette import Tresette
-from tavolo.cardgames.games.tresette_table import TresetteState, TresetteTable
+from tavolo.cardgames.games.tricks.ciapano import Ciapano
+from tavolo.cardgames.games.tricks.tresette import Tresette
+from tavolo.cardgames.games.tricks.tresette_table import TresetteState, TresetteTable
 from tavolo.cardgames.rng import SeededRandom
 from tests.unit.cardgames.test_tresette_rules import table
 

@@ -14,11 +14,11 @@ import pytest
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import InvalidOptions, RuleError
 from tavolo.cardgames.games import italian_cards
-from tavolo.cardgames.games.ciapano import Ciapano, penalty_points
-from tavolo.cardgames.games.tresette import Tresette, declarations_in
-from tavolo.cardgames.games.tresette_cards import ORDER, aces_and_thirds, pile_points
-from tavolo.cardgames.games.tresette_table import TresetteState, TresetteTable
-from tavolo.cardgames.games.tricks import trick_winner
+from tavolo.cardgames.games.tricks.ciapano import Ciapano, penalty_points
+from tavolo.cardgames.games.tricks.core import trick_winner
+from tavolo.cardgames.games.tricks.tresette import Tresette, declarations_in
+from tavolo.cardgames.games.tricks.tresette_cards import ORDER, aces_and_thirds, pile_points
+from tavolo.cardgames.games.tricks.tresette_table import TresetteState, TresetteTable
 
 TRESETTE, CIAPANO = Tresette(), Ciapano()
 

@@ -7,12 +7,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tavolo.cardgames.games.briscola_state import ORDER as BRISCOLA
 from tavolo.cardgames.games.french_deck import full_deck
-from tavolo.cardgames.games.spades_tricks import ORDER as FRENCH
-from tavolo.cardgames.games.spades_tricks import legal_cards, may_play
-from tavolo.cardgames.games.tresette_cards import ORDER as TRESETTE
-from tavolo.cardgames.games.tricks import (
+from tavolo.cardgames.games.tricks.briscola_state import ORDER as BRISCOLA
+from tavolo.cardgames.games.tricks.core import (
     add_to_pile,
     card_points,
     close_trick,
@@ -26,6 +23,9 @@ from tavolo.cardgames.games.tricks import (
     trick_winner,
     winning_play,
 )
+from tavolo.cardgames.games.tricks.spades_tricks import ORDER as FRENCH
+from tavolo.cardgames.games.tricks.spades_tricks import legal_cards, may_play
+from tavolo.cardgames.games.tricks.tresette_cards import ORDER as TRESETTE
 
 
 def test_following_suit_is_the_suit_led_if_held_else_anything() -> None:

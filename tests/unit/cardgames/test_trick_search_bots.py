@@ -21,13 +21,13 @@ from tavolo.cardgames.bots.tresette import TresetteBot, tresette_sampler
 from tavolo.cardgames.bots.trick_world import STOCK, TrickRules, TrickWorld, deal_unseen
 from tavolo.cardgames.contract import Game, View
 from tavolo.cardgames.games import italian_cards
-from tavolo.cardgames.games.briscola import Briscola
-from tavolo.cardgames.games.briscola_state import ORDER as BRISCOLA_ORDER
-from tavolo.cardgames.games.briscola_state import POINTS
-from tavolo.cardgames.games.ciapano import Ciapano
-from tavolo.cardgames.games.tresette import Tresette
-from tavolo.cardgames.games.tresette_cards import ORDER as TRESETTE_ORDER
-from tavolo.cardgames.games.tresette_cards import THIRDS
+from tavolo.cardgames.games.tricks.briscola import Briscola
+from tavolo.cardgames.games.tricks.briscola_state import ORDER as BRISCOLA_ORDER
+from tavolo.cardgames.games.tricks.briscola_state import POINTS
+from tavolo.cardgames.games.tricks.ciapano import Ciapano
+from tavolo.cardgames.games.tricks.tresette import Tresette
+from tavolo.cardgames.games.tricks.tresette_cards import ORDER as TRESETTE_ORDER
+from tavolo.cardgames.games.tricks.tresette_cards import THIRDS
 from tavolo.cardgames.rng import SeededRandom
 
 SUIT = italian_cards.SUIT_OF

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.registry import bot_levels, make_bot
-from tavolo.cardgames.games.uno import ACCEPT, CALL_UNO, CHALLENGE, Uno
-from tavolo.cardgames.games.uno_state import UnoState
+from tavolo.cardgames.games.shedding.uno import ACCEPT, CALL_UNO, CHALLENGE, Uno
+from tavolo.cardgames.games.shedding.uno_state import UnoState
 from tests.unit.cardgames.test_uno_rules import act, play, uno_table
 
 GAME = Uno()

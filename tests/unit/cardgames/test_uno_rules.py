@@ -14,10 +14,10 @@ import pytest
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.errors import InvalidOptions, RuleError
-from tavolo.cardgames.games.pika_state import parse_match_length
-from tavolo.cardgames.games.uno import ACCEPT, CALL_UNO, CHALLENGE, DRAW, KEEP, NAME, Uno
-from tavolo.cardgames.games.uno_deck import COLOUR_LETTERS, DECK
-from tavolo.cardgames.games.uno_state import (
+from tavolo.cardgames.games.shedding.deck import COLOUR_LETTERS, DECK
+from tavolo.cardgames.games.shedding.pika_state import parse_match_length
+from tavolo.cardgames.games.shedding.uno import ACCEPT, CALL_UNO, CHALLENGE, DRAW, KEEP, NAME, Uno
+from tavolo.cardgames.games.shedding.uno_state import (
     ANSWER_PLUS4,
     CLOCKWISE,
     NAME_COLOUR,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import itertools
 
-from tavolo.cardgames.games.uno import ACCEPT, CHALLENGE, NAME
+from tavolo.cardgames.games.shedding.uno import ACCEPT, CHALLENGE, NAME
 from tavolo.cli.play import play
 from tavolo.cli.render_uno import RENDERER
 from tests.unit.cardgames.test_cli_play import scripted

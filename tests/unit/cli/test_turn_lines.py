@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tavolo.cardgames.actions import ActionKind
-from tavolo.cardgames.games.spades_scoring import Member, score_team_round
+from tavolo.cardgames.games.tricks.spades_scoring import Member, score_team_round
 from tavolo.cardgames.registry import get_game
 from tavolo.cli.render_pika import RENDERER as PIKA
 from tavolo.cli.render_spades import RENDERER as SPADES

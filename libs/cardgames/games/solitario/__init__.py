@@ -1,0 +1,1 @@
+"""Solitario (Klondike): one seat, the piles and the scoring."""

@@ -1,0 +1,359 @@
+"""Hearts (RULES.md §4, HEARTS-1..7): four players each for themselves, ace high, no
+trumps, play anticlockwise (the turn passes from seat s to s+1); the fewest points wins.
+
+A hand, step by step:
+
+1. **Deal and pass** (HEARTS-1): 13 each; every seat chooses three cards for the player on
+   its right, one ``PASS_CARDS(cards=(card,))`` at a time. The four choose at once and in
+   secret: what a seat chose stays in its hand, unseen by the others, until all four have
+   chosen three; then the cards change hands together. The standard rules pass left,
+   right, across, then not at all.
+2. **Leading** (HEARTS-2): the player on the dealer's right leads any card (seed). The
+   standard rules: the 2♣'s holder leads it.
+3. **Tricks** (HEARTS-3): follow suit if able, else play anything; the highest card of the
+   suit led wins and leads next. The standard rules add: no heart and no Q♠ on the first
+   trick unless nothing else is held, and no heart led before a heart was played unless
+   the leader holds only hearts.
+4. **Points** (HEARTS-4): each heart 1, the Q♠ 13; 26 a hand.
+5. **Shooting the moon** (HEARTS-5): all 26 to one seat score it 0 and the others 26.
+6. **End** (HEARTS-6): after the hand in which a total reaches ``target`` (100); the lowest
+   total wins, equal totals share a place.
+
+Timeouts **[decision]** (docs/decisions.md): a pass timer passes the most dangerous cards
+still to choose (the Q♠, then the highest hearts, then the highest cards); a turn timer plays the
+lowest legal card, which is the least likely to take points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Final
+
+from tavolo.cardgames.actions import Action, ActionKind
+from tavolo.cardgames.contract import (
+    JSON,
+    Event,
+    Game,
+    OptionSpec,
+    Outcome,
+    Timer,
+    View,
+    places_from_measure,
+)
+from tavolo.cardgames.errors import RuleError
+from tavolo.cardgames.games.french_deck import (
+    ACE_HIGH,
+    SUIT_NAMES,
+    full_deck,
+    is_card,
+    rank_of,
+    suit_of,
+)
+from tavolo.cardgames.games.tricks import core as tricks
+from tavolo.cardgames.games.tricks.hearts_state import (
+    ANTICLOCKWISE,
+    HEARTS,
+    PASS_NAMES,
+    PASS_SIZE,
+    PASSING,
+    SEATS,
+    TWO_OF_CLUBS,
+    HeartsRules,
+    HeartsState,
+    card_points,
+    deal,
+    exchange,
+    hand_points,
+    trick_winner,
+)
+from tavolo.cardgames.rng import SeededRandom
+
+TRICKS: Final = 13
+
+# Legal-action lists are built from these prebuilt actions: enumeration is the hot path.
+_PLAYS: Final = {c: Action(ActionKind.PLAY, cards=(c,)) for c in full_deck()}
+_PASSES: Final = {c: Action(ActionKind.PASS_CARDS, cards=(c,)) for c in full_deck()}
+
+
+def _check_target(value: JSON) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1000:
+        return "the target is a whole number of points from 1 to 1000"
+    return None
+
+
+def danger(card: str) -> tuple[int, int]:
+    """How much a card costs its holder: the Q♠ first, then hearts, then by rank."""
+    return card_points(card), rank_of(card)
+
+
+def legal_cards(state: HeartsState, seat: int) -> list[str]:
+    """The cards ``seat`` may play now (HEARTS-3, and HEARTS-7 under the standard rules)."""
+    hand = state.hands[seat]
+    standard = state.rules.standard
+    if state.trick:
+        cards = tricks.following_cards(hand, state.trick, ACE_HIGH)
+        if standard and state.tricks_played == 0:
+            clean = [c for c in cards if card_points(c) == 0]
+            return clean or cards
+        return cards
+    if not standard:
+        return list(hand)
+    if state.tricks_played == 0:
+        return [TWO_OF_CLUBS]
+    if not state.hearts_broken:
+        return [c for c in hand if suit_of(c) != HEARTS] or list(hand)
+    return list(hand)
+
+
+class Hearts(Game[HeartsState]):
+    """The Hearts rules engine."""
+
+    name = "hearts"
+    title = "Hearts"
+    min_players = 4
+    max_players = 4
+    option_specs = (
+        OptionSpec(
+            "rules",
+            "seed",
+            "'seed': pass right, any lead, no restrictions; 'standard': the passes cycle, "
+            "the 2 of clubs leads, no points on the first trick, hearts must be broken",
+            choices=("seed", "standard"),
+        ),
+        OptionSpec("target", 100, "the match ends when a total reaches it", check=_check_target),
+    )
+
+    # -- set-up ---------------------------------------------------------------------
+
+    def _new_game(self, options: dict[str, JSON], seats: int, rng: SeededRandom) -> HeartsState:
+        rules = HeartsRules(standard=options["rules"] == "standard", target=options["target"])
+        dealer = rng.randbelow(SEATS)
+        state, _ = deal(rules, dealer, 1, (0,) * SEATS, rng, 0)
+        return state
+
+    # -- knock-out play (RULES §0 rule 14, PCG-7) -------------------------------------
+
+    offers_knock_out = True
+
+    def tie_break_hand(self, state: HeartsState) -> tuple[HeartsState, list[Event]]:
+        """One more hand dealt on from the drawn match, scored alone: fewest points wins.
+
+        A target of 0 ends the match after that hand, whatever it scores."""
+        rules = replace(state.rules, target=0)
+        dealer = (state.dealer + ANTICLOCKWISE) % SEATS
+        rng = state.rng.copy()
+        return deal(rules, dealer, state.hand_no + 1, (0,) * SEATS, rng, state.step)
+
+    def last_capture(self, state: HeartsState) -> int | None:
+        """The seat that took the last trick of the hand."""
+        return trick_winner(state.last_trick) if state.last_trick else None
+
+    # -- reading the state ------------------------------------------------------------
+
+    def seats(self, state: HeartsState) -> int:
+        return SEATS
+
+    def outcome(self, state: HeartsState) -> Outcome | None:
+        return state.outcome
+
+    def to_act(self, state: HeartsState) -> frozenset[int]:
+        if state.outcome is not None:
+            return frozenset()
+        if state.phase == PASSING:
+            return frozenset(s for s in range(SEATS) if len(state.chosen[s]) < PASS_SIZE)
+        return frozenset((state.turn,))
+
+    def timers(self, state: HeartsState) -> tuple[Timer, ...]:
+        """A turn timer for each seat still to choose its pass, or for the seat to play."""
+        if state.phase == PASSING:
+            return tuple(
+                Timer(key=f"pass:{state.hand_no}:{seat}", seat=seat, kind="turn")
+                for seat in sorted(self.to_act(state))
+            )
+        return tuple(
+            Timer(key=f"turn:{state.step}", seat=seat, kind="turn")
+            for seat in sorted(self.to_act(state))
+        )
+
+    def cards_in_play(self, state: HeartsState) -> list[str]:
+        cards = [c for hand in state.hands for c in hand]
+        cards.extend(c for _, c in state.trick)
+        cards.extend(c for pile in state.won for c in pile)
+        return cards
+
+    def hidden_cards(self, state: HeartsState, seat: int | None) -> list[str]:
+        cards = [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
+        for card in self.shown_cards(state, seat) if seat is not None else ():
+            cards.remove(card)
+        return cards
+
+    def shown_cards(self, state: HeartsState, seat: int) -> list[str]:
+        """The cards a seat passed, while the receiver still holds them: it knows where
+        they are."""
+        receiver = (seat + state.pass_to) % SEATS
+        return [c for c in state.passed[seat] if c in state.hands[receiver]]
+
+    def view(self, state: HeartsState, seat: int | None) -> View:
+        points = [sum(card_points(c) for c in pile) for pile in state.won]
+        public: dict[str, JSON] = {
+            "hand": state.hand_no,
+            "dealer": state.dealer,
+            "rules": "standard" if state.rules.standard else "seed",
+            "target": state.rules.target,
+            "phase": "over" if state.outcome is not None else state.phase,
+            "pass": PASS_NAMES[state.pass_to],
+            "chosen": [s for s in range(SEATS) if state.chosen[s]],
+            "turn": state.turn,
+            "trick": [{"seat": s, "card": c} for s, c in state.trick],
+            "last_trick": [{"seat": s, "card": c} for s, c in state.last_trick],
+            "hearts_broken": state.hearts_broken,
+            "tricks_won": [len(pile) // SEATS for pile in state.won],
+            "points_taken": points,
+            "hand_sizes": [len(h) for h in state.hands],
+            "totals": list(state.totals),
+        }
+        if state.outcome is not None:
+            public["places"] = list(state.outcome.places)
+        private: dict[str, JSON] = {}
+        if seat is not None:
+            if state.chosen[seat]:
+                private["chosen"] = list(state.chosen[seat])
+            shown = self.shown_cards(state, seat)
+            if shown:
+                private["passed"] = {
+                    "to": (seat + state.pass_to) % SEATS,
+                    "cards": shown,
+                }
+        hand = state.hands[seat] if seat is not None else ()
+        return View(seat=seat, hand=hand, public=public, private=private)
+
+    # -- legality ---------------------------------------------------------------------
+
+    def _legal_actions(self, state: HeartsState, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        if state.phase == PASSING:
+            chosen = state.chosen[seat]
+            return [_PASSES[c] for c in state.hands[seat] if c not in chosen]
+        return [_PLAYS[c] for c in legal_cards(state, seat)]
+
+    def _is_legal(self, state: HeartsState, seat: int, action: Action) -> bool:
+        """One card, as its one interned action (no other field set), that the seat may
+        pass or play now; checked without building the list of legal actions."""
+        cards = action.cards
+        if len(cards) != 1:
+            return False
+        card = cards[0]
+        if state.phase == PASSING:
+            canonical = _PASSES.get(card)
+            if canonical is None or (action is not canonical and action != canonical):
+                return False
+            chosen = state.chosen[seat]
+            return len(chosen) < PASS_SIZE and card in state.hands[seat] and card not in chosen
+        canonical = _PLAYS.get(card)
+        if canonical is None or (action is not canonical and action != canonical):
+            return False
+        return seat == state.turn and card in legal_cards(state, seat)
+
+    def _explain(self, state: HeartsState, seat: int, action: Action) -> RuleError:
+        if seat not in self.to_act(state):
+            if state.phase == PASSING:
+                return RuleError("you have chosen your three cards: wait for the others")
+            return RuleError(f"it is not your turn: seat {state.turn} plays")
+        if state.phase == PASSING:
+            return RuleError("choose one card of your hand to pass, not chosen already")
+        if action.kind is not ActionKind.PLAY or len(action.cards) != 1:
+            return RuleError("play one card")
+        card = action.cards[0]
+        if not is_card(card):
+            return RuleError(f"{card!r} is not a card; cards are written like AS, 10H, QD")
+        if card not in state.hands[seat]:
+            return RuleError(f"you do not hold {card}")
+        if state.trick:
+            led = suit_of(state.trick[0][1])
+            if any(suit_of(c) == led for c in state.hands[seat]):
+                return RuleError(f"you must follow suit ({SUIT_NAMES[led]})")
+            return RuleError("no heart and no Q♠ on the first trick while you hold another card")
+        if state.tricks_played == 0:
+            return RuleError("the 2 of clubs leads the first trick")
+        return RuleError("hearts are not broken yet: lead another suit")
+
+    # -- applying ---------------------------------------------------------------------
+
+    def _apply(
+        self, state: HeartsState, seat: int, action: Action
+    ) -> tuple[HeartsState, list[Event]]:
+        st = state.copy()
+        st.step += 1
+        events: list[Event] = []
+        if action.kind is ActionKind.EXPIRE:
+            events.append({"type": "timeout", "seat": seat, "timer": action.timer})
+            if st.phase == PASSING:
+                rest = [c for c in st.hands[seat] if c not in st.chosen[seat]]
+                count = PASS_SIZE - len(st.chosen[seat])
+                worst = tuple(sorted(rest, key=danger, reverse=True)[:count])
+                action = Action(ActionKind.PASS_CARDS, cards=worst)
+            else:
+                lowest = min(legal_cards(st, seat), key=lambda c: (rank_of(c), card_points(c)))
+                action = Action(ActionKind.PLAY, cards=(lowest,))
+        if action.kind is ActionKind.PASS_CARDS:
+            self._choose(st, seat, action.cards, events)
+        else:
+            self._play(st, seat, action.cards[0], events)
+        return st, events
+
+    def _choose(
+        self, st: HeartsState, seat: int, cards: tuple[str, ...], events: list[Event]
+    ) -> None:
+        chosen = list(st.chosen)
+        chosen[seat] = chosen[seat] + cards
+        st.chosen = tuple(chosen)
+        events.append({"type": "pass_chosen", "seat": seat, "cards": list(cards)})
+        if all(len(c) == PASS_SIZE for c in st.chosen):
+            events.append(exchange(st))
+
+    def _play(self, st: HeartsState, seat: int, card: str, events: list[Event]) -> None:
+        hand = list(st.hands[seat])
+        hand.remove(card)
+        st.set_hand(seat, tuple(hand))
+        st.trick += ((seat, card),)
+        st.hearts_broken = st.hearts_broken or suit_of(card) == HEARTS
+        events.append({"type": "play", "seat": seat, "card": card})
+        if len(st.trick) < SEATS:
+            st.turn = (seat + ANTICLOCKWISE) % SEATS
+            return
+        winner = trick_winner(st.trick)
+        won = list(st.won)
+        won[winner] = won[winner] + tuple(c for _, c in st.trick)
+        st.won = tuple(won)
+        points = sum(card_points(c) for _, c in st.trick)
+        events.append({"type": "trick", "winner": winner, "points": points})
+        st.last_trick, st.trick = st.trick, ()
+        st.tricks_played += 1
+        st.turn = winner
+        if st.tricks_played == TRICKS:
+            self._finish_hand(st, events)
+
+    def _finish_hand(self, st: HeartsState, events: list[Event]) -> None:
+        points, moon = hand_points(st.won)
+        totals = tuple(t + p for t, p in zip(st.totals, points, strict=True))
+        events.append(
+            {
+                "type": "hand_end",
+                "hand": st.hand_no,
+                "points": list(points),
+                "moon": moon,
+                "totals": list(totals),
+            }
+        )
+        st.totals = totals
+        if max(totals) >= st.rules.target:
+            places = places_from_measure(totals, lower_is_better=True)
+            st.outcome = Outcome(places=places, scores=totals, detail={"hands": st.hand_no})
+            events.append({"type": "game_over", "places": list(places), "totals": list(totals)})
+            return
+        dealer = (st.dealer + ANTICLOCKWISE) % SEATS  # the deal passes on (RULES §0.4)
+        rng = st.rng.copy()
+        fresh, dealt = deal(st.rules, dealer, st.hand_no + 1, totals, rng, st.step)
+        events.extend(dealt)
+        st.become(fresh)
