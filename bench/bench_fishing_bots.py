@@ -19,7 +19,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from tavolo.cardgames.bots.fishing import FishingBot
+from tavolo.cardgames.bots.fishing.core import FishingBot
 from tavolo.cardgames.registry import get_game
 from tavolo.cardgames.rng import SeededRandom
 

@@ -20,7 +20,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from tavolo.cardgames.bots.spades import SpadesBot
+from tavolo.cardgames.bots.tricks.spades import SpadesBot
 from tavolo.cardgames.games.tricks.spades import Spades
 
 TARGETS = {("hard", "easy"): 0.70, ("hard", "medium"): 0.58}

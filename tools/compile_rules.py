@@ -94,7 +94,7 @@ COMPILED = (
     "games/solitario/piles.py",
     "games/solitario/scoring.py",
     "games/solitario/solitario.py",
-    "bots/solitario_search.py",
+    "bots/solitario/search.py",
 )
 """What is compiled, relative to libs/cardgames: the contract and the modules a game's
 action runs through when it is hot in self-play. A game or module left out keeps working,

@@ -1,8 +1,8 @@
 """Bots by game and level: ``make_bot("pika", "hard", seed)``.
 
-A game's bots live in ``tavolo.cardgames.bots.<game name>``, which exposes ``BOTS``: a
-mapping from level (easy, medium, hard) to a factory taking no argument. Adding a game's
-bots is writing that module; nothing here changes.
+A game's bots live in ``tavolo.cardgames.bots.<family>.<game name>``, which exposes
+``BOTS``: a mapping from level (easy, medium, hard) to a factory taking no argument.
+Adding a game's bots is writing that module and naming its family in ``FAMILIES``.
 """
 
 from __future__ import annotations
@@ -14,6 +14,28 @@ from typing import cast
 from tavolo.cardgames.bots.base import LEVELS, Bot, SeatedBot, seed_bytes
 from tavolo.cardgames.errors import InvalidOptions
 from tavolo.cardgames.rng import SeededRandom
+
+
+FAMILIES: dict[str, str] = {
+    "scopa": "fishing",
+    "scopone": "fishing",
+    "asso": "fishing",
+    "cirulla": "fishing",
+    "briscola": "tricks",
+    "tresette": "tricks",
+    "ciapano": "tricks",
+    "bestia": "tricks",
+    "hearts": "tricks",
+    "spades": "tricks",
+    "pika": "shedding",
+    "uno": "shedding",
+    "burraco": "rummy",
+    "scala40": "rummy",
+    "poker": "betting",
+    "settemezzo": "betting",
+    "solitario": "solitario",
+}
+"""The family package that holds each game's bots (the games' own families)."""
 
 
 def bot_levels(game_name: str) -> tuple[str, ...]:
@@ -34,14 +56,10 @@ def make_bot(game_name: str, level: str, seed: bytes | str | int) -> SeatedBot:
 
 
 def _factories(game_name: str) -> Mapping[str, Callable[[], Bot]]:
-    if not game_name.isidentifier():
+    family = FAMILIES.get(game_name)
+    if family is None:
         raise InvalidOptions(f"no bots for game {game_name!r}")
-    try:
-        module = importlib.import_module(f"tavolo.cardgames.bots.{game_name}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"tavolo.cardgames.bots.{game_name}":
-            raise
-        raise InvalidOptions(f"no bots for game {game_name!r}") from None
+    module = importlib.import_module(f"tavolo.cardgames.bots.{family}.{game_name}")
     bots = getattr(module, "BOTS", None)
     if not isinstance(bots, Mapping):
         raise InvalidOptions(f"no bots for game {game_name!r}")

@@ -7,8 +7,8 @@ import io
 
 import pytest
 
-from tavolo.cardgames.bots.bestia import BestiaBot
 from tavolo.cardgames.bots.registry import bot_levels, make_bot
+from tavolo.cardgames.bots.tricks.bestia import BestiaBot
 from tavolo.cardgames.games.tricks.bestia import PASSES, PLAYS, Bestia
 from tavolo.cardgames.rng import SeededRandom
 from tavolo.cli.main import main

@@ -4,8 +4,8 @@ level promises (strength over many games is measured in bench/bench_trick_bots.p
 from __future__ import annotations
 
 from tavolo.cardgames.actions import Action, ActionKind
-from tavolo.cardgames.bots.briscola import BriscolaBot
 from tavolo.cardgames.bots.registry import bot_levels, make_bot
+from tavolo.cardgames.bots.tricks.briscola import BriscolaBot
 from tavolo.cardgames.games.tricks.briscola import Briscola
 from tavolo.cardgames.games.tricks.briscola_state import BriscolaState
 from tavolo.cardgames.rng import SeededRandom

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tavolo.cardgames.actions import Action, ActionKind
-from tavolo.cardgames.bots.fishing import FishingBot
+from tavolo.cardgames.bots.fishing.core import FishingBot
 from tavolo.cardgames.bots.registry import bot_levels, make_bot
 from tavolo.cardgames.games.fishing.cirulla import Cirulla
 from tavolo.cardgames.games.fishing.core import FishingGame

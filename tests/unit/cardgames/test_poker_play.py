@@ -11,8 +11,8 @@ from dataclasses import replace
 import pytest
 
 from tavolo.cardgames.actions import ActionKind
-from tavolo.cardgames.bots import poker_odds
-from tavolo.cardgames.bots.poker import EasyPokerBot, PokerBot
+from tavolo.cardgames.bots.betting import poker_odds
+from tavolo.cardgames.bots.betting.poker import EasyPokerBot, PokerBot
 from tavolo.cardgames.bots.registry import bot_levels, make_bot
 from tavolo.cardgames.games.betting.poker import Poker
 from tavolo.cardgames.games.betting.poker_legal import CALL, CHECK, FOLD, bet

@@ -7,8 +7,8 @@ import pytest
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.registry import bot_levels, make_bot
-from tavolo.cardgames.bots.rummy_memory import PileMemory, danger
-from tavolo.cardgames.bots.rummy_outs import keep_values, unseen
+from tavolo.cardgames.bots.rummy.memory import PileMemory, danger
+from tavolo.cardgames.bots.rummy.outs import keep_values, unseen
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games.rummy.burraco_state import DRAW
 from tavolo.cardgames.games.rummy.melds import BURRACO_MELDS, SCALA40_MELDS

@@ -11,8 +11,8 @@ import pytest
 
 from tavolo.cardgames.actions import Action
 from tavolo.cardgames.bots.base import Bot
+from tavolo.cardgames.bots.betting.settemezzo import EasyBot, HardBot, MediumBot
 from tavolo.cardgames.bots.registry import bot_levels, make_bot
-from tavolo.cardgames.bots.settemezzo import EasyBot, HardBot, MediumBot
 from tavolo.cardgames.games.betting.settemezzo import HITS, STANDS, SetteMezzo, bets
 from tavolo.cardgames.games.betting.settemezzo_state import SetteMezzoState
 from tavolo.cardgames.rng import SeededRandom

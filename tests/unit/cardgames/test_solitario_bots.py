@@ -11,8 +11,8 @@ from dataclasses import replace
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.registry import make_bot
-from tavolo.cardgames.bots.solitario import SolitarioBot, StockMemory
-from tavolo.cardgames.bots.solitario_search import key_of, plan_line, reachable, turn_stock
+from tavolo.cardgames.bots.solitario.search import key_of, plan_line, reachable, turn_stock
+from tavolo.cardgames.bots.solitario.solitario import SolitarioBot, StockMemory
 from tavolo.cardgames.games.solitario.piles import Layout, Position
 from tavolo.cardgames.games.solitario.solitario import SolitarioState
 from tavolo.cardgames.rng import SeededRandom

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.registry import bot_levels, make_bot
-from tavolo.cardgames.bots.spades import SpadesBot
-from tavolo.cardgames.bots.spades_bidding import (
+from tavolo.cardgames.bots.tricks.spades import SpadesBot
+from tavolo.cardgames.bots.tricks.spades_bidding import (
     BidContext,
     easy_bid,
     estimate_tricks,
     hard_bid,
     medium_bid,
 )
-from tavolo.cardgames.bots.spades_memory import CardMemory
+from tavolo.cardgames.bots.tricks.spades_memory import CardMemory
 from tavolo.cardgames.games.tricks.spades_state import BID, SpadesState
 from tests.unit.cardgames.test_spades_rules import GAME, table
 

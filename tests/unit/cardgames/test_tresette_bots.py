@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tavolo.cardgames.bots.base import Bot
-from tavolo.cardgames.bots.ciapano import CiapanoBot
 from tavolo.cardgames.bots.registry import bot_levels, make_bot
-from tavolo.cardgames.bots.tresette import TresetteBot
+from tavolo.cardgames.bots.tricks.ciapano import CiapanoBot
+from tavolo.cardgames.bots.tricks.tresette import TresetteBot
 from tavolo.cardgames.games.tricks.ciapano import Ciapano
 from tavolo.cardgames.games.tricks.tresette import Tresette
 from tavolo.cardgames.games.tricks.tresette_table import TresetteState, TresetteTable

@@ -13,12 +13,12 @@ from hypothesis import strategies as st
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import SeatedBot
-from tavolo.cardgames.bots.briscola import BriscolaBot
-from tavolo.cardgames.bots.ciapano import CiapanoBot
-from tavolo.cardgames.bots.determinized import MAX_WORLDS, best_move
 from tavolo.cardgames.bots.registry import make_bot
-from tavolo.cardgames.bots.tresette import TresetteBot, tresette_sampler
-from tavolo.cardgames.bots.trick_world import STOCK, TrickRules, TrickWorld, deal_unseen
+from tavolo.cardgames.bots.tricks.briscola import BriscolaBot
+from tavolo.cardgames.bots.tricks.ciapano import CiapanoBot
+from tavolo.cardgames.bots.tricks.determinized import MAX_WORLDS, best_move
+from tavolo.cardgames.bots.tricks.tresette import TresetteBot, tresette_sampler
+from tavolo.cardgames.bots.tricks.world import STOCK, TrickRules, TrickWorld, deal_unseen
 from tavolo.cardgames.contract import Game, View
 from tavolo.cardgames.games import italian_cards
 from tavolo.cardgames.games.tricks.briscola import Briscola

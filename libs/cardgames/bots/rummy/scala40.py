@@ -7,8 +7,8 @@
   needs least;
 - **hard** also remembers the pozzo: the cards the next players took, and never
   discards a card that fits a meld on the table or what they picked up
-  (:mod:`~tavolo.cardgames.bots.rummy_memory`); it keeps a loose card by the live cards
-  that would complete it (:mod:`~tavolo.cardgames.bots.rummy_outs`), high cards before it
+  (:mod:`~tavolo.cardgames.bots.rummy.memory`); it keeps a loose card by the live cards
+  that would complete it (:mod:`~tavolo.cardgames.bots.rummy.outs`), high cards before it
   opens and low ones after, and takes the pozzo card whenever it joins a meld on the
   table (a card played for nothing).
 """
@@ -20,8 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import Bot, pick_best
-from tavolo.cardgames.bots.rummy_memory import PileMemory, danger, usefulness
-from tavolo.cardgames.bots.rummy_outs import keep_values, unseen
+from tavolo.cardgames.bots.rummy.memory import PileMemory, danger, usefulness
+from tavolo.cardgames.bots.rummy.outs import keep_values, unseen
 from tavolo.cardgames.contract import JSON, View
 from tavolo.cardgames.games.rummy.deck import JOKER, pretty
 from tavolo.cardgames.games.rummy.meld_search import melds_in_hand

@@ -23,7 +23,7 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import Bot
-from tavolo.cardgames.bots.solitario_search import (
+from tavolo.cardgames.bots.solitario.search import (
     FOUNDATION,
     LINE_FOUNDATION,
     Cards,

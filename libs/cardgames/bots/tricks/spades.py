@@ -20,10 +20,10 @@ from collections.abc import Callable, Mapping, Sequence
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import LEVELS, Bot
-from tavolo.cardgames.bots.spades_bidding import BidContext, easy_bid, hard_bid, medium_bid
-from tavolo.cardgames.bots.spades_memory import CardMemory
-from tavolo.cardgames.bots.spades_play import HARD, MEDIUM, choose_card, easy_card
-from tavolo.cardgames.bots.spades_situation import Situation
+from tavolo.cardgames.bots.tricks.spades_bidding import BidContext, easy_bid, hard_bid, medium_bid
+from tavolo.cardgames.bots.tricks.spades_memory import CardMemory
+from tavolo.cardgames.bots.tricks.spades_play import HARD, MEDIUM, choose_card, easy_card
+from tavolo.cardgames.bots.tricks.spades_situation import Situation
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.rng import SeededRandom
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
-from tavolo.cardgames.bots.trick_memory import TrickMemory
+from tavolo.cardgames.bots.tricks.memory import TrickMemory
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games import italian_cards
 from tavolo.cardgames.games.tricks.bestia_state import TRICKS

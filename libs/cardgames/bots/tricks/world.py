@@ -1,5 +1,5 @@
 """A trick game's hand as the determinized search plays it: one guess at every hand and at
-the stock, played out fast by a simple policy (:mod:`~tavolo.cardgames.bots.determinized`).
+the stock, played out fast by a simple policy (:mod:`~tavolo.cardgames.bots.tricks.determinized`).
 
 The rules are the trick core's (:mod:`~tavolo.cardgames.games.tricks.core`): following suit
 when the game asks it, the winner by the game's order and trumps, the winner drawing

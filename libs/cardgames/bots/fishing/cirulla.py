@@ -1,5 +1,5 @@
 """Cirulla's bots: the fishing player at three levels (see ``bots.fishing``)."""
 
-from tavolo.cardgames.bots.fishing import BOTS
+from tavolo.cardgames.bots.fishing.core import BOTS
 
 __all__ = ["BOTS"]

@@ -5,7 +5,7 @@
   still loses, and when void throw away the aces and figures; with no memory it guesses
   whether a lead can be beaten;
 - hard: searches, as the Tresette hard bot does
-  (:func:`~tavolo.cardgames.bots.tresette.tresette_sampler`): it deals the cards it has
+  (:func:`~tavolo.cardgames.bots.tricks.tresette.tresette_sampler`): it deals the cards it has
   not seen into many possible hands that agree with every card played and every suit a
   player has shown it lacks, plays each of its cards through them, and keeps the one
   that leaves it the fewest penalty points on average (a cappotto counted as the rules
@@ -19,10 +19,10 @@ from collections.abc import Callable, Sequence
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
-from tavolo.cardgames.bots.determinized import best_move
-from tavolo.cardgames.bots.tresette import TrickSight, tresette_sampler, unseen_cards
-from tavolo.cardgames.bots.trick_memory import TrickMemory
-from tavolo.cardgames.bots.trick_world import Score
+from tavolo.cardgames.bots.tricks.determinized import best_move
+from tavolo.cardgames.bots.tricks.memory import TrickMemory
+from tavolo.cardgames.bots.tricks.tresette import TrickSight, tresette_sampler, unseen_cards
+from tavolo.cardgames.bots.tricks.world import Score
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games import italian_cards
 from tavolo.cardgames.games.tricks.ciapano import REMOVED_FOR_THREE, penalty_points

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tavolo.cardgames.bots.spades_situation import Situation
+from tavolo.cardgames.bots.tricks.spades_situation import Situation
 from tavolo.cardgames.games.french_deck import rank_of, suit_of
 from tavolo.cardgames.games.tricks.spades_tricks import SPADES, beats
 

@@ -8,13 +8,13 @@
 - hard: searches. It remembers every card played and which suits each player has shown
   it lacks, deals the cards it has not seen into many possible hands (and stocks) that
   agree with all of that, and plays each of its cards through every one of them
-  (:mod:`~tavolo.cardgames.bots.determinized`), keeping the card that scores best on
+  (:mod:`~tavolo.cardgames.bots.tricks.determinized`), keeping the card that scores best on
   average; at two players with no stock it knows the other hand and plays the end
   perfectly. Should its memory not account for every card (a bot seated in the middle
   of a hand), it plays the medium tactics judged by the cards it did see.
 
 The same judging, turned round to *avoid* points, drives the Ciapanò bots
-(:mod:`~tavolo.cardgames.bots.ciapano`).
+(:mod:`~tavolo.cardgames.bots.tricks.ciapano`).
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
-from tavolo.cardgames.bots.determinized import best_move
-from tavolo.cardgames.bots.trick_endgame import best_endgame_card
-from tavolo.cardgames.bots.trick_memory import TrickMemory
-from tavolo.cardgames.bots.trick_world import (
+from tavolo.cardgames.bots.tricks.determinized import best_move
+from tavolo.cardgames.bots.tricks.endgame import best_endgame_card
+from tavolo.cardgames.bots.tricks.memory import TrickMemory
+from tavolo.cardgames.bots.tricks.world import (
     STOCK,
     Score,
     TrickRules,

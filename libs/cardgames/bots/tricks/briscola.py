@@ -6,10 +6,10 @@
   load (*caricare*) an A or a 3 on a trick the partner is sure to win, otherwise give the
   cheapest card;
 - hard: searches. It remembers every card played
-  (:class:`~tavolo.cardgames.bots.trick_memory.TrickMemory`) and who holds the turned
+  (:class:`~tavolo.cardgames.bots.tricks.memory.TrickMemory`) and who holds the turned
   card once it is drawn, deals the cards it has not seen into many possible hands and
   stocks, and plays each of its cards through every one of them
-  (:mod:`~tavolo.cardgames.bots.determinized`), keeping the card that wins the hand most
+  (:mod:`~tavolo.cardgames.bots.tricks.determinized`), keeping the card that wins the hand most
   often: so it plays loads and trumps by what is left. Once the stock is gone at two it
   knows the opponent's hand and plays the last tricks perfectly. Should its memory not
   account for every card (a bot seated in the middle of a hand), it plays the medium
@@ -23,10 +23,10 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
-from tavolo.cardgames.bots.determinized import best_move
-from tavolo.cardgames.bots.trick_endgame import best_endgame_card
-from tavolo.cardgames.bots.trick_memory import TrickMemory
-from tavolo.cardgames.bots.trick_world import (
+from tavolo.cardgames.bots.tricks.determinized import best_move
+from tavolo.cardgames.bots.tricks.endgame import best_endgame_card
+from tavolo.cardgames.bots.tricks.memory import TrickMemory
+from tavolo.cardgames.bots.tricks.world import (
     STOCK,
     TrickRules,
     TrickWorld,

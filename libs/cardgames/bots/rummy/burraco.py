@@ -7,8 +7,8 @@
   burraci, and discards the card its hand needs least, a wild never;
 - **hard** also remembers the pile: which cards the opponents picked up, and the cards
   gone into the pile, and never discards a card that joins an opponent's meld or sits
-  next to what they took (:mod:`~tavolo.cardgames.bots.rummy_memory`); it keeps a loose
-  card by the live cards that would complete it (:mod:`~tavolo.cardgames.bots.rummy_outs`)
+  next to what they took (:mod:`~tavolo.cardgames.bots.rummy.memory`); it keeps a loose
+  card by the live cards that would complete it (:mod:`~tavolo.cardgames.bots.rummy.outs`)
   and takes the pile from three cards up.
 """
 
@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import Bot, pick_best
-from tavolo.cardgames.bots.rummy_memory import PileMemory, danger, usefulness
-from tavolo.cardgames.bots.rummy_outs import keep_values, unseen
+from tavolo.cardgames.bots.rummy.memory import PileMemory, danger, usefulness
+from tavolo.cardgames.bots.rummy.outs import keep_values, unseen
 from tavolo.cardgames.contract import JSON, View
 from tavolo.cardgames.games.rummy.burraco_scoring import card_points
 from tavolo.cardgames.games.rummy.melds import BURRACO_MELDS, is_wild

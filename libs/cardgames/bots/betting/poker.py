@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
-from tavolo.cardgames.bots import poker_odds
 from tavolo.cardgames.bots.base import Bot
+from tavolo.cardgames.bots.betting import poker_odds
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games.betting import poker_hands
 from tavolo.cardgames.rng import SeededRandom

@@ -1,0 +1,1 @@
+"""Bots of Poker and Sette e mezzo: odds and bets."""

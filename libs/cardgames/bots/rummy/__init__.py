@@ -1,0 +1,1 @@
+"""Bots of Burraco and Scala 40: the memory of discards and the outs they share."""

@@ -1,0 +1,1 @@
+"""Bots of Pika and Uno."""

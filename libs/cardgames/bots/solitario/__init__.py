@@ -1,0 +1,1 @@
+"""The Solitario bot and its search."""

@@ -1,0 +1,1 @@
+"""Bots of the trick games: card memory, sampled worlds and the endgame search they share."""
