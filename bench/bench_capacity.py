@@ -31,8 +31,8 @@ import uuid
 import asyncpg
 import grpc
 
-from tavolo.cli.audit import INDEX_CHANNEL_OPTIONS, fetch_index, fetch_with_facts
-from tavolo.cli.audit_checks import check_table
+from tavolo.cli.audit.checks import check_table
+from tavolo.cli.audit.command import INDEX_CHANNEL_OPTIONS, fetch_index, fetch_with_facts
 from tavolo.engine.bootstrap import Engine, assemble, build_engine
 from tavolo.servicekit.auth import Role, TokenSigner
 from tavolo.servicekit.embedded import run_on_servers, scratch_database

@@ -12,8 +12,16 @@ import os
 import sys
 from collections.abc import Sequence
 
-# Sub-command modules under tavolo.cli; each one owns its arguments.
-COMMAND_MODULES = ("up", "play", "audit", "account", "lobby", "tournament", "simulate")
+# Sub-command modules under tavolo.cli, by job; each one owns its arguments.
+COMMAND_MODULES = (
+    "platform.up",
+    "play.command",
+    "audit.command",
+    "lobby.account",
+    "lobby.watch",
+    "lobby.tournament",
+    "simulate",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -3,7 +3,7 @@
 While the database restarts, a handler's query fails with a lost connection, a refused
 connect or "the database system is shutting down"; while NATS restarts, a publish finds
 no connection. None of these is a bug of the service or of the caller, and a client app
-should wait and try again, which is what UNAVAILABLE tells it (``tavolo.cli.table_client``
+should wait and try again, which is what UNAVAILABLE tells it (``tavolo.cli.play.table_client``
 retries it). Before this, they reached clients as INTERNAL, which says "a bug, do not
 retry"; `tavolo simulate --chaos` found them. A transaction cut off this way is rolled
 back by PostgreSQL, and the calls a client retries are idempotent by their request ids.

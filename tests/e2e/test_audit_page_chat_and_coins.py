@@ -18,9 +18,9 @@ from typing import Any
 import grpc
 import pytest
 
-from tavolo.cli.audit import read_jsonl
-from tavolo.cli.audit_context import TableContext, coin_movement
-from tavolo.cli.audit_page import render_page
+from tavolo.cli.audit.command import read_jsonl
+from tavolo.cli.audit.context import TableContext, coin_movement
+from tavolo.cli.audit.page import render_page
 from tavolo.cli.main import main as tavolo
 from tavolo.servicekit.auth import Role
 from tavolo.v1 import engine_pb2, lobby_pb2, wallet_pb2

@@ -18,7 +18,7 @@ import grpc
 import pytest
 
 from tavolo.cli.main import main as tavolo
-from tavolo.cli.play_daily import daily
+from tavolo.cli.play.daily import daily
 from tavolo.v1 import common_pb2, engine_pb2, lobby_pb2
 from tests.integration.lobby.harness import Player
 from tests.integration.lobby.platform import Platform, running_platform

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from tavolo.cli.main import main as tavolo
-from tavolo.cli.play_remote import play_at_server
+from tavolo.cli.play.remote import play_at_server
 from tests.integration.engine.helpers import running_engine, settings
 from tests.integration.engine.helpers import token as session_token
 

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tavolo.cli.play_remote import play_at_server
+from tavolo.cli.play.remote import play_at_server
 from tavolo.engine.bootstrap import assemble
 from tavolo.servicekit.embedded import free_port
 from tavolo.servicekit.runtime import start_service

@@ -15,7 +15,6 @@ from tavolo.cardgames.bots.base import LEVELS, Bot, SeatedBot, seed_bytes
 from tavolo.cardgames.errors import InvalidOptions
 from tavolo.cardgames.rng import SeededRandom
 
-
 FAMILIES: dict[str, str] = {
     "scopa": "fishing",
     "scopone": "fishing",

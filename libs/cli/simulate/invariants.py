@@ -21,8 +21,8 @@ import asyncpg
 import grpc
 import nats
 
-from tavolo.cli.audit_checks import EngineFacts, check_table
-from tavolo.cli.ledger_audit import audit
+from tavolo.cli.audit.checks import EngineFacts, check_table
+from tavolo.cli.audit.ledger import audit
 from tavolo.cli.simulate.client import Client
 from tavolo.cli.simulate.stats import Stats, TableRecord
 from tavolo.eventlog.integrity import IndexEntry

@@ -26,9 +26,9 @@ import grpc
 
 from tavolo.cardgames.bots.base import SeatedBot
 from tavolo.cardgames.bots.registry import make_bot
+from tavolo.cli.play.table_client import view_of
 from tavolo.cli.simulate.client import Client
 from tavolo.cli.simulate.stats import Stats, TableRecord
-from tavolo.cli.table_client import view_of
 from tavolo.tablelog.convert import action_from_proto
 from tavolo.v1 import (
     engine_pb2,

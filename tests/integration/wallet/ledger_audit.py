@@ -1,11 +1,11 @@
 """What must hold of the ledger at every moment (guarantee 7): the audit lives in
-:mod:`tavolo.cli.ledger_audit`; these helpers read it from a pool."""
+:mod:`tavolo.cli.audit.ledger`; these helpers read it from a pool."""
 
 from __future__ import annotations
 
 import asyncpg
 
-from tavolo.cli.ledger_audit import LedgerAudit, audit
+from tavolo.cli.audit.ledger import LedgerAudit, audit
 
 __all__ = ["LedgerAudit", "audit", "audit_pool", "balance"]
 

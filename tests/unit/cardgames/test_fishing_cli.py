@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from tavolo.cli.main import main
-from tavolo.cli.play import play
+from tavolo.cli.play.command import play
 
 
 def scripted(lines: Iterator[str]) -> Callable[[str], str | None]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Iterator
 
-from tavolo.cli.play import play
+from tavolo.cli.play.command import play
 
 
 def scripted(lines: Iterator[str]) -> Callable[[str], str | None]:

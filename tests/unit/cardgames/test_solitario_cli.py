@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from tavolo.cli.main import main
-from tavolo.cli.play import play
+from tavolo.cli.play.command import play
 
 
 def stopping_after(moves: int, out: io.StringIO) -> Callable[[str], str | None]:

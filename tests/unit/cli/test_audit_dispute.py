@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tavolo.cli.audit_dispute import dispute_lines
+from tavolo.cli.audit.dispute import dispute_lines
 from tavolo.tablelog.replay import AuditError
 from tavolo.tablelog.table import ACTION
 from tests.unit.engine.play import pika_setup, play_random

@@ -9,7 +9,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from tavolo.cli.keyboard import TerminalKeyboard
+from tavolo.cli.play.keyboard import TerminalKeyboard
 
 
 async def test_lines_come_whole_from_a_pipe_and_end_with_none() -> None:
@@ -52,7 +52,7 @@ def test_a_read_under_way_does_not_stop_the_program_from_ending() -> None:
     program = textwrap.dedent(
         """
         import asyncio
-        from tavolo.cli.keyboard import TerminalKeyboard
+        from tavolo.cli.play.keyboard import TerminalKeyboard
 
         async def main() -> None:
             keyboard = TerminalKeyboard()

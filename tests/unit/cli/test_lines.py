@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from tavolo.cli.lobby import describe, seated_line
+from tavolo.cli.lobby.watch import describe, seated_line
 from tavolo.cli.main import build_parser
-from tavolo.cli.play import lineup
-from tavolo.cli.play_remote import seat_names
+from tavolo.cli.play.command import lineup
+from tavolo.cli.play.remote import seat_names
 from tavolo.cli.session import SavedSession
 from tavolo.v1 import common_pb2, engine_pb2, lobby_pb2
 

@@ -6,7 +6,7 @@ import argparse
 import re
 from collections.abc import Iterator
 
-from tavolo.cli.account import invited_line
+from tavolo.cli.lobby.account import invited_line
 from tavolo.cli.main import build_parser
 
 REQUIREMENT_ID = re.compile(r"\b[A-Z]{2,}-\d")

@@ -6,8 +6,8 @@ import io
 import itertools
 
 from tavolo.cardgames.games.shedding.uno import ACCEPT, CHALLENGE, NAME
-from tavolo.cli.play import play
-from tavolo.cli.render_uno import RENDERER
+from tavolo.cli.play.command import play
+from tavolo.cli.play.render.uno import RENDERER
 from tests.unit.cardgames.test_cli_play import scripted
 from tests.unit.cardgames.test_uno_rules import GAME, act, uno_table
 from tests.unit.cardgames.test_uno_rules import play as uno_play

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from tavolo.cli.replicas import (
+from tavolo.cli.platform.replicas import (
     Replica,
     ReplicasError,
     client_targets,

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tavolo.cli.supervisor import (
+from tavolo.cli.platform.supervisor import (
     MAX_DELAY,
     REFUSALS_BEFORE_GIVING_UP,
     STEADY_SECONDS,

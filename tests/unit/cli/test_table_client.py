@@ -12,8 +12,8 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.registry import get_game
-from tavolo.cli.render_pika import RENDERER
-from tavolo.cli.table_client import TableClient
+from tavolo.cli.play.render.pika import RENDERER
+from tavolo.cli.play.table_client import TableClient
 from tavolo.tablelog.convert import action_to_proto
 from tavolo.tablelog.struct_wire import dict_to_struct
 from tavolo.v1 import common_pb2, engine_pb2

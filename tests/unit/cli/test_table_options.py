@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tavolo.cli.table_options import describe_options, parse_options
+from tavolo.cli.play.table_options import describe_options, parse_options
 
 
 def test_options_read_numbers_and_booleans_as_such_and_the_rest_as_text() -> None:

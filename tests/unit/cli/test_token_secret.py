@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tavolo.cli.token_secret import FILE_NAME, SecretFileError, installation_secret
+from tavolo.cli.platform.token_secret import FILE_NAME, SecretFileError, installation_secret
 from tavolo.servicekit.settings import DEV_TOKEN_SECRET
 
 

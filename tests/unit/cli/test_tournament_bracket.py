@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from tavolo.cli import main
-from tavolo.cli.tournament import bracket_lines, next_table
+from tavolo.cli.lobby.tournament import bracket_lines, next_table
 from tavolo.lobby.tournaments import stream as S
 from tavolo.lobby.tournaments.convert import tournament
 

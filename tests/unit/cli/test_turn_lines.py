@@ -12,10 +12,10 @@ import pytest
 from tavolo.cardgames.actions import ActionKind
 from tavolo.cardgames.games.tricks.spades_scoring import Member, score_team_round
 from tavolo.cardgames.registry import get_game
-from tavolo.cli.render_pika import RENDERER as PIKA
-from tavolo.cli.render_spades import RENDERER as SPADES
-from tavolo.cli.render_spades import explain_score
-from tavolo.cli.renderers import RENDERERS, renderer_for
+from tavolo.cli.play.render.pika import RENDERER as PIKA
+from tavolo.cli.play.render.spades import RENDERER as SPADES
+from tavolo.cli.play.render.spades import explain_score
+from tavolo.cli.play.renderers import RENDERERS, renderer_for
 
 NAMES = ["You", "Bot 1", "Bot 2", "Bot 3"]
 LINE = re.compile(

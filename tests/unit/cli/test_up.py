@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tavolo.cli.up import _wait_ready
+from tavolo.cli.platform.up import _wait_ready
 from tavolo.servicekit.settings import Settings
 
 REFUSAL = "tavolo wallet: cannot start: NATS is too old"

@@ -14,8 +14,8 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.rummy.deck import pretty, pretty_all
 from tavolo.cardgames.games.rummy.melds import BURRACO_MELDS, Meld, describe, read_meld
-from tavolo.cli.turns import ANTICLOCKWISE, turn_line
-from tavolo.cli.wording import ordinal
+from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
+from tavolo.cli.play.wording import ordinal
 
 
 def _side(names: Sequence[str], seats: Sequence[int]) -> str:
@@ -63,7 +63,7 @@ def scoring_lines(
 
 
 class BurracoRenderer:
-    """Renders Burraco views; see :class:`tavolo.cli.play.Renderer`."""
+    """Renders Burraco views; see :class:`tavolo.cli.play.command.Renderer`."""
 
     def turn(self, view: View, names: Sequence[str]) -> str | None:
         """Burraco goes anticlockwise, seat s to s+1 (RULES §0.2)."""

@@ -1,7 +1,7 @@
 """A seat at a table over gRPC: the stream of views and the keyboard, at the same time.
 
 The table does not wait for a person: bots move, turn clocks run out, Pika windows close.
-So the client never blocks on the keyboard: it asks :mod:`tavolo.cli.keyboard` for a line
+So the client never blocks on the keyboard: it asks :mod:`tavolo.cli.play.keyboard` for a line
 and goes on consuming the table's stream while the line comes; every new view is
 narrated as it comes, and when it changes what the seat may do the menu and the prompt
 are shown again, so an answer always reads against the choices on screen. Answers carry
@@ -25,8 +25,8 @@ from typing import Any, TextIO, TypeVar
 import grpc
 
 from tavolo.cardgames.contract import Outcome, View
-from tavolo.cli.keyboard import Keyboard, TerminalKeyboard, ThreadKeyboard
-from tavolo.cli.renderers import Renderer
+from tavolo.cli.play.keyboard import Keyboard, TerminalKeyboard, ThreadKeyboard
+from tavolo.cli.play.renderers import Renderer
 from tavolo.tablelog.convert import action_from_proto, struct_to_dict
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
 

@@ -2,7 +2,7 @@
 
 The lobby enters the caller (once a day: asked again, it hands back the same table) and
 the engine deals their own table from the day's committed seed; the game is then played
-at that table like any other (:func:`tavolo.cli.play_remote.join_table`). At the end the
+at that table like any other (:func:`tavolo.cli.play.remote.join_table`). At the end the
 day's leaderboard so far is printed: by score, then time, then moves. The seed, and each
 table's log with it, opens when the day's competition closes.
 """
@@ -18,7 +18,7 @@ from typing import TextIO
 import grpc
 
 from tavolo.cli import session
-from tavolo.cli.play_remote import Token, join_table, token_source
+from tavolo.cli.play.remote import Token, join_table, token_source
 from tavolo.v1 import lobby_pb2, lobby_pb2_grpc
 
 #: How long the standings wait for the player's own finished table to be counted.

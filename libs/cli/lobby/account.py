@@ -16,8 +16,8 @@ import grpc
 from google.protobuf import json_format
 
 from tavolo.cli import session as sessions
-from tavolo.cli.lobby import accept_and_wait, seated_line
-from tavolo.cli.table_options import (
+from tavolo.cli.lobby.watch import accept_and_wait, seated_line
+from tavolo.cli.play.table_options import (
     add_option_argument,
     describe_options,
     option_line,

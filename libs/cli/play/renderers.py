@@ -1,8 +1,8 @@
 """What every terminal client shares: how a game looks (its renderer), and who sits
-where against the bots. Both the offline game (:mod:`tavolo.cli.play`) and the seat at
-the engine (:mod:`tavolo.cli.play_remote`) import it; it imports neither.
+where against the bots. Both the offline game (:mod:`tavolo.cli.play.command`) and the seat at
+the engine (:mod:`tavolo.cli.play.remote`) import it; it imports neither.
 
-A game's renderer is a module ``tavolo.cli.render_<game>`` exposing ``RENDERER``,
+A game's renderer is a module ``tavolo.cli.play.render.<game>`` exposing ``RENDERER``,
 registered in :data:`RENDERERS` with one line.
 """
 
@@ -16,23 +16,23 @@ from tavolo.cardgames.actions import Action
 from tavolo.cardgames.contract import Outcome, View
 
 RENDERERS: dict[str, str] = {
-    "pika": "tavolo.cli.render_pika",
-    "spades": "tavolo.cli.render_spades",
-    "uno": "tavolo.cli.render_uno",
-    "hearts": "tavolo.cli.render_hearts",
-    "scopa": "tavolo.cli.render_fishing",
-    "scopone": "tavolo.cli.render_fishing",
-    "asso": "tavolo.cli.render_fishing",
-    "cirulla": "tavolo.cli.render_fishing",
-    "burraco": "tavolo.cli.render_burraco",
-    "scala40": "tavolo.cli.render_scala40",
-    "solitario": "tavolo.cli.render_solitario",
-    "briscola": "tavolo.cli.render_briscola",
-    "tresette": "tavolo.cli.render_tresette",
-    "ciapano": "tavolo.cli.render_tresette",
-    "bestia": "tavolo.cli.render_bestia",
-    "poker": "tavolo.cli.render_poker",
-    "settemezzo": "tavolo.cli.render_settemezzo",
+    "pika": "tavolo.cli.play.render.pika",
+    "spades": "tavolo.cli.play.render.spades",
+    "uno": "tavolo.cli.play.render.uno",
+    "hearts": "tavolo.cli.play.render.hearts",
+    "scopa": "tavolo.cli.play.render.fishing",
+    "scopone": "tavolo.cli.play.render.fishing",
+    "asso": "tavolo.cli.play.render.fishing",
+    "cirulla": "tavolo.cli.play.render.fishing",
+    "burraco": "tavolo.cli.play.render.burraco",
+    "scala40": "tavolo.cli.play.render.scala40",
+    "solitario": "tavolo.cli.play.render.solitario",
+    "briscola": "tavolo.cli.play.render.briscola",
+    "tresette": "tavolo.cli.play.render.tresette",
+    "ciapano": "tavolo.cli.play.render.tresette",
+    "bestia": "tavolo.cli.play.render.bestia",
+    "poker": "tavolo.cli.play.render.poker",
+    "settemezzo": "tavolo.cli.play.render.settemezzo",
 }
 """Game name → module with its ``RENDERER``. One line per game."""
 

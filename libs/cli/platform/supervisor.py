@@ -9,7 +9,7 @@ SERVING is printed on the console.
 One exit is not retried for ever: code 2 is a service refusing to start as configured
 (bad settings, a database or NATS it cannot use; see ``servicekit.runtime``). A service
 that refuses at the platform's first start already stops ``tavolo up`` with its reason
-(:func:`tavolo.cli.up._wait_ready`). After it has served, a refusal may be passing (the
+(:func:`tavolo.cli.platform.up._wait_ready`). After it has served, a refusal may be passing (the
 database restarting), so it is retried, but :data:`REFUSALS_BEFORE_GIVING_UP` refusals in
 a row, with no SERVING between them, stop the platform with the last reason, where a
 loop would only hide it.

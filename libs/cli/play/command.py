@@ -1,11 +1,11 @@
 """``tavolo play GAME``: a whole game in the terminal against bots, with no server (MODE-1).
 
 With ``--server`` (or ``--table``) the same game is played at the engine instead; that
-mode lives in :mod:`tavolo.cli.play_remote`, so this module needs no network code.
+mode lives in :mod:`tavolo.cli.play.remote`, so this module needs no network code.
 
 The loop is the same for every game: the human (seat 0) sees only their view and picks a
 numbered choice from the legal actions; bots choose from their own views. What a table
-and a choice look like is the game's *renderer* (:mod:`tavolo.cli.renderers`).
+and a choice look like is the game's *renderer* (:mod:`tavolo.cli.play.renderers`).
 
 Timers run on the terminal's clock here, outside the rules: a Pika left unsaid for
 longer than the window is answered with the ``EXPIRE`` the rules expect.
@@ -26,7 +26,7 @@ from tavolo.cardgames.bots.registry import make_bot
 from tavolo.cardgames.contract import Game, Outcome, View
 from tavolo.cardgames.errors import RuleError
 from tavolo.cardgames.registry import get_game
-from tavolo.cli.renderers import RENDERERS, Renderer, bot_levels, lineup, renderer_for
+from tavolo.cli.play.renderers import RENDERERS, Renderer, bot_levels, lineup, renderer_for
 
 DEFAULT_PLAYERS: dict[str, int] = {
     "solitario": 1,
@@ -72,15 +72,15 @@ def register(subparsers: Any) -> None:
 def _handle(args: argparse.Namespace) -> int:
     if args.players is None:
         args.players = DEFAULT_PLAYERS.get(args.game, 4)
-    if args.daily:  # see tavolo.cli.play_daily
+    if args.daily:  # see tavolo.cli.play.daily
         if args.game != "solitario" or args.table is not None:
             print("--daily is for `tavolo play solitario` alone, without --table")
             return 2
-        from tavolo.cli.play_daily import play_daily
+        from tavolo.cli.play.daily import play_daily
 
         return play_daily(args, None)
-    if args.server is not None or args.table is not None:  # see tavolo.cli.play_remote
-        from tavolo.cli.play_remote import play_remote
+    if args.server is not None or args.table is not None:  # see tavolo.cli.play.remote
+        from tavolo.cli.play.remote import play_remote
 
         return play_remote(args, None)  # None: the terminal's own keyboard
     seed = args.seed if args.seed is not None else os.urandom(6).hex()

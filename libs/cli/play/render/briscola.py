@@ -1,9 +1,8 @@
-"""How Tresette a vincere and Ciapanò look in the terminal, from the player's view.
+"""How Briscola looks in the terminal: the table from the player's view, and menu lines.
 
-Both games share a table (:mod:`tavolo.cardgames.games.tricks.tresette_table`), so they share a
-renderer: the hand (strongest first in each suit, 3 2 A R C F 7 6 5 4), the cards shown
-to the table, the declarations, the trick, and at the end of each hand every side's aces,
-thirds and points (and a cappotto in Ciapanò).
+Everything comes from the human's view (seat 0): its hand (strongest first in each
+suit), the trumps and the turned card under the stock, the trick on the table, the last
+finished trick, and at the end of each hand the card points of each side.
 """
 
 from __future__ import annotations
@@ -13,11 +12,10 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
-from tavolo.cardgames.games.italian_cards import pretty
-from tavolo.cli.turns import ANTICLOCKWISE, turn_line
+from tavolo.cardgames.games.italian_cards import SUIT_NAMES, pretty
+from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
 
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
-_CALLS = {"napoletana": "napoletana (A-2-3)", "three": "three of a kind", "four": "four of a kind"}
 
 
 def _side(names: Sequence[str], seats: Sequence[int]) -> str:
@@ -25,6 +23,7 @@ def _side(names: Sequence[str], seats: Sequence[int]) -> str:
 
 
 def _does(names: Sequence[str], seat: int, me: int | None, you: str, others: str) -> str:
+    """``"You take"`` for the viewer's own seat, ``"Bot 1 takes"`` for another."""
     return f"{names[seat]} {you if seat == me else others}"
 
 
@@ -32,15 +31,11 @@ def _plays(plays: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
     return ", ".join(f"{names[p['seat']]} {pretty(p['card'])}" for p in plays)
 
 
-def _cards(cards: Sequence[str]) -> str:
-    return " ".join(pretty(c) for c in cards)
-
-
-class TresetteRenderer:
-    """Renders Tresette and Ciapanò views; see :class:`tavolo.cli.play.Renderer`."""
+class BriscolaRenderer:
+    """Renders Briscola views; see :class:`tavolo.cli.play.command.Renderer`."""
 
     def turn(self, view: View, names: Sequence[str]) -> str | None:
-        """Tresette goes anticlockwise, seat s to s+1 (RULES §0.2)."""
+        """Briscola goes anticlockwise, seat s to s+1 (RULES §0.2)."""
         p: Any = view.public
         if p.get("places") or p.get("phase") == "over" or p.get("turn") is None:
             return None
@@ -49,18 +44,18 @@ class TresetteRenderer:
     def table(self, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
         lines = [f"--- Hand {p['hand_no']}, trick {p['trick_number']} - your turn " + "-" * 20]
-        lines.append(
-            "Totals: "
-            + "   ".join(
-                f"{_side(names, side)} {p['totals'][i]}" for i, side in enumerate(p["sides"])
+        turned = f", the {pretty(p['turned'])} under the stock" if p["turned"] else ""
+        lines.append(f"Trumps: {SUIT_NAMES[p['trumps']]}{turned}.  Stock: {p['stock_size']} cards.")
+        if p["match_length"] != "single":
+            lines.append(
+                "Hands won: "
+                + "   ".join(
+                    f"{_side(names, side)} {p['hands_won'][i]}" for i, side in enumerate(p["sides"])
+                )
+                + f"   ({p['match_length']})"
             )
-            + f"   ({p['match_length']})"
-        )
-        if p["stock_size"]:
-            lines.append(f"Stock: {p['stock_size']} cards.")
-        for seat, shown in enumerate(p["shown"]):
-            if shown and seat != view.seat:
-                lines.append(f"{names[seat]} is known to hold: {_cards(shown)}")
+        if p["tie_break"]:
+            lines.append(f"Tie-break hand {p['tie_break']}.")
         table = _plays(p["trick"], names) if p["trick"] else "nothing yet: you lead"
         lines.append(f"On the table: {table}")
         lines.append("Your hand: " + "  ".join(pretty(c) for c in view.hand))
@@ -74,53 +69,44 @@ class TresetteRenderer:
         if new_hand and p["last_hand"] is not None and old is not None:
             lines.extend(self._hand_over(p, names))
         if new_hand:
-            dealt = _does(names, p["dealer"], after.seat, "deal", "deals")
-            lines.append(f"Hand {p['hand_no']}: {dealt}.")
-        for seat, declared in enumerate(p["declarations"]):
-            seen = [] if new_hand or old is None else old["declarations"][seat]
-            for d in declared[len(seen) :]:
-                who = _does(names, seat, after.seat, "declare", "declares")
-                lines.append(f"{who} {_CALLS[d['call']]}: {_cards(d['cards'])} (+{d['points']}).")
+            lines.append(
+                f"Hand {p['hand_no']}: {_does(names, p['dealer'], after.seat, 'deal', 'deals')}; "
+                f"trumps are "
+                f"{SUIT_NAMES[p['trumps']]}"
+                + (f" (the {pretty(p['turned'])} is turned)." if p["turned"] else ".")
+            )
         last = p["last_trick"]
         if last and (new_hand or old["last_trick"] != last):
             won = _does(names, last["winner"], after.seat, "take", "takes")
             lines.append(f"Trick {last['number']}: {_plays(last['plays'], names)} - {won} it.")
-            for d in p["last_drawn"]:
-                lines.append(
-                    f"  {_does(names, d['seat'], after.seat, 'draw', 'draws')} {pretty(d['card'])}."
-                )
         if p["phase"] == "over" and not new_hand and p["last_hand"] is not None:
             lines.extend(self._hand_over(p, names))
         return lines
 
     def _hand_over(self, p: Any, names: Sequence[str]) -> list[str]:
         summary = p["last_hand"]
-        lines = [f"Hand {summary['hand']} is over (aces, thirds, points; last trick +1):"]
+        title = "Tie-break hand" if summary["tie_break"] else "Hand"
+        lines = [f"{title} {summary['hand']} is over (card points, 120 in the deck):"]
         for i, side in enumerate(p["sides"]):
-            aces, thirds = summary["aces_and_thirds"][i]
-            last = " + last trick" if summary["last_trick_side"] == i else ""
-            declared = summary.get("declared")
-            extra = f" + {declared[i]} declared" if declared and declared[i] else ""
-            lines.append(
-                f"  {_side(names, side)}: {aces} aces, {thirds} thirds{last}{extra}: "
-                f"{summary['points'][i]}"
-            )
-        if summary.get("cappotto"):
-            lines.append("  Cappotto! The taker scores 0 and everyone else 11.")
+            won = " - wins the hand" if summary["winner_side"] == i else ""
+            lines.append(f"  {_side(names, side)}: {summary['points'][i]}{won}")
+        if summary["winner_side"] is None:
+            lines.append("  Nobody wins the hand.")
         return lines
 
     def choice(self, action: Action, view: View) -> str:
         if action.kind is ActionKind.PLAY:
             return f"play {pretty(action.cards[0])}"
-        if action.kind is ActionKind.CALL:
-            return f"declare {_CALLS.get(str(action.call), action.call)}: {_cards(action.cards)}"
+        if action.kind is ActionKind.TAKE:
+            turned = pretty(view.public["turned"])
+            return f"swap your {pretty(action.cards[0])} for the turned {turned}"
         return str(action)
 
     def call_prompt(self, view: View) -> str | None:
-        return None
+        return None  # Briscola has no timed calls
 
     def reorder(self, view: View, command: str) -> tuple[str, ...] | None:
-        return None
+        return None  # the hand is always shown sorted
 
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
@@ -129,8 +115,13 @@ class TresetteRenderer:
         for i in sides:
             seats = p["sides"][i]
             place = _ORDINALS[outcome.places[seats[0]]]
-            lines.append(f"{place:>4}  {_side(names, seats)} ({p['totals'][i]} points)")
+            measure = (
+                f"{outcome.scores[seats[0]]} points"
+                if p["match_length"] == "single"
+                else f"{p['hands_won'][i]} hands won"
+            )
+            lines.append(f"{place:>4}  {_side(names, seats)} ({measure})")
         return "\n".join(lines)
 
 
-RENDERER = TresetteRenderer()
+RENDERER = BriscolaRenderer()

@@ -10,8 +10,8 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.french_deck import pretty
 from tavolo.cardgames.games.tricks.hearts_state import trick_winner
-from tavolo.cli.turns import ANTICLOCKWISE, turn_line
-from tavolo.cli.wording import ordinal
+from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
+from tavolo.cli.play.wording import ordinal
 
 _TO = {
     "right": "to the player on your right",
@@ -25,7 +25,7 @@ def _plays(plays: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
 
 
 class HeartsRenderer:
-    """Renders Hearts views; see :class:`tavolo.cli.play.Renderer`."""
+    """Renders Hearts views; see :class:`tavolo.cli.play.command.Renderer`."""
 
     def table(self, view: View, names: Sequence[str]) -> str:
         p: Any = view.public

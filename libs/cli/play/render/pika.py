@@ -8,8 +8,8 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.shedding.deck import COLOUR_NAMES, describe
-from tavolo.cli.turns import ANTICLOCKWISE, CLOCKWISE, turn_line
-from tavolo.cli.wording import ordinal
+from tavolo.cli.play.turns import ANTICLOCKWISE, CLOCKWISE, turn_line
+from tavolo.cli.play.wording import ordinal
 
 _DOING = {"stack": "chain the stack or take it", "drawn": "play the drawn card or keep it"}
 _SUIT_ORDER = {letter: n for n, letter in enumerate([*COLOUR_NAMES, "W"])}
@@ -24,7 +24,7 @@ def _sort_key(card: str) -> tuple[int, str]:
 
 
 class PikaRenderer:
-    """Renders Pika views; see :class:`tavolo.cli.play.Renderer`."""
+    """Renders Pika views; see :class:`tavolo.cli.play.command.Renderer`."""
 
     def table(self, view: View, names: Sequence[str]) -> str:
         p: Any = view.public

@@ -12,7 +12,7 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.betting.poker_hands import RANK_WORDS
 from tavolo.cardgames.games.french_deck import pretty
-from tavolo.cli.turns import CLOCKWISE, turn_line
+from tavolo.cli.play.turns import CLOCKWISE, turn_line
 
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 6: "6th"}
 _DOING = {"blind": "decide on the blind", "change": "change cards"}
@@ -27,7 +27,7 @@ def _plural(rank: int) -> str:
 
 
 class PokerRenderer:
-    """Renders Poker all'italiana views; see :class:`tavolo.cli.play.Renderer`."""
+    """Renders Poker all'italiana views; see :class:`tavolo.cli.play.command.Renderer`."""
 
     def turn(self, view: View, names: Sequence[str]) -> str | None:
         """Poker goes clockwise, seat s to s-1 (RULES §0.3)."""

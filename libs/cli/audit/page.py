@@ -24,7 +24,7 @@ from importlib import resources
 from typing import Any
 
 from tavolo.cardgames.rng import SeededRandom
-from tavolo.cli.audit_context import TableContext, epoch_ms
+from tavolo.cli.audit.context import TableContext, epoch_ms
 from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.canonical import format_timestamp
 from tavolo.tablelog.replay import revealed_seed, tables_by_version
@@ -122,7 +122,7 @@ def _view_json(view: Any) -> dict[str, Any]:
 def render_page(events: Sequence[RecordedEvent], context: TableContext | None = None) -> str:
     """The whole page; the data is embedded as JSON the script reads."""
     data = json.dumps(page_data(events, context), sort_keys=True, default=str)
-    template = resources.files("tavolo.cli").joinpath("audit_page.html").read_text("utf-8")
+    template = resources.files("tavolo.cli.audit").joinpath("page.html").read_text("utf-8")
     safe = data.replace("</", "<\\/")  # the JSON cannot close its script element
     table = html.escape(events[0].stream_id if events else "")
     return template.replace("__TITLE__", table).replace("__DATA__", safe)

@@ -10,8 +10,8 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.shedding.deck import describe
 from tavolo.cardgames.games.shedding.uno_state import ANSWER_PLUS4, NAME_COLOUR
-from tavolo.cli.render_pika import PikaRenderer
-from tavolo.cli.wording import ordinal
+from tavolo.cli.play.render.pika import PikaRenderer
+from tavolo.cli.play.wording import ordinal
 
 
 def _cards(n: int) -> str:

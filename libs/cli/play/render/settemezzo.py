@@ -11,7 +11,7 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.italian_cards import pretty
-from tavolo.cli.turns import ANTICLOCKWISE, turn_line
+from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
 
 _ORDINALS = {
     n: f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}" for n in range(1, 9)
@@ -35,7 +35,7 @@ def _signed(chips: int) -> str:
 
 
 class SetteMezzoRenderer:
-    """Renders Sette e mezzo views; see :class:`tavolo.cli.renderers.Renderer`."""
+    """Renders Sette e mezzo views; see :class:`tavolo.cli.play.renderers.Renderer`."""
 
     def turn(self, view: View, names: Sequence[str]) -> str | None:
         """Punters act from the banker's right, anticlockwise, so the banker comes last."""

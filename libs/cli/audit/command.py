@@ -39,11 +39,12 @@ from typing import Any, TextIO
 
 import grpc
 
-from tavolo.cli import audit_collect, session
-from tavolo.cli.audit_checks import EngineFacts, check_table
-from tavolo.cli.audit_context import fetch_context
-from tavolo.cli.audit_dispute import dispute_lines
-from tavolo.cli.audit_page import render_page
+from tavolo.cli import session
+from tavolo.cli.audit import collect as audit_collect
+from tavolo.cli.audit.checks import EngineFacts, check_table
+from tavolo.cli.audit.context import fetch_context
+from tavolo.cli.audit.dispute import dispute_lines
+from tavolo.cli.audit.page import render_page
 from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.canonical import format_timestamp
 from tavolo.eventlog.checkpoint import Checkpoint, public_hex, signing_key

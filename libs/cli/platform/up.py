@@ -7,7 +7,7 @@ those servers. Tokens are signed with ``TAVOLO_TOKEN_SECRET``, else with a rando
 made at first start and kept in the data folder (``token-secret``, mode 0600). Then it
 starts the four services as child processes, waits until each answers gRPC health
 SERVING, prints where they listen, restarts a service that dies
-(:mod:`tavolo.cli.supervisor`), and on Ctrl-C or SIGTERM stops everything in reverse
+(:mod:`tavolo.cli.platform.supervisor`), and on Ctrl-C or SIGTERM stops everything in reverse
 order.
 """
 
@@ -27,7 +27,7 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from tavolo.cli.replicas import (
+from tavolo.cli.platform.replicas import (
     ReplicasError,
     client_targets,
     dial_host,
@@ -35,9 +35,9 @@ from tavolo.cli.replicas import (
     plan_replicas,
     replica_env,
 )
-from tavolo.cli.supervisor import Child, Supervisor, last_line
-from tavolo.cli.token_secret import FILE_NAME as SECRET_FILE
-from tavolo.cli.token_secret import SecretFileError, installation_secret
+from tavolo.cli.platform.supervisor import Child, Supervisor, last_line
+from tavolo.cli.platform.token_secret import FILE_NAME as SECRET_FILE
+from tavolo.cli.platform.token_secret import SecretFileError, installation_secret
 from tavolo.servicekit import watchdog
 from tavolo.servicekit.embedded import (
     EmbeddedNats,

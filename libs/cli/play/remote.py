@@ -30,8 +30,8 @@ import grpc
 from tavolo.cardgames.contract import Outcome
 from tavolo.cardgames.registry import get_game
 from tavolo.cli import session
-from tavolo.cli.renderers import bot_levels, lineup, renderer_for
-from tavolo.cli.table_client import TableClient
+from tavolo.cli.play.renderers import bot_levels, lineup, renderer_for
+from tavolo.cli.play.table_client import TableClient
 from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
 

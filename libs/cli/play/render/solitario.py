@@ -14,7 +14,7 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.french_deck import SUIT_SYMBOLS, SUITS, pretty
 from tavolo.cardgames.games.solitario.piles import card_of
-from tavolo.cli.wording import ordinal
+from tavolo.cli.play.wording import ordinal
 
 _RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 _RESULTS = {
@@ -40,7 +40,7 @@ def _foundation(suit: str, top: int) -> str:
 
 
 class SolitarioRenderer:
-    """Renders Solitario views; see :class:`tavolo.cli.play.Renderer`."""
+    """Renders Solitario views; see :class:`tavolo.cli.play.command.Renderer`."""
 
     def turn(self, view: View, names: Sequence[str]) -> str | None:
         """Nobody waits for anybody: every seat plays its own layout at once."""

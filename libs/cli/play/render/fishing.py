@@ -14,8 +14,8 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.fishing.deck import DECKS, Deck
-from tavolo.cli.turns import ANTICLOCKWISE, turn_line
-from tavolo.cli.wording import ordinal
+from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
+from tavolo.cli.play.wording import ordinal
 
 _LEGENDS = {
     "italian": "Suits: c coppe, d denari, b bastoni, s spade; F fante, C cavallo, R re.",
@@ -37,7 +37,7 @@ def side_name(names: Sequence[str], seats: Sequence[int]) -> str:
 
 
 class FishingRenderer:
-    """Renders fishing views; see :class:`tavolo.cli.play.Renderer`."""
+    """Renders fishing views; see :class:`tavolo.cli.play.command.Renderer`."""
 
     def turn(self, view: View, names: Sequence[str]) -> str | None:
         """The fishing games go anticlockwise, seat s to s+1 (RULES §0.2)."""

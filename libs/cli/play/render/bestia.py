@@ -11,7 +11,7 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.italian_cards import SUIT_NAMES, pretty
-from tavolo.cli.turns import ANTICLOCKWISE, turn_line
+from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
 
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 6: "6th"}
 
@@ -25,7 +25,7 @@ def _plays(plays: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
 
 
 class BestiaRenderer:
-    """Renders Bestia views; see :class:`tavolo.cli.play.Renderer`."""
+    """Renders Bestia views; see :class:`tavolo.cli.play.command.Renderer`."""
 
     def turn(self, view: View, names: Sequence[str]) -> str | None:
         """Bestia goes anticlockwise, seat s to s+1 (RULES §0.2)."""

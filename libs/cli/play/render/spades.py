@@ -13,8 +13,8 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.french_deck import pretty
-from tavolo.cli.turns import CLOCKWISE, seats_from, turn_line
-from tavolo.cli.wording import ordinal
+from tavolo.cli.play.turns import CLOCKWISE, seats_from, turn_line
+from tavolo.cli.play.wording import ordinal
 
 
 def _bid(amount: int | None, blind: bool) -> str:
@@ -68,7 +68,7 @@ def explain_score(team: Mapping[str, Any]) -> str:
 
 
 class SpadesRenderer:
-    """Renders Spades views; see :class:`tavolo.cli.play.Renderer`."""
+    """Renders Spades views; see :class:`tavolo.cli.play.command.Renderer`."""
 
     def table(self, view: View, names: Sequence[str]) -> str:
         p: Any = view.public

@@ -1,0 +1,1 @@
+"""``tavolo audit``: verify, export, dispute, the ledger audit and the replay page."""

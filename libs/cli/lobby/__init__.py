@@ -1,0 +1,1 @@
+"""The lobby's commands: ``tavolo account``, ``room``, ``coins``, ``lobby``, ``tournament``."""

@@ -1,0 +1,1 @@
+"""``tavolo up``: the whole platform on one machine, its supervisor, replicas and token secret."""
