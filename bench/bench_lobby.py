@@ -35,13 +35,13 @@ import asyncpg
 import grpc
 
 from tavolo.eventlog import InMemoryEventStore, PostgresEventStore
+from tavolo.lobby.accounts.passwords import fast_passwords
 from tavolo.lobby.bootstrap import Assembled, LobbyOverrides, make_assemble
 from tavolo.lobby.context import LobbyConfig, LobbyContext
-from tavolo.lobby.matchmaker import Matchmaker
-from tavolo.lobby.matchmaking import MatchPolicy, WaitingTicket, plan_pool
-from tavolo.lobby.passwords import fast_passwords
+from tavolo.lobby.play.matchmaker import Matchmaker
+from tavolo.lobby.play.matchmaking import MatchPolicy, WaitingTicket, plan_pool
+from tavolo.lobby.play.tables import Mode, Seat, TableSpec, table_spec
 from tavolo.lobby.store import SCHEMA, Database
-from tavolo.lobby.tables import Mode, Seat, TableSpec, table_spec
 from tavolo.lobby.updates import Update
 from tavolo.servicekit.auth import TokenSigner
 from tavolo.servicekit.embedded import scratch_database, servers_from_env

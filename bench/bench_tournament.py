@@ -32,10 +32,10 @@ from google.protobuf import struct_pb2, timestamp_pb2
 
 from tavolo.cardgames.registry import get_game
 from tavolo.engine.bootstrap import assemble as engine_assemble
+from tavolo.lobby.accounts.passwords import fast_passwords
 from tavolo.lobby.bootstrap import LobbyOverrides
 from tavolo.lobby.bootstrap import make_assemble as lobby_assemble
 from tavolo.lobby.context import LobbyConfig
-from tavolo.lobby.passwords import fast_passwords
 from tavolo.servicekit.auth import Role, TokenSigner
 from tavolo.servicekit.embedded import run_on_servers, scratch_database
 from tavolo.servicekit.runtime import RunningService, start_service

@@ -12,16 +12,16 @@ each use case decides before it writes, so a refused request changes nothing.
 
 from __future__ import annotations
 
-from tavolo.lobby.accounts import Accounts
-from tavolo.lobby.chat import Chat
-from tavolo.lobby.conduct.fair_play import FairPlay
-from tavolo.lobby.conduct.reports import Reports
+from tavolo.lobby.accounts.app import Accounts
 from tavolo.lobby.context import LobbyContext
 from tavolo.lobby.duplicates.app import Duplicates
-from tavolo.lobby.matchmaker import Matchmaker
-from tavolo.lobby.moderation import Moderation
-from tavolo.lobby.play import Play
-from tavolo.lobby.queue import Queue
+from tavolo.lobby.play.app import Play
+from tavolo.lobby.play.matchmaker import Matchmaker
+from tavolo.lobby.play.queue import Queue
+from tavolo.lobby.social.chat import Chat
+from tavolo.lobby.social.conduct.fair_play import FairPlay
+from tavolo.lobby.social.conduct.reports import Reports
+from tavolo.lobby.social.moderation import Moderation
 from tavolo.lobby.tournaments.app import Tournaments
 from tavolo.lobby.watch import Watch
 

@@ -33,17 +33,17 @@ from tavolo.eventlog import PostgresEventStore
 from tavolo.eventlog.checkpoint import CheckpointPublisher, signing_key
 from tavolo.eventlog.relay import OutboxRelay
 from tavolo.lobby import convert, events
+from tavolo.lobby.accounts.passwords import Passwords
 from tavolo.lobby.app import LobbyApp
 from tavolo.lobby.clients import EnginePort, GrpcEngine, GrpcWallet, ServiceToken, WalletPort
-from tavolo.lobby.conduct.fair_play import TableLogs
 from tavolo.lobby.consumers import TableEvents
 from tavolo.lobby.context import LobbyConfig, LobbyContext, utc_now
 from tavolo.lobby.dead_letters import DeadLetterDesk
 from tavolo.lobby.grpc_api import lobby_grpc_service
-from tavolo.lobby.matchmaking import MatchPolicy
-from tavolo.lobby.passwords import Passwords
+from tavolo.lobby.play.matchmaking import MatchPolicy
+from tavolo.lobby.play.tables import BotLevel
+from tavolo.lobby.social.conduct.fair_play import TableLogs
 from tavolo.lobby.store import SCHEMA, Database
-from tavolo.lobby.tables import BotLevel
 from tavolo.lobby.updates import LobbyUpdates, Update
 from tavolo.messaging import (
     DeadLetters,

@@ -17,7 +17,7 @@ import grpc
 from google.protobuf import json_format, struct_pb2
 
 from tavolo.lobby.events import LEVEL_TO_PROTO, MODE_TO_PROTO
-from tavolo.lobby.tables import Mode, Seat, TableSpec
+from tavolo.lobby.play.tables import Mode, Seat, TableSpec
 from tavolo.servicekit.auth import Role, TokenSigner
 from tavolo.servicekit.errors import (
     AlreadyExists,

@@ -16,9 +16,9 @@ from nats.aio.msg import Msg
 
 from tavolo.lobby.app import LobbyApp
 from tavolo.lobby.events import MODE_FROM_PROTO
-from tavolo.lobby.queue import hold_lost
+from tavolo.lobby.play.queue import hold_lost
+from tavolo.lobby.play.tables import Mode
 from tavolo.lobby.store import SCHEMA
-from tavolo.lobby.tables import Mode
 from tavolo.lobby.updates import TicketChanged, Update
 from tavolo.messaging import DeadLetters, IdempotentHandler, Topology, run_consumer
 from tavolo.v1 import common_pb2, events_pb2

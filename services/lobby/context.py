@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from tavolo.eventlog import EventStore
-from tavolo.lobby import accounts_store, tables_store
-from tavolo.lobby.accounts_store import Account
+from tavolo.lobby.accounts import store as accounts_store
+from tavolo.lobby.accounts.passwords import Passwords
+from tavolo.lobby.accounts.sanctions import Sanction, ensure_may_use_lobby
+from tavolo.lobby.accounts.store import Account
 from tavolo.lobby.clients import EnginePort, WalletPort
 from tavolo.lobby.events import Pending
-from tavolo.lobby.matchmaking import MatchPolicy
-from tavolo.lobby.passwords import Passwords
-from tavolo.lobby.sanctions import Sanction, ensure_may_use_lobby
+from tavolo.lobby.play import tables_store
+from tavolo.lobby.play.matchmaking import MatchPolicy
 from tavolo.lobby.store import Connection, Database
 from tavolo.lobby.updates import Update
 from tavolo.servicekit.auth import Principal, TokenSigner

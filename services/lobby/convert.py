@@ -8,17 +8,17 @@ from typing import Any
 from google.protobuf import json_format, struct_pb2, timestamp_pb2
 
 from tavolo.cardgames import Game
-from tavolo.lobby.accounts import ProfileView, SessionTokens
-from tavolo.lobby.chat_store import Channel, ChannelKind, ChatMessage
-from tavolo.lobby.conduct import convert as conduct_convert
-from tavolo.lobby.conduct.chat_settings import ChatSettings
-from tavolo.lobby.conduct.language import Policy
+from tavolo.lobby.accounts.app import ProfileView, SessionTokens
+from tavolo.lobby.accounts.sanctions import Sanction, SanctionDuration, SanctionKind
 from tavolo.lobby.events import LEVEL_FROM_PROTO, MODE_TO_PROTO
-from tavolo.lobby.queue_store import Ticket, TicketState
-from tavolo.lobby.rooms import Invitation, InvitationState, Room
-from tavolo.lobby.sanctions import Sanction, SanctionDuration, SanctionKind
-from tavolo.lobby.tables import BotLevel
-from tavolo.lobby.tables_store import Assignment
+from tavolo.lobby.play.queue_store import Ticket, TicketState
+from tavolo.lobby.play.rooms import Invitation, InvitationState, Room
+from tavolo.lobby.play.tables import BotLevel
+from tavolo.lobby.play.tables_store import Assignment
+from tavolo.lobby.social.chat_store import Channel, ChannelKind, ChatMessage
+from tavolo.lobby.social.conduct import convert as conduct_convert
+from tavolo.lobby.social.conduct.chat_settings import ChatSettings
+from tavolo.lobby.social.conduct.language import Policy
 from tavolo.lobby.updates import InvitationChanged, ReportHandled, Seated, TicketChanged, Update
 from tavolo.servicekit.auth import Role
 from tavolo.servicekit.errors import InvalidArgument

@@ -28,7 +28,7 @@ from google.protobuf.message import Message
 
 from tavolo.eventlog import NewEvent, RecordedEvent
 from tavolo.eventlog.relay import Encoded
-from tavolo.lobby.tables import BotLevel, Mode, Seat, TableSpec
+from tavolo.lobby.play.tables import BotLevel, Mode, Seat, TableSpec
 from tavolo.messaging import Topology
 from tavolo.v1 import common_pb2, events_pb2
 

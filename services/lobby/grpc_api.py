@@ -16,11 +16,11 @@ import grpc
 from tavolo.cardgames.registry import all_games
 from tavolo.lobby import convert
 from tavolo.lobby.app import LobbyApp
-from tavolo.lobby.conduct import convert as conduct_convert
-from tavolo.lobby.conduct.fair_play import INSTALLATION_HEADER, installation_id, peer_address
-from tavolo.lobby.conduct.reports import ReportAbout
 from tavolo.lobby.dead_letters import DeadLetterDesk
 from tavolo.lobby.duplicates.grpc_api import DuplicateRpcs
+from tavolo.lobby.social.conduct import convert as conduct_convert
+from tavolo.lobby.social.conduct.fair_play import INSTALLATION_HEADER, installation_id, peer_address
+from tavolo.lobby.social.conduct.reports import ReportAbout
 from tavolo.lobby.tournaments import convert as tournament_convert
 from tavolo.lobby.tournaments.stream import CANCELLED, FINISHED
 from tavolo.lobby.updates import LobbyUpdates

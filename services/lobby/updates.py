@@ -21,10 +21,10 @@ from dataclasses import dataclass
 import structlog
 from nats.aio.client import Client as NATS
 
-from tavolo.lobby.conduct.reports_store import Report
-from tavolo.lobby.queue_store import Ticket
-from tavolo.lobby.rooms import Invitation, Room
-from tavolo.lobby.tables_store import Assignment
+from tavolo.lobby.play.queue_store import Ticket
+from tavolo.lobby.play.rooms import Invitation, Room
+from tavolo.lobby.play.tables_store import Assignment
+from tavolo.lobby.social.conduct.reports_store import Report
 
 log = structlog.get_logger("tavolo.lobby.updates")
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tavolo.lobby import queue_store, rooms_store, tables_store
 from tavolo.lobby.context import LobbyContext
+from tavolo.lobby.play import queue_store, rooms_store, tables_store
+from tavolo.lobby.play.tables import Mode
+from tavolo.lobby.play.tables_store import Assignment
 from tavolo.lobby.store import Connection
-from tavolo.lobby.tables import Mode
-from tavolo.lobby.tables_store import Assignment
 from tavolo.lobby.updates import InvitationChanged, Seated, TicketChanged, Update
 from tavolo.servicekit.auth import Principal
 

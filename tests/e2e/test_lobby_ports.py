@@ -16,7 +16,7 @@ import pytest
 
 from tavolo.engine.bootstrap import assemble as engine_assemble
 from tavolo.lobby.clients import EnginePort, GrpcEngine, GrpcWallet, ServiceToken, WalletPort
-from tavolo.lobby.tables import BotLevel, Mode, Seat, bot_seats, table_spec
+from tavolo.lobby.play.tables import BotLevel, Mode, Seat, bot_seats, table_spec
 from tavolo.servicekit.auth import Role, TokenSigner
 from tavolo.servicekit.errors import DomainError, FailedPrecondition, Unavailable
 from tavolo.servicekit.runtime import start_service

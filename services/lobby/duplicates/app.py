@@ -20,14 +20,14 @@ import asyncpg
 import structlog
 from google.protobuf import json_format
 
-from tavolo.lobby import tables_store
 from tavolo.lobby.context import LobbyContext, busy_message
 from tavolo.lobby.duplicates import store
 from tavolo.lobby.duplicates.competition import Competition, daily, daily_id, new_competition
 from tavolo.lobby.duplicates.ranking import ABORTED, Entry, Standing, rank
+from tavolo.lobby.play import tables_store
+from tavolo.lobby.play.tables import Mode, Seat
+from tavolo.lobby.play.tables_store import TableRecord
 from tavolo.lobby.store import Connection
-from tavolo.lobby.tables import Mode, Seat
-from tavolo.lobby.tables_store import TableRecord
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.servicekit.errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound
 from tavolo.v1 import events_pb2

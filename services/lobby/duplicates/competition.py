@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
-from tavolo.lobby.tables import TableSpec, table_spec
+from tavolo.lobby.play.tables import TableSpec, table_spec
 from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument
 
 GAME = "solitario"

@@ -8,8 +8,8 @@ import asyncpg
 
 from tavolo.lobby.duplicates.competition import Competition
 from tavolo.lobby.duplicates.ranking import Entry
+from tavolo.lobby.play.tables import TableSpec
 from tavolo.lobby.store import Connection, S, from_json, to_json
-from tavolo.lobby.tables import TableSpec
 
 _COMPETITION = "duplicate_id, game, options, opens_at, closes_at, seed"
 _ENTRY = "player_id, nickname, table_id, result, score, moves, millis"

@@ -34,11 +34,11 @@ import structlog
 from tavolo.cardgames.errors import InvalidOptions
 from tavolo.cardgames.knockout import knock_out
 from tavolo.cardgames.registry import get_game
-from tavolo.lobby import queue_store, tables_store
 from tavolo.lobby.context import LobbyContext
 from tavolo.lobby.events import entry_hold_id
+from tavolo.lobby.play import queue_store, tables_store
+from tavolo.lobby.play.tables import BotLevel, Mode, Seat, TableSpec, check_stake, table_spec
 from tavolo.lobby.store import Connection
-from tavolo.lobby.tables import BotLevel, Mode, Seat, TableSpec, check_stake, table_spec
 from tavolo.lobby.tournaments import store
 from tavolo.lobby.tournaments.prizes import WINNER_TAKES_ALL
 from tavolo.lobby.tournaments.stream import (

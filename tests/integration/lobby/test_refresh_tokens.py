@@ -7,7 +7,7 @@ import asyncpg
 import grpc
 import pytest
 
-from tavolo.lobby.refresh_store import token_hash
+from tavolo.lobby.accounts.refresh_store import token_hash
 from tavolo.v1 import lobby_pb2
 
 from .harness import PASSWORD, Lobby

@@ -5,7 +5,7 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from tavolo.lobby.tables import Mode
+from tavolo.lobby.play.tables import Mode
 from tavolo.v1 import common_pb2, events_pb2, lobby_pb2
 
 from .harness import Lobby, event_tap, next_update

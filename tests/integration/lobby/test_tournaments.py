@@ -11,7 +11,7 @@ import grpc
 import pytest
 from google.protobuf import struct_pb2, timestamp_pb2
 
-from tavolo.lobby.tables import Mode
+from tavolo.lobby.play.tables import Mode
 from tavolo.lobby.tournaments.app import Tournaments
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.v1 import lobby_pb2

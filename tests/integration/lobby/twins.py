@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from tavolo.lobby.tables import Mode, Seat, TableSpec
+from tavolo.lobby.play.tables import Mode, Seat, TableSpec
 from tavolo.servicekit.errors import FailedPrecondition, NotFound, Unavailable
 
 

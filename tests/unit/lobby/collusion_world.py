@@ -10,7 +10,7 @@ from typing import Any
 
 from tavolo.cardgames.actions import ActionKind
 from tavolo.cardgames.registry import get_game
-from tavolo.lobby.conduct.collusion import (
+from tavolo.lobby.social.conduct.collusion import (
     Fact,
     SessionSeen,
     TableResult,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tavolo.lobby.conduct.collusion import (
+from tavolo.lobby.social.conduct.collusion import (
     CollusionProjection,
     SessionSeen,
     TableResult,
@@ -16,7 +16,7 @@ from tavolo.lobby.conduct.collusion import (
     rule_events,
     turns_of,
 )
-from tavolo.lobby.conduct.collusion_signals import PairSignals, ranked
+from tavolo.lobby.social.conduct.collusion_signals import PairSignals, ranked
 
 from .collusion_world import PAIR, world
 

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from tavolo.lobby.bootstrap import config_from_env, operator_from_env
-from tavolo.lobby.tables import BotLevel
+from tavolo.lobby.play.tables import BotLevel
 from tavolo.servicekit.settings import SettingsError
 
 

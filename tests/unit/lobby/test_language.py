@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tavolo.lobby.conduct.language import fold, judge
+from tavolo.lobby.social.conduct.language import fold, judge
 
 DISGUISED = [
     # Italian

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tavolo.lobby.matchmaking import (
+from tavolo.lobby.play.matchmaking import (
     CancelTable,
     FormTable,
     MatchPolicy,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tavolo.lobby.nicknames import normalise, same_nickname, skeleton
+from tavolo.lobby.accounts.nicknames import normalise, same_nickname, skeleton
 from tavolo.servicekit.errors import InvalidArgument
 
 CYRILLIC_A = "\u0430"

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tavolo.lobby.rooms import (
+from tavolo.lobby.play.rooms import (
     Invitation,
     InvitationState,
     Room,
@@ -14,7 +14,7 @@ from tavolo.lobby.rooms import (
     check_response,
     plan_start,
 )
-from tavolo.lobby.tables import BotLevel, TableSpec
+from tavolo.lobby.play.tables import BotLevel, TableSpec
 from tavolo.servicekit.errors import (
     AlreadyExists,
     FailedPrecondition,

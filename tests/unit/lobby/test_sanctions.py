@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tavolo.lobby.sanctions import (
+from tavolo.lobby.accounts.sanctions import (
     Sanction,
     SanctionDuration,
     SanctionKind,

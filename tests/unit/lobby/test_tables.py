@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tavolo.lobby.tables import check_stake, table_spec
+from tavolo.lobby.play.tables import check_stake, table_spec
 from tavolo.servicekit.errors import InvalidArgument
 
 

@@ -9,9 +9,9 @@ from enum import StrEnum
 
 import asyncpg
 
-from tavolo.lobby.matchmaking import WaitingTicket
+from tavolo.lobby.play.matchmaking import WaitingTicket
+from tavolo.lobby.play.tables import TableSpec
 from tavolo.lobby.store import Connection, S, from_json, to_json
-from tavolo.lobby.tables import TableSpec
 
 
 class TicketState(StrEnum):

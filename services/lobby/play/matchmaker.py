@@ -25,16 +25,17 @@ from datetime import datetime
 
 import structlog
 
-from tavolo.lobby import events, queue_store, tables_store
+from tavolo.lobby import events
 from tavolo.lobby.context import LobbyContext, seconds
-from tavolo.lobby.matchmaking import CancelTable, FormTable, next_deadline, plan_pool
-from tavolo.lobby.queue_store import PoolSummary
+from tavolo.lobby.play import queue_store, tables_store
+from tavolo.lobby.play.matchmaking import CancelTable, FormTable, next_deadline, plan_pool
+from tavolo.lobby.play.queue_store import PoolSummary
+from tavolo.lobby.play.tables import Mode, Seat, TableSpec, bot_seats
+from tavolo.lobby.play.tables_store import TableRecord
 from tavolo.lobby.store import Connection
-from tavolo.lobby.tables import Mode, Seat, TableSpec, bot_seats
-from tavolo.lobby.tables_store import TableRecord
 from tavolo.lobby.updates import TicketChanged
 
-log = structlog.get_logger("tavolo.lobby.matchmaker")
+log = structlog.get_logger("tavolo.lobby.play.matchmaker")
 
 CANCEL_REASON = "the stake table did not fill with real players in time; your stake is refunded"
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from tavolo.lobby.tables import BotLevel
+from tavolo.lobby.play.tables import BotLevel
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from tavolo.lobby.conduct.collusion import Fact, SessionSeen, TableResult, TurnPassed
+from tavolo.lobby.social.conduct.collusion import Fact, SessionSeen, TableResult, TurnPassed
 from tavolo.lobby.store import Connection, S
 
 

@@ -6,8 +6,8 @@ from datetime import datetime
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from tavolo.lobby.conduct.collusion_signals import PairSignals
-from tavolo.lobby.conduct.reports_store import ChatLine, Report
+from tavolo.lobby.social.conduct.collusion_signals import PairSignals
+from tavolo.lobby.social.conduct.reports_store import ChatLine, Report
 from tavolo.v1 import lobby_pb2
 
 

@@ -6,9 +6,9 @@ from datetime import datetime
 
 import asyncpg
 
-from tavolo.lobby.rooms import Invitation, InvitationState, Room
+from tavolo.lobby.play.rooms import Invitation, InvitationState, Room
+from tavolo.lobby.play.tables import TableSpec
 from tavolo.lobby.store import Connection, S, from_json, to_json
-from tavolo.lobby.tables import TableSpec
 
 _ROOM = "room_id, host_id, host_nickname, game, players, options, created_at, table_id"
 _INVITATION = "room_id, player_id, nickname, state, invited_at, responded_at"

@@ -11,16 +11,18 @@ the player is lifted (two freezes, one lifted: the balance stays frozen).
 
 from __future__ import annotations
 
-from tavolo.lobby import accounts_store, events, refresh_store
-from tavolo.lobby.context import LobbyContext
-from tavolo.lobby.events import Pending
-from tavolo.lobby.sanctions import (
+from tavolo.lobby import events
+from tavolo.lobby.accounts import refresh_store
+from tavolo.lobby.accounts import store as accounts_store
+from tavolo.lobby.accounts.sanctions import (
     Sanction,
     SanctionDuration,
     SanctionKind,
     check_reason,
     sanction_until,
 )
+from tavolo.lobby.context import LobbyContext
+from tavolo.lobby.events import Pending
 from tavolo.lobby.store import Connection
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument, NotFound, quoted

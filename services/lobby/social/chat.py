@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tavolo.lobby import chat_store, rooms_store, tables_store
-from tavolo.lobby.chat_store import Channel, ChannelKind, ChatMessage
-from tavolo.lobby.conduct import chat_settings
-from tavolo.lobby.conduct.chat_settings import ChatSettings
-from tavolo.lobby.conduct.language import Policy, judge
+from tavolo.lobby.accounts.sanctions import ensure_may_chat
 from tavolo.lobby.context import LobbyContext
-from tavolo.lobby.sanctions import ensure_may_chat
+from tavolo.lobby.play import rooms_store, tables_store
+from tavolo.lobby.social import chat_store
+from tavolo.lobby.social.chat_store import Channel, ChannelKind, ChatMessage
+from tavolo.lobby.social.conduct import chat_settings
+from tavolo.lobby.social.conduct.chat_settings import ChatSettings
+from tavolo.lobby.social.conduct.language import Policy, judge
 from tavolo.lobby.store import Connection
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.servicekit.errors import (

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tavolo.lobby.conduct.collusion import CollusionProjection, Pair
+from tavolo.lobby.social.conduct.collusion import CollusionProjection, Pair
 
 MIN_SHARED = 3  # tables together before "together" means anything
 MIN_STAKE_TABLES = 4

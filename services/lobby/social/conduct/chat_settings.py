@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from tavolo.lobby.chat_store import Channel
-from tavolo.lobby.conduct.language import Policy
+from tavolo.lobby.social.chat_store import Channel
+from tavolo.lobby.social.conduct.language import Policy
 from tavolo.lobby.store import Connection, S
 
 

@@ -13,8 +13,8 @@ from datetime import datetime
 
 import asyncpg
 
+from tavolo.lobby.play.tables import BotLevel, Mode, Seat, TableSpec
 from tavolo.lobby.store import Connection, S, from_json, to_json
-from tavolo.lobby.tables import BotLevel, Mode, Seat, TableSpec
 
 
 @dataclass(frozen=True, slots=True)

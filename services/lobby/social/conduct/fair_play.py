@@ -18,8 +18,9 @@ from typing import Any, Protocol, runtime_checkable
 
 import structlog
 
-from tavolo.lobby.conduct import collusion_store
-from tavolo.lobby.conduct.collusion import (
+from tavolo.lobby.context import LobbyContext
+from tavolo.lobby.social.conduct import collusion_store
+from tavolo.lobby.social.conduct.collusion import (
     SessionSeen,
     TurnPassed,
     captures_of,
@@ -28,8 +29,7 @@ from tavolo.lobby.conduct.collusion import (
     table_result,
     turns_of,
 )
-from tavolo.lobby.conduct.collusion_signals import PairSignals, ranked
-from tavolo.lobby.context import LobbyContext
+from tavolo.lobby.social.conduct.collusion_signals import PairSignals, ranked
 from tavolo.lobby.store import Connection
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.servicekit.errors import InvalidArgument, NotFound

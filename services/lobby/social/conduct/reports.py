@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tavolo.lobby import accounts_store, rooms_store, tables_store
-from tavolo.lobby.chat import _after, _page_size
-from tavolo.lobby.chat_store import Channel, ChannelKind
-from tavolo.lobby.conduct import reports_store
-from tavolo.lobby.conduct.reports_store import ChatLine, Report, Subject
+from tavolo.lobby.accounts import store as accounts_store
 from tavolo.lobby.context import LobbyContext
+from tavolo.lobby.play import rooms_store, tables_store
+from tavolo.lobby.social.chat import _after, _page_size
+from tavolo.lobby.social.chat_store import Channel, ChannelKind
+from tavolo.lobby.social.conduct import reports_store
+from tavolo.lobby.social.conduct.reports_store import ChatLine, Report, Subject
 from tavolo.lobby.store import Connection
 from tavolo.lobby.updates import ReportHandled
 from tavolo.servicekit.auth import Principal, Role

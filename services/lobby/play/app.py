@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tavolo.lobby import accounts_store, events, rooms_store, tables_store
+from tavolo.lobby import events
+from tavolo.lobby.accounts import store as accounts_store
+from tavolo.lobby.accounts.nicknames import normalise, skeleton
 from tavolo.lobby.context import LobbyContext, busy_message
-from tavolo.lobby.nicknames import normalise, skeleton
-from tavolo.lobby.rooms import (
+from tavolo.lobby.play import rooms_store, tables_store
+from tavolo.lobby.play.rooms import (
     Invitation,
     InvitationState,
     Room,
@@ -22,9 +24,9 @@ from tavolo.lobby.rooms import (
     check_response,
     plan_start,
 )
+from tavolo.lobby.play.tables import BotLevel, Mode, Seat, bot_seats, table_spec
+from tavolo.lobby.play.tables_store import Assignment, TableRecord
 from tavolo.lobby.store import Connection
-from tavolo.lobby.tables import BotLevel, Mode, Seat, bot_seats, table_spec
-from tavolo.lobby.tables_store import Assignment, TableRecord
 from tavolo.lobby.updates import InvitationChanged
 from tavolo.servicekit.auth import Principal
 from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument, NotFound, quoted

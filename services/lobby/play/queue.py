@@ -17,17 +17,17 @@ from typing import Any
 
 import structlog
 
-from tavolo.lobby import queue_store, tables_store
-from tavolo.lobby.accounts_store import Account
+from tavolo.lobby.accounts.store import Account
 from tavolo.lobby.context import LobbyContext, busy_message
-from tavolo.lobby.queue_store import Ticket, TicketState
+from tavolo.lobby.play import queue_store, tables_store
+from tavolo.lobby.play.queue_store import Ticket, TicketState
+from tavolo.lobby.play.tables import TableSpec, check_stake, table_spec
 from tavolo.lobby.store import Connection
-from tavolo.lobby.tables import TableSpec, check_stake, table_spec
 from tavolo.lobby.updates import TicketChanged
 from tavolo.servicekit.auth import Principal
 from tavolo.servicekit.errors import DomainError, FailedPrecondition, NotFound, Unavailable, quoted
 
-log = structlog.get_logger("tavolo.lobby.queue")
+log = structlog.get_logger("tavolo.lobby.play.queue")
 
 
 class Queue:

@@ -10,12 +10,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from tavolo.lobby import accounts_store, events, refresh_store
-from tavolo.lobby.accounts_store import Account, NicknameTaken
+from tavolo.lobby import events
+from tavolo.lobby.accounts import refresh_store
+from tavolo.lobby.accounts import store as accounts_store
+from tavolo.lobby.accounts.nicknames import normalise, skeleton
+from tavolo.lobby.accounts.passwords import check_password
+from tavolo.lobby.accounts.sanctions import Sanction, ensure_account_active
+from tavolo.lobby.accounts.store import Account, NicknameTaken
 from tavolo.lobby.context import LobbyContext
-from tavolo.lobby.nicknames import normalise, skeleton
-from tavolo.lobby.passwords import check_password
-from tavolo.lobby.sanctions import Sanction, ensure_account_active
 from tavolo.lobby.store import Connection
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.servicekit.errors import (

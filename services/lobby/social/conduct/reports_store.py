@@ -8,7 +8,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from tavolo.lobby.chat_store import Channel, ChannelKind
+from tavolo.lobby.social.chat_store import Channel, ChannelKind
 from tavolo.lobby.store import Connection, S
 
 

@@ -8,7 +8,7 @@ from datetime import datetime
 
 import asyncpg
 
-from tavolo.lobby.sanctions import Sanction, SanctionKind
+from tavolo.lobby.accounts.sanctions import Sanction, SanctionKind
 from tavolo.lobby.store import Connection, S
 from tavolo.servicekit.auth import Role
 

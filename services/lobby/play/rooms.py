@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from tavolo.lobby.tables import BotLevel, Seat, TableSpec, bot_seats
+from tavolo.lobby.play.tables import BotLevel, Seat, TableSpec, bot_seats
 from tavolo.servicekit.errors import (
     AlreadyExists,
     FailedPrecondition,

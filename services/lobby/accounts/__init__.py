@@ -1,0 +1,1 @@
+"""Accounts, nicknames, passwords, sessions and refresh tokens, and the rules of sanctions."""

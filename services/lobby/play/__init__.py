@@ -1,0 +1,1 @@
+"""Where tables come from: versus computer, friends' rooms, queues, the matchmaker, bot fill."""

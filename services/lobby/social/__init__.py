@@ -1,0 +1,1 @@
+"""Chat, moderation and conduct: what players say and how the platform answers misconduct."""
