@@ -57,6 +57,7 @@ COMPILED = (
     "games/tricks/spades_view.py",
     "games/tricks/spades.py",
     "games/italian_cards.py",
+    "games/chips.py",
     "games/tricks/briscola_state.py",
     "games/tricks/briscola_match.py",
     "games/tricks/briscola.py",

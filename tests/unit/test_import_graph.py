@@ -133,3 +133,53 @@ def test_no_service_imports_another() -> None:
 
 def test_the_check_finds_a_circle() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+FAMILY_ROOTS = ("tavolo.cardgames.games.", "tavolo.cardgames.bots.")
+"""The packages whose sub-packages are families of games (and of their bots)."""
+
+
+def _family(module: str) -> str | None:
+    """``tricks`` for ``tavolo.cardgames.games.tricks.briscola`` (and for its bots)."""
+    for root in FAMILY_ROOTS:
+        if module.startswith(root) and module.count(".") > root.count("."):
+            return module[len(root) :].split(".")[0]
+    return None
+
+
+def _wrong_family_arrows(graph: dict[str, set[str]]) -> list[str]:
+    """Arrows from one family into another family's internals: only a family's ``core``
+    module (the shared core it names) may be imported from outside the family."""
+    wrong = []
+    for source, targets in graph.items():
+        family = _family(source)
+        if family is None:
+            continue
+        for target in sorted(targets):
+            other = _family(target)
+            if other is not None and other != family and not target.endswith(".core"):
+                wrong.append(f"{source} -> {target}")
+    return wrong
+
+
+def test_the_tree_has_families_of_games_and_bots() -> None:
+    families = {_family(name) for name in MODULES} - {None}
+    assert {"fishing", "tricks", "shedding", "rummy", "betting", "solitario"} <= families
+
+
+def test_a_family_uses_only_another_familys_core() -> None:
+    assert _wrong_family_arrows(_graph()) == []
+
+
+def test_the_family_check_finds_a_wrong_arrow() -> None:
+    graph = {
+        "tavolo.cardgames.games.betting.settemezzo": {
+            "tavolo.cardgames.games.tricks.bestia_state",
+            "tavolo.cardgames.games.tricks.core",
+            "tavolo.cardgames.games.chips",
+        },
+        "tavolo.cardgames.bots.tricks.briscola": {"tavolo.cardgames.games.tricks.briscola"},
+    }
+    assert _wrong_family_arrows(graph) == [
+        "tavolo.cardgames.games.betting.settemezzo -> tavolo.cardgames.games.tricks.bestia_state"
+    ]

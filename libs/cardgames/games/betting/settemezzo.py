@@ -56,7 +56,7 @@ from tavolo.cardgames.games.betting.settemezzo_state import (
     SetteMezzoState,
     deal,
 )
-from tavolo.cardgames.games.tricks.bestia_state import pay
+from tavolo.cardgames.games.chips import pay
 from tavolo.cardgames.rng import SeededRandom
 
 HITS, STANDS = Action(ActionKind.HIT), Action(ActionKind.STAND)

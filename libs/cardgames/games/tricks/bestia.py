@@ -44,6 +44,7 @@ from tavolo.cardgames.contract import (
 )
 from tavolo.cardgames.errors import GameOver, InvalidOptions, NotYourTurn, RuleError
 from tavolo.cardgames.games import italian_cards
+from tavolo.cardgames.games.chips import pay
 from tavolo.cardgames.games.tricks import core as tricks
 from tavolo.cardgames.games.tricks.bestia_state import (
     BUIO,
@@ -55,7 +56,6 @@ from tavolo.cardgames.games.tricks.bestia_state import (
     BestiaState,
     deal,
     next_active,
-    pay,
     trick_share,
 )
 from tavolo.cardgames.games.tricks.briscola import least_harmful

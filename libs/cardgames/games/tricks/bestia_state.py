@@ -12,6 +12,7 @@ from typing import Final
 
 from tavolo.cardgames.contract import JSON
 from tavolo.cardgames.games import italian_cards
+from tavolo.cardgames.games.chips import pay
 from tavolo.cardgames.games.tricks.briscola_state import ORDER
 from tavolo.cardgames.games.tricks.core import Play
 from tavolo.cardgames.rng import SeededRandom
@@ -116,11 +117,6 @@ class BestiaState(SlottedState):
     def order(self) -> tuple[int, ...]:
         """Every seat from the dealer's right, anticlockwise."""
         return tuple((self.dealer + 1 + i) % self.seats for i in range(self.seats))
-
-
-def pay(chips: int, owed: int) -> int:
-    """What a seat holding ``chips`` pays of ``owed``: all of it, or all it has."""
-    return min(chips, owed)
 
 
 def trick_share(pot: int) -> int:
