@@ -55,7 +55,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const names = played.last.seats.map((s) => s.nickname || `bot ${s.seat}`);
   console.log(`table ${seat.tableId} finished after ${played.actions} moves of yours:`);
-  played.last.outcome?.places.forEach((place, index) => console.log(`  ${place}. ${names[index]}`));
+  const places = played.last.outcome?.places ?? [];
+  [...places.keys()]
+    .sort((a, b) => (places[a] ?? 0) - (places[b] ?? 0))
+    .forEach((seatIndex) => console.log(`  ${places[seatIndex]}. ${names[seatIndex]}`));
   return 0;
 }
 

@@ -210,8 +210,9 @@ export class TavoloClient {
     request: MessageInitShape<typeof JoinQueueRequestSchema>,
     settings: CallSettings = {},
   ): Promise<Ticket> {
-    // Joining twice keeps one ticket, so a retried join is harmless.
-    return this.authed((options) => this.services.lobby.joinQueue(request, options), settings);
+    // Not retried: a join applied with its answer lost would make the retry fail (one
+    // ticket per player); the lobby's updates say whether the ticket exists.
+    return this.authed((options) => this.services.lobby.joinQueue(request, options), settings, false);
   }
 
   /** Open a friends room the caller hosts. */
@@ -221,7 +222,7 @@ export class TavoloClient {
 
   /** Invite a player by nickname to a room the caller hosts. */
   async invite(roomId: string, nickname: string, settings: CallSettings = {}): Promise<Room> {
-    return this.authed((options) => this.services.lobby.invite({ roomId, nickname }, options), settings);
+    return this.authed((options) => this.services.lobby.invite({ roomId, nickname }, options), settings, false);
   }
 
   /** Accept (or decline) an invitation to a room. */
@@ -229,6 +230,7 @@ export class TavoloClient {
     return this.authed(
       (options) => this.services.lobby.respondToInvitation({ roomId: invitation.roomId, accept }, options),
       settings,
+      false,
     );
   }
 
@@ -267,7 +269,10 @@ export class TavoloClient {
     );
   }
 
-  /** The next table the caller is seated at, from the lobby's updates. */
+  /**
+   * The table the caller is seated at, from the lobby's updates: the one the caller is
+   * at now if any (the lobby sends its current state first), else the next one.
+   */
   async seated(settings: FollowSettings = {}): Promise<TableAssignment> {
     for await (const update of this.lobbyUpdates(settings)) {
       if (update.update.case === "seated") {
@@ -397,8 +402,9 @@ export class TavoloClient {
 
   /**
    * A call as the logged-in player: retried on UNAVAILABLE when `retried` (reads, and
-   * commands the service applies once), and tried once more with a refreshed session if
-   * the access token was refused.
+   * actions, which the engine applies once per request id; the lobby's commands have no
+   * request id, so they are not), and tried once more with a refreshed session if the
+   * access token was refused.
    */
   private async authed<T>(call: (options: CallOptions) => Promise<T>, settings: CallSettings, retried = true): Promise<T> {
     const attempt = async (): Promise<T> => call(await this.callOptions(settings));
@@ -456,7 +462,7 @@ export class TavoloClient {
             return;
           }
           const error = toTavoloError(thrown);
-          if (!isRetryable(error) && (started || !notYet(error))) {
+          if (!isRetryable(error, stop.signal) && (started || !notYet(error))) {
             throw error;
           }
         }

@@ -42,6 +42,8 @@ export class AbortedError extends TavoloError {}
 export class ResourceExhaustedError extends TavoloError {}
 /** The service could not be reached, retries included (UNAVAILABLE). */
 export class UnavailableError extends TavoloError {}
+/** The call was cancelled: by the caller, or by a service shutting down (CANCELLED). */
+export class CancelledError extends TavoloError {}
 /** The call's deadline passed before an answer came (DEADLINE_EXCEEDED). */
 export class DeadlineExceededError extends TavoloError {}
 
@@ -57,10 +59,14 @@ const CLASSES: ReadonlyMap<Code, new (code: Code, message: string, options?: { c
     [Code.ResourceExhausted, ResourceExhaustedError],
     [Code.Unavailable, UnavailableError],
     [Code.DeadlineExceeded, DeadlineExceededError],
+    [Code.Canceled, CancelledError],
   ]);
 
 /** "INVALID_ARGUMENT" for Code.InvalidArgument, as gRPC names statuses. */
 export function statusName(code: Code): string {
+  if (code === Code.Canceled) {
+    return "CANCELLED"; // connect spells the enum member the American way
+  }
   const name = Code[code] ?? "UNKNOWN";
   return name.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
 }

@@ -1,6 +1,6 @@
 /**
- * Retries of calls the service could not be reached for (UNAVAILABLE): a restarting
- * service comes back within seconds, so the SDK waits (doubling delays up to a cap) and
+ * Retries of calls the service could not be reached for (UNAVAILABLE) or that a service
+ * shutting down cancelled (CANCELLED): a restarting service comes back within seconds, so the SDK waits (doubling delays up to a cap) and
  * tries again until an outage has lasted longer than the policy allows.
  */
 import { setTimeout as sleep } from "node:timers/promises";
@@ -20,9 +20,12 @@ export interface RetryPolicy {
 /** A quarter second, doubling up to eight, for up to two minutes of outage. */
 export const DEFAULT_RETRY: RetryPolicy = { firstDelayMs: 250, maxDelayMs: 8_000, giveUpAfterMs: 120_000 };
 
-/** Whether `error` is worth another try: the service was not reachable. */
-export function isRetryable(error: TavoloError): boolean {
-  return error.code === Code.Unavailable;
+/**
+ * Whether `error` is worth another try: the service was not reachable (UNAVAILABLE), or
+ * cancelled the call itself as it shut down (CANCELLED while the caller did not cancel).
+ */
+export function isRetryable(error: TavoloError, signal?: AbortSignal): boolean {
+  return error.code === Code.Unavailable || (error.code === Code.Canceled && !signal?.aborted);
 }
 
 /**
@@ -57,8 +60,8 @@ export class Outage {
 }
 
 /**
- * `call` until it succeeds, retrying UNAVAILABLE as `policy` says; any other failure (or
- * the last UNAVAILABLE) is thrown as a typed {@link TavoloError}. The caller makes the call
+ * `call` until it succeeds, retrying as {@link isRetryable} and `policy` say; any other
+ * failure (or the last retryable one) is thrown as a typed {@link TavoloError}. The caller makes the call
  * safe to repeat (a read, or a command carrying the same request id every time).
  */
 export async function withRetries<T>(
@@ -72,7 +75,7 @@ export async function withRetries<T>(
       return await call();
     } catch (thrown) {
       const error = toTavoloError(thrown);
-      if (!isRetryable(error) || signal?.aborted || !(await outage.wait(signal))) {
+      if (!isRetryable(error, signal) || !(await outage.wait(signal))) {
         throw error;
       }
     }

@@ -64,7 +64,7 @@ test("the lobby's updates resume after a lobby restart, nothing repeated (SDK-1,
   await firstArrived;
   await restart("lobby");
   const secondArrived = next();
-  const second = await host.createRoom({ game: "pika", players: 2 }); // retried while the lobby starts
+  const second = await host.createRoom({ game: "pika", players: 2 });
   await host.invite(second.roomId, guestName);
   await secondArrived;
   stop.abort();
