@@ -11,7 +11,6 @@ import {
   DeadlineExceededError,
   TavoloClient,
   InvalidArgumentError,
-  NotFoundError,
   PermissionDeniedError,
   TavoloError,
   UnauthenticatedError,
@@ -48,16 +47,12 @@ test("an empty action, a stale version and another player's table are typed erro
   }
   const before = view.version;
 
-  await refused(owner.act(table.tableId, {}, view.version), InvalidArgumentError, /\w/);
+  await refused(owner.act(table.tableId, {}, view.version), InvalidArgumentError, /needs a kind/);
   const legal = view.legalActions[0];
   assert.ok(legal !== undefined);
   await refused(owner.act(table.tableId, legal, before - 1n), AbortedError, /moved on/);
-  await refused(owner.act(table.tableId, legal, before + 10n), InvalidArgumentError, /\w/);
-  await assert.rejects(other.act(table.tableId, legal, before), (error: unknown) => {
-    assert.ok(error instanceof PermissionDeniedError || error instanceof NotFoundError, String(error));
-    assert.ok(error.serviceMessage.length > 0);
-    return true;
-  });
+  await refused(owner.act(table.tableId, legal, before + 10n), InvalidArgumentError, /has no version/);
+  await refused(other.act(table.tableId, legal, before), PermissionDeniedError, /no seat at table/);
   assert.equal((await owner.getTable(table.tableId)).version, before, "nothing was applied");
 
   // The same request id twice: the engine applies it once and answers the same.
@@ -71,7 +66,7 @@ test("accounts: a taken nickname, a wrong password and no session are typed erro
   const name = nickname("taken");
   await newClient().register(name, PASSWORD);
   await refused(newClient().register(name.toUpperCase(), PASSWORD), AlreadyExistsError, /taken/);
-  await refused(newClient().login(name, "not-the-password"), UnauthenticatedError, /\w/);
+  await refused(newClient().login(name, "not-the-password"), UnauthenticatedError, /password is wrong/);
   await refused(newClient().balance(), UnauthenticatedError, /log in/);
 });
 
