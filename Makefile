@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install lint typecheck format protos compiled bench soak soak-solitario clean deploy-tools manifests browser
+.PHONY: run test install lint typecheck format protos compiled bench soak soak-solitario clean deploy-tools manifests browser node typescript protos-baseline
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -39,9 +39,37 @@ browser:
 run: $(STAMP)
 	$(BIN)/tavolo up
 
+# The TypeScript SDK (clients/typescript) and the protos' checks need Node.js 20+ and npm;
+# `npm ci` installs the pinned buf, protoc-gen-es and TypeScript from package-lock.json.
+TS       := clients/typescript
+BUF      := $(TS)/node_modules/.bin/buf
+TS_STAMP := $(TS)/node_modules/.installed
+BASELINE := protos/baseline/tavolo-v1.binpb
+
+node:
+	@command -v node >/dev/null && command -v npm >/dev/null || { \
+		echo "Node.js 20+ and npm are needed (the TypeScript SDK and buf): install them from" \
+			"https://nodejs.org/en/download (or your system's nodejs and npm packages)"; exit 1; }
+	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' || { \
+		echo "Node.js 20+ is needed, this is $$(node --version): https://nodejs.org/en/download"; exit 1; }
+
+$(TS_STAMP): $(TS)/package.json $(TS)/package-lock.json | node
+	cd $(TS) && npm ci --ignore-scripts --no-audit --no-fund
+	@touch $(TS_STAMP)
+
+# buf lint, buf breaking against the API's baseline, and the SDK type-checked (strict).
+typescript: $(TS_STAMP)
+	$(BUF) lint protos
+	$(BUF) breaking protos --against $(BASELINE)
+	cd $(TS) && node_modules/.bin/tsc -p tsconfig.json --noEmit
+
+# A release accepts the API as it is: the baseline that later changes must not break.
+protos-baseline: $(TS_STAMP)
+	$(BUF) build protos --exclude-source-info -o $(BASELINE)
+
 # The rules tests run a second time on the rules compiled by mypyc, which is what the
 # container image ships (tools/compile_rules.py); the large random runs ("load") once.
-test: $(STAMP) $(DEPLOY_STAMP) lint compiled browser
+test: $(STAMP) $(DEPLOY_STAMP) lint compiled browser typescript
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 	TAVOLO_EXPECT_COMPILED_RULES=1 PYTHONPATH=build/compiled \
 		$(BIN)/python -m pytest -q -p no:cacheprovider -m "not load" tests/unit/cardgames
