@@ -24,9 +24,9 @@ from pathlib import Path
 import pytest
 
 from tavolo.engine.bootstrap import assemble as engine_assemble
+from tavolo.lobby.accounts.passwords import fast_passwords
 from tavolo.lobby.bootstrap import LobbyOverrides, make_assemble
 from tavolo.lobby.context import LobbyConfig
-from tavolo.lobby.passwords import fast_passwords
 from tavolo.servicekit.runtime import start_service
 from tavolo.servicekit.settings import Settings
 from tests.integration.lobby.harness import settings_for
