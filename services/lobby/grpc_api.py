@@ -272,6 +272,12 @@ class LobbyServicer(DuplicateRpcs, lobby_pb2_grpc.LobbyServicer):
         asked = tournament_convert.new_tournament(request)
         return tournament_convert.tournament(await self.app.tournaments.create(caller(), asked))
 
+    async def CancelTournament(
+        self, request: lobby_pb2.CancelTournamentRequest, context: Context
+    ) -> lobby_pb2.Tournament:
+        found = await self.app.tournaments.cancel(caller(), request.tournament_id, request.reason)
+        return tournament_convert.tournament(found)
+
     async def ListTournaments(
         self, request: lobby_pb2.ListTournamentsRequest, context: Context
     ) -> lobby_pb2.ListTournamentsResponse:
