@@ -76,6 +76,7 @@ async def test_pcg_7_bad_tournaments_are_refused_saying_why_and_nothing_is_creat
         ({"game": "solitario", "options": struct_pb2.Struct()}, "does not offer knock-out play"),
         ({"fee": 120}, "a stake is one of"),
         ({"split": [50, 30]}, "sums to 100"),
+        ({"split": [40, 30, 10, 10, 10], "max_entrants": 4}, "more places than the 4 entrants"),
         ({"max_entrants": 300}, "4 to 256"),
         ({"starts_at": stamp(lobby.clock() - timedelta(minutes=1))}, "starts after"),
     ):
