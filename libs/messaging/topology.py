@@ -124,6 +124,14 @@ class Topology:
     def tournament_finished(self) -> str:
         return self.subject_for("TournamentFinished")
 
+    @property
+    def tournament_cancelled(self) -> str:
+        return self.subject_for("TournamentCancelled")
+
+    @property
+    def tournament_paid(self) -> str:
+        return self.subject_for("TournamentPaid")
+
     def events_stream_config(self) -> StreamConfig:
         """File storage (JetStream's memory storage loses everything on restart)."""
         return StreamConfig(

@@ -32,7 +32,7 @@ from tavolo.leaderboard.ranking import (
 )
 from tavolo.leaderboard.rules import TableEffects, effects_of
 from tavolo.leaderboard.weeks import IsoWeek, checked_week, week_of
-from tavolo.leaderboard.wire import MalformedEvent, parse_table_finished, parse_tournament_finished
+from tavolo.leaderboard.wire import MalformedEvent, parse_table_finished, parse_tournament_paid
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.servicekit.errors import InvalidArgument
 
@@ -120,9 +120,10 @@ class Leaderboard:
         await store.apply_delta(conn, aggregate([effects]))
         return True
 
-    async def project_tournament_finished(self, conn: asyncpg.Connection, payload: bytes) -> int:
-        """Record a finished tournament's places and prizes (PCG-7); how many were new."""
-        return await store.record_tournament(conn, parse_tournament_finished(payload))
+    async def project_tournament_paid(self, conn: asyncpg.Connection, payload: bytes) -> int:
+        """Record a finished tournament's places and the prizes the wallet paid (PCG-7);
+        how many were new."""
+        return await store.record_tournament(conn, parse_tournament_paid(payload))
 
     async def project_now(self, payload: bytes) -> bool:
         """`project_table_finished` in a transaction of its own (tools, benchmarks)."""

@@ -10,7 +10,7 @@ from tavolo.cardgames.registry import all_games
 from tavolo.leaderboard import store
 from tavolo.leaderboard.app import Clock, Leaderboard, utc_now
 from tavolo.leaderboard.config import LeaderboardConfig
-from tavolo.leaderboard.consumers import table_finished_consumer, tournament_finished_consumer
+from tavolo.leaderboard.consumers import table_finished_consumer, tournament_paid_consumer
 from tavolo.leaderboard.grpc_api import leaderboard_service
 from tavolo.messaging import (
     ProcessedMessagesPruner,
@@ -38,7 +38,7 @@ def make_assemble(
         known = games if games is not None else frozenset(all_games())
         leaderboard = Leaderboard(infra.pool, settings, known, clock)
         consumer = table_finished_consumer(infra.nats, infra.pool, topology, leaderboard)
-        tournaments = tournament_finished_consumer(infra.nats, infra.pool, topology, leaderboard)
+        tournaments = tournament_paid_consumer(infra.nats, infra.pool, topology, leaderboard)
         return ServiceApp(
             grpc_services=[leaderboard_service(leaderboard)],
             background=[

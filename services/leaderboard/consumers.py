@@ -42,24 +42,25 @@ def table_finished_effect(leaderboard: Leaderboard) -> Effect:
     return effect
 
 
-def tournament_finished_consumer(
+def tournament_paid_consumer(
     nc: NATS, pool: asyncpg.Pool, topology: Topology, leaderboard: Leaderboard
 ) -> Consumer:
-    """Tournament results (PCG-7): their own durable consumer, shared by every replica."""
-    durable = topology.consumer_name(SERVICE, "tournament_finished")
+    """Tournament results (PCG-7), as the wallet paid them (``TournamentPaid``): their own
+    durable consumer, shared by every replica."""
+    durable = topology.consumer_name(SERVICE, "tournament_paid")
 
     async def effect(conn: Any, msg: Msg) -> None:
         try:
-            await leaderboard.project_tournament_finished(conn, msg.data)
+            await leaderboard.project_tournament_paid(conn, msg.data)
         except MalformedEvent as exc:
-            raise Unprocessable(f"malformed TournamentFinished: {exc}") from exc
+            raise Unprocessable(f"malformed TournamentPaid: {exc}") from exc
 
     handler = IdempotentHandler(pool, SCHEMA, durable, effect)
     return Consumer(
         nc,
         stream=topology.events_stream,
         durable=durable,
-        subjects=[topology.tournament_finished],
+        subjects=[topology.tournament_paid],
         handler=handler,
         dead_letters=DeadLetters(nc.jetstream(), topology),
     )

@@ -102,15 +102,16 @@ def table_finished_to_proto(table: FinishedTable) -> events_pb2.TableFinished:
     return message
 
 
-def parse_tournament_finished(payload: bytes) -> list[TournamentResult]:
-    """Every entrant's result in a ``TournamentFinished`` payload, or MalformedEvent."""
-    message = events_pb2.TournamentFinished()
+def parse_tournament_paid(payload: bytes) -> list[TournamentResult]:
+    """Every entrant's place and the coins the wallet paid them, from a ``TournamentPaid``
+    payload (the prizes counted are the prizes paid), or MalformedEvent."""
+    message = events_pb2.TournamentPaid()
     try:
         message.ParseFromString(payload)
     except DecodeError as exc:
-        raise MalformedEvent(f"not a TournamentFinished message: {exc}") from None
+        raise MalformedEvent(f"not a TournamentPaid message: {exc}") from None
     if not message.tournament_id or not message.game:
-        raise MalformedEvent("a TournamentFinished names its tournament and game")
+        raise MalformedEvent("a TournamentPaid names its tournament and game")
     return [
         TournamentResult(message.tournament_id, message.game, p.player_id, p.place, p.coins)
         for p in message.prizes

@@ -193,6 +193,7 @@ def make_assemble(
             config=config,
             clock=chosen.clock or utc_now,
             on_append=relay.wake,
+            suspended=updates.suspend,
         )
         app = LobbyApp(ctx)
         operator = chosen.operator or operator_from_env()

@@ -1,6 +1,6 @@
 """The NATS events the lobby reacts to: TableStarted, SeatLeft, TableFinished, TableAborted
-from the engine, and StakeHoldChanged from the wallet (a waiting ticket whose hold failed
-leaves the queue, and its player is told).
+from the engine, and from the wallet StakeHoldChanged (a waiting ticket whose hold failed
+leaves the queue, and its player is told) and TournamentPaid (the prizes shown).
 
 One durable pull consumer; each message is applied through ``IdempotentHandler``, which
 records its id in the same transaction as the effect, so a redelivery changes nothing
@@ -28,6 +28,7 @@ TABLE_FINISHED = "TableFinished"
 TABLE_ABORTED = "TableAborted"
 SEAT_LEFT = "SeatLeft"
 STAKE_HOLD_CHANGED = "StakeHoldChanged"
+TOURNAMENT_PAID = "TournamentPaid"
 # What a hold may become that leaves a waiting ticket without its stake.
 HOLD_FAILED = frozenset(
     {events_pb2.HOLD_STATE_EXPIRED, events_pb2.HOLD_STATE_RELEASED, events_pb2.HOLD_STATE_REFUSED}
@@ -53,10 +54,11 @@ class TableEvents:
         self._aborted = topology.subject_for(TABLE_ABORTED)
         self._left = topology.subject_for(SEAT_LEFT)
         self._hold = topology.subject_for(STAKE_HOLD_CHANGED)
+        self._paid = topology.subject_for(TOURNAMENT_PAID)
 
     @property
     def subjects(self) -> list[str]:
-        return [self._started, self._finished, self._aborted, self._left, self._hold]
+        return [self._started, self._finished, self._aborted, self._left, self._hold, self._paid]
 
     @property
     def durable(self) -> str:
@@ -94,6 +96,10 @@ class TableEvents:
                 lost = await hold_lost(conn, hold.hold_id, hold.reason, self.app.ctx.clock())
                 if lost is not None:
                     return [(lost.player_id, TicketChanged(lost))]
+        elif msg.subject == self._paid:
+            paid = events_pb2.TournamentPaid.FromString(msg.data)
+            coins = {p.player_id: p.coins for p in paid.prizes}
+            await self.app.tournaments.prizes_paid(conn, paid.tournament_id, coins, paid.pot)
         return []
 
     async def handle(self, msg: Msg) -> None:

@@ -60,6 +60,10 @@ class LobbyConfig:
     tournament_interval: float = 1.0
 
 
+async def _nobody_to_tell(player_ids: Sequence[str]) -> None:
+    return None
+
+
 @dataclass
 class LobbyContext:
     """What every use case works with."""
@@ -75,6 +79,8 @@ class LobbyContext:
     clock: Callable[[], datetime] = utc_now
     new_id: Callable[[], str] = new_uuid
     on_append: Callable[[], None] = lambda: None
+    # Close the streams these players hold open: they were kept out of the lobby (PCG-4).
+    suspended: Callable[[Sequence[str]], Awaitable[None]] = _nobody_to_tell
 
     async def append(self, conn: Connection, pending: Sequence[Pending]) -> None:
         """Record events in the caller's transaction; call it last, just before commit

@@ -43,6 +43,7 @@ ACCOUNTS_REINSTATED = "AccountsReinstated"
 TOURNAMENT_STREAM = "tournament-"
 TOURNAMENT_DRAWN = "bracket_drawn"
 TOURNAMENT_FINISHED = "prizes_paid"
+TOURNAMENT_CANCELLED = "tournament_cancelled"  # published only after the draw
 
 _NAMESPACE = uuid.UUID("6f0b2b9e-4a51-4d0c-9a57-2d5b1f7c3e10")
 
@@ -256,25 +257,39 @@ def to_proto(event: RecordedEvent) -> Message | None:
 
 def _tournament_proto(event: RecordedEvent, h: events_pb2.EventHeader) -> Message | None:
     """What the wallet and the leaderboard hear of a tournament: the draw (fees into
-    escrow; none without a fee) and the end (places and prizes). The rest stays here."""
+    escrow; none without a fee), a cancellation after the draw (fees back from the escrow)
+    and the end (places and split, for the wallet to pay). The rest stays here."""
     d = event.data
     tournament_id = event.stream_id.removeprefix(TOURNAMENT_STREAM)
     if event.type == TOURNAMENT_DRAWN and d["fee"]:
         entrants = list(d["entrants"])
+        held = dict(d.get("holds", {}))  # each entrant's hold (none recorded: the first id)
         return events_pb2.TournamentDrawn(
             header=h,
             tournament_id=tournament_id,
             fee=d["fee"],
             seats=[common_pb2.Seat(seat=i, player_id=p) for i, p in enumerate(entrants)],
-            hold_ids={i: entry_hold_id(tournament_id, p) for i, p in enumerate(entrants)},
+            hold_ids={
+                i: held.get(p) or entry_hold_id(tournament_id, p) for i, p in enumerate(entrants)
+            },
+        )
+    if event.type == TOURNAMENT_CANCELLED and d.get("drawn") and d.get("refunds"):
+        entrants = list(d["refunds"])
+        held = dict(d.get("holds", {}))
+        return events_pb2.TournamentCancelled(
+            header=h,
+            tournament_id=tournament_id,
+            reason=d["reason"],
+            hold_ids={p: held.get(p) or entry_hold_id(tournament_id, p) for p in entrants},
         )
     if event.type == TOURNAMENT_FINISHED:
-        places, paid = dict(d["places"]), dict(d["payouts"])
+        places, paid = dict(d["places"]), dict(d.get("payouts", {}))  # coins: older streams
         return events_pb2.TournamentFinished(
             header=h,
             tournament_id=tournament_id,
             game=d["game"],
             pot=d["pot"],
+            split=list(d.get("split", [])),
             prizes=[
                 events_pb2.TournamentPrize(
                     player_id=p, seat=i, place=places.get(p, 0), coins=paid.get(p, 0)
@@ -285,9 +300,13 @@ def _tournament_proto(event: RecordedEvent, h: events_pb2.EventHeader) -> Messag
     return None
 
 
-def entry_hold_id(tournament_id: str, player_id: str) -> str:
-    """The wallet hold of a player's entry fee: one per player and tournament."""
-    return f"entry.{tournament_id}.{player_id}"
+def entry_hold_id(tournament_id: str, player_id: str, registration: str = "") -> str:
+    """The wallet hold of one registration's entry fee. Each registration names its own
+    (``registration``): a hold once released stays released, so a player who withdrew and
+    entered again under the same id would be entered holding nothing. Without
+    ``registration``, the id registrations had before they were told apart."""
+    base = f"entry.{tournament_id}.{player_id}"
+    return f"{base}.{registration}" if registration else base
 
 
 def encoder(topology: Topology) -> Callable[[RecordedEvent], Encoded | None]:

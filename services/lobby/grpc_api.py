@@ -8,6 +8,7 @@ their status codes in the same interceptor.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -24,7 +25,7 @@ from tavolo.lobby.social.conduct.reports import ReportAbout
 from tavolo.lobby.tournaments import convert as tournament_convert
 from tavolo.lobby.tournaments.stream import CANCELLED, FINISHED
 from tavolo.lobby.updates import LobbyUpdates
-from tavolo.servicekit.auth import caller, current_principal
+from tavolo.servicekit.auth import Principal, caller, current_principal
 from tavolo.servicekit.grpc_server import GrpcService
 from tavolo.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
 
@@ -159,13 +160,40 @@ class LobbyServicer(DuplicateRpcs, lobby_pb2_grpc.LobbyServicer):
         self, request: lobby_pb2.WatchLobbyRequest, context: Context
     ) -> AsyncIterator[lobby_pb2.LobbyUpdate]:
         who = caller()
-        async with self.updates.follow(who.player_id) as live:
+        async with (
+            self.updates.suspension(who.player_id) as stop,
+            self.updates.follow(who.player_id) as live,
+        ):
+            await self._may_use_lobby(who)
             for update in await self.app.watch.snapshot(who):
                 yield convert.lobby_update(update)
             while True:
-                payload = await live.get()
+                payload = await self._next_or_suspended(who, live, stop)
                 yield lobby_pb2.LobbyUpdate.FromString(payload)
                 await asyncio.sleep(0)
+
+    async def _may_use_lobby(self, who: Principal) -> None:
+        """PERMISSION_DENIED, saying which sanction, if the caller is kept out (PCG-4)."""
+        async with self.app.ctx.db.connection() as conn:
+            await self.app.ctx.lobby_account(conn, who)
+
+    async def _next_or_suspended(
+        self, who: Principal, live: asyncio.Queue[bytes], stop: asyncio.Event
+    ) -> bytes:
+        """The next update, unless the caller is suspended first: then the stream ends at
+        once with the sanction's refusal."""
+        while True:
+            get = asyncio.ensure_future(live.get())
+            halt = asyncio.ensure_future(stop.wait())
+            done, _ = await asyncio.wait({get, halt}, return_when=asyncio.FIRST_COMPLETED)
+            for task in (get, halt):
+                if task not in done:
+                    task.cancel()
+            if halt in done:
+                stop.clear()
+                await self._may_use_lobby(who)  # raises: the suspension is recorded
+            if get in done:
+                return get.result()
 
     # -- chat and sanctions -----------------------------------------------------------
 
@@ -272,6 +300,12 @@ class LobbyServicer(DuplicateRpcs, lobby_pb2_grpc.LobbyServicer):
         asked = tournament_convert.new_tournament(request)
         return tournament_convert.tournament(await self.app.tournaments.create(caller(), asked))
 
+    async def CancelTournament(
+        self, request: lobby_pb2.CancelTournamentRequest, context: Context
+    ) -> lobby_pb2.Tournament:
+        found = await self.app.tournaments.cancel(caller(), request.tournament_id, request.reason)
+        return tournament_convert.tournament(found)
+
     async def ListTournaments(
         self, request: lobby_pb2.ListTournamentsRequest, context: Context
     ) -> lobby_pb2.ListTournamentsResponse:
@@ -305,11 +339,18 @@ class LobbyServicer(DuplicateRpcs, lobby_pb2_grpc.LobbyServicer):
         it keeps the caller present for their next match (any replica sees the same)."""
         who = caller()
         tournaments = self.app.tournaments
-        found = await tournaments.get(who, request.tournament_id)
-        yield tournament_convert.tournament(found)
-        while found.status not in (FINISHED, CANCELLED):
-            await asyncio.sleep(WATCH_POLL_SECONDS)
-            if await tournaments.changed_since(who, request.tournament_id, found.version):
+        async with self.updates.suspension(who.player_id) as stop:
+            await self._may_use_lobby(who)
+            found = await tournaments.get(who, request.tournament_id)
+            yield tournament_convert.tournament(found)
+            while found.status not in (FINISHED, CANCELLED):
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), WATCH_POLL_SECONDS)
+                if stop.is_set():
+                    stop.clear()
+                    await self._may_use_lobby(who)  # a suspension ends the stream at once
+                if not await tournaments.changed_since(who, request.tournament_id, found.version):
+                    continue
                 found = await tournaments.get(who, request.tournament_id)
                 yield tournament_convert.tournament(found)
 

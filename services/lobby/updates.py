@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
 import structlog
@@ -61,6 +61,10 @@ def updates_subject(namespace: str, player_id: str) -> str:
     return f"{namespace}.lobby.updates.{player_id}"
 
 
+def suspended_subject(namespace: str, player_id: str) -> str:
+    return f"{namespace}.lobby.suspended.{player_id}"
+
+
 class LobbyUpdates:
     """Publish and follow per-player updates; payloads are ``tavolo.v1.LobbyUpdate`` bytes."""
 
@@ -74,6 +78,32 @@ class LobbyUpdates:
             await self._nc.publish(updates_subject(self._namespace, player_id), payload)
         except Exception as exc:  # the connection is going away; the state is safe in PostgreSQL
             log.warning("lobby update not sent", player_id=player_id, error=repr(exc))
+
+    async def suspend(self, player_ids: Sequence[str]) -> None:
+        """Tell every replica that these players were kept out of the lobby (PCG-4): the
+        streams they hold open close at once. Best effort like any notice: a stream that
+        missed it is refused at its next start, and every call checks the sanction."""
+        for player_id in player_ids:
+            try:
+                await self._nc.publish(suspended_subject(self._namespace, player_id), b"")
+            except Exception as exc:
+                log.warning("suspension not sent", player_id=player_id, error=repr(exc))
+
+    @contextlib.asynccontextmanager
+    async def suspension(self, player_id: str) -> AsyncIterator[asyncio.Event]:
+        """An event set when the player is suspended while the context is open."""
+        stop = asyncio.Event()
+
+        async def deliver(msg: object) -> None:
+            stop.set()
+
+        sub = await self._nc.subscribe(suspended_subject(self._namespace, player_id), cb=deliver)
+        try:
+            await self._nc.flush()
+            yield stop
+        finally:
+            with contextlib.suppress(Exception):
+                await sub.unsubscribe()
 
     @contextlib.asynccontextmanager
     async def follow(self, player_id: str) -> AsyncIterator[asyncio.Queue[bytes]]:

@@ -17,7 +17,13 @@ import structlog
 
 from tavolo.eventlog import PostgresEventStore
 from tavolo.servicekit.auth import Principal, Role
-from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
+from tavolo.servicekit.errors import (
+    AlreadyExists,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+)
 from tavolo.wallet import hold_events, ledger, store
 from tavolo.wallet.accounts import (
     HOLDS,
@@ -201,6 +207,12 @@ class WalletApp:
         async def work(conn: Connection) -> Transfer:
             await _require_account(conn, player_id)
             held = await ledger.hold(conn, spec, now)
+            if held.state is not TransferState.PENDING:
+                # A retry may find its hold; a hold already posted or voided holds nothing,
+                # and answering as if it did would seat a player who paid nothing.
+                raise AlreadyExists(
+                    f"hold {hold_id!r} was already {held.state.value}: a new hold needs a new id"
+                )
             await self._holds.tell(conn, hold_events.placed(held))
             return held
 

@@ -154,13 +154,29 @@ def tournament_drawn(data: bytes) -> MatchFormed:
     )
 
 
+def tournament_cancelled(data: bytes) -> MatchCancelled:
+    """A tournament cancelled after its draw: its escrow is refunded and its fee holds
+    voided, as a cancelled stake table's are."""
+    event = events_pb2.TournamentCancelled.FromString(data)
+    return MatchCancelled(
+        event_id=event.header.event_id,
+        table_id=escrow_of(_required(event.tournament_id, "tournament_id")),
+        reason=event.reason,
+        hold_ids=dict(event.hold_ids),
+    )
+
+
 def tournament_finished(data: bytes) -> TournamentFinished:
     event = events_pb2.TournamentFinished.FromString(data)
+    tournament_id = _required(event.tournament_id, "tournament_id")
     return TournamentFinished(
         event_id=event.header.event_id,
-        escrow_id=escrow_of(_required(event.tournament_id, "tournament_id")),
+        escrow_id=escrow_of(tournament_id),
         pot=event.pot,
         prizes=tuple(Prize(p.seat, p.player_id, p.place, p.coins) for p in event.prizes),
+        tournament_id=tournament_id,
+        game=event.game,
+        split=tuple(event.split),
     )
 
 
@@ -224,6 +240,9 @@ class Routes:
                 topology.account_unfrozen: lambda c, d: s.freeze_changed(c, account_unfrozen(d)),
                 topology.player_registered: lambda c, d: w.registered(c, player_registered(d)),
                 topology.tournament_drawn: lambda c, d: s.match_formed(c, tournament_drawn(d)),
+                topology.tournament_cancelled: lambda c, d: s.match_cancelled(
+                    c, tournament_cancelled(d)
+                ),
                 topology.tournament_finished: lambda c, d: s.tournament_finished(
                     c, tournament_finished(d)
                 ),

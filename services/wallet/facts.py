@@ -127,9 +127,14 @@ class Prize:
 
 @dataclass(frozen=True, slots=True)
 class TournamentFinished:
-    """A tournament's final is over: ``prizes`` are paid from its escrow, once."""
+    """A tournament's final is over: its prizes are paid from its escrow, once. ``prizes``
+    give each entrant's place (and, from a lobby that computed them, coins); ``split``
+    the percentages by place the wallet computes the prizes with."""
 
     event_id: str
     escrow_id: str  # the "table" whose escrow holds the fees
     pot: int
     prizes: tuple[Prize, ...]
+    tournament_id: str = ""
+    game: str = ""
+    split: tuple[int, ...] = ()

@@ -24,6 +24,7 @@ from tavolo.eventlog import ConcurrencyError, NewEvent, PostgresEventStore, Reco
 from tavolo.eventlog.relay import Encoded
 from tavolo.messaging import Topology
 from tavolo.v1 import events_pb2
+from tavolo.wallet import tournament_events
 from tavolo.wallet.accounts import player_of
 from tavolo.wallet.ledger import Resolution
 from tavolo.wallet.store import Connection
@@ -116,20 +117,30 @@ class HoldEvents:
             stream = f"hold-{change.hold_id}-placed"
         else:
             stream = f"hold-{change.hold_id}-resolved"
+        return await self.tell_once(conn, stream, change.event())
+
+    async def tell_once(self, conn: Connection, stream: str, event: NewEvent) -> bool:
+        """Append ``event`` as the one event of ``stream``; False when it was told before."""
         try:  # the append runs in a savepoint: a repeat leaves the caller's transaction usable
-            await self._store.append_events(stream, 0, [change.event()], conn=conn)
+            await self._store.append_events(stream, 0, [event], conn=conn)
         except ConcurrencyError:
             return False
         return True
 
 
 class WalletEncoder:
-    """``RecordedEvent -> (subject, payload, headers) | None`` for the wallet's relay."""
+    """``RecordedEvent -> (subject, payload, headers) | None`` for the wallet's relay: hold
+    facts, and what tournaments were paid (``tournament_events``)."""
 
     def __init__(self, topology: Topology) -> None:
         self._subject = topology.subject_for(SUBJECT_TYPE)
+        self._paid = topology.subject_for(tournament_events.SUBJECT_TYPE)
 
     def __call__(self, event: RecordedEvent) -> Encoded | None:
+        if event.type == tournament_events.TOURNAMENT_PAID:
+            paid = tournament_events.to_proto(event)
+            _header(paid.header, event)
+            return self._paid, paid.SerializeToString(), {}
         if event.type != HOLD_CHANGED:
             return None
         data = event.data
@@ -141,14 +152,18 @@ class WalletEncoder:
             reason=data["reason"],
             table_id=data["table_id"],
         )
-        message.header.event_id = str(event.event_id)
-        message.header.stream_id = event.stream_id
-        message.header.version = event.version
-        message.header.occurred_at.CopyFrom(_timestamp(event.recorded_at))
+        _header(message.header, event)
         if data["expires_at"]:
             message.expires_at.CopyFrom(_timestamp(datetime.fromisoformat(data["expires_at"])))
         headers: Mapping[str, str] = {}
         return self._subject, message.SerializeToString(), headers
+
+
+def _header(header: events_pb2.EventHeader, event: RecordedEvent) -> None:
+    header.event_id = str(event.event_id)
+    header.stream_id = event.stream_id
+    header.version = event.version
+    header.occurred_at.CopyFrom(_timestamp(event.recorded_at))
 
 
 def _timestamp(moment: datetime) -> timestamp_pb2.Timestamp:

@@ -16,7 +16,8 @@ before the table formed added nothing, and the escrow still ends at exactly zero
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import datetime
 
 import structlog
@@ -47,7 +48,9 @@ from tavolo.wallet.facts import (
 )
 from tavolo.wallet.hold_events import HoldEvents, resolved
 from tavolo.wallet.payouts import rewards, split_pot, winners
+from tavolo.wallet.prizes import tournament_prizes
 from tavolo.wallet.store import Connection
+from tavolo.wallet.tournament_events import TournamentPaid
 from tavolo.wallet.transfers import TransferKind, TransferSpec
 
 log = structlog.get_logger("tavolo.wallet.settlement")
@@ -59,6 +62,22 @@ class RetryLater(Exception):
 
 def _is_stake(mode: Mode, stake: int) -> bool:
     return mode is Mode.STAKE or stake > 0
+
+
+def _owed(fact: TournamentFinished, pot: int) -> dict[str, int]:
+    """Coins by player of ``pot``: by the split, or (no split) the coins the lobby sent,
+    cut to what the escrow holds best place first, the surplus to the best place."""
+    if fact.split:
+        return tournament_prizes(pot, fact.split, {p.player_id: p.place for p in fact.prizes})
+    ranked = sorted(fact.prizes, key=lambda p: (p.place, p.seat))
+    owed = {p.player_id: 0 for p in ranked}
+    left = pot
+    for prize in ranked:
+        owed[prize.player_id] = min(max(prize.coins, 0), left)
+        left -= owed[prize.player_id]
+    if ranked:
+        owed[ranked[0].player_id] += left
+    return owed
 
 
 class Settlement:
@@ -174,33 +193,34 @@ class Settlement:
             await self._refund_escrow(conn, fact.table_id, fact.event_id)
 
     async def tournament_finished(self, conn: Connection, fact: TournamentFinished) -> None:
-        """Pay a finished tournament's prizes from the escrowed entry fees, once (PCG-7).
+        """Pay a finished tournament's prizes from the escrowed entry fees, once (PCG-7), and
+        tell what was paid (``TournamentPaid``): the one account of the prizes, which the
+        lobby shows and the leaderboard counts.
 
-        The lobby splits ``fee x entrants``; the escrow holds that unless a fee failed to
-        move in at the draw (a frozen account's): then the prizes are paid best place
-        first until the escrow is empty. Whatever is left over goes to the best place, so
-        the escrow always ends at exactly zero."""
-        if fact.pot == 0:
-            return  # no fee: nothing was escrowed, nothing to pay
+        The prizes are computed here, from what the escrow holds (``fee x entrants``, less a
+        fee that could not move in at the draw, a frozen account's) and the split, by
+        ``prizes.tournament_prizes``: the escrow always ends at exactly zero. A lobby that
+        sent no split computed the coins itself: those are paid, best place first, until
+        the escrow is empty, and whatever is left over goes to the best place."""
+        if fact.pot == 0:  # no fee: nothing was escrowed, every prize is 0
+            await self._tell_paid(conn, fact, {p.player_id: 0 for p in fact.prizes}, 0)
+            return
         await tables.lock_table(conn, fact.escrow_id)
         if await tables.stake_table(conn, fact.escrow_id) is None:
             raise RetryLater(f"tournament {fact.escrow_id} finished before its fees were taken")
         if not await tables.insert_settlement(conn, fact.escrow_id, "paid", fact.event_id):
             return
-        winners = sorted((p for p in fact.prizes if p.coins > 0), key=lambda p: (p.place, p.seat))
         escrow = escrow_account(fact.escrow_id)
-        accounts = await store.lock_accounts(
-            conn, {escrow, *(player_account(p.player_id) for p in winners)}
-        )
-        left = accounts[escrow].balance
-        owed = {p.seat: p.coins for p in winners}
-        if winners and left > sum(owed.values()):
-            owed[winners[0].seat] += left - sum(owed.values())
-        for prize in winners:
-            coins = min(owed[prize.seat], left)
+        players = {player_account(p.player_id) for p in fact.prizes}
+        accounts = await store.lock_accounts(conn, {escrow, *players})
+        pot = accounts[escrow].balance
+        if pot != fact.pot:
+            log.error("escrow differs from fee x entrants", escrow=pot, expected=fact.pot)
+        owed = _owed(fact, pot)
+        for prize in sorted(fact.prizes, key=lambda p: (p.place, p.seat)):
+            coins = owed.get(prize.player_id, 0)
             if coins <= 0:
-                break
-            left -= coins
+                continue
             transfer_id = payout_transfer_id(fact.escrow_id, prize.seat)
             spec = TransferSpec(
                 transfer_id=transfer_id,
@@ -212,7 +232,17 @@ class Settlement:
                 event_id=fact.event_id,
             )
             await ledger.record(conn, spec)
-        log.info("tournament prizes paid", tournament=fact.escrow_id, winners=len(winners))
+        await self._tell_paid(conn, fact, owed, pot)
+        log.info("tournament prizes paid", tournament=fact.escrow_id, pot=pot)
+
+    async def _tell_paid(
+        self, conn: Connection, fact: TournamentFinished, owed: Mapping[str, int], pot: int
+    ) -> None:
+        if self._holds is None or not fact.tournament_id:
+            return
+        prizes = tuple(replace(p, coins=owed.get(p.player_id, 0)) for p in fact.prizes)
+        paid = TournamentPaid(fact.tournament_id, fact.game, pot, prizes)
+        await self._holds.tell_once(conn, paid.stream(), paid.event())
 
     async def freeze_changed(self, conn: Connection, fact: FreezeChanged) -> None:
         """Apply a sanction's freeze or its lifting (PCG-4)."""

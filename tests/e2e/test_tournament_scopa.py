@@ -28,7 +28,6 @@ from google.protobuf import struct_pb2, timestamp_pb2
 
 from tavolo.engine.app import EngineApp
 from tavolo.lobby.tournaments.bracket import draw
-from tavolo.lobby.tournaments.standings import payouts
 from tavolo.tablelog.setup import TableSetup
 from tavolo.v1 import (
     engine_pb2,
@@ -38,6 +37,7 @@ from tavolo.v1 import (
     lobby_pb2_grpc,
     wallet_pb2,
 )
+from tavolo.wallet.prizes import tournament_prizes
 from tests.integration.lobby.harness import Player, start_lobby
 from tests.integration.lobby.platform import (
     OPERATOR,
@@ -270,8 +270,13 @@ async def test_pcg_7_an_eight_entrant_scopa_tournament_is_played_and_pays_its_pr
     places = {e.player_id: e.place for e in final.entrants}
     assert sorted(places.values()) == [1, 2, 3, 3, 5, 5, 5, 5]
     assert places[final.champion] == 1
-    owed = payouts(FEE * 8, SPLIT, places)
-    assert {e.player_id: e.prize for e in final.entrants if e.prize} == owed
+    owed = {p: c for p, c in tournament_prizes(FEE * 8, SPLIT, places).items() if c}
+
+    async def shown() -> bool:  # the prizes shown are those the wallet says it paid
+        found = await tournament(platform, tid, operator)
+        return {e.player_id: e.prize for e in found.entrants if e.prize} == owed
+
+    await eventually(shown, "the lobby to show the prizes the wallet paid", within=60)
 
     async def paid() -> bool:
         found = [await balance(platform, p) for p in players]

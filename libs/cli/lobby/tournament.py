@@ -1,4 +1,5 @@
-"""``tavolo tournament list|register|unregister|watch``: knock-out tournaments (PCG-7).
+"""``tavolo tournament list|register|unregister|watch|create|cancel``: knock-out
+tournaments (PCG-7); ``create`` and ``cancel`` are for operators.
 
 ``watch`` follows the tournament (WatchTournament) and draws its bracket in the terminal
 after every change, with the command that sits the player at their next table. Following
@@ -10,9 +11,13 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from google.protobuf import timestamp_pb2
+
 from tavolo.cli import session as sessions
+from tavolo.cli.play.table_options import add_option_argument, options_struct
 from tavolo.v1 import lobby_pb2, lobby_pb2_grpc
 
 STATUS = {
@@ -46,6 +51,55 @@ def register(subparsers: Any) -> None:
         p.add_argument("tournament_id")
         p.add_argument("--as", dest="as_nick", help="which saved login to use")
         p.set_defaults(handler=handler)
+    _register_operator_commands(actions)
+
+
+def _register_operator_commands(actions: Any) -> None:
+    create = actions.add_parser("create", help="operators: create a knock-out tournament")
+    create.add_argument("game", help="a game that offers knock-out play (scopa, briscola ...)")
+    add_option_argument(create)
+    create.add_argument("--max", dest="max_entrants", type=int, default=8, help="4 to 256")
+    create.add_argument("--fee", type=int, default=0, help="entry fee: 0 or a stake level")
+    create.add_argument("--split", default="100", help="prize shares by place, e.g. 60/30/10")
+    create.add_argument(
+        "--starts-in", type=float, default=10.0, help="minutes until the draw (default 10)"
+    )
+    create.add_argument("--no-show", choices=("bot", "forfeit"), default="bot")
+    create.add_argument(
+        "--show-seconds", type=int, default=0, help="how long a match waits for its players"
+    )
+    create.add_argument("--as", dest="as_nick", help="which saved login to use")
+    create.set_defaults(handler=_create)
+    cancel = actions.add_parser(
+        "cancel", help="operators: call a tournament off (every fee comes back once)"
+    )
+    cancel.add_argument("tournament_id")
+    cancel.add_argument("--reason", required=True, help="why, shown to the entrants")
+    cancel.add_argument("--as", dest="as_nick", help="which saved login to use")
+    cancel.set_defaults(handler=_cancel)
+
+
+def parse_split(text: str) -> list[int]:
+    """``60/30/10`` as shares; the lobby checks them (whole, summing to 100 ...)."""
+    try:
+        return [int(part) for part in text.replace(",", "/").split("/") if part.strip()]
+    except ValueError:
+        raise SystemExit(f"a split is whole percentages like 60/30/10, not {text!r}") from None
+
+
+def create_request(args: argparse.Namespace, now: datetime) -> lobby_pb2.CreateTournamentRequest:
+    starts = timestamp_pb2.Timestamp()
+    starts.FromDatetime(now + timedelta(minutes=args.starts_in))
+    return lobby_pb2.CreateTournamentRequest(
+        game=args.game,
+        options=options_struct(args.options),
+        max_entrants=args.max_entrants,
+        starts_at=starts,
+        fee=args.fee,
+        split=parse_split(args.split),
+        no_show=lobby_pb2.NO_SHOW_BOT if args.no_show == "bot" else lobby_pb2.NO_SHOW_FORFEIT,
+        show_seconds=args.show_seconds,
+    )
 
 
 def summary(t: lobby_pb2.Tournament) -> str:
@@ -121,6 +175,30 @@ def _list(args: argparse.Namespace) -> int:
             print("no tournaments yet")
         for t in found.tournaments:
             print(summary(t))
+
+    return sessions.run_call(run)
+
+
+def _create(args: argparse.Namespace) -> int:
+    def run() -> None:
+        saved = sessions.load(args.as_nick)
+        request = create_request(args, datetime.now(UTC))
+        t = _lobby().CreateTournament(request, metadata=saved.metadata())
+        print(f"created: {summary(t)}")
+        print(f"seed commitment {t.seed_commitment} (the seed is revealed at the draw)")
+        print(f"players enter with `tavolo tournament register {t.tournament_id}`")
+
+    return sessions.run_call(run)
+
+
+def _cancel(args: argparse.Namespace) -> int:
+    def run() -> None:
+        saved = sessions.load(args.as_nick)
+        t = _lobby().CancelTournament(
+            lobby_pb2.CancelTournamentRequest(tournament_id=args.tournament_id, reason=args.reason),
+            metadata=saved.metadata(),
+        )
+        print(f"cancelled ({t.cancel_reason}); every entry fee goes back: {summary(t)}")
 
     return sessions.run_call(run)
 

@@ -210,12 +210,18 @@ async def _current_view(
         await asyncio.sleep(0.5)
 
 
+# How the lobby names a bot playing for an absent tournament entrant: "Carla (bot)".
+STAND_IN = " (bot)"
+
+
 def seat_names(view: engine_pb2.TableView) -> list[str]:
     """How the table's seats are called in the narration: "You", nicknames, bots."""
     names = []
     for seat in sorted(view.seats, key=lambda s: s.seat):
         if view.HasField("seat") and seat.seat == view.seat:
             names.append("You")
+        elif seat.bot and seat.nickname.endswith(STAND_IN):  # plays for a no-show entrant
+            names.append(seat.nickname)
         elif seat.bot:
             names.append(f"Bot {seat.seat} ({LEVEL_NAMES.get(seat.bot_level, 'bot')})")
         else:

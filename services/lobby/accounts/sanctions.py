@@ -4,7 +4,8 @@ Pure rules over plain data; the store keeps the records and the use cases ask he
 whether a player may chat, use the lobby or log in at all.
 
 - ``chat``: no chat messages, for one month or for ever.
-- ``lobby``: no queues, rooms, invitations or tables, for one month or for ever.
+- ``lobby``: no queues, rooms, invitations, tables or chat, and the streams a player
+  holds open close at once; for one month or for ever.
 - ``all_accounts``: every account of the same person is suspended: no login, no
   refresh, nothing in the lobby. A person's accounts are the ones registered while
   logged in to one of them (they share an owner id).
@@ -133,10 +134,16 @@ def ensure_may_use_lobby(sanctions: Iterable[Sanction], now: datetime) -> None:
         )
 
 
+def may_use_lobby(sanctions: Iterable[Sanction], now: datetime) -> bool:
+    """Whether no sanction keeps the player out of the lobby (queues, rooms, tables, chat)."""
+    return _active(sanctions, {SanctionKind.ALL_ACCOUNTS, SanctionKind.LOBBY}, now) is None
+
+
 def ensure_may_chat(sanctions: Iterable[Sanction], now: datetime) -> None:
-    """Chat needs no chat suspension (PCG-4)."""
+    """Chat needs no chat suspension, and no lobby suspension: a player kept out of the
+    lobby is kept out of its chat too (PCG-4)."""
     materialised = list(sanctions)
-    ensure_account_active(materialised, now)
+    ensure_may_use_lobby(materialised, now)
     hit = _active(materialised, {SanctionKind.CHAT}, now)
     if hit is not None:
         raise PermissionDenied(f"your chat is suspended {_describe_until(hit)}: {hit.reason}")

@@ -14,6 +14,7 @@ from typing import Any
 from tavolo.lobby import events
 from tavolo.lobby.accounts import store as accounts_store
 from tavolo.lobby.accounts.nicknames import normalise, skeleton
+from tavolo.lobby.accounts.sanctions import may_use_lobby
 from tavolo.lobby.context import LobbyContext, busy_message
 from tavolo.lobby.play import rooms_store, tables_store
 from tavolo.lobby.play.rooms import (
@@ -128,6 +129,14 @@ class Play:
             room = await self._room(conn, room_id)
             seats = plan_start(room, caller.player_id, fill_with_bots, level or DEFAULT_LEVEL)
             humans = [s for s in seats if s.player_id is not None]
+            for seat in humans:  # a suspended member is seated nowhere (PCG-4)
+                assert seat.player_id is not None
+                sanctions = await self.ctx.sanctions(conn, seat.player_id)
+                if not may_use_lobby(sanctions, now):
+                    raise FailedPrecondition(
+                        f"{seat.nickname} cannot play: their lobby access is suspended;"
+                        " start without them"
+                    )
             busy = await tables_store.claim(
                 conn, [s.player_id for s in humans if s.player_id], now, table_id=table_id
             )

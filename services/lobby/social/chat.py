@@ -123,6 +123,7 @@ class Chat:
         async with self.ctx.db.connection() as conn:
             staff = caller.has(Role.MODERATOR) or caller.has(Role.AUDITOR)
             if not staff:
+                await self.ctx.lobby_account(conn, caller)  # a suspension closes chat (PCG-4)
                 await self._member(conn, caller, channel, writing=False)
             messages, next_seq = await chat_store.page(conn, channel, after, limit, staff=staff)
         return messages, ("" if next_seq is None else str(next_seq))

@@ -59,19 +59,25 @@ class Moderation:
             applied_at=now,
             until=until,
         )
+        shut_out: list[str] = []
         async with self.ctx.db.transaction() as conn:
             if player_id == "" or await accounts_store.account_by_id(conn, player_id) is None:
                 raise NotFound(f"no player has the id {quoted(player_id)}")
             await accounts_store.lock_account(conn, player_id)
             await accounts_store.insert_sanction(conn, sanction)
+            if kind is SanctionKind.LOBBY:
+                shut_out = [player_id]
             if kind is SanctionKind.ALL_ACCOUNTS:
-                await self.ctx.append(conn, [await _suspend(conn, sanction)])
+                suspended = await _suspend(conn, sanction)
+                shut_out = list(await refresh_store.person_accounts(conn, player_id))
+                await self.ctx.append(conn, [suspended])
             if kind is SanctionKind.FREEZE:
                 await self.ctx.append(
                     conn,
                     [events.account_frozen(sanction.sanction_id, player_id, why, caller.player_id)],
                 )
         self.ctx.on_append()
+        await self.ctx.suspended(shut_out)  # their open streams close now, not at the next update
         return sanction
 
     async def lift(self, caller: Principal, sanction_id: str) -> Sanction:

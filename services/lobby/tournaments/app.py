@@ -38,6 +38,7 @@ from tavolo.lobby.context import LobbyContext
 from tavolo.lobby.events import entry_hold_id
 from tavolo.lobby.play import queue_store, tables_store
 from tavolo.lobby.play.tables import BotLevel, Mode, Seat, TableSpec, check_stake, table_spec
+from tavolo.lobby.play.tables_store import TableRecord
 from tavolo.lobby.store import Connection
 from tavolo.lobby.tournaments import store
 from tavolo.lobby.tournaments.prizes import WINNER_TAKES_ALL
@@ -50,11 +51,13 @@ from tavolo.lobby.tournaments.stream import (
     Tournament,
     TournamentSpec,
     apply,
+    cancel,
     create,
     decide_match,
     forfeit,
     open_match,
     register,
+    settle,
     start,
     unregister,
 )
@@ -149,6 +152,28 @@ class Tournaments:
         log.info("tournament created", tournament=tournament_id, game=spec.game)
         return found
 
+    async def cancel(self, caller: Principal, tournament_id: str, reason: str) -> Tournament:
+        """Call a tournament off; every fee comes back exactly once: before the draw the
+        holds are released here, after it the wallet refunds the escrow (and voids any hold
+        it has not moved yet) on the published cancellation. Tables still playing finish,
+        but decide nothing."""
+        caller.require(Role.OPERATOR)
+        async with self.ctx.db.transaction() as conn:
+            await store.lock(conn, tournament_id)
+            t = await self._read(conn, tournament_id)
+            called_off = cancel(t, reason, caller.player_id)
+            await store.append(self.ctx.events, conn, t, [called_off])
+            await store.set_status(conn, tournament_id, CANCELLED)
+            releases = [] if t.status == PLAYING or not t.spec.fee else list(t.entrants)
+            for player in releases:
+                hold = hold_of(t, player)
+                await queue_store.request_hold_release(conn, hold, player, self.ctx.clock())
+        self.ctx.on_append()
+        for player in releases:
+            await self._release(hold_of(t, player))
+        log.info("tournament cancelled", tournament=tournament_id, by=caller.player_id)
+        return apply(t, *called_off)
+
     # -- players ----------------------------------------------------------------------
 
     async def listed(self, caller: Principal, limit: int) -> list[Tournament]:
@@ -183,7 +208,7 @@ class Tournaments:
             account = await self.ctx.lobby_account(conn, caller)
             t = await self._read(conn, tournament_id)
             register(t, account.player_id, self.ctx.clock())  # refused here if it must be
-        hold_id = entry_hold_id(tournament_id, account.player_id)
+        hold_id = entry_hold_id(tournament_id, account.player_id, uuid.uuid4().hex[:12])
         if t.spec.fee:
             try:
                 await self.ctx.wallet.hold_stake(
@@ -196,7 +221,9 @@ class Tournaments:
             async with self.ctx.db.transaction() as conn:
                 await store.lock(conn, tournament_id)
                 t = await self._read(conn, tournament_id)
-                entered = register(t, account.player_id, self.ctx.clock(), account.nickname)
+                entered = register(
+                    t, account.player_id, self.ctx.clock(), account.nickname, hold_id
+                )
                 await store.append(self.ctx.events, conn, t, [entered])
         except BaseException:
             if t.spec.fee:
@@ -207,11 +234,11 @@ class Tournaments:
 
     async def unregister(self, caller: Principal, tournament_id: str) -> Tournament:
         """Withdraw before the start; the held fee is released."""
-        hold_id = entry_hold_id(tournament_id, caller.player_id)
         async with self.ctx.db.transaction() as conn:
             await store.lock(conn, tournament_id)
             t = await self._read(conn, tournament_id)
             left = unregister(t, caller.player_id, self.ctx.clock())
+            hold_id = hold_of(t, caller.player_id)
             await store.append(self.ctx.events, conn, t, [left])
             if t.spec.fee:
                 await queue_store.request_hold_release(
@@ -257,9 +284,9 @@ class Tournaments:
                 decided.append(began)
                 t = apply(t, *began)
                 if t.status == CANCELLED:
-                    releases = [p for p in t.entrants if t.spec.fee]
-                    for player in releases:
-                        hold = entry_hold_id(tournament_id, player)
+                    releases = [hold_of(t, p) for p in t.entrants if t.spec.fee]
+                    for player in (p for p in t.entrants if t.spec.fee):
+                        hold = hold_of(t, player)
                         await queue_store.request_hold_release(conn, hold, player, now)
             if t.status == PLAYING:
                 t, played = await self._play(conn, t, now)
@@ -270,8 +297,8 @@ class Tournaments:
             await store.append(self.ctx.events, conn, before, decided)
             await store.set_status(conn, tournament_id, t.status)
         self.ctx.on_append()
-        for player in releases:
-            await self._release(entry_hold_id(tournament_id, player))
+        for hold in releases:
+            await self._release(hold)
         return len(decided)
 
     async def _play(
@@ -338,10 +365,14 @@ class Tournaments:
             for seat, p in enumerate(players)
         ]
         await store.add_table(conn, table_id, t.tournament_id)
+        spec = TableSpec(t.spec.game, PLAYERS_PER_MATCH, dict(t.spec.options))
+        if await tables_store.table(conn, table_id) is None:
+            # A table like any other: its seats have chat and reports, moderators find it.
+            record = TableRecord(table_id, spec, Mode.TOURNAMENT, now, bot_filled=bool(missing))
+            await tables_store.insert_tables(conn, [record], [seats])
         for player in players:  # busy like any seated player, until the table ends
             if player not in missing:
                 await tables_store.claim(conn, [player], now, table_id=table_id)
-        spec = TableSpec(t.spec.game, PLAYERS_PER_MATCH, dict(t.spec.options))
         return [opened], _Table(table_id, spec, tuple(seats))
 
     # -- results from the engine (in the consumer's transaction) ----------------------
@@ -358,8 +389,8 @@ class Tournaments:
         await store.lock(conn, tournament_id)
         t = await self._read(conn, tournament_id)
         slot = t.tables.get(table_id)
-        if slot is None or t.bracket is None:
-            return False
+        if slot is None or t.bracket is None or t.status != PLAYING:
+            return False  # not this tournament's, or it was cancelled meanwhile
         match = t.bracket.match(*slot)
         if match.winner is not None:
             return False  # decided already (a forfeit, or this very result redelivered)
@@ -377,6 +408,21 @@ class Tournaments:
             await store.set_status(conn, tournament_id, FINISHED)
         return True
 
+    async def prizes_paid(
+        self, conn: Connection, tournament_id: str, paid: Mapping[str, int], pot: int
+    ) -> bool:
+        """The wallet paid the tournament's prizes (``TournamentPaid``): recorded once, they
+        are the prizes the tournament shows. False when already recorded or unknown."""
+        if await store.lock(conn, tournament_id) is None:
+            log.warning("prizes paid for no tournament here", tournament=tournament_id)
+            return False
+        t = await self._read(conn, tournament_id)
+        settled = settle(t, paid, pot)
+        if not settled:
+            return False
+        await store.append(self.ctx.events, conn, t, settled)
+        return True
+
     # -- helpers ----------------------------------------------------------------------
 
     async def _read(self, conn: Connection, tournament_id: str) -> Tournament:
@@ -391,6 +437,11 @@ class Tournaments:
         async with self.ctx.db.transaction() as conn:
             await queue_store.request_hold_release(conn, hold_id, player_id, self.ctx.clock())
         await self._release(hold_id)
+
+
+def hold_of(t: Tournament, player_id: str) -> str:
+    """The hold of ``player_id``'s entry fee, as their registration recorded it."""
+    return t.holds.get(player_id) or entry_hold_id(t.tournament_id, player_id)
 
 
 def _match_spec(game: str, options: Mapping[str, Any]) -> TableSpec:

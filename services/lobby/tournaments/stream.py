@@ -26,7 +26,7 @@ from tavolo.lobby.tournaments.bracket import (
     draw,
 )
 from tavolo.lobby.tournaments.prizes import check_split
-from tavolo.lobby.tournaments.standings import final_places, payouts
+from tavolo.lobby.tournaments.standings import final_places
 from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument
 
 Event = tuple[str, dict[str, Any]]
@@ -70,6 +70,8 @@ class Tournament:
     how: Mapping[Slot, str] = field(default_factory=dict)  # how each match was decided
     bots: Mapping[Slot, tuple[str, ...]] = field(default_factory=dict)  # no-shows played
     places: Mapping[str, int] = field(default_factory=dict)  # once finished
+    holds: Mapping[str, str] = field(default_factory=dict)  # entrant -> their fee's hold id
+    prizes_settled: bool = False  # the wallet said what it paid (``paid``)
 
     def table_of(self, round_: int, index: int) -> str | None:
         """The table playing match (``round_``, ``index``), if it has opened."""
@@ -96,7 +98,7 @@ def create(tournament_id: str, spec: TournamentSpec, seed: bytes) -> Event:
         raise InvalidArgument("the entry fee is 0 coins or more")
     if spec.starts_at <= spec.opens_at:
         raise InvalidArgument("a tournament starts after its registration opens")
-    check_split(spec.split)
+    check_split(spec.split, spec.max_entrants)
     if spec.no_show not in ("bot", "forfeit"):
         raise InvalidArgument("a no-show option is 'bot' or 'forfeit'")
     if not 1 <= spec.show_seconds <= 3600:
@@ -116,15 +118,23 @@ def create(tournament_id: str, spec: TournamentSpec, seed: bytes) -> Event:
     }
 
 
-def register(t: Tournament, player_id: str, now: datetime, nickname: str = "") -> Event:
+def register(
+    t: Tournament, player_id: str, now: datetime, nickname: str = "", hold_id: str = ""
+) -> Event:
+    """Enter ``player_id``, whose fee the wallet holds under ``hold_id`` (this registration's
+    own: a withdrawal releases it for good, so entering again takes a new one)."""
     _registering(t, now)
     if player_id in t.entrants:
         raise FailedPrecondition("you are already registered")
     if len(t.entrants) >= t.spec.max_entrants:
         raise FailedPrecondition(f"the tournament is full ({t.spec.max_entrants} entrants)")
+    if t.spec.fee and hold_id and hold_id in t.holds.values():
+        raise FailedPrecondition(f"the entry fee's hold {hold_id} is another registration's")
     data: dict[str, Any] = {"player_id": player_id, "fee": t.spec.fee}
     if nickname:
         data["nickname"] = nickname
+    if hold_id:
+        data["hold_id"] = hold_id
     return "player_registered", data
 
 
@@ -132,7 +142,10 @@ def unregister(t: Tournament, player_id: str, now: datetime) -> Event:
     _registering(t, now)
     if player_id not in t.entrants:
         raise FailedPrecondition("you are not registered")
-    return "player_unregistered", {"player_id": player_id, "refund": t.spec.fee}
+    data: dict[str, Any] = {"player_id": player_id, "refund": t.spec.fee}
+    if player_id in t.holds:
+        data["hold_id"] = t.holds[player_id]
+    return "player_unregistered", data
 
 
 def start(t: Tournament, seed: bytes, now: datetime) -> Event:
@@ -150,7 +163,29 @@ def start(t: Tournament, seed: bytes, now: datetime) -> Event:
         "seed": seed.hex(),
         "entrants": sorted(t.entrants),  # also the entrants' seats in the escrow
         "fee": t.spec.fee,
+        "holds": {p: t.holds[p] for p in sorted(t.entrants) if p in t.holds},
         "at": _at(now),
+    }
+
+
+MAX_REASON = 200
+
+
+def cancel(t: Tournament, reason: str, by: str) -> Event:
+    """An operator calls the tournament off before its end: every entrant's fee is owed
+    back (``refunds``), from the holds before the draw or from the escrow after it."""
+    if t.status not in (REGISTERING, PLAYING):
+        raise FailedPrecondition(f"the tournament is {t.status}: there is nothing to cancel")
+    reason = reason.strip()
+    if not 1 <= len(reason) <= MAX_REASON:
+        raise InvalidArgument(f"say why the tournament is cancelled (1 to {MAX_REASON} characters)")
+    refunds = {p: t.spec.fee for p in t.entrants if t.spec.fee}
+    return "tournament_cancelled", {
+        "reason": reason,
+        "refunds": refunds,
+        "by": by,
+        "drawn": t.status == PLAYING,
+        "holds": {p: t.holds[p] for p in refunds if p in t.holds},
     }
 
 
@@ -200,18 +235,24 @@ def decide(
         data["at"] = _at(now)
     events: list[Event] = [("match_decided", data)]
     if after.champion is not None:
-        pot = t.spec.fee * len(t.entrants)
-        places = final_places(after)
-        paid = payouts(pot, t.spec.split, places)
-        prizes = {
-            "payouts": paid,
-            "pot": pot,
-            "places": places,
+        finished = {
+            "pot": t.spec.fee * len(t.entrants),
+            "split": list(t.spec.split),
+            "places": final_places(after),
             "game": t.spec.game,
             "entrants": sorted(t.entrants),
         }
-        events.append(("prizes_paid", prizes))
+        events.append(("prizes_paid", finished))  # the wallet computes and pays them
     return events
+
+
+def settle(t: Tournament, paid: Mapping[str, int], pot: int) -> list[Event]:
+    """What the wallet paid each entrant of the finished tournament (its ``TournamentPaid``):
+    recorded once, and shown as the prizes; nothing when told again."""
+    if t.status != FINISHED or t.prizes_settled:
+        return []
+    coins = {p: int(c) for p, c in paid.items() if p in t.entrants and c > 0}
+    return [("prizes_settled", {"payouts": coins, "pot": pot})]
 
 
 def rebuild(tournament_id: str, events: Iterable[Event]) -> Tournament:
@@ -230,9 +271,12 @@ def apply(t: Tournament, type_: str, data: Mapping[str, Any]) -> Tournament:
     if type_ == "player_registered":
         player = str(data["player_id"])
         names = {**t.names, player: str(data.get("nickname") or player)}
-        return replace(t, entrants=(*t.entrants, player), names=names)
+        holds = {**t.holds, player: str(data["hold_id"])} if data.get("hold_id") else t.holds
+        return replace(t, entrants=(*t.entrants, player), names=names, holds=holds)
     if type_ == "player_unregistered":
-        return replace(t, entrants=tuple(p for p in t.entrants if p != data["player_id"]))
+        player = str(data["player_id"])
+        holds = {p: h for p, h in t.holds.items() if p != player}
+        return replace(t, entrants=tuple(p for p in t.entrants if p != player), holds=holds)
     if type_ == "tournament_cancelled":
         return replace(t, status=CANCELLED, cancel_reason=str(data.get("reason", "")))
     if type_ == "bracket_drawn":
@@ -250,9 +294,12 @@ def apply(t: Tournament, type_: str, data: Mapping[str, Any]) -> Tournament:
         bracket = advance(_bracket(t), slot[0], slot[1], data["winner"])
         t = replace(t, bracket=bracket, how={**t.how, slot: str(data["how"])})
         return _ready_now(t, data)
-    if type_ == "prizes_paid":
+    if type_ == "prizes_paid":  # the final's places (older streams: with the lobby's prizes)
         places = {str(p): int(at) for p, at in dict(data.get("places", {})).items()}
-        return replace(t, status=FINISHED, paid=dict(data["payouts"]), places=places)
+        return replace(t, status=FINISHED, paid=dict(data.get("payouts", {})), places=places)
+    if type_ == "prizes_settled":
+        paid = {str(p): int(c) for p, c in dict(data["payouts"]).items()}
+        return replace(t, paid=paid, prizes_settled=True)
     raise ValueError(f"unknown tournament event {type_!r}")
 
 

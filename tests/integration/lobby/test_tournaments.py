@@ -76,6 +76,7 @@ async def test_pcg_7_bad_tournaments_are_refused_saying_why_and_nothing_is_creat
         ({"game": "solitario", "options": struct_pb2.Struct()}, "does not offer knock-out play"),
         ({"fee": 120}, "a stake is one of"),
         ({"split": [50, 30]}, "sums to 100"),
+        ({"split": [40, 30, 10, 10, 10], "max_entrants": 4}, "more places than the 4 entrants"),
         ({"max_entrants": 300}, "4 to 256"),
         ({"starts_at": stamp(lobby.clock() - timedelta(minutes=1))}, "starts after"),
     ):
@@ -137,6 +138,30 @@ async def test_pcg_7_fees_are_held_the_draw_opens_ko_tables_and_a_no_show_forfei
         ),
         grpc.StatusCode.FAILED_PRECONDITION,
         f"already seated at table {table_id}",
+    )
+    # A table like any other (PCG-2, PCG-3): its players chat and report, moderators find it.
+    at_table = lobby_pb2.ChatChannel(table_id=table_id)
+    await lobby.stub.SendChat(
+        lobby_pb2.SendChatRequest(channel=at_table, text="buona fortuna"), metadata=seated.metadata
+    )
+    other = next(p for p in players if p.id == present_match.b)
+    page = await lobby.stub.ListChat(
+        lobby_pb2.ListChatRequest(channel=at_table), metadata=other.metadata
+    )
+    assert [m.text for m in page.messages] == ["buona fortuna"]
+    await lobby.stub.ReportPlayer(
+        lobby_pb2.ReportPlayerRequest(table_id=table_id, player_id=other.id, reason="slow play"),
+        metadata=seated.metadata,
+    )
+    await lobby.stub.SetChatSettings(
+        lobby_pb2.ChatSettings(channel=at_table, disabled=True), metadata=operator.metadata
+    )
+    await refused(
+        lobby.stub.SendChat(
+            lobby_pb2.SendChatRequest(channel=at_table, text="ancora"), metadata=seated.metadata
+        ),
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "",
     )
     lobby.clock.advance(61)
     await tournaments.tick()

@@ -9,8 +9,10 @@ from typing import Any
 import asyncpg
 import pytest
 
-from tavolo.servicekit.errors import FailedPrecondition
+from tavolo.eventlog import PostgresEventStore
+from tavolo.servicekit.errors import AlreadyExists, FailedPrecondition
 from tavolo.wallet.app import WalletApp
+from tavolo.wallet.config import WalletConfig
 from tavolo.wallet.facts import (
     FreezeChanged,
     MatchCancelled,
@@ -22,7 +24,9 @@ from tavolo.wallet.facts import (
     TableFinished,
     TournamentFinished,
 )
+from tavolo.wallet.hold_events import HoldEvents
 from tavolo.wallet.settlement import RetryLater, Settlement
+from tavolo.wallet.store import SCHEMA
 
 from .conftest import LOBBY, OPERATOR, Clock
 from .ledger_audit import audit_pool, balance, issued
@@ -285,44 +289,61 @@ async def test_pcg4_a_frozen_players_reward_is_credited_into_the_frozen_balance(
 # -- tournaments (PCG-7) -----------------------------------------------------------------
 
 
-def prizes_paid(escrow: str, pot: int, paid: dict[str, tuple[int, int, int]]) -> Any:
-    """A TournamentFinished: player -> (seat, place, coins)."""
+def prizes_paid(
+    escrow: str, pot: int, at: dict[str, tuple[int, int]], split: tuple[int, ...] = (70, 30)
+) -> Any:
+    """A TournamentFinished: player -> (seat, place); the wallet computes the coins."""
     return TournamentFinished(
         f"tf-{escrow}",
         escrow,
         pot,
-        tuple(Prize(seat, p, place, coins) for p, (seat, place, coins) in paid.items()),
+        tuple(Prize(seat, p, place, 0) for p, (seat, place) in at.items()),
+        escrow.removeprefix("tournament-"),
+        "scopa",
+        split,
     )
 
 
-async def test_pcg_7_tournament_prizes_are_paid_from_the_escrowed_fees_exactly_once(
-    wallet: WalletApp, settlement: Settlement, pool: asyncpg.Pool
+async def told_paid(pool: asyncpg.Pool, tournament_id: str) -> dict[str, int]:
+    """The coins by player of the TournamentPaid the wallet recorded (once)."""
+    found = await PostgresEventStore(pool, SCHEMA).read_stream(f"tournament-{tournament_id}-paid")
+    assert [e.type for e in found] == ["tournament_paid"]
+    return {player: coins for _, player, _, coins in found[0].data["prizes"]}
+
+
+@pytest.fixture
+def paying(clock: Clock, pool: asyncpg.Pool) -> Settlement:
+    """The settlement with the wallet's event log, as the service runs it."""
+    return Settlement(WalletConfig(), clock, HoldEvents(PostgresEventStore(pool, SCHEMA)))
+
+
+async def test_pcg_7_tournament_prizes_are_computed_from_the_escrow_paid_once_and_told(
+    wallet: WalletApp, paying: Settlement, pool: asyncpg.Pool
 ) -> None:
     players = ["ann", "bob", "cy", "dee"]
-    await stake_table(wallet, settlement, pool, "tournament-k1", 100, players)
+    await stake_table(wallet, paying, pool, "tournament-k1", 100, players)
     assert await balance(pool, "escrow:tournament-k1") == 400
     end = prizes_paid(
-        "tournament-k1",
-        400,
-        {"ann": (0, 2, 120), "bob": (1, 1, 280), "cy": (2, 3, 0), "dee": (3, 3, 0)},
+        "tournament-k1", 400, {"ann": (0, 2), "bob": (1, 1), "cy": (2, 3), "dee": (3, 3)}
     )
-    await run(pool, lambda c: settlement.tournament_finished(c, end))
+    await run(pool, lambda c: paying.tournament_finished(c, end))
     again = replace(end, event_id="tf-again")  # a replay under a new id pays nothing
-    await run(pool, lambda c: settlement.tournament_finished(c, again))
+    await run(pool, lambda c: paying.tournament_finished(c, again))
     assert [await balance(pool, f"player:{p}") for p in players] == [1020, 1180, 900, 900]
     assert await balance(pool, "escrow:tournament-k1") == 0
+    assert await told_paid(pool, "k1") == {"ann": 120, "bob": 280, "cy": 0, "dee": 0}
     assert (await audit_pool(pool)).problems == []
 
 
-async def test_pcg_7_a_fee_missing_from_the_escrow_shortens_the_last_prize_never_the_ledger(
-    wallet: WalletApp, settlement: Settlement, pool: asyncpg.Pool
+async def test_pcg_7_a_fee_missing_from_the_escrow_is_missing_from_the_prizes_told(
+    wallet: WalletApp, paying: Settlement, pool: asyncpg.Pool
 ) -> None:
     await register(pool, "cy", "dee")
     for player in ("ann", "bob", "cy", "dee"):
         await wallet.grant(OPERATOR, f"g-{player}", player, 1000, "welcome bonus")
         await wallet.hold_stake(LOBBY, f"h-{player}", player, 100, "tournament", 0)
     freeze = FreezeChanged("af-1", "sanction-1", "dee", True, "collusion", "mod")
-    await run(pool, lambda c: settlement.freeze_changed(c, freeze))
+    await run(pool, lambda c: paying.freeze_changed(c, freeze))
     formed = MatchFormed(
         "td-1",
         "tournament-k2",
@@ -331,14 +352,43 @@ async def test_pcg_7_a_fee_missing_from_the_escrow_shortens_the_last_prize_never
         tuple(SeatResult(i, p) for i, p in enumerate(["ann", "bob", "cy", "dee"])),
         {i: f"h-{p}" for i, p in enumerate(["ann", "bob", "cy", "dee"])},
     )
-    await run(pool, lambda c: settlement.match_formed(c, formed))
+    await run(pool, lambda c: paying.match_formed(c, formed))
     assert await balance(pool, "escrow:tournament-k2") == 300  # Dee's fee never came in
-    early = prizes_paid("tournament-k3", 400, {"ann": (0, 1, 400)})
+    early = prizes_paid("tournament-k3", 400, {"ann": (0, 1)})
     with pytest.raises(RetryLater):  # a tournament whose fees were never taken waits
-        await run(pool, lambda c: settlement.tournament_finished(c, early))
-    end = prizes_paid("tournament-k2", 400, {"ann": (0, 1, 280), "bob": (1, 2, 120)})
-    await run(pool, lambda c: settlement.tournament_finished(c, end))
-    assert await balance(pool, "player:ann") == 1180
-    assert await balance(pool, "player:bob") == 920  # 120 owed, 20 left in the escrow
+        await run(pool, lambda c: paying.tournament_finished(c, early))
+    end = prizes_paid("tournament-k2", 400, {"ann": (0, 1), "bob": (1, 2), "cy": (2, 3)})
+    await run(pool, lambda c: paying.tournament_finished(c, end))
+    assert await balance(pool, "player:ann") == 1110  # 70 % of the 300 escrowed
+    assert await balance(pool, "player:bob") == 990
     assert await balance(pool, "escrow:tournament-k2") == 0
+    assert await told_paid(pool, "k2") == {"ann": 210, "bob": 90, "cy": 0}
     assert (await audit_pool(pool)).problems == []
+
+
+async def test_pcg_7_a_tournament_without_a_fee_is_told_paid_with_every_prize_zero(
+    paying: Settlement, pool: asyncpg.Pool
+) -> None:
+    end = prizes_paid("tournament-k4", 0, {"ann": (0, 1), "bob": (1, 2)})
+    await run(pool, lambda c: paying.tournament_finished(c, end))
+    await run(pool, lambda c: paying.tournament_finished(c, replace(end, event_id="tf-2")))
+    assert await told_paid(pool, "k4") == {"ann": 0, "bob": 0}
+
+
+async def test_pcg_7_a_hold_id_once_released_holds_nothing_again_and_says_so(
+    wallet: WalletApp, pool: asyncpg.Pool
+) -> None:
+    """A player who withdrew and entered again must pay again: the released hold's id,
+    asked again, is refused rather than answered as if it held the fee."""
+    await wallet.grant(OPERATOR, "g-ann", "ann", 1000, "welcome bonus")
+    await wallet.hold_stake(LOBBY, "entry.t1.ann", "ann", 100, "tournament", 0)
+    again = await wallet.hold_stake(LOBBY, "entry.t1.ann", "ann", 100, "tournament", 0)
+    assert again.amount == 100  # a retry of a standing hold finds it
+    await wallet.release_hold(LOBBY, "entry.t1.ann")
+    with pytest.raises(AlreadyExists, match="already voided: a new hold needs a new id"):
+        await wallet.hold_stake(LOBBY, "entry.t1.ann", "ann", 100, "tournament", 0)
+    view = await wallet.get_balance(OPERATOR, "ann")
+    assert (view.available, view.held) == (1000, 0)
+    await wallet.hold_stake(LOBBY, "entry.t1.ann.2", "ann", 100, "tournament", 0)
+    view = await wallet.get_balance(OPERATOR, "ann")
+    assert (view.available, view.held) == (900, 100)

@@ -31,6 +31,18 @@ def test_seats_are_named_from_the_callers_view() -> None:
     assert seat_names(view) == ["Giulia", "You", "Bot 2 (hard)"]
 
 
+def test_pcg_7_a_bot_playing_for_an_absent_entrant_is_named_as_their_stand_in() -> None:
+    view = engine_pb2.TableView(
+        seat=0,
+        seats=[
+            common_pb2.Seat(seat=0, player_id="p-anna", nickname="Anna"),
+            common_pb2.Seat(seat=1, bot=True, nickname="Carla (bot)"),
+            common_pb2.Seat(seat=2, bot=True, nickname="Bot 3"),
+        ],
+    )
+    assert seat_names(view) == ["You", "Carla (bot)", "Bot 2 (bot)"]
+
+
 def test_lobby_updates_say_what_to_type_next() -> None:
     invited = lobby_pb2.LobbyUpdate(
         invitation=lobby_pb2.Invitation(

@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from tavolo.cli import main
-from tavolo.cli.lobby.tournament import bracket_lines, next_table
+from tavolo.cli.lobby.tournament import bracket_lines, create_request, next_table, parse_split
 from tavolo.lobby.tournaments import stream as S
 from tavolo.lobby.tournaments.convert import tournament
+from tavolo.v1 import lobby_pb2
 
 OPENS = datetime(2026, 12, 1, 18, tzinfo=UTC)
 STARTS = OPENS + timedelta(hours=1)
@@ -60,3 +61,24 @@ def test_pcg_7_the_tournament_commands_parse() -> None:
     args = parser.parse_args(["tournament", "watch", "t1", "--as", "Anna"])
     assert (args.tournament_id, args.as_nick) == ("t1", "Anna")
     assert parser.parse_args(["tournament", "list"]).action == "list"
+
+
+def test_pcg_7_operators_create_and_cancel_tournaments_from_the_terminal() -> None:
+    parser = main.build_parser()
+    args = parser.parse_args(
+        [
+            "tournament", "create", "briscola", "--option", "match_length=hands:3",
+            "--max", "8", "--fee", "100", "--split", "60/30/10", "--starts-in", "5",
+            "--no-show", "forfeit", "--as", "Direttore",
+        ]
+    )  # fmt: skip
+    now = datetime(2026, 12, 5, 3, tzinfo=UTC)
+    asked = create_request(args, now)
+    assert (asked.game, asked.max_entrants, asked.fee) == ("briscola", 8, 100)
+    assert list(asked.split) == [60, 30, 10]
+    assert asked.starts_at.ToDatetime(UTC) == now + timedelta(minutes=5)
+    assert asked.no_show == lobby_pb2.NO_SHOW_FORFEIT
+    assert dict(asked.options) == {"match_length": "hands:3"}
+    cancel = parser.parse_args(["tournament", "cancel", "t1", "--reason", "venue closed"])
+    assert (cancel.tournament_id, cancel.reason) == ("t1", "venue closed")
+    assert parse_split("100") == [100]

@@ -75,11 +75,12 @@ def test_pcg_4_chat_suspension_says_what_and_until_when() -> None:
     ensure_may_use_lobby([sanction(SanctionKind.CHAT, until)], NOW)  # chat only
 
 
-def test_pcg_4_lobby_suspension_does_not_stop_chat() -> None:
+def test_pcg_4_a_lobby_suspension_stops_chat_too() -> None:
+    """Suspended from the lobby means out of every lobby feature, its chat included."""
     lobby = [sanction(SanctionKind.LOBBY, None)]
-    with pytest.raises(PermissionDenied, match="lobby access is suspended permanently"):
-        ensure_may_use_lobby(lobby, NOW)
-    ensure_may_chat(lobby, NOW)
+    for check in (ensure_may_use_lobby, ensure_may_chat):
+        with pytest.raises(PermissionDenied, match="lobby access is suspended permanently"):
+            check(lobby, NOW)
 
 
 def test_pcg_4_all_accounts_stops_everything() -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from tavolo.lobby.tournaments import stream as S
 from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument
+from tavolo.wallet.prizes import tournament_prizes
 
 OPENS = datetime(2026, 12, 1, 18, tzinfo=UTC)
 STARTS = OPENS + timedelta(hours=1)
@@ -62,6 +63,22 @@ def test_registration_is_open_between_its_window_and_refuses_twice_and_when_full
         S.unregister(log.now, "p4", STARTS)
 
 
+def test_pcg_7_each_registration_has_its_own_hold_and_the_draw_names_the_last_ones() -> None:
+    """Withdrawing releases a hold for good: entering again records a new one, the draw
+    sends the wallet the holds that stand, and a hold id cannot serve two entrants."""
+    log = Log()
+    for i in range(4):
+        log.add(S.register(log.now, f"p{i}", OPENS, hold_id=f"h-p{i}-a"))
+    log.add(S.unregister(log.now, "p1", OPENS))
+    assert "p1" not in log.now.holds
+    with pytest.raises(FailedPrecondition, match="another registration"):
+        S.register(log.now, "p1", OPENS, hold_id="h-p2-a")
+    log.add(S.register(log.now, "p1", OPENS, hold_id="h-p1-b"))
+    assert log.now.holds["p1"] == "h-p1-b"
+    _, drawn = S.start(log.now, SEED, STARTS)
+    assert drawn["holds"] == {"p0": "h-p0-a", "p1": "h-p1-b", "p2": "h-p2-a", "p3": "h-p3-a"}
+
+
 def test_too_few_entrants_cancel_it_and_every_fee_is_refunded_once() -> None:
     log = registered(3)
     type_, data = S.start(log.now, SEED, STARTS)
@@ -96,7 +113,14 @@ def test_a_whole_tournament_rebuilt_from_its_stream_at_every_event_pays_the_pot_
             log.add(*S.decide_match(log.now, f"table-{tables}", match.a, "table"))
     final = log.now
     assert final.status == S.FINISHED and tables == 5  # 6 entrants, 2 byes
-    assert sum(final.paid.values()) == 600
+    assert final.paid == {} and not final.prizes_settled  # the wallet computes the prizes
+    finished = dict(log.events[-1][1])
+    assert (finished["pot"], finished["split"]) == (600, [60, 30, 10])
+    places = final.places
+    paid = tournament_prizes(finished["pot"], SPEC.split, places)
+    final = log.add(*S.settle(final, paid, 600))
+    assert final.paid == {p: c for p, c in paid.items() if c} and final.prizes_settled
+    assert S.settle(final, paid, 600) == []  # told again: recorded once
     # A replica that died at any point rebuilds exactly the tournament of that moment.
     for cut in range(1, len(log.events) + 1):
         assert S.rebuild("t1", log.events[:cut]).version == cut

@@ -805,6 +805,67 @@ class TournamentDrawn(_message.Message):
 Global___TournamentDrawn: _TypeAlias = TournamentDrawn  # noqa: Y015
 
 @_typing.final
+class TournamentCancelled(_message.Message):
+    """An operator cancelled a tournament after its draw (PCG-7): the wallet voids the entry-fee
+    holds still standing and gives every fee in the escrow back, each exactly once. (Before
+    the draw the lobby releases the holds itself.)
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class HoldIdsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    HEADER_FIELD_NUMBER: _builtins.int
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    HOLD_IDS_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    """The tournament."""
+    reason: _builtins.str
+    """Why, for people."""
+    @_builtins.property
+    def header(self) -> Global___EventHeader:
+        """Event identity."""
+
+    @_builtins.property
+    def hold_ids(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """Entry-fee hold ids by player."""
+
+    def __init__(
+        self,
+        *,
+        header: Global___EventHeader | None = ...,
+        tournament_id: _builtins.str = ...,
+        reason: _builtins.str = ...,
+        hold_ids: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["header", b"header"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["header", b"header", "hold_ids", b"hold_ids", "reason", b"reason", "tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TournamentCancelled: _TypeAlias = TournamentCancelled  # noqa: Y015
+
+@_typing.final
 class TournamentPrize(_message.Message):
     """One entrant's result in a finished tournament."""
 
@@ -821,7 +882,9 @@ class TournamentPrize(_message.Message):
     place: _builtins.int
     """Their final place (1: champion, 2: finalist, 3: semi-finalist ...)."""
     coins: _builtins.int
-    """Coins paid from the escrow (0 for most)."""
+    """Coins paid from the escrow (0 for most). In TournamentFinished, set only by lobbies
+    that computed prizes themselves; the wallet's TournamentPaid says what was paid.
+    """
     def __init__(
         self,
         *,
@@ -840,7 +903,58 @@ Global___TournamentPrize: _TypeAlias = TournamentPrize  # noqa: Y015
 
 @_typing.final
 class TournamentFinished(_message.Message):
-    """A tournament's final is over: the prizes are paid from its escrow, exactly once."""
+    """A tournament's final is over: the wallet pays the prizes from its escrow, exactly once."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HEADER_FIELD_NUMBER: _builtins.int
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    PRIZES_FIELD_NUMBER: _builtins.int
+    POT_FIELD_NUMBER: _builtins.int
+    SPLIT_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    """The tournament."""
+    game: _builtins.str
+    """Game name."""
+    pot: _builtins.int
+    """The pot the lobby expects: fee x entrants (the wallet pays from what it escrowed)."""
+    @_builtins.property
+    def header(self) -> Global___EventHeader:
+        """Event identity."""
+
+    @_builtins.property
+    def prizes(self) -> _containers.RepeatedCompositeFieldContainer[Global___TournamentPrize]:
+        """Every entrant's place (coins unset: the wallet computes them)."""
+
+    @_builtins.property
+    def split(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The prize split, percentages by place, best place first."""
+
+    def __init__(
+        self,
+        *,
+        header: Global___EventHeader | None = ...,
+        tournament_id: _builtins.str = ...,
+        game: _builtins.str = ...,
+        prizes: _abc.Iterable[Global___TournamentPrize] | None = ...,
+        pot: _builtins.int = ...,
+        split: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["header", b"header"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "header", b"header", "pot", b"pot", "prizes", b"prizes", "split", b"split", "tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TournamentFinished: _TypeAlias = TournamentFinished  # noqa: Y015
+
+@_typing.final
+class TournamentPaid(_message.Message):
+    """What the wallet paid a finished tournament's entrants from its escrow (PCG-7): the one
+    account of its prizes, which the lobby shows and the leaderboard counts. Told once, also
+    for a tournament without a fee (every prize 0).
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -854,14 +968,14 @@ class TournamentFinished(_message.Message):
     game: _builtins.str
     """Game name."""
     pot: _builtins.int
-    """The pot the prizes split."""
+    """The coins the escrow held and paid out (fee x entrants)."""
     @_builtins.property
     def header(self) -> Global___EventHeader:
         """Event identity."""
 
     @_builtins.property
     def prizes(self) -> _containers.RepeatedCompositeFieldContainer[Global___TournamentPrize]:
-        """Every entrant's place and prize."""
+        """Every entrant's place and the coins paid to them."""
 
     def __init__(
         self,
@@ -878,4 +992,4 @@ class TournamentFinished(_message.Message):
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
-Global___TournamentFinished: _TypeAlias = TournamentFinished  # noqa: Y015
+Global___TournamentPaid: _TypeAlias = TournamentPaid  # noqa: Y015

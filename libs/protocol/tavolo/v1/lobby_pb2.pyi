@@ -1970,6 +1970,32 @@ class CreateTournamentRequest(_message.Message):
 Global___CreateTournamentRequest: _TypeAlias = CreateTournamentRequest  # noqa: Y015
 
 @_typing.final
+class CancelTournamentRequest(_message.Message):
+    """Operators cancel a tournament."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    """The tournament."""
+    reason: _builtins.str
+    """Why, shown to the entrants (1 to 200 characters)."""
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["reason", b"reason", "tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CancelTournamentRequest: _TypeAlias = CancelTournamentRequest  # noqa: Y015
+
+@_typing.final
 class ListTournamentsRequest(_message.Message):
     """Asks for tournaments."""
 

@@ -172,6 +172,11 @@ class LobbyStub:
                 request_serializer=tavolo_dot_v1_dot_lobby__pb2.CreateTournamentRequest.SerializeToString,
                 response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Tournament.FromString,
                 _registered_method=True)
+        self.CancelTournament = channel.unary_unary(
+                '/tavolo.v1.Lobby/CancelTournament',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.CancelTournamentRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Tournament.FromString,
+                _registered_method=True)
         self.ListTournaments = channel.unary_unary(
                 '/tavolo.v1.Lobby/ListTournaments',
                 request_serializer=tavolo_dot_v1_dot_lobby__pb2.ListTournamentsRequest.SerializeToString,
@@ -413,6 +418,14 @@ class LobbyServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CancelTournament(self, request, context):
+        """Operators: cancel a tournament not finished yet (PCG-7); every entry fee is given back
+        exactly once (released before the draw, refunded from the escrow after it).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ListTournaments(self, request, context):
         """Tournaments, the next to start first; finished and cancelled ones after.
         """
@@ -608,6 +621,11 @@ def add_LobbyServicer_to_server(servicer, server):
             'CreateTournament': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateTournament,
                     request_deserializer=tavolo_dot_v1_dot_lobby__pb2.CreateTournamentRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.Tournament.SerializeToString,
+            ),
+            'CancelTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.CancelTournament,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.CancelTournamentRequest.FromString,
                     response_serializer=tavolo_dot_v1_dot_lobby__pb2.Tournament.SerializeToString,
             ),
             'ListTournaments': grpc.unary_unary_rpc_method_handler(
@@ -1381,6 +1399,33 @@ class Lobby:
             target,
             '/tavolo.v1.Lobby/CreateTournament',
             tavolo_dot_v1_dot_lobby__pb2.CreateTournamentRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.Tournament.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CancelTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/CancelTournament',
+            tavolo_dot_v1_dot_lobby__pb2.CancelTournamentRequest.SerializeToString,
             tavolo_dot_v1_dot_lobby__pb2.Tournament.FromString,
             options,
             channel_credentials,

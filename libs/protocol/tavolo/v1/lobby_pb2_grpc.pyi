@@ -99,6 +99,10 @@ class LobbyStub:
     """
     CreateTournament: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CreateTournamentRequest, _lobby_pb2.Tournament]
     """Operators: create a knock-out tournament (PCG-7); its draw's seed is committed now."""
+    CancelTournament: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CancelTournamentRequest, _lobby_pb2.Tournament]
+    """Operators: cancel a tournament not finished yet (PCG-7); every entry fee is given back
+    exactly once (released before the draw, refunded from the escrow after it).
+    """
     ListTournaments: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListTournamentsRequest, _lobby_pb2.ListTournamentsResponse]
     """Tournaments, the next to start first; finished and cancelled ones after."""
     RegisterTournament: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.RegisterTournamentRequest, _lobby_pb2.Tournament]
@@ -192,6 +196,10 @@ class LobbyAsyncStub(LobbyStub):
     """
     CreateTournament: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CreateTournamentRequest, _lobby_pb2.Tournament]  # type: ignore[assignment]
     """Operators: create a knock-out tournament (PCG-7); its draw's seed is committed now."""
+    CancelTournament: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CancelTournamentRequest, _lobby_pb2.Tournament]  # type: ignore[assignment]
+    """Operators: cancel a tournament not finished yet (PCG-7); every entry fee is given back
+    exactly once (released before the draw, refunded from the escrow after it).
+    """
     ListTournaments: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListTournamentsRequest, _lobby_pb2.ListTournamentsResponse]  # type: ignore[assignment]
     """Tournaments, the next to start first; finished and cancelled ones after."""
     RegisterTournament: _aio.UnaryUnaryMultiCallable[_lobby_pb2.RegisterTournamentRequest, _lobby_pb2.Tournament]  # type: ignore[assignment]
@@ -444,6 +452,16 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.Tournament, _abc.Awaitable[_lobby_pb2.Tournament]]:
         """Operators: create a knock-out tournament (PCG-7); its draw's seed is committed now."""
+
+    @_abc_1.abstractmethod
+    def CancelTournament(
+        self,
+        request: _lobby_pb2.CancelTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.Tournament, _abc.Awaitable[_lobby_pb2.Tournament]]:
+        """Operators: cancel a tournament not finished yet (PCG-7); every entry fee is given back
+        exactly once (released before the draw, refunded from the escrow after it).
+        """
 
     @_abc_1.abstractmethod
     def ListTournaments(
