@@ -199,6 +199,21 @@ class Accounts:
             raise NotFound(f"no player has the id {quoted(player_id)}")
         return await self.profile(caller, player_id)
 
+    async def find(self, caller: Principal, nickname: str) -> ProfileView:
+        """Staff: a player by nickname, case and look-alike letters ignored."""
+        caller.require(Role.MODERATOR, Role.OPERATOR)
+        if not nickname.strip():
+            raise InvalidArgument("give the nickname to find")
+        try:
+            key = skeleton(normalise(nickname))
+        except InvalidArgument:
+            raise NotFound(f"no player is called {nickname.strip()!r}") from None
+        async with self.ctx.db.connection() as conn:
+            account = await accounts_store.account_by_key(conn, key)
+        if account is None:
+            raise NotFound(f"no player is called {nickname.strip()!r}")
+        return await self.profile(caller, account.player_id)
+
     async def ensure_operator(self, nickname: str, password: str) -> Account:
         """Create (or promote) the operator named at start-up; a deployment's first staff."""
         key = skeleton(normalise(nickname))
