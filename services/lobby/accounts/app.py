@@ -207,11 +207,11 @@ class Accounts:
         try:
             key = skeleton(normalise(nickname))
         except InvalidArgument:
-            raise NotFound(f"no player is called {nickname.strip()!r}") from None
+            raise NotFound(f"no player is called {quoted(nickname.strip())}") from None
         async with self.ctx.db.connection() as conn:
             account = await accounts_store.account_by_key(conn, key)
         if account is None:
-            raise NotFound(f"no player is called {nickname.strip()!r}")
+            raise NotFound(f"no player is called {quoted(nickname.strip())}")
         return await self.profile(caller, account.player_id)
 
     async def ensure_operator(self, nickname: str, password: str) -> Account:
