@@ -72,7 +72,10 @@ class LobbyServicer(DuplicateRpcs, lobby_pb2_grpc.LobbyServicer):
     async def Refresh(
         self, request: lobby_pb2.RefreshRequest, context: Context
     ) -> lobby_pb2.Session:
-        return convert.session(await self.app.accounts.refresh(request.refresh_token))
+        installation = _installation(context)
+        tokens = await self.app.accounts.refresh(request.refresh_token)
+        await self._seen(context, tokens.account.player_id, installation)
+        return convert.session(tokens)
 
     async def Logout(
         self, request: lobby_pb2.LogoutRequest, context: Context
