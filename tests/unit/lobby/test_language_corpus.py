@@ -76,3 +76,53 @@ def test_the_reported_evasions_are_masked_whole(line: str) -> None:
     """PCG-3: each evasion seen getting through is now masked, every letter of it."""
     verdict = judge(f"ok {line} ok")
     assert verdict.masked == "ok " + "".join(" " if c == " " else "*" for c in line) + " ok"
+
+
+VULGAR_WORDS = ("cazzo", "stronzo", "vaffanculo", "coglione", "puttana", "merda", "minchia",
+                "fuck", "shit", "bitch", "asshole")  # fmt: skip
+LOOKALIKES = {"a": "\u0430", "o": "\u043e", "e": "\u0435", "c": "\u0441", "p": "\u0440"}
+GREEK = {"o": "\u03bf", "u": "\u03c5", "i": "\u03b9", "a": "\u03b1"}
+LEET = {"o": "0", "a": "4", "e": "3", "i": "1", "s": "$"}
+
+
+def _first_vowel_starred(word: str) -> str:
+    index = next(i for i, c in enumerate(word) if c in "aeiou")
+    return word[:index] + "*" + word[index + 1 :]
+
+
+TRANSFORMS = {
+    "as is": lambda w: w,
+    "upper": str.upper,
+    "title": str.title,
+    "spaced": " ".join,
+    "dotted": ".".join,
+    "underscored": "_".join,
+    "starred between": "*".join,
+    "leet": lambda w: w.translate(str.maketrans(LEET)),
+    "cyrillic": lambda w: w.translate(str.maketrans(LOOKALIKES)),
+    "greek": lambda w: w.translate(str.maketrans(GREEK)),
+    "stretched": lambda w: "".join(c * 3 if c in "aeiou" else c for c in w),
+    "a vowel starred": _first_vowel_starred,
+    "run together": lambda w: f"{w}you",
+    "inside a sentence": lambda w: f"ma che {w} dici",
+}
+
+
+@pytest.mark.parametrize("word", VULGAR_WORDS)
+def test_pcg_3_every_word_in_every_disguise_and_every_split_is_caught(word: str) -> None:
+    """Each vulgar word through each disguise, and cut in two at every place."""
+    missed = [name for name, change in TRANSFORMS.items() if judge(change(word)).clean]
+    missed += [f"cut {i}" for i in range(1, len(word)) if judge(f"{word[:i]} {word[i:]}").clean]
+    assert not missed, missed
+
+
+INNOCENT_WORDS = ("Scunthorpe", "cazzuola", "ficcanaso", "analisi", "Cazzago", "Fucecchio",
+                  "cocktail", "cazzotto", "puttanesca", "classe", "assist", "Dickens",
+                  "Penistone", "Sussex", "disputando", "con")  # fmt: skip
+PLAIN = ("as is", "upper", "title", "inside a sentence")
+
+
+@pytest.mark.parametrize("word", INNOCENT_WORDS)
+def test_innocent_words_pass_in_every_plain_writing(word: str) -> None:
+    alarms = [name for name in PLAIN if not judge(TRANSFORMS[name](word.lower())).clean]
+    assert not alarms, alarms
