@@ -33,7 +33,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from confusable_homoglyphs import confusables
@@ -44,6 +44,7 @@ LANGUAGES = ("italian", "english")
 WINDOW = 12  # chunks joined back at most: the longest word spelt one letter at a time
 MAX_JOINED = 30  # letters a joined window may hold
 MAX_STARS = 2  # asterisks tried as vowels; more are only removed
+VERDICTS_KEPT = 1 << 16  # folded words whose verdict is remembered (bounded: chat is endless)
 
 # Characters that stand in for letters in disguised writing ('*' is handled apart).
 _LOOKALIKES = str.maketrans(
@@ -192,7 +193,7 @@ def _whole(word: str) -> bool:
     return False
 
 
-@cache
+@lru_cache(maxsize=VERDICTS_KEPT)
 def is_vulgar(word: str, *, inside: bool = True) -> bool:
     """Whether a folded word is vulgar: whole, inflected, run together with another vulgar
     word or a filler, or (``inside``) holding a strong stem anywhere."""
