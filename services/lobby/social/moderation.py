@@ -79,8 +79,10 @@ class Moderation:
         return sanction
 
     async def history(self, caller: Principal, player_id: str) -> list[Sanction]:
-        """Every sanction of a player, lifted and ended ones and warnings too (PCG-4)."""
-        caller.require(Role.MODERATOR, Role.OPERATOR)
+        """Every sanction of a player, lifted and ended ones and warnings too (PCG-4): for
+        staff, and for the player themself (a warning is read there)."""
+        if caller.player_id != player_id:
+            caller.require(Role.MODERATOR, Role.OPERATOR)
         async with self.ctx.db.connection() as conn:
             if player_id == "" or await accounts_store.account_by_id(conn, player_id) is None:
                 raise NotFound(f"no player has the id {quoted(player_id)}")

@@ -111,6 +111,10 @@ async def test_pcg_4_a_players_history_holds_every_sanction_newest_first(
         lobby_pb2.ListSanctionsRequest(player_id=troll.id), metadata=ada.metadata
     )
     assert await refused(player) == grpc.StatusCode.PERMISSION_DENIED
+    own = await lobby.stub.ListSanctions(
+        lobby_pb2.ListSanctionsRequest(player_id=troll.id), metadata=troll.metadata
+    )
+    assert [s.sanction_id for s in own.sanctions] == [s.sanction_id for s in applied[::-1]]
 
 
 async def test_pcg_4_staff_find_a_player_by_nickname_whatever_its_case_or_look_alikes(

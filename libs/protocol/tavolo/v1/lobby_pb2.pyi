@@ -1768,7 +1768,7 @@ Global___ResolveReportsResponse: _TypeAlias = ResolveReportsResponse  # noqa: Y0
 
 @_typing.final
 class ListSanctionsRequest(_message.Message):
-    """Moderators and operators: a player's sanction history."""
+    """A player's sanction history (staff, or the player themself)."""
 
     DESCRIPTOR: _descriptor.Descriptor
 

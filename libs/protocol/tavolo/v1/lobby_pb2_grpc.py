@@ -430,7 +430,7 @@ class LobbyServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListSanctions(self, request, context):
-        """Moderators and operators: every sanction a player ever had, newest first (PCG-4).
+        """Every sanction a player ever had, newest first (PCG-4): staff, or the player themself.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

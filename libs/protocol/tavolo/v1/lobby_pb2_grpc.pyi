@@ -102,7 +102,7 @@ class LobbyStub:
     all of them or none.
     """
     ListSanctions: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListSanctionsRequest, _lobby_pb2.ListSanctionsResponse]
-    """Moderators and operators: every sanction a player ever had, newest first (PCG-4)."""
+    """Every sanction a player ever had, newest first (PCG-4): staff, or the player themself."""
     FindPlayer: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.FindPlayerRequest, _lobby_pb2.Profile]
     """Moderators and operators: a player by nickname (look-alikes and case ignored)."""
     CreateTournament: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CreateTournamentRequest, _lobby_pb2.Tournament]
@@ -203,7 +203,7 @@ class LobbyAsyncStub(LobbyStub):
     all of them or none.
     """
     ListSanctions: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListSanctionsRequest, _lobby_pb2.ListSanctionsResponse]  # type: ignore[assignment]
-    """Moderators and operators: every sanction a player ever had, newest first (PCG-4)."""
+    """Every sanction a player ever had, newest first (PCG-4): staff, or the player themself."""
     FindPlayer: _aio.UnaryUnaryMultiCallable[_lobby_pb2.FindPlayerRequest, _lobby_pb2.Profile]  # type: ignore[assignment]
     """Moderators and operators: a player by nickname (look-alikes and case ignored)."""
     CreateTournament: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CreateTournamentRequest, _lobby_pb2.Tournament]  # type: ignore[assignment]
@@ -469,7 +469,7 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         request: _lobby_pb2.ListSanctionsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.ListSanctionsResponse, _abc.Awaitable[_lobby_pb2.ListSanctionsResponse]]:
-        """Moderators and operators: every sanction a player ever had, newest first (PCG-4)."""
+        """Every sanction a player ever had, newest first (PCG-4): staff, or the player themself."""
 
     @_abc_1.abstractmethod
     def FindPlayer(
