@@ -63,6 +63,9 @@ _ENDINGS = (
 
 _PUNCTUATION_EDGES = re.compile(r"^[\"'«¿¡(\[]+|[\"'»?.,;:)\]]+$|!+$")
 _CHUNK = re.compile(r"\S+")
+# Slurs whose squeezed form is an innocent word (``niger``, ``con``): matched with their
+# doubled letters, whole.
+_DOUBLED = re.compile(lexicon.DOUBLED_SLURS)
 _VOWELS = "aeiou"
 
 
@@ -119,6 +122,12 @@ def _squeeze(letters: str) -> str:
 def fold(text: str) -> str:
     """Lower case, no accents, look-alikes read as letters, symbols dropped, runs squeezed."""
     return _squeeze(re.sub(r"[^a-z]", "", _plain(text)))
+
+
+def _capped(chunk: str) -> str:
+    """The chunk's letters with runs kept to two: where a doubled letter is the slur's."""
+    plain = re.sub(r"[^a-z]", "", _plain(_PUNCTUATION_EDGES.sub("", chunk) or chunk))
+    return re.sub(r"(.)\1{2,}", r"\1\1", plain)
 
 
 def _readings(chunk: str) -> frozenset[str]:
@@ -217,7 +226,10 @@ def _chunk_vulgar(readings: frozenset[str], *, alone: bool) -> bool:
 
 def judge(text: str) -> Verdict:
     """The vulgar words of ``text`` and the text with each of them masked by asterisks."""
-    chunks = [(m.start(), m.end(), _readings(m.group())) for m in _CHUNK.finditer(text)]
+    chunks = [
+        (m.start(), m.end(), _readings(m.group()), _capped(m.group()))
+        for m in _CHUNK.finditer(text)
+    ]
     found: list[str] = []
     masked = list(text)
     index = 0
@@ -235,17 +247,22 @@ def judge(text: str) -> Verdict:
     return Verdict(tuple(found), "".join(masked))
 
 
-def _longest_hit(chunks: list[tuple[int, int, frozenset[str]]], index: int) -> int:
+Chunk = tuple[int, int, frozenset[str], str]
+
+
+def _longest_hit(chunks: list[Chunk], index: int) -> int:
     """How many chunks from ``index`` on make the longest vulgar run (0: none)."""
     best = 0
     joined: frozenset[str] = frozenset({""})
+    capped = ""
     for width in range(1, min(WINDOW, len(chunks) - index) + 1):
-        readings = chunks[index + width - 1][2]
+        _, _, readings, letters = chunks[index + width - 1]
         if not readings:
             break
         joined = frozenset(_squeeze(a + b) for a in joined for b in readings)
+        capped += letters
         if min(len(j) for j in joined) > MAX_JOINED:
             break
-        if _chunk_vulgar(joined, alone=width == 1):
+        if _chunk_vulgar(joined, alone=width == 1) or _DOUBLED.fullmatch(capped):
             best = width
     return best

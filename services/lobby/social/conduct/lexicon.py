@@ -88,8 +88,14 @@ INNOCENT_HOSTS = (
 )  # fmt: skip
 
 # Innocent words that read as a list word once repeated letters are squeezed (``coon``
-# and ``con``, the Italian "with") or that a list word's inflection would catch.
+# and ``con``, the Italian "with"; a slur and the country Niger) or that a list word's
+# inflection would catch. The slurs are still caught, with their doubled letters
+# (DOUBLED_SLURS).
 INNOCENT_WORDS = ("con", "niger", "cummings", "dicker", "dickers")
+
+# Slurs that squeeze to an innocent word of INNOCENT_WORDS, matched whole with their
+# doubled letters instead (a regular expression over letters, runs kept to two).
+DOUBLED_SLURS = r"(?:nigg(?:er|a|ah|uh|az)s?|coons?)"
 
 # What may follow a vulgar word run together with it (``fuckyou``, ``vaffanculote``).
 FILLERS = (
