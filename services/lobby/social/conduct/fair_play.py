@@ -15,6 +15,7 @@ import asyncio
 import re
 import socket
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import UTC
 from typing import Any, Protocol, runtime_checkable
 
 import structlog
@@ -110,7 +111,9 @@ class FairPlay:
         """Inside the consumer's transaction: the finished table becomes a fact, and its
         log is queued for reading when its game has soft play to look for."""
         record = await tables_store.table(conn, finished.table_id)
-        now = self.ctx.clock()
+        stamp = finished.header.occurred_at
+        # When the engine recorded the end; the lobby's clock when the event carries none.
+        now = stamp.ToDatetime(tzinfo=UTC) if stamp.seconds else self.ctx.clock()
         seconds = None
         if record is not None:
             seconds = max(0.0, (now - (record.started_at or record.formed_at)).total_seconds())
