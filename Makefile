@@ -86,8 +86,10 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-protos: $(STAMP)
+# Both generated clients, Python's (libs/protocol) and the TypeScript SDK's (src/gen).
+protos: $(STAMP) $(TS_STAMP)
 	$(BIN)/python tools/gen_protos.py
+	cd $(TS) && npm run --silent generate
 
 compiled: $(STAMP)
 	$(BIN)/python tools/compile_rules.py

@@ -7,16 +7,24 @@ accounts can be driven from one terminal. Files are private to the user (mode 06
 An access token lives minutes, a login weeks: a saved login whose access token is about
 to run out is renewed with its refresh token (``Lobby.Refresh``) as it is loaded, so a
 player who comes back later is not sent to log in again.
+
+Every call the client makes carries ``x-tavolo-installation``: a random id made once and
+kept beside the saved logins (``installation`` in the same folder). It names this copy of
+the client, not the person; the lobby's collusion signals (PCG-3) note two accounts that
+share it. Channels come from :func:`channel` and :func:`aio_channel`, which add it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import time
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import grpc
 import jwt
@@ -26,6 +34,8 @@ from tavolo.v1 import lobby_pb2, lobby_pb2_grpc
 
 RENEW_MARGIN_SECONDS = 60
 """An access token with less than this left is renewed before use."""
+INSTALLATION_HEADER = "x-tavolo-installation"
+_INSTALLATION = re.compile(r"[A-Za-z0-9._:-]{1,100}")
 
 
 class NoSession(Exception):
@@ -129,8 +139,116 @@ def address(service: str) -> str:
     )
 
 
+def installation_id() -> str:
+    """This installation's id: read from the client folder, or made there on first use
+    (created exclusively, so two commands started at once agree on one id)."""
+    path = client_dir() / "installation"
+    for _ in range(2):
+        try:
+            found = path.read_text().strip()
+        except FileNotFoundError:
+            found = ""
+        if _INSTALLATION.fullmatch(found):
+            return found
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            continue  # another command is writing it, or it is unreadable: read again
+        with os.fdopen(handle, "w") as out:
+            out.write(uuid.uuid4().hex)
+    path.write_text(uuid.uuid4().hex)  # an unreadable file: replace it
+    path.chmod(0o600)
+    return path.read_text().strip()
+
+
+class _Details(NamedTuple):
+    method: str
+    timeout: float | None
+    metadata: Any
+    credentials: grpc.CallCredentials | None
+    wait_for_ready: bool | None
+    compression: grpc.Compression | None
+
+
+class _CallDetails(_Details, grpc.ClientCallDetails):
+    """The details of a call with one more metadata pair."""
+
+
+class _SendsInstallation(
+    grpc.UnaryUnaryClientInterceptor,
+    grpc.UnaryStreamClientInterceptor,
+    grpc.StreamUnaryClientInterceptor,
+    grpc.StreamStreamClientInterceptor,
+):
+    """Adds the installation id to every call of a blocking channel."""
+
+    def __init__(self, installation: str) -> None:
+        self.pair = (INSTALLATION_HEADER, installation)
+
+    def _details(self, details: Any) -> _CallDetails:
+        metadata = (*(details.metadata or ()), self.pair)
+        return _CallDetails(
+            details.method,
+            details.timeout,
+            metadata,
+            details.credentials,
+            getattr(details, "wait_for_ready", None),
+            getattr(details, "compression", None),
+        )
+
+    def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        return continuation(self._details(details), request)
+
+    def intercept_unary_stream(self, continuation: Any, details: Any, request: Any) -> Any:
+        return continuation(self._details(details), request)
+
+    def intercept_stream_unary(self, continuation: Any, details: Any, requests: Any) -> Any:
+        return continuation(self._details(details), requests)
+
+    def intercept_stream_stream(self, continuation: Any, details: Any, requests: Any) -> Any:
+        return continuation(self._details(details), requests)
+
+
+class _SendsInstallationAio(
+    grpc.aio.UnaryUnaryClientInterceptor,
+    grpc.aio.UnaryStreamClientInterceptor,
+):
+    """The same for an asyncio channel (the calls the client makes are unary or
+    server-streaming)."""
+
+    def __init__(self, installation: str) -> None:
+        self.pair = (INSTALLATION_HEADER, installation)
+
+    def _details(self, details: grpc.aio.ClientCallDetails) -> grpc.aio.ClientCallDetails:
+        metadata = grpc.aio.Metadata(*(details.metadata or ()), self.pair)
+        return grpc.aio.ClientCallDetails(
+            details.method,
+            details.timeout,
+            metadata,
+            details.credentials,
+            details.wait_for_ready,
+        )
+
+    async def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        return await continuation(self._details(details), request)
+
+    async def intercept_unary_stream(self, continuation: Any, details: Any, request: Any) -> Any:
+        return await continuation(self._details(details), request)
+
+
 def channel(service: str) -> grpc.Channel:
-    return grpc.insecure_channel(address(service))
+    """A blocking channel to ``service`` whose every call carries the installation id."""
+    return grpc.intercept_channel(
+        grpc.insecure_channel(address(service)), _SendsInstallation(installation_id())
+    )
+
+
+def aio_channel(target: str, options: Sequence[tuple[str, Any]] = ()) -> grpc.aio.Channel:
+    """An asyncio channel to ``target`` whose every call carries the installation id."""
+    return grpc.aio.insecure_channel(
+        target, options=list(options), interceptors=[_SendsInstallationAio(installation_id())]
+    )
 
 
 def rpc_error_text(error: grpc.RpcError) -> str:

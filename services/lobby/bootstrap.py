@@ -15,13 +15,17 @@ Lobby-only settings (read once here; each names the variable in its error):
   limit and bot delay sent to the engine with every formed table (unset: the engine's
   defaults);
 - ``TAVOLO_LOBBY_OPERATOR`` (unset): ``nickname:password`` of an operator account to
-  create (or promote) at start, the deployment's first staff member.
+  create (or promote) at start, the deployment's first staff member;
+- ``TAVOLO_LOBBY_PLATFORM_ADDRESSES`` (unset): comma-separated IP addresses that are the
+  platform's own (a proxy in front of the lobby); like loopback, never a shared address
+  in the collusion signals.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import os
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -97,7 +101,20 @@ def config_from_env(environ: Mapping[str, str] | None = None) -> LobbyConfig:
         policy=policy,
         matchmaker_interval=_seconds(env, "TAVOLO_LOBBY_MATCHMAKER_INTERVAL", 0.5),
         engine_options=engine_options,
+        platform_addresses=_addresses(env, "TAVOLO_LOBBY_PLATFORM_ADDRESSES"),
     )
+
+
+def _addresses(env: Mapping[str, str], name: str) -> frozenset[str]:
+    found: set[str] = set()
+    for raw in env.get(name, "").split(","):
+        if not raw.strip():
+            continue
+        try:
+            found.add(str(ipaddress.ip_address(raw.strip())))
+        except ValueError:
+            raise SettingsError(f"{name} lists IP addresses, and {raw.strip()!r} is none") from None
+    return frozenset(found)
 
 
 def _whole(env: Mapping[str, str], name: str) -> int:

@@ -58,6 +58,9 @@ class LobbyConfig:
     engine_options: Mapping[str, int] = field(default_factory=dict)
     # Seconds between passes of the tournament loop (start, open ready matches).
     tournament_interval: float = 1.0
+    # The platform's own network addresses beyond loopback (its proxies): a client seen
+    # from one of them shares it with every other, so it is no collusion signal (PCG-3).
+    platform_addresses: frozenset[str] = frozenset()
 
 
 async def _nobody_to_tell(player_ids: Sequence[str]) -> None:

@@ -38,10 +38,17 @@ KIND_TO_PROTO = {
     SanctionKind.FREEZE: lobby_pb2.SANCTION_KIND_FREEZE,
 }
 KIND_FROM_PROTO = {v: k for k, v in KIND_TO_PROTO.items()}
-DURATION_FROM_PROTO = {
-    lobby_pb2.SANCTION_DURATION_ONE_MONTH: SanctionDuration.ONE_MONTH,
-    lobby_pb2.SANCTION_DURATION_PERMANENT: SanctionDuration.PERMANENT,
+DURATION_TO_PROTO = {
+    SanctionDuration.WARNING: lobby_pb2.SANCTION_DURATION_WARNING,
+    SanctionDuration.ONE_DAY: lobby_pb2.SANCTION_DURATION_ONE_DAY,
+    SanctionDuration.ONE_WEEK: lobby_pb2.SANCTION_DURATION_ONE_WEEK,
+    SanctionDuration.ONE_MONTH: lobby_pb2.SANCTION_DURATION_ONE_MONTH,
+    SanctionDuration.THREE_MONTHS: lobby_pb2.SANCTION_DURATION_THREE_MONTHS,
+    SanctionDuration.SIX_MONTHS: lobby_pb2.SANCTION_DURATION_SIX_MONTHS,
+    SanctionDuration.ONE_YEAR: lobby_pb2.SANCTION_DURATION_ONE_YEAR,
+    SanctionDuration.PERMANENT: lobby_pb2.SANCTION_DURATION_PERMANENT,
 }
+DURATION_FROM_PROTO = {v: k for k, v in DURATION_TO_PROTO.items()}
 TICKET_TO_PROTO = {
     TicketState.WAITING: lobby_pb2.TICKET_STATE_WAITING,
     TicketState.SEATED: lobby_pb2.TICKET_STATE_SEATED,
@@ -162,6 +169,12 @@ def sanction(found: Sanction) -> lobby_pb2.Sanction:
         applied_at=timestamp(found.applied_at),
         until=timestamp(found.until),
         lifted_at=timestamp(found.lifted_at),
+        duration=(
+            DURATION_TO_PROTO[found.duration]
+            if found.duration
+            else lobby_pb2.SANCTION_DURATION_UNSPECIFIED
+        ),
+        lifted_by=found.lifted_by or "",
     )
 
 

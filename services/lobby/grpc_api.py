@@ -73,7 +73,10 @@ class LobbyServicer(DuplicateRpcs, lobby_pb2_grpc.LobbyServicer):
     async def Refresh(
         self, request: lobby_pb2.RefreshRequest, context: Context
     ) -> lobby_pb2.Session:
-        return convert.session(await self.app.accounts.refresh(request.refresh_token))
+        installation = _installation(context)
+        tokens = await self.app.accounts.refresh(request.refresh_token)
+        await self._seen(context, tokens.account.player_id, installation)
+        return convert.session(tokens)
 
     async def Logout(
         self, request: lobby_pb2.LogoutRequest, context: Context
@@ -246,6 +249,27 @@ class LobbyServicer(DuplicateRpcs, lobby_pb2_grpc.LobbyServicer):
             caller(), request.report_id, request.sanction_id, request.note
         )
         return conduct_convert.report(resolved)
+
+    async def ResolveReports(
+        self, request: lobby_pb2.ResolveReportsRequest, context: Context
+    ) -> lobby_pb2.ResolveReportsResponse:
+        decided = await self.app.reports.resolve_many(
+            caller(), list(request.report_ids), request.sanction_id, request.note
+        )
+        return lobby_pb2.ResolveReportsResponse(
+            reports=[conduct_convert.report(r) for r in decided]
+        )
+
+    async def ListSanctions(
+        self, request: lobby_pb2.ListSanctionsRequest, context: Context
+    ) -> lobby_pb2.ListSanctionsResponse:
+        found = await self.app.moderation.history(caller(), request.player_id)
+        return lobby_pb2.ListSanctionsResponse(sanctions=[convert.sanction(s) for s in found])
+
+    async def FindPlayer(
+        self, request: lobby_pb2.FindPlayerRequest, context: Context
+    ) -> lobby_pb2.Profile:
+        return convert.profile(await self.app.accounts.find(caller(), request.nickname))
 
     async def ListCollusionSignals(
         self, request: lobby_pb2.ListCollusionSignalsRequest, context: Context

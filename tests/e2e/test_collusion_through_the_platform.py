@@ -195,4 +195,7 @@ async def test_pcg3_a_pair_that_spares_each_other_tops_the_signals_read_from_the
         assert pair.score < top.score / 2
         assert all(s.kind != "soft_play" for s in pair.signals)
         if set(pair.player_ids) <= honest_ids:
-            assert {s.kind for s in pair.signals} <= {"same_address", "together"}
+            assert {s.kind for s in pair.signals} <= {"together"}
+    # Every account connected from loopback, the platform's own address: no pair of the
+    # 28 is flagged for sharing it.
+    assert all(s.kind != "same_address" for pair in pairs for s in pair.signals)

@@ -133,7 +133,7 @@ def register(subparsers: Any) -> None:
 
 
 async def fetch_log(server: str, token: str, table_id: str) -> list[RecordedEvent]:
-    async with grpc.aio.insecure_channel(server) as channel:
+    async with session.aio_channel(server) as channel:
         stub = engine_pb2_grpc.EngineStub(channel)
         response = await stub.GetTableLog(
             engine_pb2.GetTableLogRequest(table_id=table_id),
@@ -148,7 +148,7 @@ async def fetch_with_facts(
 ) -> tuple[list[RecordedEvent], EngineFacts]:
     """The table's log, its head row, and the whole engine log's index (page by page)."""
     metadata = (("authorization", f"Bearer {token}"),)
-    async with grpc.aio.insecure_channel(server, options=INDEX_CHANNEL_OPTIONS) as channel:
+    async with session.aio_channel(server, INDEX_CHANNEL_OPTIONS) as channel:
         stub = engine_pb2_grpc.EngineStub(channel)
         log = await stub.GetTableLog(
             engine_pb2.GetTableLogRequest(table_id=table_id), metadata=metadata, timeout=30

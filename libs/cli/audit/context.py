@@ -112,7 +112,7 @@ async def _chat(
     address: str, metadata: tuple[tuple[str, str], ...], table_id: str
 ) -> list[dict[str, Any]]:
     lines: list[dict[str, Any]] = []
-    async with grpc.aio.insecure_channel(address) as channel:
+    async with session.aio_channel(address) as channel:
         stub = lobby_pb2_grpc.LobbyStub(channel)
         token = ""
         while len(lines) < MAX_CHAT:
@@ -134,7 +134,7 @@ async def _chat(
 async def _transfers(
     address: str, metadata: tuple[tuple[str, str], ...], table_id: str
 ) -> list[dict[str, Any]]:
-    async with grpc.aio.insecure_channel(address) as channel:
+    async with session.aio_channel(address) as channel:
         stub = wallet_pb2_grpc.WalletStub(channel)
         moved = await stub.ListTableTransfers(
             wallet_pb2.ListTableTransfersRequest(table_id=table_id),

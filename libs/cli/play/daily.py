@@ -59,7 +59,7 @@ async def daily(
         current = token() if callable(token) else token
         return (("authorization", f"Bearer {current}"),)
 
-    async with grpc.aio.insecure_channel(lobby) as channel:
+    async with session.aio_channel(lobby) as channel:
         stub = lobby_pb2_grpc.LobbyStub(channel)
         entry = await stub.JoinDuplicate(
             lobby_pb2.JoinDuplicateRequest(daily=True), metadata=metadata()

@@ -124,7 +124,7 @@ async def play_at_server(
         common_pb2.Seat(seat=s, bot=True, bot_level=LEVELS[levels[s]]) for s in range(1, players)
     ]
     names = ["You", *(f"Bot {s} ({levels[s]})" for s in range(1, players))]
-    async with grpc.aio.insecure_channel(server) as channel:
+    async with session.aio_channel(server) as channel:
         stub = engine_pb2_grpc.EngineStub(channel)
         opened = await stub.OpenTable(
             engine_pb2.OpenTableRequest(
@@ -159,7 +159,7 @@ async def join_table(
     0 when finished, 1 if the player quit or the stream stopped, 2 when the table is not
     one the caller can play as asked."""
     auth = _auth(token)
-    async with grpc.aio.insecure_channel(server) as channel:
+    async with session.aio_channel(server) as channel:
         stub = engine_pb2_grpc.EngineStub(channel)
         first = await _current_view(stub, table_id, auth, out, wait_seconds)
         if first.game != game:

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from tavolo.lobby import events
 from tavolo.lobby.accounts import refresh_store
 from tavolo.lobby.accounts import store as accounts_store
-from tavolo.lobby.accounts.nicknames import normalise, skeleton
+from tavolo.lobby.accounts.nicknames import check_acceptable, normalise, skeleton
 from tavolo.lobby.accounts.passwords import check_password
 from tavolo.lobby.accounts.sanctions import Sanction, ensure_account_active
 from tavolo.lobby.accounts.store import Account, NicknameTaken
@@ -52,14 +52,22 @@ class Accounts:
         self.ctx = ctx
 
     async def register(
-        self, nickname: str, password: str, linked_to: Principal | None = None
+        self,
+        nickname: str,
+        password: str,
+        linked_to: Principal | None = None,
+        *,
+        staff: bool = False,
     ) -> SessionTokens:
         """A new account with a unique nickname (PCG-1), logged in at once.
 
         With the token of an existing account (``linked_to``), the new account belongs to
-        the same person, so a sanction on all of that person's accounts reaches it.
+        the same person, so a sanction on all of that person's accounts reaches it. A
+        ``staff`` account (the operator named at start-up) may bear a staff-like name.
         """
         shown = normalise(nickname)
+        if not staff:
+            check_acceptable(shown)
         key = skeleton(shown)
         check_password(password)
         player_id = self.ctx.new_id()
@@ -191,6 +199,21 @@ class Accounts:
             raise NotFound(f"no player has the id {quoted(player_id)}")
         return await self.profile(caller, player_id)
 
+    async def find(self, caller: Principal, nickname: str) -> ProfileView:
+        """Staff: a player by nickname, case and look-alike letters ignored."""
+        caller.require(Role.MODERATOR, Role.OPERATOR)
+        if not nickname.strip():
+            raise InvalidArgument("give the nickname to find")
+        try:
+            key = skeleton(normalise(nickname))
+        except InvalidArgument:
+            raise NotFound(f"no player is called {quoted(nickname.strip())}") from None
+        async with self.ctx.db.connection() as conn:
+            account = await accounts_store.account_by_key(conn, key)
+        if account is None:
+            raise NotFound(f"no player is called {quoted(nickname.strip())}")
+        return await self.profile(caller, account.player_id)
+
     async def ensure_operator(self, nickname: str, password: str) -> Account:
         """Create (or promote) the operator named at start-up; a deployment's first staff."""
         key = skeleton(normalise(nickname))
@@ -199,7 +222,7 @@ class Accounts:
         if existing is None:
             # another lobby replica starting at the same time may have registered it
             with contextlib.suppress(AlreadyExists):
-                await self.register(nickname, password)
+                await self.register(nickname, password, staff=True)
             async with self.ctx.db.connection() as conn:
                 existing = await accounts_store.account_by_key(conn, key)
             assert existing is not None

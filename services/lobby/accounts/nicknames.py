@@ -30,12 +30,19 @@ of entries, most of them symbols a nickname cannot contain): nicknames here are 
 letters, digits, ``_`` or ``-``, and the map covers the scripts whose letters pass as
 Latin. Accents stay significant (``José`` and ``Jose`` are different nicknames), because
 an accent is visible.
+
+A new nickname is also held to the chat's language filter (PCG-3): ``Cazzo``, ``str0nz0``
+or ``Vaffanculo`` are refused at registration, with every disguise the filter sees. Names
+that read as the platform's staff (``Moderatore``, ``admin_``, ``Supporto``) are reserved
+for the accounts the operator creates, so nobody poses as a moderator in a room. Both are
+checked when an account is created, never at login: a name accepted once keeps working.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
+from tavolo.lobby.social.conduct.language import fold, judge
 from tavolo.servicekit.errors import InvalidArgument
 
 MIN_LENGTH = 3
@@ -92,6 +99,14 @@ _CONFUSABLES: dict[str, str] = {
 _PAIRS: tuple[tuple[str, str], ...] = (("rn", "m"), ("vv", "w"))
 
 _PUNCTUATION = frozenset("_-")
+_EDGE_DIGITS = "0123456789_-"
+
+# What a staff account's name may say and a player's may not, folded like chat (so
+# ``Adm1n``, ``MODERATORE`` and ``m0d3r4t0r`` all read as staff).
+STAFF_WORDS = (
+    "admin", "amministra", "moderat", "operator", "operatore", "staff", "support",
+    "assistenza", "helpdesk", "sysop", "ufficial", "official", "tavolo", "gestore",
+)  # fmt: skip
 
 
 def normalise(raw: str) -> str:
@@ -126,6 +141,27 @@ def normalise(raw: str) -> str:
     if all(char in _PUNCTUATION for char in nickname):
         raise InvalidArgument("a nickname needs at least one letter or digit")
     return nickname
+
+
+def check_acceptable(nickname: str) -> None:
+    """Refuse a new nickname that reads as vulgar language or as the platform's staff."""
+    readings = (
+        nickname,
+        nickname.replace("_", " ").replace("-", " "),
+        nickname.strip(_EDGE_DIGITS),
+    )
+    if any(not judge(reading).clean for reading in readings):
+        raise InvalidArgument(
+            f"the nickname {nickname!r} reads as vulgar language, which nicknames may not"
+            " hold (the chat's filter, PCG-3): choose another one"
+        )
+    folded = fold(nickname)
+    staff = next((word for word in STAFF_WORDS if fold(word) in folded), None)
+    if staff is not None:
+        raise InvalidArgument(
+            f"the nickname {nickname!r} is reserved: names that read as staff ({staff!r})"
+            " are kept for the platform's moderators and operators; choose another one"
+        )
 
 
 def skeleton(nickname: str) -> str:

@@ -3,9 +3,9 @@
 Pure rules over plain data; the store keeps the records and the use cases ask here
 whether a player may chat, use the lobby or log in at all.
 
-- ``chat``: no chat messages, for one month or for ever.
+- ``chat``: no chat messages.
 - ``lobby``: no queues, rooms, invitations, tables or chat, and the streams a player
-  holds open close at once; for one month or for ever.
+  holds open close at once.
 - ``all_accounts``: every account of the same person is suspended: no login, no
   refresh, nothing in the lobby. A person's accounts are the ones registered while
   logged in to one of them (they share an owner id).
@@ -13,7 +13,10 @@ whether a player may chat, use the lobby or log in at all.
   freeze lasts until a moderator lifts it: PCG-4 freezes balances "pending the
   authority's decision", so a one-month freeze is refused rather than guessed at.
 
-One month is a calendar month (15 March → 15 April; 31 January → 28 or 29 February).
+How long (:class:`SanctionDuration`): a warning (recorded in the player's history, it
+suspends nothing), one day, one week, one, three or six calendar months, one year, or for
+ever. A month is a calendar month (15 March → 15 April; 31 January → 28 or 29 February),
+a year twelve of them.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from __future__ import annotations
 import calendar
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 
 from tavolo.servicekit.errors import InvalidArgument, PermissionDenied
@@ -37,8 +40,23 @@ class SanctionKind(StrEnum):
 
 
 class SanctionDuration(StrEnum):
+    WARNING = "warning"
+    ONE_DAY = "one_day"
+    ONE_WEEK = "one_week"
     ONE_MONTH = "one_month"
+    THREE_MONTHS = "three_months"
+    SIX_MONTHS = "six_months"
+    ONE_YEAR = "one_year"
     PERMANENT = "permanent"
+
+
+_DAYS = {SanctionDuration.ONE_DAY: 1, SanctionDuration.ONE_WEEK: 7}
+_MONTHS = {
+    SanctionDuration.ONE_MONTH: 1,
+    SanctionDuration.THREE_MONTHS: 3,
+    SanctionDuration.SIX_MONTHS: 6,
+    SanctionDuration.ONE_YEAR: 12,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +72,11 @@ class Sanction:
     until: datetime | None
     lifted_at: datetime | None = None
     lifted_by: str | None = None
+    duration: SanctionDuration | None = None  # None: recorded before durations were
+
+    @property
+    def warning(self) -> bool:
+        return self.duration is SanctionDuration.WARNING
 
     def active_at(self, now: datetime) -> bool:
         if self.lifted_at is not None:
@@ -69,18 +92,31 @@ def add_one_month(moment: datetime) -> datetime:
     return moment.replace(year=year, month=month, day=day)
 
 
+def add_months(moment: datetime, months: int) -> datetime:
+    """The same day and time ``months`` later, clamped to that month's last day."""
+    index = moment.month - 1 + months
+    year, month = moment.year + index // 12, index % 12 + 1
+    day = min(moment.day, calendar.monthrange(year, month)[1])
+    return moment.replace(year=year, month=month, day=day)
+
+
 def sanction_until(
     kind: SanctionKind, duration: SanctionDuration, applied_at: datetime
 ) -> datetime | None:
-    """When a new sanction ends (None = permanent); refuses a timed freeze."""
-    if kind is SanctionKind.FREEZE and duration is SanctionDuration.ONE_MONTH:
+    """When a new sanction ends (None = permanent; a warning ends as it is applied);
+    refuses a timed freeze."""
+    if kind is SanctionKind.FREEZE and duration is not SanctionDuration.PERMANENT:
         raise InvalidArgument(
             "a balance freeze lasts until a moderator lifts it (PCG-4: pending the"
             " authority's decision); apply it as permanent and lift it when decided"
         )
     if duration is SanctionDuration.PERMANENT:
         return None
-    return add_one_month(applied_at)
+    if duration is SanctionDuration.WARNING:
+        return applied_at
+    if duration in _DAYS:
+        return applied_at + timedelta(days=_DAYS[duration])
+    return add_months(applied_at, _MONTHS[duration])
 
 
 def check_reason(reason: str) -> str:

@@ -8,7 +8,7 @@ from datetime import datetime
 
 import asyncpg
 
-from tavolo.lobby.accounts.sanctions import Sanction, SanctionKind
+from tavolo.lobby.accounts.sanctions import Sanction, SanctionDuration, SanctionKind
 from tavolo.lobby.store import Connection, S
 from tavolo.servicekit.auth import Role
 
@@ -29,7 +29,8 @@ class NicknameTaken(Exception):
 
 _ACCOUNT = "player_id, owner_id, nickname, password_hash, roles, created_at"
 _SANCTION = (
-    "sanction_id, player_id, kind, applied_by, reason, applied_at, until, lifted_at, lifted_by"
+    "sanction_id, player_id, kind, applied_by, reason, applied_at, until, lifted_at, lifted_by,"
+    " duration"
 )
 
 
@@ -55,6 +56,7 @@ def _sanction(row: asyncpg.Record) -> Sanction:
         until=row["until"],
         lifted_at=row["lifted_at"],
         lifted_by=row["lifted_by"],
+        duration=SanctionDuration(row["duration"]) if row["duration"] else None,
     )
 
 
@@ -113,7 +115,7 @@ async def sanctions_binding(conn: Connection, player_id: str) -> list[Sanction]:
 
 async def insert_sanction(conn: Connection, sanction: Sanction) -> None:
     await conn.execute(
-        f"INSERT INTO {S}.sanctions ({_SANCTION}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        f"INSERT INTO {S}.sanctions ({_SANCTION}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         sanction.sanction_id,
         sanction.player_id,
         sanction.kind.value,
@@ -123,7 +125,18 @@ async def insert_sanction(conn: Connection, sanction: Sanction) -> None:
         sanction.until,
         sanction.lifted_at,
         sanction.lifted_by,
+        sanction.duration.value if sanction.duration else None,
     )
+
+
+async def sanction_history(conn: Connection, player_id: str) -> list[Sanction]:
+    """Every sanction ever applied to ``player_id``, lifted and ended ones too, newest first."""
+    rows = await conn.fetch(
+        f"SELECT {_SANCTION} FROM {S}.sanctions WHERE player_id = $1"
+        " ORDER BY applied_at DESC, sanction_id",
+        player_id,
+    )
+    return [_sanction(r) for r in rows]
 
 
 async def sanction_for_update(conn: Connection, sanction_id: str) -> Sanction | None:

@@ -44,7 +44,10 @@ class Moderation:
         if kind is None:
             raise InvalidArgument("say what to suspend: chat, lobby, all accounts or a freeze")
         if duration is None:
-            raise InvalidArgument("say how long: one month or permanent")
+            raise InvalidArgument(
+                "say how long: a warning, one day, one week, one, three or six months,"
+                " one year, or permanent"
+            )
         why = check_reason(reason)
         now = self.ctx.clock()
         until = sanction_until(kind, duration, now)
@@ -58,6 +61,7 @@ class Moderation:
             reason=why,
             applied_at=now,
             until=until,
+            duration=duration,
         )
         shut_out: list[str] = []
         async with self.ctx.db.transaction() as conn:
@@ -65,9 +69,9 @@ class Moderation:
                 raise NotFound(f"no player has the id {quoted(player_id)}")
             await accounts_store.lock_account(conn, player_id)
             await accounts_store.insert_sanction(conn, sanction)
-            if kind is SanctionKind.LOBBY:
+            if kind is SanctionKind.LOBBY and not sanction.warning:
                 shut_out = [player_id]
-            if kind is SanctionKind.ALL_ACCOUNTS:
+            if kind is SanctionKind.ALL_ACCOUNTS and not sanction.warning:
                 suspended = await _suspend(conn, sanction)
                 shut_out = list(await refresh_store.person_accounts(conn, player_id))
                 await self.ctx.append(conn, [suspended])
@@ -79,6 +83,16 @@ class Moderation:
         self.ctx.on_append()
         await self.ctx.suspended(shut_out)  # their open streams close now, not at the next update
         return sanction
+
+    async def history(self, caller: Principal, player_id: str) -> list[Sanction]:
+        """Every sanction of a player, lifted and ended ones and warnings too (PCG-4): for
+        staff, and for the player themself (a warning is read there)."""
+        if caller.player_id != player_id:
+            caller.require(Role.MODERATOR, Role.OPERATOR)
+        async with self.ctx.db.connection() as conn:
+            if player_id == "" or await accounts_store.account_by_id(conn, player_id) is None:
+                raise NotFound(f"no player has the id {quoted(player_id)}")
+            return await accounts_store.sanction_history(conn, player_id)
 
     async def lift(self, caller: Principal, sanction_id: str) -> Sanction:
         caller.require(Role.MODERATOR, Role.OPERATOR)
@@ -94,7 +108,7 @@ class Moderation:
             lifted = await accounts_store.lift_sanction(
                 conn, sanction_id, caller.player_id, self.ctx.clock()
             )
-            if found.kind is SanctionKind.ALL_ACCOUNTS:
+            if found.kind is SanctionKind.ALL_ACCOUNTS and not found.warning:
                 players = await refresh_store.person_accounts(conn, found.player_id)
                 await self.ctx.append(conn, [events.accounts_reinstated(sanction_id, players)])
             if found.kind is SanctionKind.FREEZE and not await accounts_store.active_freezes(

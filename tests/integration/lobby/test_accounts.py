@@ -125,3 +125,24 @@ async def test_an_unknown_profile_is_not_found(lobby: Lobby) -> None:
             lobby_pb2.GetProfileRequest(player_id="no-such-player"), metadata=ada.metadata
         )
     assert refused.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+async def test_pcg_3_vulgar_and_staff_like_nicknames_are_refused_and_nothing_is_created(
+    lobby: Lobby,
+) -> None:
+    """The same filter as chat, and staff-like names reserved: INVALID_ARGUMENT saying why,
+    and no account (a login with the name fails afterwards)."""
+    for nickname, why in (
+        ("Cazzo", "vulgar"),
+        ("str0nz0", "vulgar"),
+        ("Vaffanculo", "vulgar"),
+        ("Moderatore", "reserved"),
+        ("admin_", "reserved"),
+    ):
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await lobby.register(nickname)
+        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT, nickname
+        assert why in (refused.value.details() or ""), refused.value.details()
+        with pytest.raises(grpc.aio.AioRpcError) as unknown:
+            await lobby.stub.Login(lobby_pb2.LoginRequest(nickname=nickname, password=PASSWORD))
+        assert unknown.value.code() == grpc.StatusCode.UNAUTHENTICATED

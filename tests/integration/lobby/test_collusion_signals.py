@@ -11,8 +11,13 @@ import uuid
 import grpc
 import pytest
 
+from tavolo.lobby.social.conduct.collusion_signals import (
+    CLAIMED_INSTALLATION,
+    FARMING_CAP_PER_DAY,
+)
 from tavolo.messaging import publish_with_id
 from tavolo.v1 import common_pb2, events_pb2, lobby_pb2
+from tests.waiting import eventually
 
 from .harness import PASSWORD, Lobby, Player, bearer
 from .staff import moderator, staffed
@@ -98,8 +103,11 @@ async def test_pcg_3_the_dumping_pair_tops_the_signals_with_its_evidence(
         assert not {"coin_flow", "same_installation"} & {s.kind for s in other.signals} or set(
             other.player_ids
         ) == set(pair)
-    # Every login here came from the loopback address, which all accounts share.
-    assert any(s.kind == "same_address" for s in top.signals)
+    # Every login here came from the loopback address, the platform's own, which every
+    # account shares: no pair of all of them is flagged for it, and the installation the
+    # clients claim weighs less than one the server also saw from a shared address.
+    assert all(s.kind != "same_address" for p in ranked for s in p.signals)
+    assert kinds["same_installation"].score == CLAIMED_INSTALLATION
 
 
 async def test_pcg_3_only_moderators_read_signals_and_a_bad_installation_is_refused(
@@ -119,7 +127,74 @@ async def test_pcg_3_only_moderators_read_signals_and_a_bad_installation_is_refu
         )
     assert bad.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     mod = await moderator(lobby)
-    # Both logged in from the loopback address; the refused login recorded nothing more.
-    [shared] = await signals(lobby, mod)
-    assert sorted(shared.player_ids) == sorted([ada.id, mod.id])
-    assert [s.kind for s in shared.signals] == ["same_address"]
+    # Both logged in from the loopback address, the platform's own: no signal.
+    assert await signals(lobby, mod) == []
+
+
+async def friends_table(lobby: Lobby, winner: Player, loser: Player) -> str:
+    """A real friends table of the two, started from a room, finished at once with
+    ``winner`` first (the reward the wallet pays flows to them)."""
+    room = await lobby.stub.CreateRoom(
+        lobby_pb2.CreateRoomRequest(game="briscola", players=2), metadata=winner.metadata
+    )
+    await lobby.stub.Invite(
+        lobby_pb2.InviteRequest(room_id=room.room_id, nickname=loser.nickname),
+        metadata=winner.metadata,
+    )
+    await lobby.stub.RespondToInvitation(
+        lobby_pb2.RespondToInvitationRequest(room_id=room.room_id, accept=True),
+        metadata=loser.metadata,
+    )
+    seated = await lobby.stub.StartRoom(
+        lobby_pb2.StartRoomRequest(room_id=room.room_id), metadata=winner.metadata
+    )
+    lobby.clock.advance(40)  # a quick game
+    seats = [
+        common_pb2.Seat(seat=0, player_id=winner.id, nickname=winner.nickname),
+        common_pb2.Seat(seat=1, player_id=loser.id, nickname=loser.nickname),
+    ]
+    finished = events_pb2.TableFinished(
+        header=events_pb2.EventHeader(event_id=str(uuid.uuid4())),
+        table_id=seated.table_id,
+        game="briscola",
+        mode=common_pb2.MODE_VERSUS_FRIENDS,
+        seats=seats,
+        outcome=common_pb2.Outcome(places=[1, 2]),
+    )
+    await publish_with_id(
+        lobby.service.infra.js,
+        lobby.topology.subject_for("TableFinished"),
+        finished.SerializeToString(),
+        msg_id=finished.header.event_id,
+    )
+
+    async def ended() -> bool:
+        async with lobby.service.infra.pool.acquire() as conn:
+            found = await conn.fetchval(
+                "SELECT count(*) FROM lobby.collusion_facts WHERE fact_id = $1",
+                finished.header.event_id,
+            )
+        return bool(found)
+
+    await eventually(ended, "the lobby to record the finished table", within=20)
+    table_id: str = seated.table_id
+    return table_id
+
+
+async def test_pcg_3_nineteen_quick_friends_tables_won_one_way_raise_reward_farming(
+    staffed: Lobby,
+) -> None:
+    """Two accounts play quick friends tables, one winning every one (the reward flowing
+    to it each time): the moderators see reward farming, with the tables and the cap."""
+    lobby = staffed
+    mod = await moderator(lobby)
+    taker, feeder = await lobby.register("Taker"), await lobby.register("Feeder")
+    tables = [await friends_table(lobby, taker, feeder) for _ in range(19)]
+    [pair] = await signals(lobby, mod)
+    assert sorted(pair.player_ids) == sorted([taker.id, feeder.id])
+    farming = next(s for s in pair.signals if s.kind == "reward_farming")
+    assert f"{taker.id} won 19 of 19 short rewarded tables against {feeder.id}" in (farming.summary)
+    assert f"cap {FARMING_CAP_PER_DAY} a day: {19 - FARMING_CAP_PER_DAY} over it" in (
+        farming.summary
+    )
+    assert sorted(farming.table_ids) == sorted(tables)

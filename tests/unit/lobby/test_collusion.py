@@ -16,7 +16,16 @@ from tavolo.lobby.social.conduct.collusion import (
     rule_events,
     turns_of,
 )
-from tavolo.lobby.social.conduct.collusion_signals import PairSignals, ranked
+from tavolo.lobby.social.conduct.collusion_signals import (
+    CLAIMED_INSTALLATION,
+    FARMING_CAP_PER_DAY,
+    FARMING_MIN_TABLES,
+    SAME_ADDRESS,
+    SAME_INSTALLATION,
+    PairSignals,
+    is_platform_address,
+    ranked,
+)
 
 from .collusion_world import PAIR, world
 
@@ -161,19 +170,36 @@ def test_turns_are_read_from_a_table_logs_action_events() -> None:
     assert [(t.actor, t.next_actor, t.penalty) for t in turns] == [("a", "d", True)]
 
 
-def test_shared_installation_outweighs_a_shared_address() -> None:
+@pytest.mark.parametrize("address", ["10.0.0.1", "127.0.0.1", "::1", "::ffff:127.0.0.1", "pr"])
+@pytest.mark.parametrize("same_address", [True, False])
+@pytest.mark.parametrize("same_installation", [True, False])
+def test_pcg_3_what_the_server_observes_outweighs_what_the_client_claims(
+    address: str, same_address: bool, same_installation: bool
+) -> None:
+    """Every combination: a shared address counts unless it is the platform's own
+    (loopback, or a proxy it is told of, here "pr"); a shared installation weighs fully
+    only when the server also saw both from one address, and little on its own claim."""
+    platform = {"pr"}
     projection = rebuild(
         [
-            SessionSeen("1", "ann", "10.0.0.1", "i-1"),
-            SessionSeen("2", "bob", "10.0.0.1", "i-2"),
-            SessionSeen("3", "cat", "10.0.0.9", "i-3"),
-            SessionSeen("4", "dan", "10.0.0.8", "i-3"),
+            SessionSeen("1", "ann", address, "i-1"),
+            SessionSeen(
+                "2",
+                "bob",
+                address if same_address else "10.0.0.2",
+                "i-1" if same_installation else "i-2",
+            ),
         ]
     )
-    assert [(s.players, s.signals[0].kind) for s in ranked(projection)] == [
-        (("cat", "dan"), "same_installation"),
-        (("ann", "bob"), "same_address"),
-    ]
+    found = {s.kind: s.score for p in ranked(projection, platform) for s in p.signals}
+    observed = same_address and not is_platform_address(address, platform)
+    expected: dict[str, float] = {}
+    if observed:
+        expected["same_address"] = SAME_ADDRESS
+    if same_installation:
+        expected["same_installation"] = SAME_INSTALLATION if observed else CLAIMED_INSTALLATION
+    assert found == expected
+    assert CLAIMED_INSTALLATION < SAME_ADDRESS < SAME_INSTALLATION
 
 
 def test_ranking_report() -> None:
@@ -184,3 +210,49 @@ def test_ranking_report() -> None:
         for s in pair.signals:
             print(f"     {s.kind} {s.score:.2f}: {s.summary}")
     assert signals[0].players == PAIR
+
+
+def _quick_tables(
+    count: int, *, one_way: bool, mode: str = "versus_friends", seconds: float = 20.0
+) -> list[TableResult]:
+    """``count`` friends tables between ann and bob on one day; bob wins each (one way) or
+    every other one."""
+    return [
+        TableResult(
+            f"f{i}",
+            f"t{i}",
+            "briscola",
+            2,
+            {"ann": 2, "bob": 1} if one_way or i % 2 else {"ann": 1, "bob": 2},
+            0,
+            mode,
+            seconds,
+            "2026-12-05",
+        )
+        for i in range(count)
+    ]
+
+
+@pytest.mark.parametrize("count", range(0, 25))
+@pytest.mark.parametrize("one_way", [True, False])
+def test_pcg_3_reward_farming_is_raised_for_short_one_way_tables_past_the_cap(
+    count: int, one_way: bool
+) -> None:
+    """Short rewarded tables between the same two, the reward flowing one way: raised once
+    they pass the daily cap or a coin toss could not explain them, with the cap shown."""
+    found = [s for p in ranked(rebuild(_quick_tables(count, one_way=one_way))) for s in p.signals]
+    farming = [s for s in found if s.kind == "reward_farming"]
+    z = (count - count / 2) / (count / 4) ** 0.5 if count else 0.0
+    expected = one_way and count >= FARMING_MIN_TABLES and (count > FARMING_CAP_PER_DAY or z >= 3.0)
+    assert bool(farming) == expected
+    if farming:
+        assert f"bob won {count} of {count}" in farming[0].summary
+        assert f"cap {FARMING_CAP_PER_DAY} a day: {count - FARMING_CAP_PER_DAY} over" in (
+            farming[0].summary
+        )
+
+
+@pytest.mark.parametrize(("mode", "seconds"), [("stake", 20.0), ("versus_friends", 600.0)])
+def test_long_or_unrewarded_tables_are_no_farming(mode: str, seconds: float) -> None:
+    tables = _quick_tables(19, one_way=True, mode=mode, seconds=seconds)
+    assert all(s.kind != "reward_farming" for p in ranked(rebuild(tables)) for s in p.signals)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tavolo.lobby.accounts.nicknames import normalise, same_nickname, skeleton
+from tavolo.lobby.accounts.nicknames import check_acceptable, normalise, same_nickname, skeleton
 from tavolo.servicekit.errors import InvalidArgument
 
 CYRILLIC_A = "\u0430"
@@ -72,3 +72,41 @@ def test_pcg_1_a_malformed_nickname_is_refused_with_the_rule(raw: str, reason: s
 
 def test_letters_of_any_script_are_allowed() -> None:
     assert normalise("Ζωή_42") == "Ζωή_42"
+
+
+VULGAR_NICKNAMES = ("Cazzo", "Stronzo", "Vaffanculo", "Coglione", "Puttana", "Merda", "Fuck")
+STAFF_NICKNAMES = ("Moderatore", "admin", "Operatore", "Supporto", "Staff")
+
+
+def _disguises(name: str, *, wrapped: bool = False) -> list[str]:
+    """Every way a name is written to slip past: cases, digits for letters, separators,
+    a trailing underscore, a look-alike Cyrillic o (kept to a nickname's 20 characters)."""
+    leet = name.translate(str.maketrans({"o": "0", "a": "4", "e": "3", "i": "1"}))
+    spaced = "_".join(name)
+    forms = [name, name.upper(), name.lower(), leet, f"{name}_", f"_{name}", f"{name}99"]
+    forms += [spaced, name.replace("o", CYRILLIC_O), name.replace("a", CYRILLIC_A)]
+    if wrapped:  # staff words are reserved anywhere in a name
+        forms += [f"x{name}x", f"The{name}"]
+    return [f for f in forms if 3 <= len(f) <= 20]
+
+
+@pytest.mark.parametrize("name", VULGAR_NICKNAMES)
+def test_pcg_3_a_vulgar_nickname_is_refused_in_every_disguise(name: str) -> None:
+    """PCG-3 on nicknames: the chat's filter refuses them, with a clear message."""
+    for form in _disguises(name):
+        with pytest.raises(InvalidArgument, match="reads as vulgar language"):
+            check_acceptable(normalise(form))
+
+
+@pytest.mark.parametrize("name", STAFF_NICKNAMES)
+def test_pcg_3_a_staff_like_nickname_is_reserved_in_every_disguise(name: str) -> None:
+    for form in _disguises(name, wrapped=True):
+        with pytest.raises(InvalidArgument, match="is reserved"):
+            check_acceptable(normalise(form))
+
+
+@pytest.mark.parametrize(
+    "name", ["Mario", "Moderna", "Scunthorpe", "Fucecchio", "Cazzago", "Cocktail", "Dickens"]
+)
+def test_innocent_nicknames_are_accepted(name: str) -> None:
+    check_acceptable(normalise(name))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import calendar
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -10,6 +11,7 @@ from tavolo.lobby.accounts.sanctions import (
     Sanction,
     SanctionDuration,
     SanctionKind,
+    add_months,
     add_one_month,
     check_reason,
     ensure_account_active,
@@ -101,3 +103,16 @@ def test_pcg_4_the_longest_sanction_is_reported() -> None:
     long = sanction(SanctionKind.CHAT, None)
     with pytest.raises(PermissionDenied, match="permanently"):
         ensure_may_chat([short, long], NOW)
+
+
+def test_pcg_4_months_are_calendar_months_clamped_on_every_day_of_two_years() -> None:
+    """add_months over every day of 2027-2028 (a leap year) and every count up to a year."""
+    day = datetime(2027, 1, 1, 9, 30, tzinfo=UTC)
+    while day.year < 2029:
+        for months in range(13):
+            later = add_months(day, months)
+            index = day.month - 1 + months
+            assert (later.year, later.month) == (day.year + index // 12, index % 12 + 1)
+            assert later.day == min(day.day, calendar.monthrange(later.year, later.month)[1])
+            assert later.time() == day.time()
+        day += timedelta(days=1)

@@ -188,6 +188,18 @@ class _SanctionDurationEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Sanc
     """One month."""
     SANCTION_DURATION_PERMANENT: _SanctionDuration.ValueType  # 2
     """For ever."""
+    SANCTION_DURATION_ONE_DAY: _SanctionDuration.ValueType  # 3
+    """One day."""
+    SANCTION_DURATION_ONE_WEEK: _SanctionDuration.ValueType  # 4
+    """One week."""
+    SANCTION_DURATION_WARNING: _SanctionDuration.ValueType  # 5
+    """A warning: recorded in the player's history, suspends nothing."""
+    SANCTION_DURATION_THREE_MONTHS: _SanctionDuration.ValueType  # 6
+    """Three calendar months."""
+    SANCTION_DURATION_SIX_MONTHS: _SanctionDuration.ValueType  # 7
+    """Six calendar months."""
+    SANCTION_DURATION_ONE_YEAR: _SanctionDuration.ValueType  # 8
+    """One year."""
 
 class SanctionDuration(_SanctionDuration, metaclass=_SanctionDurationEnumTypeWrapper):
     """How long a sanction lasts."""
@@ -198,6 +210,18 @@ SANCTION_DURATION_ONE_MONTH: SanctionDuration.ValueType  # 1
 """One month."""
 SANCTION_DURATION_PERMANENT: SanctionDuration.ValueType  # 2
 """For ever."""
+SANCTION_DURATION_ONE_DAY: SanctionDuration.ValueType  # 3
+"""One day."""
+SANCTION_DURATION_ONE_WEEK: SanctionDuration.ValueType  # 4
+"""One week."""
+SANCTION_DURATION_WARNING: SanctionDuration.ValueType  # 5
+"""A warning: recorded in the player's history, suspends nothing."""
+SANCTION_DURATION_THREE_MONTHS: SanctionDuration.ValueType  # 6
+"""Three calendar months."""
+SANCTION_DURATION_SIX_MONTHS: SanctionDuration.ValueType  # 7
+"""Six calendar months."""
+SANCTION_DURATION_ONE_YEAR: SanctionDuration.ValueType  # 8
+"""One year."""
 Global___SanctionDuration: _TypeAlias = SanctionDuration  # noqa: Y015
 
 class _ReportState:
@@ -1192,6 +1216,8 @@ class Sanction(_message.Message):
     APPLIED_AT_FIELD_NUMBER: _builtins.int
     UNTIL_FIELD_NUMBER: _builtins.int
     LIFTED_AT_FIELD_NUMBER: _builtins.int
+    DURATION_FIELD_NUMBER: _builtins.int
+    LIFTED_BY_FIELD_NUMBER: _builtins.int
     sanction_id: _builtins.str
     """Its id."""
     player_id: _builtins.str
@@ -1202,6 +1228,10 @@ class Sanction(_message.Message):
     """Who applied it."""
     reason: _builtins.str
     """Why."""
+    duration: Global___SanctionDuration.ValueType
+    """How long it was applied for (unspecified for sanctions older than the field)."""
+    lifted_by: _builtins.str
+    """Who lifted it, if anyone did."""
     @_builtins.property
     def applied_at(self) -> _timestamp_pb2.Timestamp:
         """When."""
@@ -1225,10 +1255,12 @@ class Sanction(_message.Message):
         applied_at: _timestamp_pb2.Timestamp | None = ...,
         until: _timestamp_pb2.Timestamp | None = ...,
         lifted_at: _timestamp_pb2.Timestamp | None = ...,
+        duration: Global___SanctionDuration.ValueType = ...,
+        lifted_by: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["applied_at", b"applied_at", "lifted_at", b"lifted_at", "until", b"until"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["applied_at", b"applied_at", "applied_by", b"applied_by", "kind", b"kind", "lifted_at", b"lifted_at", "player_id", b"player_id", "reason", b"reason", "sanction_id", b"sanction_id", "until", b"until"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["applied_at", b"applied_at", "applied_by", b"applied_by", "duration", b"duration", "kind", b"kind", "lifted_at", b"lifted_at", "lifted_by", b"lifted_by", "player_id", b"player_id", "reason", b"reason", "sanction_id", b"sanction_id", "until", b"until"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1515,6 +1547,10 @@ class Report(_message.Message):
     RESOLVED_AT_FIELD_NUMBER: _builtins.int
     SANCTION_ID_FIELD_NUMBER: _builtins.int
     NOTE_FIELD_NUMBER: _builtins.int
+    REPORTER_NICKNAME_FIELD_NUMBER: _builtins.int
+    PLAYER_NICKNAME_FIELD_NUMBER: _builtins.int
+    CASE_ID_FIELD_NUMBER: _builtins.int
+    CASE_COUNT_FIELD_NUMBER: _builtins.int
     report_id: _builtins.str
     """Its id."""
     reporter_id: _builtins.str
@@ -1535,6 +1571,16 @@ class Report(_message.Message):
     """The sanction the decision applied (PCG-4), if any."""
     note: _builtins.str
     """The moderator's note."""
+    reporter_nickname: _builtins.str
+    """The reporter's nickname when the report was filed."""
+    player_nickname: _builtins.str
+    """The reported player's nickname when the report was filed."""
+    case_id: _builtins.str
+    """The case the report belongs to: the id of the first open report on the same player
+    (or table, for a table report naming nobody); reports on one target merge into it.
+    """
+    case_count: _builtins.int
+    """How many reports the case holds (one per reporter)."""
     @_builtins.property
     def chat(self) -> _containers.RepeatedCompositeFieldContainer[Global___EvidenceLine]:
         """The chat lines around the message, or the table's last lines."""
@@ -1563,10 +1609,14 @@ class Report(_message.Message):
         resolved_at: _timestamp_pb2.Timestamp | None = ...,
         sanction_id: _builtins.str = ...,
         note: _builtins.str = ...,
+        reporter_nickname: _builtins.str = ...,
+        player_nickname: _builtins.str = ...,
+        case_id: _builtins.str = ...,
+        case_count: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["filed_at", b"filed_at", "resolved_at", b"resolved_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["chat", b"chat", "filed_at", b"filed_at", "log_ref", b"log_ref", "message_id", b"message_id", "note", b"note", "player_id", b"player_id", "reason", b"reason", "report_id", b"report_id", "reporter_id", b"reporter_id", "resolved_at", b"resolved_at", "resolved_by", b"resolved_by", "sanction_id", b"sanction_id", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["case_count", b"case_count", "case_id", b"case_id", "chat", b"chat", "filed_at", b"filed_at", "log_ref", b"log_ref", "message_id", b"message_id", "note", b"note", "player_id", b"player_id", "player_nickname", b"player_nickname", "reason", b"reason", "report_id", b"report_id", "reporter_id", b"reporter_id", "reporter_nickname", b"reporter_nickname", "resolved_at", b"resolved_at", "resolved_by", b"resolved_by", "sanction_id", b"sanction_id", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1659,6 +1709,130 @@ class ResolveReportRequest(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ResolveReportRequest: _TypeAlias = ResolveReportRequest  # noqa: Y015
+
+@_typing.final
+class ResolveReportsRequest(_message.Message):
+    """Moderators: decide several reports at once; each one's whole case is decided."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REPORT_IDS_FIELD_NUMBER: _builtins.int
+    SANCTION_ID_FIELD_NUMBER: _builtins.int
+    NOTE_FIELD_NUMBER: _builtins.int
+    sanction_id: _builtins.str
+    """The sanction applied for them (ApplySanction first); empty to dismiss."""
+    note: _builtins.str
+    """Why; required to dismiss."""
+    @_builtins.property
+    def report_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Which (at most 500)."""
+
+    def __init__(
+        self,
+        *,
+        report_ids: _abc.Iterable[_builtins.str] | None = ...,
+        sanction_id: _builtins.str = ...,
+        note: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["note", b"note", "report_ids", b"report_ids", "sanction_id", b"sanction_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ResolveReportsRequest: _TypeAlias = ResolveReportsRequest  # noqa: Y015
+
+@_typing.final
+class ResolveReportsResponse(_message.Message):
+    """The reports decided."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REPORTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def reports(self) -> _containers.RepeatedCompositeFieldContainer[Global___Report]:
+        """Every report of every case decided."""
+
+    def __init__(
+        self,
+        *,
+        reports: _abc.Iterable[Global___Report] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["reports", b"reports"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ResolveReportsResponse: _TypeAlias = ResolveReportsResponse  # noqa: Y015
+
+@_typing.final
+class ListSanctionsRequest(_message.Message):
+    """A player's sanction history (staff, or the player themself)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    """The player."""
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListSanctionsRequest: _TypeAlias = ListSanctionsRequest  # noqa: Y015
+
+@_typing.final
+class ListSanctionsResponse(_message.Message):
+    """Every sanction of a player, lifted and ended ones too, newest first."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SANCTIONS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def sanctions(self) -> _containers.RepeatedCompositeFieldContainer[Global___Sanction]:
+        """The sanctions."""
+
+    def __init__(
+        self,
+        *,
+        sanctions: _abc.Iterable[Global___Sanction] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["sanctions", b"sanctions"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListSanctionsResponse: _TypeAlias = ListSanctionsResponse  # noqa: Y015
+
+@_typing.final
+class FindPlayerRequest(_message.Message):
+    """Moderators and operators: find a player."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NICKNAME_FIELD_NUMBER: _builtins.int
+    nickname: _builtins.str
+    """The nickname (case and look-alike letters ignored)."""
+    def __init__(
+        self,
+        *,
+        nickname: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["nickname", b"nickname"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___FindPlayerRequest: _TypeAlias = FindPlayerRequest  # noqa: Y015
 
 @_typing.final
 class ListCollusionSignalsRequest(_message.Message):

@@ -167,6 +167,21 @@ class LobbyStub:
                 request_serializer=tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsRequest.SerializeToString,
                 response_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsResponse.FromString,
                 _registered_method=True)
+        self.ResolveReports = channel.unary_unary(
+                '/tavolo.v1.Lobby/ResolveReports',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.ResolveReportsRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.ResolveReportsResponse.FromString,
+                _registered_method=True)
+        self.ListSanctions = channel.unary_unary(
+                '/tavolo.v1.Lobby/ListSanctions',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.ListSanctionsRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListSanctionsResponse.FromString,
+                _registered_method=True)
+        self.FindPlayer = channel.unary_unary(
+                '/tavolo.v1.Lobby/FindPlayer',
+                request_serializer=tavolo_dot_v1_dot_lobby__pb2.FindPlayerRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_lobby__pb2.Profile.FromString,
+                _registered_method=True)
         self.CreateTournament = channel.unary_unary(
                 '/tavolo.v1.Lobby/CreateTournament',
                 request_serializer=tavolo_dot_v1_dot_lobby__pb2.CreateTournamentRequest.SerializeToString,
@@ -411,6 +426,28 @@ class LobbyServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ResolveReports(self, request, context):
+        """Moderators: decide several reports (or cases) at once, with one sanction or one note;
+        all of them or none.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListSanctions(self, request, context):
+        """Every sanction a player ever had, newest first (PCG-4): staff, or the player themself.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def FindPlayer(self, request, context):
+        """Moderators and operators: a player by nickname (look-alikes and case ignored).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def CreateTournament(self, request, context):
         """Operators: create a knock-out tournament (PCG-7); its draw's seed is committed now.
         """
@@ -617,6 +654,21 @@ def add_LobbyServicer_to_server(servicer, server):
                     servicer.ListCollusionSignals,
                     request_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsRequest.FromString,
                     response_serializer=tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsResponse.SerializeToString,
+            ),
+            'ResolveReports': grpc.unary_unary_rpc_method_handler(
+                    servicer.ResolveReports,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.ResolveReportsRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.ResolveReportsResponse.SerializeToString,
+            ),
+            'ListSanctions': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListSanctions,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.ListSanctionsRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.ListSanctionsResponse.SerializeToString,
+            ),
+            'FindPlayer': grpc.unary_unary_rpc_method_handler(
+                    servicer.FindPlayer,
+                    request_deserializer=tavolo_dot_v1_dot_lobby__pb2.FindPlayerRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_lobby__pb2.Profile.SerializeToString,
             ),
             'CreateTournament': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateTournament,
@@ -1373,6 +1425,87 @@ class Lobby:
             '/tavolo.v1.Lobby/ListCollusionSignals',
             tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsRequest.SerializeToString,
             tavolo_dot_v1_dot_lobby__pb2.ListCollusionSignalsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ResolveReports(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/ResolveReports',
+            tavolo_dot_v1_dot_lobby__pb2.ResolveReportsRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.ResolveReportsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListSanctions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/ListSanctions',
+            tavolo_dot_v1_dot_lobby__pb2.ListSanctionsRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.ListSanctionsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def FindPlayer(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Lobby/FindPlayer',
+            tavolo_dot_v1_dot_lobby__pb2.FindPlayerRequest.SerializeToString,
+            tavolo_dot_v1_dot_lobby__pb2.Profile.FromString,
             options,
             channel_credentials,
             insecure,

@@ -97,6 +97,14 @@ class LobbyStub:
     """Moderators and auditors: pairs of accounts that may collude, most suspicious first,
     with their evidence (PCG-3). Nothing is sanctioned automatically.
     """
+    ResolveReports: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ResolveReportsRequest, _lobby_pb2.ResolveReportsResponse]
+    """Moderators: decide several reports (or cases) at once, with one sanction or one note;
+    all of them or none.
+    """
+    ListSanctions: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListSanctionsRequest, _lobby_pb2.ListSanctionsResponse]
+    """Every sanction a player ever had, newest first (PCG-4): staff, or the player themself."""
+    FindPlayer: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.FindPlayerRequest, _lobby_pb2.Profile]
+    """Moderators and operators: a player by nickname (look-alikes and case ignored)."""
     CreateTournament: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CreateTournamentRequest, _lobby_pb2.Tournament]
     """Operators: create a knock-out tournament (PCG-7); its draw's seed is committed now."""
     CancelTournament: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CancelTournamentRequest, _lobby_pb2.Tournament]
@@ -194,6 +202,14 @@ class LobbyAsyncStub(LobbyStub):
     """Moderators and auditors: pairs of accounts that may collude, most suspicious first,
     with their evidence (PCG-3). Nothing is sanctioned automatically.
     """
+    ResolveReports: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ResolveReportsRequest, _lobby_pb2.ResolveReportsResponse]  # type: ignore[assignment]
+    """Moderators: decide several reports (or cases) at once, with one sanction or one note;
+    all of them or none.
+    """
+    ListSanctions: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListSanctionsRequest, _lobby_pb2.ListSanctionsResponse]  # type: ignore[assignment]
+    """Every sanction a player ever had, newest first (PCG-4): staff, or the player themself."""
+    FindPlayer: _aio.UnaryUnaryMultiCallable[_lobby_pb2.FindPlayerRequest, _lobby_pb2.Profile]  # type: ignore[assignment]
+    """Moderators and operators: a player by nickname (look-alikes and case ignored)."""
     CreateTournament: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CreateTournamentRequest, _lobby_pb2.Tournament]  # type: ignore[assignment]
     """Operators: create a knock-out tournament (PCG-7); its draw's seed is committed now."""
     CancelTournament: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CancelTournamentRequest, _lobby_pb2.Tournament]  # type: ignore[assignment]
@@ -444,6 +460,32 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         """Moderators and auditors: pairs of accounts that may collude, most suspicious first,
         with their evidence (PCG-3). Nothing is sanctioned automatically.
         """
+
+    @_abc_1.abstractmethod
+    def ResolveReports(
+        self,
+        request: _lobby_pb2.ResolveReportsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.ResolveReportsResponse, _abc.Awaitable[_lobby_pb2.ResolveReportsResponse]]:
+        """Moderators: decide several reports (or cases) at once, with one sanction or one note;
+        all of them or none.
+        """
+
+    @_abc_1.abstractmethod
+    def ListSanctions(
+        self,
+        request: _lobby_pb2.ListSanctionsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.ListSanctionsResponse, _abc.Awaitable[_lobby_pb2.ListSanctionsResponse]]:
+        """Every sanction a player ever had, newest first (PCG-4): staff, or the player themself."""
+
+    @_abc_1.abstractmethod
+    def FindPlayer(
+        self,
+        request: _lobby_pb2.FindPlayerRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.Profile, _abc.Awaitable[_lobby_pb2.Profile]]:
+        """Moderators and operators: a player by nickname (look-alikes and case ignored)."""
 
     @_abc_1.abstractmethod
     def CreateTournament(

@@ -21,9 +21,14 @@ Pair = tuple[str, str]  # ordered: (actor, other) or, for symmetric counts, sort
 TURN_EVENTS = frozenset({"play", "draw", "keep", "take"})
 
 
+REWARDED_MODES = frozenset({"versus_friends", "online"})  # tables the wallet rewards
+
+
 @dataclass(frozen=True, slots=True)
 class TableResult:
-    """A finished table: its human players (bots left out), their places and the stake."""
+    """A finished table: its human players (bots left out), their places and the stake;
+    how it was formed (``versus_friends``, ``online`` ...), how long it was played (None
+    when unknown) and when it finished (empty for facts recorded before these were)."""
 
     fact_id: str
     table_id: str
@@ -31,6 +36,9 @@ class TableResult:
     seats: int
     places: Mapping[str, int]
     stake: int
+    mode: str = ""
+    seconds: float | None = None
+    finished_on: str = ""  # the UTC day, YYYY-MM-DD
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +74,15 @@ class Turns:
 
 
 @dataclass(slots=True)
+class QuickTable:
+    """A short rewarded table two players shared, and who of them won it."""
+
+    table_id: str
+    day: str
+    winner: str | None  # one of the two, when only they shared first place
+
+
+@dataclass(slots=True)
 class CollusionProjection:
     """Counts per player and per pair; ``apply`` folds one fact in."""
 
@@ -79,6 +96,7 @@ class CollusionProjection:
     turns: dict[Pair, Turns] = field(default_factory=lambda: defaultdict(Turns))
     addresses: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     installations: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    quick: dict[Pair, list[QuickTable]] = field(default_factory=lambda: defaultdict(list))
 
     def apply(self, fact: Fact) -> None:
         if fact.fact_id in self.seen:
@@ -105,6 +123,7 @@ class CollusionProjection:
         for i, a in enumerate(players):
             for b in players[i + 1 :]:
                 self.shared[(a, b)].append(fact.table_id)
+        self._quick(fact, players)
         if fact.stake <= 0 or not players:
             return
         best = min(fact.places.values())
@@ -116,6 +135,22 @@ class CollusionProjection:
                 self.lost_to[(loser, winner)].append(fact.table_id)
                 self.coins[(loser, winner)] += fact.stake // len(winners)
 
+    def _quick(self, fact: TableResult, players: list[str]) -> None:
+        """A short table of a rewarded mode: kept per pair with its winner, for farming."""
+        if fact.mode not in REWARDED_MODES or fact.seconds is None:
+            return
+        if fact.seconds > QUICK_TABLE_SECONDS or not players:
+            return
+        best = min(fact.places.values())
+        for i, a in enumerate(players):
+            for b in players[i + 1 :]:
+                firsts = [p for p in (a, b) if fact.places[p] == best]
+                winner = firsts[0] if len(firsts) == 1 else None
+                self.quick[(a, b)].append(QuickTable(fact.table_id, fact.finished_on, winner))
+
+
+QUICK_TABLE_SECONDS = 180.0  # a table this short pays its reward for very little play
+
 
 def rebuild(facts: Iterable[Fact]) -> CollusionProjection:
     projection = CollusionProjection()
@@ -124,15 +159,26 @@ def rebuild(facts: Iterable[Fact]) -> CollusionProjection:
     return projection
 
 
-def table_result(fact_id: str, finished: Any) -> TableResult:
-    """From a ``tavolo.v1.TableFinished``: humans only, since a bot colludes with nobody."""
+def table_result(
+    fact_id: str, finished: Any, mode: str = "", seconds: float | None = None, day: str = ""
+) -> TableResult:
+    """From a ``tavolo.v1.TableFinished``: humans only, since a bot colludes with nobody;
+    with the mode, the seconds it was played and its day, as the lobby knows them."""
     places = {
         seat.player_id: int(finished.outcome.places[seat.seat])
         for seat in finished.seats
         if seat.player_id and not seat.bot and seat.seat < len(finished.outcome.places)
     }
     return TableResult(
-        fact_id, finished.table_id, finished.game, len(finished.seats), places, finished.stake
+        fact_id,
+        finished.table_id,
+        finished.game,
+        len(finished.seats),
+        places,
+        finished.stake,
+        mode,
+        seconds,
+        day,
     )
 
 

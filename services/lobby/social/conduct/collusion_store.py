@@ -19,6 +19,9 @@ def _payload(fact: Fact) -> tuple[str, dict[str, Any]]:
             "seats": fact.seats,
             "places": dict(fact.places),
             "stake": fact.stake,
+            "mode": fact.mode,
+            "seconds": fact.seconds,
+            "finished_on": fact.finished_on,
         }
     if isinstance(fact, TurnPassed):
         return "turn", {
@@ -37,7 +40,15 @@ def _payload(fact: Fact) -> tuple[str, dict[str, Any]]:
 def _fact(fact_id: str, kind: str, data: dict[str, Any]) -> Fact:
     if kind == "table":
         return TableResult(
-            fact_id, data["table_id"], data["game"], data["seats"], data["places"], data["stake"]
+            fact_id,
+            data["table_id"],
+            data["game"],
+            data["seats"],
+            data["places"],
+            data["stake"],
+            data.get("mode", ""),
+            data.get("seconds"),
+            data.get("finished_on", ""),
         )
     if kind == "turn":
         return TurnPassed(

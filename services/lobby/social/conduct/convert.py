@@ -52,6 +52,10 @@ def report(found: Report) -> lobby_pb2.Report:
         resolved_at=_timestamp(found.resolved_at),
         sanction_id=found.sanction_id or "",
         note=found.note or "",
+        reporter_nickname=found.reporter_nickname,
+        player_nickname=found.player_nickname,
+        case_id=found.case_id,
+        case_count=found.case_count,
     )
 
 

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import re
+import socket
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import UTC
 from typing import Any, Protocol, runtime_checkable
 
 import structlog
 
 from tavolo.lobby.context import LobbyContext
+from tavolo.lobby.play import tables_store
 from tavolo.lobby.social.conduct import collusion_store
 from tavolo.lobby.social.conduct.collusion import (
     SessionSeen,
@@ -33,6 +36,7 @@ from tavolo.lobby.social.conduct.collusion_signals import PairSignals, ranked
 from tavolo.lobby.store import Connection
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.servicekit.errors import InvalidArgument, NotFound
+from tavolo.v1 import common_pb2
 
 log = structlog.get_logger(__name__)
 
@@ -81,9 +85,20 @@ def installation_id(value: str) -> str:
     return value
 
 
+def host_addresses() -> frozenset[str]:
+    """The addresses this machine answers on: a client seen from one of them is the
+    platform itself (a proxy, a tool on the host), not a household."""
+    try:
+        _, _, found = socket.gethostbyname_ex(socket.gethostname())
+    except OSError:
+        return frozenset()
+    return frozenset(found)
+
+
 class FairPlay:
     def __init__(self, ctx: LobbyContext) -> None:
         self.ctx = ctx
+        self.platform_addresses = host_addresses() | ctx.config.platform_addresses
 
     async def session_seen(self, player_id: str, address: str, installation: str) -> None:
         fact = SessionSeen(
@@ -95,7 +110,15 @@ class FairPlay:
     async def table_finished(self, conn: Connection, fact_id: str, finished: Any) -> None:
         """Inside the consumer's transaction: the finished table becomes a fact, and its
         log is queued for reading when its game has soft play to look for."""
-        result = table_result(fact_id, finished)
+        record = await tables_store.table(conn, finished.table_id)
+        stamp = finished.header.occurred_at
+        # When the engine recorded the end; the lobby's clock when the event carries none.
+        now = stamp.ToDatetime(tzinfo=UTC) if stamp.seconds else self.ctx.clock()
+        seconds = None
+        if record is not None:
+            seconds = max(0.0, (now - (record.started_at or record.formed_at)).total_seconds())
+        mode = common_pb2.Mode.Name(finished.mode).removeprefix("MODE_").lower()
+        result = table_result(fact_id, finished, mode, seconds, now.date().isoformat())
         await collusion_store.record(conn, result, self.ctx.clock())
         seats = len(finished.seats)
         free_for_all = seats < PAIRED_FROM_SEATS.get(finished.game, seats + 1)
@@ -145,4 +168,5 @@ class FairPlay:
             raise InvalidArgument("limit cannot be negative")
         async with self.ctx.db.connection() as conn:
             facts = await collusion_store.every_fact(conn)
-        return ranked(rebuild(facts))[: min(limit or DEFAULT_LIMIT, MAX_LIMIT)]
+        found = ranked(rebuild(facts), self.platform_addresses)
+        return found[: min(limit or DEFAULT_LIMIT, MAX_LIMIT)]

@@ -2,14 +2,24 @@
 read the queue and decide, with a sanction (PCG-4) or a dismissal and a note.
 
 The evidence is copied into the report when it is filed (the chat lines around a message,
-the table's last lines and its event-log stream) so that a later edit or pruning cannot
-change what the moderator judges. The reporter learns that the report was received and,
-later, that it was handled; never how, and never the note.
+the table's last lines and its event-log stream; for a report on a player, the last table
+the two shared and its last lines; the nicknames beside the ids) so that a later edit,
+pruning or rename cannot change what the moderator judges. The reporter learns that the
+report was received and, later, that it was handled; never how, and never the note.
+
+Reports merge into cases: while a case on a player (or on a table, for a table report
+naming nobody) is open, every report on the same target joins it, and the moderator's
+queue shows the case once with its count. A reporter counts once per case, may report
+the same target again only :data:`SAME_TARGET_EVERY` after their last report on it, and
+files at most :data:`PER_HOUR` reports an hour; beyond that the call is refused
+(RESOURCE_EXHAUSTED) and nothing is recorded. A moderator decides a whole case at once,
+or several cases with one sanction or one note (:meth:`Reports.resolve_many`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import timedelta
 
 from tavolo.lobby.accounts import store as accounts_store
 from tavolo.lobby.context import LobbyContext
@@ -21,13 +31,22 @@ from tavolo.lobby.social.conduct.reports_store import ChatLine, Report, Subject
 from tavolo.lobby.store import Connection
 from tavolo.lobby.updates import ReportHandled
 from tavolo.servicekit.auth import Principal, Role
-from tavolo.servicekit.errors import FailedPrecondition, InvalidArgument, NotFound, quoted
+from tavolo.servicekit.errors import (
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    ResourceExhausted,
+    quoted,
+)
 
 MAX_REASON = 1000
 MAX_NOTE = 1000
 LINES_BEFORE = 10  # the reported line and the nine before it
 LINES_AFTER = 5
 TABLE_LINES = 20
+SAME_TARGET_EVERY = timedelta(minutes=10)
+PER_HOUR = 20
+MAX_BULK = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,14 +86,45 @@ class Reports:
             elif about.table_id:
                 report = await self._about_table(conn, caller, about, why)
             elif about.player_id:
-                await self._player(conn, about.player_id)
-                report = self._new(caller, Subject.PLAYER, about.player_id, None, None, why)
+                report = await self._about_player(conn, caller, about.player_id, why)
             else:
                 raise InvalidArgument("say what you report: a message, a table or a player")
+            report = replace(
+                report,
+                reporter_nickname=await reports_store.nickname_of(conn, caller.player_id),
+                player_nickname=await reports_store.nickname_of(conn, report.player_id),
+            )
             if report.player_id == caller.player_id:
                 raise InvalidArgument("you cannot report yourself")
+            report = await self._into_case(conn, report)
             await reports_store.insert(conn, report)
         return report
+
+    async def _into_case(self, conn: Connection, report: Report) -> Report:
+        """Throttle the reporter, then join the open case on the target or open one."""
+        await reports_store.lock(conn, report.reporter_id)
+        now = self.ctx.clock()
+        filed = await reports_store.filed_since(conn, report.reporter_id, now - timedelta(hours=1))
+        if filed >= PER_HOUR:
+            raise ResourceExhausted(
+                f"you filed {filed} reports in the last hour, the most one may; a moderator"
+                " reads every one of them, try again later"
+            )
+        await reports_store.lock(conn, report.target)
+        case_id = await reports_store.open_case(conn, report.target)
+        whom = report.player_nickname or f"table {report.table_id}"
+        if case_id is not None and await reports_store.in_case(conn, case_id, report.reporter_id):
+            raise ResourceExhausted(
+                f"you already reported {whom} and a moderator has not decided yet; one"
+                " report per reporter is enough for the case"
+            )
+        last = await reports_store.last_filed_on(conn, report.reporter_id, report.target)
+        if last is not None and now - last < SAME_TARGET_EVERY:
+            minutes = int(SAME_TARGET_EVERY.total_seconds() // 60)
+            raise ResourceExhausted(
+                f"you reported {whom} less than {minutes} minutes ago; report again later"
+            )
+        return replace(report, case_id=case_id or report.report_id)
 
     async def mine(
         self, caller: Principal, page_size: int, page_token: str
@@ -106,32 +156,57 @@ class Reports:
     async def resolve(
         self, caller: Principal, report_id: str, sanction_id: str, note: str
     ) -> Report:
+        """Decide the case ``report_id`` belongs to; the answer is its first report."""
+        return (await self.resolve_many(caller, [report_id], sanction_id, note, bulk=False))[0]
+
+    async def resolve_many(
+        self,
+        caller: Principal,
+        report_ids: list[str],
+        sanction_id: str,
+        note: str,
+        *,
+        bulk: bool = True,
+    ) -> list[Report]:
+        """Decide every case the reports belong to, with one sanction or one note: all of
+        them, or none when one is unknown, already decided or about another player."""
         caller.require(Role.MODERATOR)
+        if not report_ids or (bulk and len(report_ids) > MAX_BULK):
+            raise InvalidArgument(f"name the reports to decide: 1 to {MAX_BULK} ids")
         if not sanction_id and not note.strip():
             raise InvalidArgument("link the sanction you applied, or dismiss with a note")
         remark = _text(note, "note", MAX_NOTE) if note.strip() else None
+        decided: list[Report] = []
         async with self.ctx.db.transaction() as conn:
-            found = await reports_store.for_update(conn, report_id) if report_id else None
-            if found is None:
-                raise NotFound(f"no report has the id {quoted(report_id)}")
-            if found.handled:
-                raise FailedPrecondition("this report was already handled")
+            sanction = None
             if sanction_id:
                 sanction = await accounts_store.sanction_for_update(conn, sanction_id)
                 if sanction is None:
                     raise NotFound(f"no sanction has the id {quoted(sanction_id)}")
-                if found.player_id is not None and sanction.player_id != found.player_id:
-                    raise InvalidArgument("that sanction is on another player than the reported")
-            resolved = await reports_store.resolve(
-                conn,
-                found.report_id,
-                caller.player_id,
-                self.ctx.clock(),
-                sanction_id or None,
-                remark,
-            )
-        await self.ctx.publish([(resolved.reporter_id, ReportHandled(resolved))])
-        return resolved
+            cases: dict[str, list[Report]] = {}
+            for report_id in dict.fromkeys(report_ids):
+                case = await reports_store.case_for_update(conn, report_id) if report_id else []
+                if not case:
+                    raise NotFound(f"no report has the id {quoted(report_id)}")
+                if case[0].handled:
+                    raise FailedPrecondition(
+                        f"report {quoted(report_id)} was already handled (its case"
+                        f" {quoted(case[0].case_id)})"
+                    )
+                head = case[0]
+                if sanction is not None and head.player_id not in (None, sanction.player_id):
+                    raise InvalidArgument(
+                        f"that sanction is on another player than the one reported in"
+                        f" {quoted(report_id)}"
+                    )
+                cases[head.case_id] = case
+            now = self.ctx.clock()
+            for case_id in cases:
+                decided += await reports_store.resolve_case(
+                    conn, case_id, caller.player_id, now, sanction_id or None, remark
+                )
+        await self.ctx.publish([(r.reporter_id, ReportHandled(r)) for r in decided])
+        return [r for r in decided if r.report_id == r.case_id] if bulk else decided[:1]
 
     # -- evidence -------------------------------------------------------------------
 
@@ -185,9 +260,18 @@ class Reports:
         lines = await reports_store.lines_around(conn, channel, None, TABLE_LINES, 0)
         return self._new(caller, Subject.TABLE, player_id, None, table_id, reason, lines)
 
-    async def _player(self, conn: Connection, player_id: str) -> None:
+    async def _about_player(
+        self, conn: Connection, caller: Principal, player_id: str, reason: str
+    ) -> Report:
+        """A player, with the last table the two shared and its last lines, if any."""
         if await accounts_store.account_by_id(conn, player_id) is None:
             raise NotFound(f"no player has the id {quoted(player_id)}")
+        table_id = await reports_store.last_shared_table(conn, caller.player_id, player_id)
+        lines: tuple[ChatLine, ...] = ()
+        if table_id is not None:
+            channel = Channel(ChannelKind.TABLE, table_id)
+            lines = await reports_store.lines_around(conn, channel, None, TABLE_LINES, 0)
+        return self._new(caller, Subject.PLAYER, player_id, None, table_id, reason, lines)
 
     async def _reads(self, conn: Connection, caller: Principal, channel: Channel) -> bool:
         if channel.kind is ChannelKind.TABLE:

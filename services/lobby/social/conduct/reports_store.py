@@ -46,6 +46,15 @@ class Report:
     resolved_at: datetime | None = None
     sanction_id: str | None = None
     note: str | None = None
+    case_id: str = ""  # empty until filed: the report's own id or the case it joined
+    reporter_nickname: str = ""
+    player_nickname: str = ""
+    case_count: int = 1
+
+    @property
+    def target(self) -> str:
+        """What reports merge on: the player reported, else the table."""
+        return f"player:{self.player_id}" if self.player_id else f"table:{self.table_id}"
 
     @property
     def handled(self) -> bool:
@@ -63,7 +72,9 @@ class Located:
 
 _REPORT = (
     "seq, report_id, reporter_id, subject, player_id, message_id, table_id, reason,"
-    " chat_lines, log_ref, filed_at, resolved_by, resolved_at, sanction_id, note"
+    " chat_lines, log_ref, filed_at, resolved_by, resolved_at, sanction_id, note, case_id,"
+    " reporter_nickname, player_nickname,"
+    f" (SELECT count(*) FROM {S}.reports c WHERE c.case_id = r.case_id) AS case_count"
 )
 
 
@@ -105,6 +116,10 @@ def _report(row: Any) -> Report:
         row["resolved_at"],
         row["sanction_id"],
         row["note"],
+        row["case_id"],
+        row["reporter_nickname"],
+        row["player_nickname"],
+        row["case_count"],
     )
 
 
@@ -161,8 +176,9 @@ async def lines_around(
 async def insert(conn: Connection, report: Report) -> None:
     await conn.execute(
         f"INSERT INTO {S}.reports (report_id, reporter_id, subject, player_id, message_id,"
-        " table_id, reason, chat_lines, log_ref, filed_at)"
-        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        " table_id, reason, chat_lines, log_ref, filed_at, case_id, target,"
+        " reporter_nickname, player_nickname)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
         report.report_id,
         report.reporter_id,
         report.subject.value,
@@ -173,43 +189,117 @@ async def insert(conn: Connection, report: Report) -> None:
         json.dumps([_line_out(line) for line in report.chat_lines]),
         report.log_ref,
         report.filed_at,
+        report.case_id or report.report_id,
+        report.target,
+        report.reporter_nickname,
+        report.player_nickname,
     )
 
 
-async def for_update(conn: Connection, report_id: str) -> Report | None:
-    row = await conn.fetchrow(
-        f"SELECT {_REPORT} FROM {S}.reports WHERE report_id = $1 FOR UPDATE", report_id
+async def lock(conn: Connection, key: str) -> None:
+    """Serialise filings on one reporter or one target until the transaction ends."""
+    await conn.execute("SELECT pg_advisory_xact_lock(hashtext($1))", f"report:{key}")
+
+
+async def open_case(conn: Connection, target: str) -> str | None:
+    """The open case on ``target``, if there is one."""
+    found: str | None = await conn.fetchval(
+        f"SELECT case_id FROM {S}.reports WHERE target = $1 AND resolved_at IS NULL"
+        " ORDER BY seq LIMIT 1",
+        target,
     )
-    return _report(row) if row else None
+    return found
 
 
-async def resolve(
+async def in_case(conn: Connection, case_id: str, reporter_id: str) -> bool:
+    found = await conn.fetchval(
+        f"SELECT 1 FROM {S}.reports WHERE case_id = $1 AND reporter_id = $2",
+        case_id,
+        reporter_id,
+    )
+    return found is not None
+
+
+async def last_filed_on(conn: Connection, reporter_id: str, target: str) -> datetime | None:
+    found: datetime | None = await conn.fetchval(
+        f"SELECT max(filed_at) FROM {S}.reports WHERE reporter_id = $1 AND target = $2",
+        reporter_id,
+        target,
+    )
+    return found
+
+
+async def filed_since(conn: Connection, reporter_id: str, since: datetime) -> int:
+    count: int = await conn.fetchval(
+        f"SELECT count(*) FROM {S}.reports WHERE reporter_id = $1 AND filed_at > $2",
+        reporter_id,
+        since,
+    )
+    return count
+
+
+async def last_shared_table(conn: Connection, a: str, b: str) -> str | None:
+    """The table both players sat at most recently, if any."""
+    found: str | None = await conn.fetchval(
+        f"SELECT t.table_id FROM {S}.game_tables t"
+        f" JOIN {S}.table_seats x ON x.table_id = t.table_id AND x.player_id = $1"
+        f" JOIN {S}.table_seats y ON y.table_id = t.table_id AND y.player_id = $2"
+        " ORDER BY t.formed_at DESC LIMIT 1",
+        a,
+        b,
+    )
+    return found
+
+
+async def nickname_of(conn: Connection, player_id: str | None) -> str:
+    if not player_id:
+        return ""
+    found: str | None = await conn.fetchval(
+        f"SELECT nickname FROM {S}.players WHERE player_id = $1", player_id
+    )
+    return found or ""
+
+
+async def case_for_update(conn: Connection, report_id: str) -> list[Report]:
+    """Every report of the case ``report_id`` belongs to, its first report first."""
+    rows = await conn.fetch(
+        f"SELECT {_REPORT} FROM {S}.reports r WHERE r.case_id = ("
+        f"  SELECT case_id FROM {S}.reports WHERE report_id = $1)"
+        " ORDER BY r.seq FOR UPDATE",
+        report_id,
+    )
+    return [_report(r) for r in rows]
+
+
+async def resolve_case(
     conn: Connection,
-    report_id: str,
+    case_id: str,
     by: str,
     at: datetime,
     sanction_id: str | None,
     note: str | None,
-) -> Report:
-    row = await conn.fetchrow(
-        f"UPDATE {S}.reports SET resolved_by = $2, resolved_at = $3, sanction_id = $4,"
-        f" note = $5 WHERE report_id = $1 RETURNING {_REPORT}",
-        report_id,
+) -> list[Report]:
+    rows = await conn.fetch(
+        f"UPDATE {S}.reports r SET resolved_by = $2, resolved_at = $3, sanction_id = $4,"
+        f" note = $5 WHERE r.case_id = $1 RETURNING {_REPORT}",
+        case_id,
         by,
         at,
         sanction_id,
         note,
     )
-    return _report(row)
+    return sorted((_report(r) for r in rows), key=lambda r: r.report_id != case_id)
 
 
 async def page(
     conn: Connection, after_seq: int, limit: int, *, open_only: bool, reporter_id: str | None
 ) -> tuple[list[Report], int | None]:
-    """Oldest first: a moderator's queue (``open_only``) or one reporter's own reports."""
+    """Oldest first: a moderator's queue of cases, each shown by its first report
+    (``reporter_id`` None), or one reporter's own reports."""
     rows = await conn.fetch(
-        f"SELECT {_REPORT} FROM {S}.reports WHERE seq > $1"
-        " AND (NOT $2 OR resolved_at IS NULL) AND ($3::text IS NULL OR reporter_id = $3)"
+        f"SELECT {_REPORT} FROM {S}.reports r WHERE seq > $1"
+        " AND (NOT $2 OR resolved_at IS NULL)"
+        " AND (($3::text IS NULL AND report_id = case_id) OR reporter_id = $3)"
         " ORDER BY seq LIMIT $4",
         after_seq,
         open_only,

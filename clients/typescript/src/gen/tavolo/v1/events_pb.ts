@@ -17,7 +17,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file tavolo/v1/events.proto.
  */
 export const file_tavolo_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("ChZ0YXZvbG8vdjEvZXZlbnRzLnByb3RvEgl0YXZvbG8udjEidAoLRXZlbnRIZWFkZXISEAoIZXZlbnRfaWQYASABKAkSEQoJc3RyZWFtX2lkGAIgASgJEg8KB3ZlcnNpb24YAyABKAMSLwoLb2NjdXJyZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIsgCCgtNYXRjaEZvcm1lZBImCgZoZWFkZXIYASABKAsyFi50YXZvbG8udjEuRXZlbnRIZWFkZXISEAoIbWF0Y2hfaWQYAiABKAkSDAoEZ2FtZRgDIAEoCRIdCgRtb2RlGAQgASgOMg8udGF2b2xvLnYxLk1vZGUSKAoHb3B0aW9ucxgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSHgoFc2VhdHMYBiADKAsyDy50YXZvbG8udjEuU2VhdBINCgVzdGFrZRgHIAEoAxISCgpib3RfZmlsbGVkGAggASgIEjUKCGhvbGRfaWRzGAkgAygLMiMudGF2b2xvLnYxLk1hdGNoRm9ybWVkLkhvbGRJZHNFbnRyeRouCgxIb2xkSWRzRW50cnkSCwoDa2V5GAEgASgFEg0KBXZhbHVlGAIgASgJOgI4ASLEAQoOTWF0Y2hDYW5jZWxsZWQSJgoGaGVhZGVyGAEgASgLMhYudGF2b2xvLnYxLkV2ZW50SGVhZGVyEhAKCG1hdGNoX2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRI4Cghob2xkX2lkcxgEIAMoCzImLnRhdm9sby52MS5NYXRjaENhbmNlbGxlZC5Ib2xkSWRzRW50cnkaLgoMSG9sZElkc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEivQEKDFRhYmxlU3RhcnRlZBImCgZoZWFkZXIYASABKAsyFi50YXZvbG8udjEuRXZlbnRIZWFkZXISEAoIdGFibGVfaWQYAiABKAkSDAoEZ2FtZRgDIAEoCRIdCgRtb2RlGAQgASgOMg8udGF2b2xvLnYxLk1vZGUSHgoFc2VhdHMYBSADKAsyDy50YXZvbG8udjEuU2VhdBINCgVzdGFrZRgGIAEoAxIXCg9zZWVkX2NvbW1pdG1lbnQYByABKAkimgIKDVRhYmxlRmluaXNoZWQSJgoGaGVhZGVyGAEgASgLMhYudGF2b2xvLnYxLkV2ZW50SGVhZGVyEhAKCHRhYmxlX2lkGAIgASgJEgwKBGdhbWUYAyABKAkSHQoEbW9kZRgEIAEoDjIPLnRhdm9sby52MS5Nb2RlEigKB29wdGlvbnMYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eh4KBXNlYXRzGAYgAygLMg8udGF2b2xvLnYxLlNlYXQSIwoHb3V0Y29tZRgHIAEoCzISLnRhdm9sby52MS5PdXRjb21lEg0KBXN0YWtlGAggASgDEhIKCmJvdF9maWxsZWQYCSABKAgSEAoIc2VlZF9oZXgYCiABKAkitAEKDFRhYmxlQWJvcnRlZBImCgZoZWFkZXIYASABKAsyFi50YXZvbG8udjEuRXZlbnRIZWFkZXISEAoIdGFibGVfaWQYAiABKAkSDAoEZ2FtZRgDIAEoCRIdCgRtb2RlGAQgASgOMg8udGF2b2xvLnYxLk1vZGUSHgoFc2VhdHMYBSADKAsyDy50YXZvbG8udjEuU2VhdBINCgVzdGFrZRgGIAEoAxIOCgZyZWFzb24YByABKAkiZgoNQWNjb3VudEZyb3plbhImCgZoZWFkZXIYASABKAsyFi50YXZvbG8udjEuRXZlbnRIZWFkZXISEQoJcGxheWVyX2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRIKCgJieRgEIAEoCSJYCg9BY2NvdW50VW5mcm96ZW4SJgoGaGVhZGVyGAEgASgLMhYudGF2b2xvLnYxLkV2ZW50SGVhZGVyEhEKCXBsYXllcl9pZBgCIAEoCRIKCgJieRgDIAEoCSJyChBQbGF5ZXJSZWdpc3RlcmVkEiYKBmhlYWRlchgBIAEoCzIWLnRhdm9sby52MS5FdmVudEhlYWRlchIRCglwbGF5ZXJfaWQYAiABKAkSEAoIbmlja25hbWUYAyABKAkSEQoJcGVyc29uX2lkGAQgASgJImUKCFNlYXRMZWZ0EiYKBmhlYWRlchgBIAEoCzIWLnRhdm9sby52MS5FdmVudEhlYWRlchIQCgh0YWJsZV9pZBgCIAEoCRIMCgRzZWF0GAMgASgFEhEKCXBsYXllcl9pZBgEIAEoCSLlAQoQU3Rha2VIb2xkQ2hhbmdlZBImCgZoZWFkZXIYASABKAsyFi50YXZvbG8udjEuRXZlbnRIZWFkZXISDwoHaG9sZF9pZBgCIAEoCRIRCglwbGF5ZXJfaWQYAyABKAkSDgoGYW1vdW50GAQgASgDEiMKBXN0YXRlGAUgASgOMhQudGF2b2xvLnYxLkhvbGRTdGF0ZRIOCgZyZWFzb24YBiABKAkSLgoKZXhwaXJlc19hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIdGFibGVfaWQYCCABKAkiugEKCkRlYWRMZXR0ZXISEAoIY29uc3VtZXIYASABKAkSDwoHc3ViamVjdBgCIAEoCRISCgptZXNzYWdlX2lkGAMgASgJEhcKD3N0cmVhbV9zZXF1ZW5jZRgEIAEoBBISCgpkZWxpdmVyaWVzGAUgASgDEg0KBWVycm9yGAYgASgJEisKB2RlYWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBGRhdGEYCCABKAwinwEKEUFjY291bnRzU3VzcGVuZGVkEiYKBmhlYWRlchgBIAEoCzIWLnRhdm9sby52MS5FdmVudEhlYWRlchITCgtzYW5jdGlvbl9pZBgCIAEoCRISCgpwbGF5ZXJfaWRzGAMgAygJEikKBXVudGlsGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZyZWFzb24YBSABKAkiZQoSQWNjb3VudHNSZWluc3RhdGVkEiYKBmhlYWRlchgBIAEoCzIWLnRhdm9sby52MS5FdmVudEhlYWRlchITCgtzYW5jdGlvbl9pZBgCIAEoCRISCgpwbGF5ZXJfaWRzGAMgAygJIugBCg9Ub3VybmFtZW50RHJhd24SJgoGaGVhZGVyGAEgASgLMhYudGF2b2xvLnYxLkV2ZW50SGVhZGVyEhUKDXRvdXJuYW1lbnRfaWQYAiABKAkSCwoDZmVlGAMgASgDEh4KBXNlYXRzGAQgAygLMg8udGF2b2xvLnYxLlNlYXQSOQoIaG9sZF9pZHMYBSADKAsyJy50YXZvbG8udjEuVG91cm5hbWVudERyYXduLkhvbGRJZHNFbnRyeRouCgxIb2xkSWRzRW50cnkSCwoDa2V5GAEgASgFEg0KBXZhbHVlGAIgASgJOgI4ASJQCg9Ub3VybmFtZW50UHJpemUSEQoJcGxheWVyX2lkGAEgASgJEgwKBHNlYXQYAiABKAUSDQoFcGxhY2UYAyABKAUSDQoFY29pbnMYBCABKAMimgEKElRvdXJuYW1lbnRGaW5pc2hlZBImCgZoZWFkZXIYASABKAsyFi50YXZvbG8udjEuRXZlbnRIZWFkZXISFQoNdG91cm5hbWVudF9pZBgCIAEoCRIMCgRnYW1lGAMgASgJEioKBnByaXplcxgEIAMoCzIaLnRhdm9sby52MS5Ub3VybmFtZW50UHJpemUSCwoDcG90GAUgASgDKp4BCglIb2xkU3RhdGUSGgoWSE9MRF9TVEFURV9VTlNQRUNJRklFRBAAEhUKEUhPTERfU1RBVEVfUExBQ0VEEAESFgoSSE9MRF9TVEFURV9SRUZVU0VEEAISFgoSSE9MRF9TVEFURV9FWFBJUkVEEAMSFwoTSE9MRF9TVEFURV9SRUxFQVNFRBAEEhUKEUhPTERfU1RBVEVfU1RBS0VEEAViBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp, file_tavolo_v1_common]);
+  fileDesc("ChZ0YXZvbG8vdjEvZXZlbnRzLnByb3RvEgl0YXZvbG8udjEidAoLRXZlbnRIZWFkZXISEAoIZXZlbnRfaWQYASABKAkSEQoJc3RyZWFtX2lkGAIgASgJEg8KB3ZlcnNpb24YAyABKAMSLwoLb2NjdXJyZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIsgCCgtNYXRjaEZvcm1lZBImCgZoZWFkZXIYASABKAsyFi50YXZvbG8udjEuRXZlbnRIZWFkZXISEAoIbWF0Y2hfaWQYAiABKAkSDAoEZ2FtZRgDIAEoCRIdCgRtb2RlGAQgASgOMg8udGF2b2xvLnYxLk1vZGUSKAoHb3B0aW9ucxgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSHgoFc2VhdHMYBiADKAsyDy50YXZvbG8udjEuU2VhdBINCgVzdGFrZRgHIAEoAxISCgpib3RfZmlsbGVkGAggASgIEjUKCGhvbGRfaWRzGAkgAygLMiMudGF2b2xvLnYxLk1hdGNoRm9ybWVkLkhvbGRJZHNFbnRyeRouCgxIb2xkSWRzRW50cnkSCwoDa2V5GAEgASgFEg0KBXZhbHVlGAIgASgJOgI4ASLEAQoOTWF0Y2hDYW5jZWxsZWQSJgoGaGVhZGVyGAEgASgLMhYudGF2b2xvLnYxLkV2ZW50SGVhZGVyEhAKCG1hdGNoX2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRI4Cghob2xkX2lkcxgEIAMoCzImLnRhdm9sby52MS5NYXRjaENhbmNlbGxlZC5Ib2xkSWRzRW50cnkaLgoMSG9sZElkc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEivQEKDFRhYmxlU3RhcnRlZBImCgZoZWFkZXIYASABKAsyFi50YXZvbG8udjEuRXZlbnRIZWFkZXISEAoIdGFibGVfaWQYAiABKAkSDAoEZ2FtZRgDIAEoCRIdCgRtb2RlGAQgASgOMg8udGF2b2xvLnYxLk1vZGUSHgoFc2VhdHMYBSADKAsyDy50YXZvbG8udjEuU2VhdBINCgVzdGFrZRgGIAEoAxIXCg9zZWVkX2NvbW1pdG1lbnQYByABKAkimgIKDVRhYmxlRmluaXNoZWQSJgoGaGVhZGVyGAEgASgLMhYudGF2b2xvLnYxLkV2ZW50SGVhZGVyEhAKCHRhYmxlX2lkGAIgASgJEgwKBGdhbWUYAyABKAkSHQoEbW9kZRgEIAEoDjIPLnRhdm9sby52MS5Nb2RlEigKB29wdGlvbnMYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eh4KBXNlYXRzGAYgAygLMg8udGF2b2xvLnYxLlNlYXQSIwoHb3V0Y29tZRgHIAEoCzISLnRhdm9sby52MS5PdXRjb21lEg0KBXN0YWtlGAggASgDEhIKCmJvdF9maWxsZWQYCSABKAgSEAoIc2VlZF9oZXgYCiABKAkitAEKDFRhYmxlQWJvcnRlZBImCgZoZWFkZXIYASABKAsyFi50YXZvbG8udjEuRXZlbnRIZWFkZXISEAoIdGFibGVfaWQYAiABKAkSDAoEZ2FtZRgDIAEoCRIdCgRtb2RlGAQgASgOMg8udGF2b2xvLnYxLk1vZGUSHgoFc2VhdHMYBSADKAsyDy50YXZvbG8udjEuU2VhdBINCgVzdGFrZRgGIAEoAxIOCgZyZWFzb24YByABKAkiZgoNQWNjb3VudEZyb3plbhImCgZoZWFkZXIYASABKAsyFi50YXZvbG8udjEuRXZlbnRIZWFkZXISEQoJcGxheWVyX2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRIKCgJieRgEIAEoCSJYCg9BY2NvdW50VW5mcm96ZW4SJgoGaGVhZGVyGAEgASgLMhYudGF2b2xvLnYxLkV2ZW50SGVhZGVyEhEKCXBsYXllcl9pZBgCIAEoCRIKCgJieRgDIAEoCSJyChBQbGF5ZXJSZWdpc3RlcmVkEiYKBmhlYWRlchgBIAEoCzIWLnRhdm9sby52MS5FdmVudEhlYWRlchIRCglwbGF5ZXJfaWQYAiABKAkSEAoIbmlja25hbWUYAyABKAkSEQoJcGVyc29uX2lkGAQgASgJImUKCFNlYXRMZWZ0EiYKBmhlYWRlchgBIAEoCzIWLnRhdm9sby52MS5FdmVudEhlYWRlchIQCgh0YWJsZV9pZBgCIAEoCRIMCgRzZWF0GAMgASgFEhEKCXBsYXllcl9pZBgEIAEoCSLlAQoQU3Rha2VIb2xkQ2hhbmdlZBImCgZoZWFkZXIYASABKAsyFi50YXZvbG8udjEuRXZlbnRIZWFkZXISDwoHaG9sZF9pZBgCIAEoCRIRCglwbGF5ZXJfaWQYAyABKAkSDgoGYW1vdW50GAQgASgDEiMKBXN0YXRlGAUgASgOMhQudGF2b2xvLnYxLkhvbGRTdGF0ZRIOCgZyZWFzb24YBiABKAkSLgoKZXhwaXJlc19hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIdGFibGVfaWQYCCABKAkiugEKCkRlYWRMZXR0ZXISEAoIY29uc3VtZXIYASABKAkSDwoHc3ViamVjdBgCIAEoCRISCgptZXNzYWdlX2lkGAMgASgJEhcKD3N0cmVhbV9zZXF1ZW5jZRgEIAEoBBISCgpkZWxpdmVyaWVzGAUgASgDEg0KBWVycm9yGAYgASgJEisKB2RlYWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBGRhdGEYCCABKAwinwEKEUFjY291bnRzU3VzcGVuZGVkEiYKBmhlYWRlchgBIAEoCzIWLnRhdm9sby52MS5FdmVudEhlYWRlchITCgtzYW5jdGlvbl9pZBgCIAEoCRISCgpwbGF5ZXJfaWRzGAMgAygJEikKBXVudGlsGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZyZWFzb24YBSABKAkiZQoSQWNjb3VudHNSZWluc3RhdGVkEiYKBmhlYWRlchgBIAEoCzIWLnRhdm9sby52MS5FdmVudEhlYWRlchITCgtzYW5jdGlvbl9pZBgCIAEoCRISCgpwbGF5ZXJfaWRzGAMgAygJIugBCg9Ub3VybmFtZW50RHJhd24SJgoGaGVhZGVyGAEgASgLMhYudGF2b2xvLnYxLkV2ZW50SGVhZGVyEhUKDXRvdXJuYW1lbnRfaWQYAiABKAkSCwoDZmVlGAMgASgDEh4KBXNlYXRzGAQgAygLMg8udGF2b2xvLnYxLlNlYXQSOQoIaG9sZF9pZHMYBSADKAsyJy50YXZvbG8udjEuVG91cm5hbWVudERyYXduLkhvbGRJZHNFbnRyeRouCgxIb2xkSWRzRW50cnkSCwoDa2V5GAEgASgFEg0KBXZhbHVlGAIgASgJOgI4ASLTAQoTVG91cm5hbWVudENhbmNlbGxlZBImCgZoZWFkZXIYASABKAsyFi50YXZvbG8udjEuRXZlbnRIZWFkZXISFQoNdG91cm5hbWVudF9pZBgCIAEoCRIOCgZyZWFzb24YAyABKAkSPQoIaG9sZF9pZHMYBCADKAsyKy50YXZvbG8udjEuVG91cm5hbWVudENhbmNlbGxlZC5Ib2xkSWRzRW50cnkaLgoMSG9sZElkc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiUAoPVG91cm5hbWVudFByaXplEhEKCXBsYXllcl9pZBgBIAEoCRIMCgRzZWF0GAIgASgFEg0KBXBsYWNlGAMgASgFEg0KBWNvaW5zGAQgASgDIqkBChJUb3VybmFtZW50RmluaXNoZWQSJgoGaGVhZGVyGAEgASgLMhYudGF2b2xvLnYxLkV2ZW50SGVhZGVyEhUKDXRvdXJuYW1lbnRfaWQYAiABKAkSDAoEZ2FtZRgDIAEoCRIqCgZwcml6ZXMYBCADKAsyGi50YXZvbG8udjEuVG91cm5hbWVudFByaXplEgsKA3BvdBgFIAEoAxINCgVzcGxpdBgGIAMoBSKWAQoOVG91cm5hbWVudFBhaWQSJgoGaGVhZGVyGAEgASgLMhYudGF2b2xvLnYxLkV2ZW50SGVhZGVyEhUKDXRvdXJuYW1lbnRfaWQYAiABKAkSDAoEZ2FtZRgDIAEoCRIqCgZwcml6ZXMYBCADKAsyGi50YXZvbG8udjEuVG91cm5hbWVudFByaXplEgsKA3BvdBgFIAEoAyqeAQoJSG9sZFN0YXRlEhoKFkhPTERfU1RBVEVfVU5TUEVDSUZJRUQQABIVChFIT0xEX1NUQVRFX1BMQUNFRBABEhYKEkhPTERfU1RBVEVfUkVGVVNFRBACEhYKEkhPTERfU1RBVEVfRVhQSVJFRBADEhcKE0hPTERfU1RBVEVfUkVMRUFTRUQQBBIVChFIT0xEX1NUQVRFX1NUQUtFRBAFYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp, file_tavolo_v1_common]);
 
 /**
  * Who published an event and where it sits in its source log.
@@ -832,6 +832,50 @@ export const TournamentDrawnSchema: GenMessage<TournamentDrawn> = /*@__PURE__*/
   messageDesc(file_tavolo_v1_events, 14);
 
 /**
+ * An operator cancelled a tournament after its draw (PCG-7): the wallet voids the entry-fee
+ * holds still standing and gives every fee in the escrow back, each exactly once. (Before
+ * the draw the lobby releases the holds itself.)
+ *
+ * @generated from message tavolo.v1.TournamentCancelled
+ */
+export type TournamentCancelled = Message<"tavolo.v1.TournamentCancelled"> & {
+  /**
+   * Event identity.
+   *
+   * @generated from field: tavolo.v1.EventHeader header = 1;
+   */
+  header?: EventHeader | undefined;
+
+  /**
+   * The tournament.
+   *
+   * @generated from field: string tournament_id = 2;
+   */
+  tournamentId: string;
+
+  /**
+   * Why, for people.
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+
+  /**
+   * Entry-fee hold ids by player.
+   *
+   * @generated from field: map<string, string> hold_ids = 4;
+   */
+  holdIds: { [key: string]: string };
+};
+
+/**
+ * Describes the message tavolo.v1.TournamentCancelled.
+ * Use `create(TournamentCancelledSchema)` to create a new message.
+ */
+export const TournamentCancelledSchema: GenMessage<TournamentCancelled> = /*@__PURE__*/
+  messageDesc(file_tavolo_v1_events, 15);
+
+/**
  * One entrant's result in a finished tournament.
  *
  * @generated from message tavolo.v1.TournamentPrize
@@ -859,7 +903,8 @@ export type TournamentPrize = Message<"tavolo.v1.TournamentPrize"> & {
   place: number;
 
   /**
-   * Coins paid from the escrow (0 for most).
+   * Coins paid from the escrow (0 for most). In TournamentFinished, set only by lobbies
+   * that computed prizes themselves; the wallet's TournamentPaid says what was paid.
    *
    * @generated from field: int64 coins = 4;
    */
@@ -871,10 +916,10 @@ export type TournamentPrize = Message<"tavolo.v1.TournamentPrize"> & {
  * Use `create(TournamentPrizeSchema)` to create a new message.
  */
 export const TournamentPrizeSchema: GenMessage<TournamentPrize> = /*@__PURE__*/
-  messageDesc(file_tavolo_v1_events, 15);
+  messageDesc(file_tavolo_v1_events, 16);
 
 /**
- * A tournament's final is over: the prizes are paid from its escrow, exactly once.
+ * A tournament's final is over: the wallet pays the prizes from its escrow, exactly once.
  *
  * @generated from message tavolo.v1.TournamentFinished
  */
@@ -901,18 +946,25 @@ export type TournamentFinished = Message<"tavolo.v1.TournamentFinished"> & {
   game: string;
 
   /**
-   * Every entrant's place and prize.
+   * Every entrant's place (coins unset: the wallet computes them).
    *
    * @generated from field: repeated tavolo.v1.TournamentPrize prizes = 4;
    */
   prizes: TournamentPrize[];
 
   /**
-   * The pot the prizes split.
+   * The pot the lobby expects: fee x entrants (the wallet pays from what it escrowed).
    *
    * @generated from field: int64 pot = 5;
    */
   pot: bigint;
+
+  /**
+   * The prize split, percentages by place, best place first.
+   *
+   * @generated from field: repeated int32 split = 6;
+   */
+  split: number[];
 };
 
 /**
@@ -920,7 +972,58 @@ export type TournamentFinished = Message<"tavolo.v1.TournamentFinished"> & {
  * Use `create(TournamentFinishedSchema)` to create a new message.
  */
 export const TournamentFinishedSchema: GenMessage<TournamentFinished> = /*@__PURE__*/
-  messageDesc(file_tavolo_v1_events, 16);
+  messageDesc(file_tavolo_v1_events, 17);
+
+/**
+ * What the wallet paid a finished tournament's entrants from its escrow (PCG-7): the one
+ * account of its prizes, which the lobby shows and the leaderboard counts. Told once, also
+ * for a tournament without a fee (every prize 0).
+ *
+ * @generated from message tavolo.v1.TournamentPaid
+ */
+export type TournamentPaid = Message<"tavolo.v1.TournamentPaid"> & {
+  /**
+   * Event identity.
+   *
+   * @generated from field: tavolo.v1.EventHeader header = 1;
+   */
+  header?: EventHeader | undefined;
+
+  /**
+   * The tournament.
+   *
+   * @generated from field: string tournament_id = 2;
+   */
+  tournamentId: string;
+
+  /**
+   * Game name.
+   *
+   * @generated from field: string game = 3;
+   */
+  game: string;
+
+  /**
+   * Every entrant's place and the coins paid to them.
+   *
+   * @generated from field: repeated tavolo.v1.TournamentPrize prizes = 4;
+   */
+  prizes: TournamentPrize[];
+
+  /**
+   * The coins the escrow held and paid out (fee x entrants).
+   *
+   * @generated from field: int64 pot = 5;
+   */
+  pot: bigint;
+};
+
+/**
+ * Describes the message tavolo.v1.TournamentPaid.
+ * Use `create(TournamentPaidSchema)` to create a new message.
+ */
+export const TournamentPaidSchema: GenMessage<TournamentPaid> = /*@__PURE__*/
+  messageDesc(file_tavolo_v1_events, 18);
 
 /**
  * What became of a stake hold (MODE-4).
