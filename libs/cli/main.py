@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "lobby.account",
     "lobby.watch",
     "lobby.tournament",
+    "lobby.rating",
     "simulate",
 )
 

@@ -28,6 +28,7 @@ pool.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -145,23 +146,69 @@ def rated_tables(
     ordered: Sequence[WaitingTicket], players: int, waited: timedelta, policy: MatchPolicy
 ) -> list[FormTable]:
     """Full tables of tickets within the window of one of them (RATE-2), before the
-    deadline; left-over tickets wait for a wider window."""
+    deadline; left-over tickets wait for a wider window.
+
+    Each ticket in queue order is a centre in turn; its nearest free neighbours by rating
+    are found by walking outwards from it in rating order, so a round costs
+    O(n log n + n * players) rather than comparing every pair.
+    """
     factor = window_factor(waited, policy)
-    remaining = list(ordered)
+    by_rating = sorted(range(len(ordered)), key=lambda i: (ordered[i].mu, i))
+    slot = {index: position for position, index in enumerate(by_rating)}
+    taken = [False] * len(ordered)
+    left = len(ordered)
     tables: list[FormTable] = []
-    index = 0
-    while index < len(remaining) and len(remaining) >= players:
-        centre = remaining[index]
-        width = centre.sigma * factor
-        near = [t for t in remaining if t is not centre and abs(t.mu - centre.mu) <= width]
-        if len(near) < players - 1:
-            index += 1
+    for centre_index, centre in enumerate(ordered):
+        if left < players:
+            break
+        if taken[centre_index]:
             continue
-        near.sort(key=lambda t: (abs(t.mu - centre.mu), t.queued_at, t.ticket_id))
-        chosen = {id(t) for t in near[: players - 1]} | {id(centre)}
-        tables.append(FormTable(tuple(t for t in remaining if id(t) in chosen)))
-        remaining = [t for t in remaining if id(t) not in chosen]
+        width = centre.sigma * factor
+        chosen = _nearest(ordered, by_rating, taken, slot[centre_index], width, players - 1)
+        if chosen is None:
+            continue
+        seated = sorted([centre_index, *chosen])
+        for index in seated:
+            taken[index] = True
+        left -= players
+        tables.append(FormTable(tuple(ordered[i] for i in seated)))
     return tables
+
+
+def _nearest(
+    ordered: Sequence[WaitingTicket],
+    by_rating: Sequence[int],
+    taken: Sequence[bool],
+    centre_slot: int,
+    width: float,
+    wanted: int,
+) -> list[int] | None:
+    """The ``wanted`` free tickets nearest the centre's rating within ``width`` (ties to
+    the longer wait), or None when the window holds fewer."""
+    mu = ordered[by_rating[centre_slot]].mu
+    below, above = centre_slot - 1, centre_slot + 1
+    found: list[int] = []
+    while len(found) < wanted:
+        while below >= 0 and taken[by_rating[below]]:
+            below -= 1
+        while above < len(by_rating) and taken[by_rating[above]]:
+            above += 1
+        low = by_rating[below] if below >= 0 else None
+        high = by_rating[above] if above < len(by_rating) else None
+        low_gap = mu - ordered[low].mu if low is not None else math.inf
+        high_gap = ordered[high].mu - mu if high is not None else math.inf
+        if min(low_gap, high_gap) > width:
+            return None
+        if low is not None and (
+            low_gap < high_gap or (low_gap == high_gap and high is not None and low < high)
+        ):
+            found.append(low)
+            below -= 1
+        else:
+            assert high is not None
+            found.append(high)
+            above += 1
+    return found
 
 
 def next_deadline(oldest_queued_at: datetime, *, stake: int, policy: MatchPolicy) -> datetime:
