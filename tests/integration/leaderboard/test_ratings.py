@@ -3,15 +3,21 @@ numbers, read back by player, history and top, and bad requests refused."""
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
 import random
+import threading
+from collections.abc import Sequence
 
 import asyncpg
 import pytest
 
+from tavolo.leaderboard import store
 from tavolo.leaderboard.app import Leaderboard
+from tavolo.leaderboard.projection import ProjectionDelta
 from tavolo.servicekit.errors import InvalidArgument, NotFound
 
-from ...unit.leaderboard.tables import finished, payload, seat
+from ...unit.leaderboard.tables import MONDAY, finished, payload, seat
 from .conftest import PLAYER, snapshot
 from .test_rebuild import random_history
 
@@ -76,3 +82,70 @@ async def test_rate_1_bad_requests_are_refused_and_change_nothing(
     with pytest.raises(InvalidArgument, match="name a game"):
         await leaderboard.rating_history(PLAYER, "ann", "", 10, "")
     assert await snapshot(pool) == before
+
+
+async def test_rate_1_a_late_commit_below_a_rated_position_is_rated_in_log_order(
+    leaderboard: Leaderboard, pool: asyncpg.Pool, database_url: str
+) -> None:
+    """RATE-1: table X takes its place in the history but commits only after the rebuild
+    has read the tables after it, and table Z, sharing a player with X, commits after X
+    (it waits on X's rating locks). The rebuild meets Z before X; it must rate X before
+    Z all the same, as a replay from scratch does."""
+    history = random_history(random.Random(3), 40)
+    for table in history:
+        await leaderboard.project_now(payload(table))
+    x = finished([seat("ann", 1), seat("bob", 2)])
+    # Another week: X holds its week's league rows until it commits, and Y must not wait.
+    y = finished([seat("cy", 1), seat("dee", 2)], at=MONDAY + dt.timedelta(days=14))
+    z = finished([seat("ann", 2), seat("cy", 1)])
+    inserted, go, done = threading.Event(), threading.Event(), threading.Event()
+    failures: list[BaseException] = []
+
+    def late_writer() -> None:
+        async def write() -> None:
+            conn = await asyncpg.connect(database_url)
+            try:
+                async with conn.transaction():
+                    assert await leaderboard.project_table_finished(conn, payload(x))
+                    inserted.set()
+                    await asyncio.to_thread(go.wait, 30)
+                second = await asyncpg.connect(database_url)
+                try:
+                    async with second.transaction():
+                        assert await leaderboard.project_table_finished(second, payload(z))
+                finally:
+                    await second.close()
+            finally:
+                await conn.close()
+
+        try:
+            asyncio.run(write())
+        except BaseException as exc:
+            failures.append(exc)
+        finally:
+            inserted.set()
+            done.set()
+
+    threading.Thread(target=late_writer).start()
+    await asyncio.to_thread(inserted.wait, 30)
+    await leaderboard.project_now(payload(y))  # after X in the history, committed first
+    pages = 0
+
+    def replay_then_let_x_and_z_commit(payloads: Sequence[bytes]) -> ProjectionDelta:
+        nonlocal pages
+        pages += 1
+        if pages == 1:
+            go.set()
+            done.wait(30)
+        return leaderboard._replay(payloads)
+
+    assert (
+        await store.rebuild(
+            pool, replay_then_let_x_and_z_commit, ratings=leaderboard.rating_replay()
+        )
+        == 43
+    )
+    assert not failures, failures
+    rebuilt = await snapshot(pool)
+    assert await leaderboard.replay_history() == 43
+    assert await snapshot(pool) == rebuilt
