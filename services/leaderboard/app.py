@@ -161,9 +161,7 @@ class Leaderboard:
         table = parse_table_finished(payload)
         effects = effects_of(table, self._config.rules, self._config.time_zone)
         players = rated_players(table)
-        if players:
-            await store.lock_ratings(conn, table.game, players)
-        position = await store.append_received(conn, table, payload)
+        position = await store.append_received(conn, table, payload, players)
         if position is None:
             log.info("table already counted", table_id=table.table_id, event_id=table.event_id)
             return False

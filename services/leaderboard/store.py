@@ -38,12 +38,20 @@ PROJECTION_TABLES = tuple(
     )
 )
 
+# The rated players' locks are taken (in the order of the lock keys, so two tables never
+# wait on each other in a circle) before the row, and so its position, is made.
 _APPEND = f"""
+WITH locked AS (
+    SELECT count(pg_advisory_xact_lock(hashtext($5), k)) AS locks
+    FROM (SELECT DISTINCT hashtext($6 || '|' || p) AS k FROM unnest($7::text[]) AS p
+          ORDER BY 1) AS keys
+)
 INSERT INTO {LOG_TABLE} (event_id, table_id, occurred_at, payload)
-VALUES ($1, $2, $3, $4)
+SELECT $1, $2, $3, $4 FROM locked
 ON CONFLICT DO NOTHING
 RETURNING position
 """
+RATING_LOCK = "tavolo.leaderboard.rating"
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,40 +136,36 @@ async def migrate(pool: asyncpg.Pool) -> list[str]:
 
 
 async def append_received(
-    conn: asyncpg.Connection, table: FinishedTable, payload: bytes
+    conn: asyncpg.Connection,
+    table: FinishedTable,
+    payload: bytes,
+    rated_players: Sequence[str] = (),
 ) -> int | None:
     """Keep a received event in the history: its position there, or None when it (or its
     table) is there already.
 
     A second event for a table already recorded is refused as well: a table finishes once,
     so its result must never count twice, whatever id the second report carries.
+
+    ``rated_players``' ratings in the table's game are locked until the transaction ends,
+    before the event takes its position. Ratings are applied in the history's order so
+    that a rebuild finds the same numbers: a table waits for any earlier table sharing one
+    of its players to commit, and only then takes its place, after that table's.
     """
     position = await conn.fetchval(
-        _APPEND, table.event_id, table.table_id, table.occurred_at, payload
+        _APPEND,
+        table.event_id,
+        table.table_id,
+        table.occurred_at,
+        payload,
+        RATING_LOCK,
+        table.game,
+        list(rated_players),
     )
     return None if position is None else int(position)
 
 
 # -- ratings ----------------------------------------------------------------------------
-
-RATING_LOCK = "tavolo.leaderboard.rating"
-# One transaction-scoped lock per (game, player), taken in the order of the lock keys
-# themselves so that two tables never wait on each other in a circle.
-_LOCK_RATINGS = """
-SELECT count(pg_advisory_xact_lock(hashtext($1), k))
-FROM (SELECT DISTINCT hashtext($2 || '|' || p) AS k FROM unnest($3::text[]) AS p ORDER BY 1) AS s
-"""
-
-
-async def lock_ratings(conn: asyncpg.Connection, game: str, players: Sequence[str]) -> None:
-    """Hold these players' ratings in ``game`` until the transaction ends; call it before
-    :func:`append_received`.
-
-    Ratings are applied in the history's order so that a rebuild finds the same numbers:
-    a table waits here for any earlier table sharing one of its players to commit, and only
-    then takes its place in the history, so its position comes after that table's.
-    """
-    await conn.fetchval(_LOCK_RATINGS, RATING_LOCK, game, list(players))
 
 
 async def current_ratings(
@@ -176,12 +180,14 @@ async def current_ratings(
     return {r[0]: Rating(r[1], r[2], r[3]) for r in rows}
 
 
-def _ratings_upsert(suffix: str) -> str:
+def _ratings_upsert(suffix: str, first: int = 1) -> str:
+    """The upsert of ratings, its six arrays numbered from ``$first``."""
+    n = [f"${first + i}" for i in range(6)]
     return f"""
 INSERT INTO {SCHEMA}.player_ratings{suffix} AS r
     (game, player_id, mu, sigma, rating, rated_tables)
-SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[], $5::float8[],
-                     $6::bigint[]) ORDER BY 1, 2
+SELECT * FROM unnest({n[0]}::text[], {n[1]}::text[], {n[2]}::float8[], {n[3]}::float8[],
+                     {n[4]}::float8[], {n[5]}::bigint[]) ORDER BY 1, 2
 ON CONFLICT (game, player_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,
     rating = excluded.rating, rated_tables = excluded.rated_tables
 """
@@ -235,10 +241,35 @@ async def write_ratings(
     )
 
 
+_APPLY_RATED = f"""
+WITH history AS ({_history_insert("")})
+{_ratings_upsert("", first=11)}
+"""
+
+
 async def apply_rated_table(conn: asyncpg.Connection, rated: RatedTable) -> None:
-    """One live table's rating changes: the history rows and the new ratings."""
-    await write_history(conn, [rated])
-    await write_ratings(conn, [(rated.game, c.player_id, c.after) for c in rated.changes])
+    """One live table's rating changes, in one statement: the history rows and the new
+    ratings."""
+    changes = rated.changes
+    await conn.execute(
+        _APPLY_RATED,
+        [c.player_id for c in changes],
+        [rated.game] * len(changes),
+        [rated.position] * len(changes),
+        [rated.table_id] * len(changes),
+        [rated.finished_at] * len(changes),
+        [c.before.mu for c in changes],
+        [c.before.sigma for c in changes],
+        [c.after.mu for c in changes],
+        [c.after.sigma for c in changes],
+        [c.after.tables for c in changes],
+        [rated.game] * len(changes),
+        [c.player_id for c in changes],
+        [c.after.mu for c in changes],
+        [c.after.sigma for c in changes],
+        [shown_rating(c.after.mu, c.after.sigma) for c in changes],
+        [c.after.tables for c in changes],
+    )
 
 
 async def apply_delta(
