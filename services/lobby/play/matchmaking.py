@@ -117,7 +117,10 @@ def plan_pool(
     if players < 2:
         raise ValueError("a table has at least 2 seats")
     ordered = sorted(tickets, key=lambda t: (t.queued_at, t.ticket_id))
-    if rated and ordered and now - ordered[0].queued_at < policy.rated_deadline:
+    deadline = (
+        policy.rated_deadline if stake == 0 else min(policy.rated_deadline, policy.stake_timeout)
+    )
+    if rated and ordered and now - ordered[0].queued_at < deadline:
         return list(rated_tables(ordered, players, now - ordered[0].queued_at, policy))
     full = len(ordered) // players * players
     decisions: list[Decision] = [

@@ -69,7 +69,8 @@ def test_rate_2_every_rated_table_is_full_within_its_window_and_seats_each_ticke
     raw: list[tuple[float, float, float]], players: int
 ) -> None:
     """RATE-2: before the deadline, whatever the tickets: only full tables, no ticket
-    twice, and every table's ratings lie within the window of one of its tickets."""
+    twice, every table's ratings within the window of one of its tickets, and no table
+    left unformed among the tickets still waiting."""
     queue = [
         WaitingTicket(f"t{i}", f"p{i}", f"n{i}", NOW - timedelta(seconds=age), None, mu, sigma)
         for i, (age, mu, sigma) in enumerate(raw)
@@ -87,6 +88,12 @@ def test_rate_2_every_rated_table_is_full_within_its_window_and_seats_each_ticke
             all(abs(t.mu - c.mu) <= c.sigma * factor for t in decision.tickets)
             for c in decision.tickets
         )
+    left = [t for t in queue if t.ticket_id not in set(seated)]
+    for centre in left:  # nobody left over could have made a table
+        near = [
+            t for t in left if t is not centre and abs(t.mu - centre.mu) <= centre.sigma * factor
+        ]
+        assert len(near) < players - 1
 
 
 def test_rate_2_a_pool_turned_off_is_first_come() -> None:
@@ -97,3 +104,11 @@ def test_rate_2_a_pool_turned_off_is_first_come() -> None:
     assert policy.rated_for("scopa|2|0|{}")
     assert policy.rated_for("pikachu|4|0|{}")
     assert not MatchPolicy(rated=False).rated_for("scopa|2|0|{}")
+
+
+def test_rate_2_a_stake_pool_cancels_on_its_own_clock_even_before_the_rated_deadline() -> None:
+    """RATE-2, MODE-4: a stake timeout shorter than the rated deadline still cancels."""
+    policy = MatchPolicy(bot_fill_after=timedelta(seconds=60), stake_timeout=timedelta(seconds=20))
+    queue = rated((20, 25))
+    (decision,) = plan_pool(queue, players=2, stake=100, now=NOW, policy=policy, rated=True)
+    assert decision.tickets == tuple(queue) and not isinstance(decision, FormTable)
