@@ -17,6 +17,9 @@ at four, Burraco, Spades). What a finished table means to it:
   ranked against and keeps no rating.
 - **Bots** hold a fixed rating per game and level (``BotRatings``): they take part in the
   update so a bot-filled table still rates its people, and their own rating never moves.
+  The levels are spaced from the bots' benches (``calibrated_levels``); where medium sits
+  among people is a provisional anchor (25, where a newcomer starts) until rated tables
+  between people and bots exist to place it.
   A player whose seat a bot finished (they left) is reported as a bot seat and is rated
   neither way, as the league does.
 - **Shown rating** is ``mu - 3 * sigma`` clamped at 0: a conservative figure that rises
@@ -32,6 +35,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from types import MappingProxyType
 
 from openskill.models import PlackettLuce
 
@@ -74,27 +79,69 @@ def shown_rating(mu: float, sigma: float) -> float:
     return max(0.0, mu - 3.0 * sigma)
 
 
+_MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
+
+# What the bots' benches measured (README, "Measured"): the share of games a hard bot
+# wins against an easy and against a medium one, and whether the bench sat two bots of a
+# level together as partners. Games measured in chips (Bestia, Poker, Sette e mezzo),
+# on too few games (Tresette with partners) or not at all keep the default spacing.
+BENCH_WIN_SHARES: dict[str, tuple[float, float, int]] = {
+    "spades": (0.908, 0.784, 2),
+    "uno": (1.000, 0.639, 1),
+    "hearts": (0.989, 0.678, 1),
+    "scopa": (0.786, 0.640, 1),
+    "asso": (0.778, 0.643, 1),
+    "cirulla": (0.750, 0.596, 1),
+    "scopone": (0.977, 0.717, 2),
+    "burraco": (0.816, 0.722, 1),
+    "scala40": (0.791, 0.558, 1),
+    "briscola": (0.850, 0.634, 1),
+    "ciapano": (0.950, 0.696, 1),
+}
+BOT_SIGMA = 2.0
+MOST_SURE = 0.98  # a share of 100% (Uno against easy) is taken as this
+
+
+def gap_for_share(share: float, partners: int, sigma: float = BOT_SIGMA) -> float:
+    """How much higher a bot's mu must be than another's for the model to give it
+    ``share`` of the wins, ``partners`` of a level playing together as one team."""
+    share = min(max(share, 1 - MOST_SURE), MOST_SURE)
+    low, high = 0.0, 100.0
+    base = _MODEL.create_rating([DEFAULT_MU, sigma])
+    for _ in range(60):  # bisection: predict_win grows with the gap
+        gap = (low + high) / 2
+        strong = _MODEL.create_rating([DEFAULT_MU + gap, sigma])
+        won = _MODEL.predict_win([[strong] * partners, [base] * partners])[0]
+        low, high = (gap, high) if won < share else (low, gap)
+    return (low + high) / 2
+
+
+@lru_cache(maxsize=64)
+def calibrated_levels(game: str) -> Mapping[str, float]:
+    """Bot mu by level for ``game``: medium at a newcomer's 25 (a provisional anchor: no
+    rated table has yet set people against bots), hard and easy spaced so that the model
+    predicts the win shares the bots' bench measured; 20, 25, 30 without a measure."""
+    measured = BENCH_WIN_SHARES.get(game)
+    if measured is None:
+        return MappingProxyType({"easy": 20.0, "medium": DEFAULT_MU, "hard": 30.0})
+    against_easy, against_medium, partners = measured
+    hard = DEFAULT_MU + gap_for_share(against_medium, partners)
+    easy = min(DEFAULT_MU, hard - gap_for_share(against_easy, partners))
+    return MappingProxyType({"easy": easy, "medium": DEFAULT_MU, "hard": hard})
+
+
 @dataclass(frozen=True, slots=True)
 class BotRatings:
-    """The fixed rating of a bot, by level, for every game unless a game says otherwise.
+    """The fixed rating of a bot, by game and level (``calibrated_levels``), with a small
+    sigma because a bot's play does not drift."""
 
-    Provisional constants (**[decision]**): the bots' benches measure each level against
-    the others (win shares between levels), not against people, so until rated tables
-    between people and bots exist to calibrate them, easy, medium and hard sit at
-    mu 20, 25 and 30 (one new player's sigma apart, medium where a newcomer starts),
-    with a small sigma (2) because a bot's play does not drift.
-    """
-
-    by_level: Mapping[str, float] = field(
-        default_factory=lambda: {"easy": 20.0, "medium": 25.0, "hard": 30.0}
-    )
     by_game: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
-    sigma: float = 2.0
+    sigma: float = BOT_SIGMA
 
     def of(self, game: str, level: str) -> Rating:
-        levels = self.by_game.get(game, self.by_level)
-        mu = levels.get(level, self.by_level.get(level, DEFAULT_MU))
-        return Rating(mu, self.sigma, 0)
+        """Levels a game is not given here take ``calibrated_levels``."""
+        levels = self.by_game.get(game) or calibrated_levels(game)
+        return Rating(levels.get(level, DEFAULT_MU), self.sigma, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,9 +151,6 @@ class RatingChange:
     player_id: str
     before: Rating
     after: Rating
-
-
-_MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
 
 
 def rated_players(table: FinishedTable) -> list[str]:

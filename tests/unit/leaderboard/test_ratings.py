@@ -5,11 +5,16 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from openskill.models import PlackettLuce
 
+from tavolo.cardgames.registry import all_games
 from tavolo.leaderboard.model import Mode
 from tavolo.leaderboard.ratings import (
+    BENCH_WIN_SHARES,
+    MOST_SURE,
     PROVISIONAL_TABLES,
     BotRatings,
     Rating,
@@ -76,19 +81,44 @@ def test_rate_1_partners_are_one_team() -> None:
     assert len(table_sides(hearts)) == 4
 
 
-@given(st.sampled_from(["easy", "medium", "hard"]), st.integers(1, 2))
+@given(st.sampled_from(sorted(all_games())), st.integers(1, 2), ratings)
 def test_rate_1_bots_hold_a_fixed_rating_and_still_rate_their_people(
-    level: str, place: int
+    game: str, place: int, before: Rating
 ) -> None:
-    """RATE-1: a bot-filled table rates its one person against the bots' fixed ratings;
-    bots are never rated, and a stronger bot beaten is worth more."""
-    table = finished([seat("ann", place), seat(None, 3 - place)], bot_filled=True)
-    bot = dataclasses.replace(table.seats[1], bot_level=level)
-    table = dataclasses.replace(table, seats=(table.seats[0], bot))
-    changes = rate_table(table, {})
-    assert [c.player_id for c in changes] == ["ann"]
+    """RATE-1: a bot-filled table rates its one person against the bot's fixed rating;
+    bots are never rated, and beating a stronger bot is worth more (losing to one costs
+    less)."""
+    moved = {}
+    for level in ("easy", "hard"):
+        table = finished([seat("ann", place), seat(None, 3 - place)], bot_filled=True, game=game)
+        bot = dataclasses.replace(table.seats[1], bot_level=level)
+        table = dataclasses.replace(table, seats=(table.seats[0], bot))
+        (change,) = rate_table(table, {"ann": before})
+        assert change.player_id == "ann"
+        moved[level] = change.after.mu - before.mu
+    assert moved["hard"] > moved["easy"]
+
+
+@pytest.mark.parametrize("game", sorted(all_games()))
+def test_rate_1_bot_levels_are_spaced_by_what_their_benches_measured(game: str) -> None:
+    """RATE-1: in every game easy <= medium < hard; where the bots' bench measured win
+    shares, the model predicts them back from the bots' fixed ratings."""
     bots = BotRatings()
-    assert bots.of("pika", "easy").mu < bots.of("pika", "medium").mu < bots.of("pika", "hard").mu
+    easy, medium, hard = (bots.of(game, level) for level in ("easy", "medium", "hard"))
+    assert easy.mu <= medium.mu < hard.mu
+    measured = BENCH_WIN_SHARES.get(game)
+    if measured is None:
+        return
+    against_easy, against_medium, partners = measured
+    model = PlackettLuce(mu=25, sigma=25 / 3)
+
+    def share(a: Rating, b: Rating) -> float:
+        one, other = model.create_rating([a.mu, a.sigma]), model.create_rating([b.mu, b.sigma])
+        return float(model.predict_win([[one] * partners, [other] * partners])[0])
+
+    assert share(hard, medium) == pytest.approx(against_medium, abs=0.001)
+    if easy.mu < medium.mu:
+        assert share(hard, easy) == pytest.approx(min(against_easy, MOST_SURE), abs=0.001)
 
 
 @given(
