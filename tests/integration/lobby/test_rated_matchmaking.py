@@ -29,11 +29,13 @@ STRONG = (35.0, 2.0)
 WEAK = (20.0, 2.0)
 
 
-async def tell_ratings(lobby: Lobby, ratings: list[tuple[Player, tuple[float, float]]]) -> None:
+async def tell_ratings(
+    lobby: Lobby, ratings: list[tuple[Player, tuple[float, float]]], tables: int = 12
+) -> None:
     """Publish RatingsChanged as the leaderboard would, and wait until the lobby shows it."""
     message = events_pb2.RatingsChanged(table_id=f"t-{uuid.uuid4().hex[:8]}", game="pika")
     for player, (mu, sigma) in ratings:
-        message.ratings.add(player_id=player.id, mu=mu, sigma=sigma, rated_tables=12)
+        message.ratings.add(player_id=player.id, mu=mu, sigma=sigma, rated_tables=tables)
     message.header.event_id = str(uuid.uuid4())
     await publish_with_id(
         lobby.service.infra.js,
@@ -43,6 +45,15 @@ async def tell_ratings(lobby: Lobby, ratings: list[tuple[Player, tuple[float, fl
     )
     for player, _ in ratings:
         await profile_rating(lobby, player)
+
+
+async def handled(lobby: Lobby, event_id: str) -> bool:
+    async with lobby.service.infra.pool.acquire() as conn:
+        return bool(
+            await conn.fetchval(
+                "SELECT count(*) FROM lobby.processed_messages WHERE message_id = $1", event_id
+            )
+        )
 
 
 async def profile_rating(lobby: Lobby, player: Player) -> lobby_pb2.ProfileRating:
@@ -149,3 +160,30 @@ async def test_rate_2_the_lobby_learns_ratings_from_the_leaderboard(
         won, lost = await profile_rating(lobby, ann), await profile_rating(lobby, bob)
         assert won.rated_tables == lost.rated_tables == 1
         assert won.provisional and won.rating > lost.rating
+
+
+async def test_rate_2_an_older_rating_arriving_late_changes_nothing(
+    database_url: str, nats_url: str, namespace: str
+) -> None:
+    """RATE-2: the lobby keeps the rating with the most rated tables, whatever the order
+    the events arrive in."""
+    async with running_lobby(database_url, nats_url, namespace) as lobby:
+        ann = await lobby.register("Ann")
+        await tell_ratings(lobby, [(ann, STRONG)], tables=12)
+        late = events_pb2.RatingsChanged(table_id="t-old", game="pika")
+        late.ratings.add(player_id=ann.id, mu=WEAK[0], sigma=WEAK[1], rated_tables=5)
+        late.header.event_id = str(uuid.uuid4())
+        await publish_with_id(
+            lobby.service.infra.js,
+            lobby.topology.subject_for("RatingsChanged"),
+            late.SerializeToString(),
+            msg_id=late.header.event_id,
+        )
+        for _ in range(200):
+            if await handled(lobby, late.header.event_id):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the late RatingsChanged was never handled")
+        shown = await profile_rating(lobby, ann)
+        assert (shown.rating, shown.rated_tables) == (29.0, 12)
