@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import resource
 import statistics
 import tempfile
@@ -88,9 +89,15 @@ class Formed:
     rounds: int
 
 
-async def queue_tickets(pool: asyncpg.Pool, count: int, mixed: bool, tag: str) -> None:
-    """Insert players, tickets and busy claims directly (set-up, not measured)."""
+async def queue_tickets(
+    pool: asyncpg.Pool, count: int, mixed: bool, tag: str, rated: bool = False
+) -> None:
+    """Insert players, tickets and busy claims directly (set-up, not measured). ``rated``:
+    ratings drawn from N(25, 3) with sigma 2, every ticket queued in the last 15 s (inside
+    the rated window's deadline)."""
     players = [f"{tag}-p{i}" for i in range(count)]
+    draw = random.Random(count)
+    ratings = [(draw.gauss(25, 3), 2.0) if rated else (None, None) for _ in range(count)]
     specs = [POOLS[i % len(POOLS)] if mixed else (4, 0) for i in range(count)]
     async with pool.acquire() as conn:
         rows = []
@@ -106,14 +113,15 @@ async def queue_tickets(pool: asyncpg.Pool, count: int, mixed: bool, tag: str) -
                     stake,
                     spec.options_json,
                     spec.pool(stake),
-                    NOW - timedelta(seconds=count - i),
+                    NOW - timedelta(seconds=15 * (count - i) / count if rated else count - i),
                     f"{tag}-t{i}" if stake else None,
+                    *ratings[i],
                 )
             )
         await conn.executemany(
             f'INSERT INTO "{SCHEMA}".tickets (ticket_id, player_id, nickname, game, players,'
-            " stake, options, pool, state, queued_at, hold_id)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, 'waiting', $9, $10)",
+            " stake, options, pool, state, queued_at, hold_id, rating_mu, rating_sigma)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, 'waiting', $9, $10, $11, $12)",
             rows,
         )
         await conn.executemany(
@@ -123,7 +131,7 @@ async def queue_tickets(pool: asyncpg.Pool, count: int, mixed: bool, tag: str) -
         )
 
 
-def context(pool: asyncpg.Pool, events: object) -> LobbyContext:
+def context(pool: asyncpg.Pool, events: object, policy: MatchPolicy | None = None) -> LobbyContext:
     return LobbyContext(
         db=Database(pool),
         events=events,  # type: ignore[arg-type]
@@ -132,7 +140,7 @@ def context(pool: asyncpg.Pool, events: object) -> LobbyContext:
         notify=no_notice,
         signer=TokenSigner(DEV_TOKEN_SECRET),
         passwords=fast_passwords(),
-        config=LobbyConfig(policy=MatchPolicy(), matchmaker_batch=2000),
+        config=LobbyConfig(policy=policy or MatchPolicy(), matchmaker_batch=2000),
         clock=lambda: NOW,
         new_id=lambda: str(uuid.uuid4()),
     )
@@ -200,6 +208,30 @@ async def bench_forming(pool: asyncpg.Pool, count: int) -> None:
             f"  {ref.tickets / ref.seconds:8.0f} tickets/s   ratio {ratio:4.2f}"
         )
     await clear(pool)
+    await bench_rated_forming(pool, store, count)
+
+
+async def bench_rated_forming(pool: asyncpg.Pool, store: PostgresEventStore, count: int) -> None:
+    """RATE-2: the same tickets (ratings N(25, 3), sigma 2, queued in the last 15 s) seated
+    by rating and first come; rated rounds leave some waiting for a wider window."""
+    print(f"\n1b. rated forming, one 4-seat pool, {count} tickets with ratings (median of 3)")
+    runs: dict[bool, list[Formed]] = {True: [], False: []}
+    for attempt in range(3):
+        for rated in (False, True):
+            await clear(pool)
+            await queue_tickets(pool, count, False, f"r{attempt}{int(rated)}", rated=True)
+            policy = MatchPolicy(rated=rated)
+            runs[rated].append(await form_all(context(pool, store, policy)))
+    await clear(pool)
+    first = sorted(runs[False], key=lambda f: f.seconds)[1]
+    rated_run = sorted(runs[True], key=lambda f: f.seconds)[1]
+    for label, run in (("first come (ratings off)", first), ("rated", rated_run)):
+        print(
+            f"   {label:<34}{run.seconds:8.2f} s  {run.tickets:6d} seated"
+            f"  {run.tickets / run.seconds:8.0f} tickets matched/s  ({run.rounds} rounds)"
+        )
+    speed = (rated_run.tickets / rated_run.seconds) / (first.tickets / first.seconds)
+    print(f"   rated / first come tickets matched per second: {speed:4.2f}   goal >= 0.90")
 
 
 def pct(values: list[float], q: float) -> float:

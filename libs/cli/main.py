@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "lobby.watch",
     "lobby.tournament",
     "lobby.moderate",
+    "lobby.rating",
     "simulate",
 )
 

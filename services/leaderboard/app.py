@@ -12,7 +12,7 @@ public. Rebuilding is for operators.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import asyncpg
@@ -20,6 +20,7 @@ import structlog
 
 from tavolo.leaderboard import queries, store
 from tavolo.leaderboard.config import LeaderboardConfig
+from tavolo.leaderboard.model import FinishedTable
 from tavolo.leaderboard.projection import ALL_GAMES, ProjectionDelta, aggregate
 from tavolo.leaderboard.ranking import (
     RankedRow,
@@ -30,16 +31,31 @@ from tavolo.leaderboard.ranking import (
     page_size,
     rank_page,
 )
+from tavolo.leaderboard.rating_replay import RatedTable, RatingReplay, rated_table
+from tavolo.leaderboard.ratings import (
+    BotRatings,
+    Rating,
+    RatingChange,
+    rate_table,
+    rated_players,
+)
 from tavolo.leaderboard.rules import TableEffects, effects_of
+from tavolo.leaderboard.sides import table_sides
 from tavolo.leaderboard.weeks import IsoWeek, checked_week, week_of
 from tavolo.leaderboard.wire import MalformedEvent, parse_table_finished, parse_tournament_paid
 from tavolo.servicekit.auth import Principal, Role
-from tavolo.servicekit.errors import InvalidArgument
+from tavolo.servicekit.errors import InvalidArgument, NotFound
 
 log = structlog.get_logger("tavolo.leaderboard")
 
 MAX_PLAYER_ID_LENGTH = 200
 Clock = Callable[[], dt.datetime]
+# Told of each rated table inside its transaction (the ratings outbox), or nobody.
+TellRated = Callable[[asyncpg.Connection, RatedTable], Awaitable[None]]
+
+
+async def tell_nobody(conn: asyncpg.Connection, rated: RatedTable) -> None:
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +78,7 @@ class GameStats:
     games: int
     wins: int
     places: list[int]  # places[i] = times in place i + 1
+    rating: Rating | None = None  # None: no rated table in this game yet
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +97,31 @@ class RankingPage:
     next_page_token: str
 
 
+@dataclass(frozen=True, slots=True)
+class GameRating:
+    game: str
+    rating: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPage:
+    changes: list[queries.HistoryRow]
+    next_page_token: str
+
+
+@dataclass(frozen=True, slots=True)
+class RatedEntry:
+    rank: int
+    player_id: str
+    rating: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class TopRatingsPage:
+    entries: list[RatedEntry]
+    next_page_token: str
+
+
 def utc_now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
@@ -93,11 +135,15 @@ class Leaderboard:
         config: LeaderboardConfig,
         games: frozenset[str],
         clock: Clock = utc_now,
+        tell_rated: TellRated = tell_nobody,
+        bots: BotRatings | None = None,
     ) -> None:
         self._pool = pool
         self._config = config
         self._games = games
         self._clock = clock
+        self._tell_rated = tell_rated
+        self._bots = bots or BotRatings()
 
     # -- projecting -------------------------------------------------------------------
 
@@ -114,16 +160,40 @@ class Leaderboard:
         """
         table = parse_table_finished(payload)
         effects = effects_of(table, self._config.rules, self._config.time_zone)
-        if not await store.append_received(conn, table, payload):
+        players = rated_players(table)
+        position = await store.append_received(conn, table, payload, players)
+        if position is None:
             log.info("table already counted", table_id=table.table_id, event_id=table.event_id)
             return False
         await store.apply_delta(conn, aggregate([effects]))
+        if players:
+            current = await store.current_ratings(conn, table.game, players)
+            changes = self.rate(table, current)
+            if changes:
+                rated = rated_table(position, table, changes)
+                await store.apply_rated_table(conn, rated)
+                await self._tell_rated(conn, rated)
         return True
 
     async def project_tournament_paid(self, conn: asyncpg.Connection, payload: bytes) -> int:
         """Record a finished tournament's places and the prizes the wallet paid (PCG-7);
         how many were new."""
         return await store.record_tournament(conn, parse_tournament_paid(payload))
+
+    def rate(self, table: FinishedTable, current: Mapping[str, Rating]) -> list[RatingChange]:
+        """What ``table`` does to the ratings of its people (RATE-1)."""
+        return rate_table(table, current, table_sides, self._bots)
+
+    def rating_replay(self) -> RatingReplay:
+        """Ratings replayed from the history, with the rules live projecting uses."""
+
+        def parse(payload: bytes) -> FinishedTable | None:
+            try:
+                return parse_table_finished(payload)
+            except MalformedEvent:
+                return None
+
+        return RatingReplay(self.rate, parse)
 
     async def project_now(self, payload: bytes) -> bool:
         """`project_table_finished` in a transaction of its own (tools, benchmarks)."""
@@ -147,7 +217,7 @@ class Leaderboard:
     async def replay_history(self) -> int:
         """Replay the whole history beside the live projection, then swap it in
         (RebuildProjection, tools); the live consumer keeps projecting meanwhile."""
-        replayed = await store.rebuild(self._pool, self._replay)
+        replayed = await store.rebuild(self._pool, self._replay, ratings=self.rating_replay())
         log.info("projection rebuilt", events=replayed)
         return replayed
 
@@ -220,6 +290,7 @@ class Leaderboard:
             xp = await queries.player_xp(conn, the_player)
             counts = await queries.place_counts(conn, the_player)
             tournaments = await queries.tournament_totals(conn, the_player)
+            ratings = dict(await queries.player_ratings(conn, the_player, None))
         by_game: dict[str, list[int]] = {}
         for count in counts:
             places = by_game.setdefault(count.game, [])
@@ -232,7 +303,7 @@ class Leaderboard:
             level=curve.level(xp),
             xp_to_next_level=curve.xp_to_next_level(xp),
             games=[
-                GameStats(game, sum(places), places[0] if places else 0, places)
+                GameStats(game, sum(places), places[0] if places else 0, places, ratings.get(game))
                 for game, places in sorted(by_game.items())
             ],
             tournaments=tournaments,
@@ -252,3 +323,65 @@ class Leaderboard:
         more = len(rows) > limit
         next_token = encode_token(next_cursor(scope, entries, after)) if more else ""
         return RankingPage(entries, next_token)
+
+    # -- ratings (RATE-1) -------------------------------------------------------------
+
+    async def player_ratings(
+        self, principal: Principal, player_id: str, game: str
+    ) -> list[GameRating]:
+        """A player's ratings, one per game rated (or the one game named); NotFound when
+        there is none, so "no rating yet" is never shown as a rating of 0."""
+        the_player = self._player(player_id, principal)
+        the_game = self._game(game, required=False)
+        async with self._pool.acquire() as conn:
+            rows = await queries.player_ratings(conn, the_player, the_game or None)
+        if not rows:
+            where = f" in {the_game}" if the_game else ""
+            raise NotFound(
+                f"player {the_player!r} has no rating{where} yet: ratings start with the"
+                " first finished online or stake table"
+            )
+        return [GameRating(game, rating) for game, rating in rows]
+
+    async def rating_history(
+        self, principal: Principal, player_id: str, game: str, size: int, token: str
+    ) -> HistoryPage:
+        """A player's rated tables in one game, newest first, paged."""
+        the_player = self._player(player_id, principal)
+        the_game = self._game(game, required=True)
+        limit = page_size(size)
+        scope = f"ratings:{the_game}:{the_player}"
+        after = decode_token(token, scope)
+        before = None if after is None else after.points_x2  # continue below this position
+        async with self._pool.acquire() as conn:
+            rows = await queries.rating_history(conn, the_player, the_game, before, limit + 1)
+            if (
+                not rows
+                and after is None
+                and not await queries.has_rating(conn, the_player, the_game)
+            ):
+                raise NotFound(f"player {the_player!r} has no rating in {the_game} yet")
+        more = len(rows) > limit
+        rows = rows[:limit]
+        next_token = ""
+        if more:
+            last = RankedRow(1, the_player, rows[-1].position, 0)
+            next_token = encode_token(next_cursor(scope, [last], after))
+        return HistoryPage(rows, next_token)
+
+    async def top_ratings(self, game: str, size: int, token: str) -> TopRatingsPage:
+        """The highest shown ratings of a game, paged; equal ratings share a rank."""
+        the_game = self._game(game, required=True)
+        limit = page_size(size)
+        scope = f"top:{the_game}"
+        after = decode_token(token, scope)
+        async with self._pool.acquire() as conn:
+            rows = await queries.top_ratings(
+                conn, the_game, None if after is None else after.row, limit + 1
+            )
+        ranked = rank_page([r.score_row() for r in rows[:limit]], after)
+        by_player = {r.player_id: r.rating for r in rows}
+        entries = [RatedEntry(e.rank, e.player_id, by_player[e.player_id]) for e in ranked]
+        more = len(rows) > limit
+        next_token = encode_token(next_cursor(scope, ranked, after)) if more else ""
+        return TopRatingsPage(entries, next_token)

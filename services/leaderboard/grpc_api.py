@@ -11,8 +11,9 @@ from typing import Any
 
 import grpc
 
-from tavolo.leaderboard.app import Leaderboard, PlayerStats
+from tavolo.leaderboard.app import GameStats, Leaderboard, PlayerStats
 from tavolo.leaderboard.ranking import RankedRow
+from tavolo.leaderboard.ratings import Rating
 from tavolo.leaderboard.weeks import IsoWeek
 from tavolo.servicekit.auth import caller
 from tavolo.servicekit.grpc_server import GrpcService
@@ -38,16 +39,37 @@ def _entries(rows: Iterable[RankedRow]) -> list[pb.RankingEntry]:
     ]
 
 
+def _rating_out(game: str, rating: Rating) -> pb.GameRating:
+    return pb.GameRating(
+        game=game,
+        rating=rating.shown,
+        mu=rating.mu,
+        sigma=rating.sigma,
+        rated_tables=rating.tables,
+        provisional=rating.provisional,
+    )
+
+
+def _game_stats_out(g: GameStats) -> pb.GameStats:
+    rating = g.rating
+    return pb.GameStats(
+        game=g.game,
+        games=g.games,
+        wins=g.wins,
+        places=g.places,
+        rating=rating.shown if rating else 0.0,
+        provisional=rating.provisional if rating else True,
+        rated_tables=rating.tables if rating else 0,
+    )
+
+
 def _stats_out(stats: PlayerStats) -> pb.PlayerStats:
     return pb.PlayerStats(
         player_id=stats.player_id,
         xp=stats.xp,
         level=stats.level,
         xp_to_next_level=stats.xp_to_next_level,
-        games=[
-            pb.GameStats(game=g.game, games=g.games, wins=g.wins, places=g.places)
-            for g in stats.games
-        ],
+        games=[_game_stats_out(g) for g in stats.games],
         tournaments=pb.TournamentStats(
             played=stats.tournaments.played,
             wins=stats.tournaments.wins,
@@ -113,6 +135,53 @@ class LeaderboardServicer(pb_grpc.LeaderboardServicer):
     ) -> pb.RebuildProjectionResponse:
         replayed = await self._leaderboard.rebuild(caller())
         return pb.RebuildProjectionResponse(events_replayed=replayed)
+
+    async def GetPlayerRatings(
+        self, request: pb.GetPlayerRatingsRequest, context: Context
+    ) -> pb.PlayerRatings:
+        found = await self._leaderboard.player_ratings(caller(), request.player_id, request.game)
+        return pb.PlayerRatings(
+            player_id=request.player_id or caller().player_id,
+            ratings=[_rating_out(r.game, r.rating) for r in found],
+        )
+
+    async def GetRatingHistory(
+        self, request: pb.GetRatingHistoryRequest, context: Context
+    ) -> pb.GetRatingHistoryResponse:
+        page = await self._leaderboard.rating_history(
+            caller(),
+            request.player_id,
+            request.game,
+            request.page.page_size,
+            request.page.page_token,
+        )
+        response = pb.GetRatingHistoryResponse()
+        for row in page.changes:
+            change = response.changes.add(
+                table_id=row.table_id,
+                before=_rating_out(request.game, row.before),
+                after=_rating_out(request.game, row.after),
+            )
+            change.finished_at.FromDatetime(row.finished_at)
+        response.page.next_page_token = page.next_page_token
+        return response
+
+    async def GetTopRatings(
+        self, request: pb.GetTopRatingsRequest, context: Context
+    ) -> pb.GetTopRatingsResponse:
+        page = await self._leaderboard.top_ratings(
+            request.game, request.page.page_size, request.page.page_token
+        )
+        response = pb.GetTopRatingsResponse(
+            entries=[
+                pb.RatedPlayer(
+                    rank=e.rank, player_id=e.player_id, rating=_rating_out(request.game, e.rating)
+                )
+                for e in page.entries
+            ]
+        )
+        response.page.next_page_token = page.next_page_token
+        return response
 
 
 def leaderboard_service(leaderboard: Leaderboard) -> GrpcService:

@@ -32,6 +32,7 @@ class SeatResult:
     booster: bool
     vip: bool
     place: int
+    bot_level: str = ""  # easy, medium or hard for a bot seat; "" when not reported
 
     @property
     def human(self) -> bool:

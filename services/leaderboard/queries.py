@@ -7,11 +7,14 @@ million players in a week.
 
 from __future__ import annotations
 
+import datetime as dt
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import asyncpg
 
+from tavolo.leaderboard.ratings import Rating
 from tavolo.leaderboard.store import SCHEMA
 
 
@@ -154,3 +157,99 @@ FROM {SCHEMA}.tournament_results WHERE player_id = $1
 async def tournament_totals(conn: asyncpg.Connection, player_id: str) -> TournamentTotals:
     row = await conn.fetchrow(_TOURNAMENTS, player_id)
     return TournamentTotals(int(row[0]), int(row[1]), int(row[2]), int(row[3]))
+
+
+# -- ratings (RATE-1) -------------------------------------------------------------------
+
+
+def rating_key(rating: float) -> int:
+    """A shown rating (never negative) as a whole number in the same order: its IEEE-754
+    bits, so a page token can carry it exactly."""
+    return int(struct.unpack(">q", struct.pack(">d", rating))[0])
+
+
+def rating_from_key(key: int) -> float:
+    return float(struct.unpack(">d", struct.pack(">q", key))[0])
+
+
+@dataclass(frozen=True, slots=True)
+class RatedRow:
+    player_id: str
+    rating: Rating
+
+    def score_row(self) -> ScoreRow:
+        return ScoreRow(self.player_id, rating_key(self.rating.shown), self.rating.tables)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    table_id: str
+    position: int
+    finished_at: dt.datetime
+    before: Rating
+    after: Rating
+
+
+_PLAYER_RATINGS = f"""
+SELECT game, mu, sigma, rated_tables FROM {SCHEMA}.player_ratings
+WHERE player_id = $1 AND ($2::text IS NULL OR game = $2) ORDER BY game
+"""
+_HAS_RATING = f"""
+SELECT EXISTS (SELECT 1 FROM {SCHEMA}.player_ratings WHERE game = $1 AND player_id = $2)
+"""
+_HISTORY = f"""
+SELECT table_id, position, finished_at, mu_before, sigma_before, mu_after, sigma_after,
+       tables_after
+FROM {SCHEMA}.rating_history
+WHERE player_id = $1 AND game = $2 AND ($3::bigint IS NULL OR position < $3)
+ORDER BY position DESC LIMIT $4
+"""
+_TOP_FIRST = f"""
+SELECT player_id, mu, sigma, rated_tables FROM {SCHEMA}.player_ratings
+WHERE game = $1 ORDER BY -rating, player_id LIMIT $2
+"""
+_TOP_AFTER = f"""
+SELECT player_id, mu, sigma, rated_tables FROM {SCHEMA}.player_ratings
+WHERE game = $1 AND (-rating, player_id) > (-$2::float8, $3::text)
+ORDER BY -rating, player_id LIMIT $4
+"""
+
+
+async def player_ratings(
+    conn: asyncpg.Connection, player_id: str, game: str | None
+) -> list[tuple[str, Rating]]:
+    rows = await conn.fetch(_PLAYER_RATINGS, player_id, game)
+    return [(r[0], Rating(r[1], r[2], r[3])) for r in rows]
+
+
+async def has_rating(conn: asyncpg.Connection, player_id: str, game: str) -> bool:
+    return bool(await conn.fetchval(_HAS_RATING, game, player_id))
+
+
+async def rating_history(
+    conn: asyncpg.Connection, player_id: str, game: str, before: int | None, limit: int
+) -> list[HistoryRow]:
+    """Newest first, below history position ``before`` (None = from the newest)."""
+    rows = await conn.fetch(_HISTORY, player_id, game, before, limit)
+    return [
+        HistoryRow(
+            r[0],
+            r[1],
+            r[2],
+            Rating(r[3], r[4], r[7] - 1),
+            Rating(r[5], r[6], r[7]),
+        )
+        for r in rows
+    ]
+
+
+async def top_ratings(
+    conn: asyncpg.Connection, game: str, after: ScoreRow | None, limit: int
+) -> list[RatedRow]:
+    """Highest shown rating first, starting after ``after`` (its points carry the key)."""
+    if after is None:
+        rows = await conn.fetch(_TOP_FIRST, game, limit)
+    else:
+        rating = rating_from_key(after.points_x2)
+        rows = await conn.fetch(_TOP_AFTER, game, rating, after.player_id, limit)
+    return [RatedRow(r[0], Rating(r[1], r[2], r[3])) for r in rows]

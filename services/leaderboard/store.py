@@ -17,6 +17,8 @@ import asyncpg
 
 from tavolo.leaderboard.model import FinishedTable, TournamentResult
 from tavolo.leaderboard.projection import ProjectionDelta
+from tavolo.leaderboard.rating_replay import RatedTable, RatingReplay
+from tavolo.leaderboard.ratings import Rating, shown_rating
 from tavolo.servicekit.errors import FailedPrecondition
 from tavolo.servicekit.migrations import apply_migrations
 
@@ -31,15 +33,25 @@ PROJECTION_TABLES = tuple(
         "league_scores",
         "league_points_histogram",
         "alltime_scores",
+        "player_ratings",
+        "rating_history",
     )
 )
 
+# The rated players' locks are taken (in the order of the lock keys, so two tables never
+# wait on each other in a circle) before the row, and so its position, is made.
 _APPEND = f"""
+WITH locked AS (
+    SELECT count(pg_advisory_xact_lock(hashtext($5), k)) AS locks
+    FROM (SELECT DISTINCT hashtext($6 || '|' || p) AS k FROM unnest($7::text[]) AS p
+          ORDER BY 1) AS keys
+)
 INSERT INTO {LOG_TABLE} (event_id, table_id, occurred_at, payload)
-VALUES ($1, $2, $3, $4)
+SELECT $1, $2, $3, $4 FROM locked
 ON CONFLICT DO NOTHING
 RETURNING position
 """
+RATING_LOCK = "tavolo.leaderboard.rating"
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,16 +135,141 @@ async def migrate(pool: asyncpg.Pool) -> list[str]:
     return await apply_migrations(pool, SCHEMA, MIGRATIONS)
 
 
-async def append_received(conn: asyncpg.Connection, table: FinishedTable, payload: bytes) -> bool:
-    """Keep a received event in the history; False when it (or its table) is there already.
+async def append_received(
+    conn: asyncpg.Connection,
+    table: FinishedTable,
+    payload: bytes,
+    rated_players: Sequence[str] = (),
+) -> int | None:
+    """Keep a received event in the history: its position there, or None when it (or its
+    table) is there already.
 
     A second event for a table already recorded is refused as well: a table finishes once,
     so its result must never count twice, whatever id the second report carries.
+
+    ``rated_players``' ratings in the table's game are locked until the transaction ends,
+    before the event takes its position. Ratings are applied in the history's order so
+    that a rebuild finds the same numbers: a table waits for any earlier table sharing one
+    of its players to commit, and only then takes its place, after that table's.
     """
     position = await conn.fetchval(
-        _APPEND, table.event_id, table.table_id, table.occurred_at, payload
+        _APPEND,
+        table.event_id,
+        table.table_id,
+        table.occurred_at,
+        payload,
+        RATING_LOCK,
+        table.game,
+        list(rated_players),
     )
-    return position is not None
+    return None if position is None else int(position)
+
+
+# -- ratings ----------------------------------------------------------------------------
+
+
+async def current_ratings(
+    conn: asyncpg.Connection, game: str, players: Sequence[str]
+) -> dict[str, Rating]:
+    rows = await conn.fetch(
+        f"SELECT player_id, mu, sigma, rated_tables FROM {SCHEMA}.player_ratings"
+        " WHERE game = $1 AND player_id = ANY($2::text[])",
+        game,
+        list(players),
+    )
+    return {r[0]: Rating(r[1], r[2], r[3]) for r in rows}
+
+
+def _ratings_upsert(suffix: str, first: int = 1) -> str:
+    """The upsert of ratings, its six arrays numbered from ``$first``."""
+    n = [f"${first + i}" for i in range(6)]
+    return f"""
+INSERT INTO {SCHEMA}.player_ratings{suffix} AS r
+    (game, player_id, mu, sigma, rating, rated_tables)
+SELECT * FROM unnest({n[0]}::text[], {n[1]}::text[], {n[2]}::float8[], {n[3]}::float8[],
+                     {n[4]}::float8[], {n[5]}::bigint[]) ORDER BY 1, 2
+ON CONFLICT (game, player_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,
+    rating = excluded.rating, rated_tables = excluded.rated_tables
+"""
+
+
+def _history_insert(suffix: str) -> str:
+    return f"""
+INSERT INTO {SCHEMA}.rating_history{suffix} (player_id, game, position, table_id, finished_at,
+    mu_before, sigma_before, mu_after, sigma_after, tables_after)
+SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::timestamptz[],
+                     $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::bigint[])
+"""
+
+
+async def write_history(
+    conn: asyncpg.Connection, rated: Sequence[RatedTable], suffix: str = ""
+) -> None:
+    """Add each table's rows (before and after) to the rating history."""
+    rows = [(t, c) for t in rated for c in t.changes]
+    if not rows:
+        return
+    await conn.execute(
+        _history_insert(suffix),
+        [c.player_id for _, c in rows],
+        [t.game for t, _ in rows],
+        [t.position for t, _ in rows],
+        [t.table_id for t, _ in rows],
+        [t.finished_at for t, _ in rows],
+        [c.before.mu for _, c in rows],
+        [c.before.sigma for _, c in rows],
+        [c.after.mu for _, c in rows],
+        [c.after.sigma for _, c in rows],
+        [c.after.tables for _, c in rows],
+    )
+
+
+async def write_ratings(
+    conn: asyncpg.Connection, ratings: Sequence[tuple[str, str, Rating]], suffix: str = ""
+) -> None:
+    """Set these (game, player) ratings."""
+    if not ratings:
+        return
+    await conn.execute(
+        _ratings_upsert(suffix),
+        [g for g, _, _ in ratings],
+        [p for _, p, _ in ratings],
+        [r.mu for _, _, r in ratings],
+        [r.sigma for _, _, r in ratings],
+        [shown_rating(r.mu, r.sigma) for _, _, r in ratings],
+        [r.tables for _, _, r in ratings],
+    )
+
+
+_APPLY_RATED = f"""
+WITH history AS ({_history_insert("")})
+{_ratings_upsert("", first=11)}
+"""
+
+
+async def apply_rated_table(conn: asyncpg.Connection, rated: RatedTable) -> None:
+    """One live table's rating changes, in one statement: the history rows and the new
+    ratings."""
+    changes = rated.changes
+    await conn.execute(
+        _APPLY_RATED,
+        [c.player_id for c in changes],
+        [rated.game] * len(changes),
+        [rated.position] * len(changes),
+        [rated.table_id] * len(changes),
+        [rated.finished_at] * len(changes),
+        [c.before.mu for c in changes],
+        [c.before.sigma for c in changes],
+        [c.after.mu for c in changes],
+        [c.after.sigma for c in changes],
+        [c.after.tables for c in changes],
+        [rated.game] * len(changes),
+        [c.player_id for c in changes],
+        [c.after.mu for c in changes],
+        [c.after.sigma for c in changes],
+        [shown_rating(c.after.mu, c.after.sigma) for c in changes],
+        [c.after.tables for c in changes],
+    )
 
 
 async def apply_delta(
@@ -187,6 +324,7 @@ async def rebuild(
     pool: asyncpg.Pool,
     project: Callable[[Sequence[bytes]], ProjectionDelta],
     *,
+    ratings: RatingReplay,
     batch_size: int = 1000,
 ) -> int:
     """Replay the whole history into shadow tables beside the live projection, then swap
@@ -198,12 +336,17 @@ async def rebuild(
     the events that arrived during the rebuild, which the shadows have not seen, and
     renames the shadows into place. Every event is in the result once: the shadows record
     each history position they replayed, so a late commit with a low position is not lost.
+
+    Ratings follow the history's order (``ratings`` carries them between pages). A late
+    commit with a position below one already rated would be applied out of that order, so
+    then the ratings alone are replayed again from the start inside the last step.
     """
     async with pool.acquire() as conn:
         if not await conn.fetchval("SELECT pg_try_advisory_lock(hashtext($1))", REBUILD_LOCK):
             raise FailedPrecondition("a rebuild is already running: wait for it to finish")
         try:
             await _create_shadows(conn)
+            ratings.reset()
             replayed = 0
             after = 0
             while True:
@@ -211,15 +354,20 @@ async def rebuild(
                     rows = await conn.fetch(_HISTORY_PAGE, after, batch_size)
                     if not rows:
                         break
-                    await _replay(conn, rows, project)
+                    await _replay(conn, rows, project, ratings)
                 replayed += len(rows)
                 after = rows[-1]["position"]
             async with conn.transaction():
                 await conn.execute(f"LOCK TABLE {LOG_TABLE} IN SHARE MODE")
                 late = await conn.fetch(_NOT_REPLAYED)
+                in_order = all(r["position"] > ratings.last_position for r in late)
                 for start in range(0, len(late), batch_size):
-                    await _replay(conn, late[start : start + batch_size], project)
+                    page = late[start : start + batch_size]
+                    await _replay(conn, page, project, ratings if in_order else None)
                 replayed += len(late)
+                if not in_order:
+                    await _replay_ratings_again(conn, ratings, batch_size)
+                await write_ratings(conn, ratings.ratings(), SHADOW_SUFFIX)
                 await _swap_shadows_in(conn)
         finally:
             await _drop_shadows(conn)  # after a swap, only the bookkeeping is left
@@ -238,11 +386,28 @@ async def _replay(
     conn: asyncpg.Connection,
     rows: Sequence[asyncpg.Record],
     project: Callable[[Sequence[bytes]], ProjectionDelta],
+    ratings: RatingReplay | None,
 ) -> None:
     await apply_delta(conn, project([r["payload"] for r in rows]), SHADOW)
+    if ratings is not None:
+        rated = [ratings.apply_payload(r["position"], r["payload"]) for r in rows]
+        await write_history(conn, [t for t in rated if t is not None], SHADOW_SUFFIX)
     await conn.execute(
         f"INSERT INTO {REPLAYED} SELECT unnest($1::bigint[])", [r["position"] for r in rows]
     )
+
+
+async def _replay_ratings_again(
+    conn: asyncpg.Connection, ratings: RatingReplay, batch_size: int
+) -> None:
+    """The ratings alone, from the first table, in position order (history held still)."""
+    await conn.execute(f"TRUNCATE {SCHEMA}.rating_history{SHADOW_SUFFIX}")
+    ratings.reset()
+    after = 0
+    while rows := await conn.fetch(_HISTORY_PAGE, after, batch_size):
+        rated = [ratings.apply_payload(r["position"], r["payload"]) for r in rows]
+        await write_history(conn, [t for t in rated if t is not None], SHADOW_SUFFIX)
+        after = rows[-1]["position"]
 
 
 async def _create_shadows(conn: asyncpg.Connection) -> None:

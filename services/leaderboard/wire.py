@@ -22,6 +22,12 @@ _MODES = {
     common_pb2.MODE_TOURNAMENT: Mode.TOURNAMENT,
 }
 _PROTO_MODES = {mode: number for number, mode in _MODES.items()}
+_BOT_LEVELS = {
+    common_pb2.BOT_LEVEL_EASY: "easy",
+    common_pb2.BOT_LEVEL_MEDIUM: "medium",
+    common_pb2.BOT_LEVEL_HARD: "hard",
+}
+_PROTO_BOT_LEVELS = {name: number for number, name in _BOT_LEVELS.items()}
 
 
 class MalformedEvent(ValueError):
@@ -64,6 +70,7 @@ def finished_table_from_proto(message: events_pb2.TableFinished) -> FinishedTabl
                 booster=seat.booster,
                 vip=seat.vip,
                 place=place,
+                bot_level=_BOT_LEVELS.get(seat.bot_level, ""),
             )
         )
     return FinishedTable(
@@ -97,6 +104,7 @@ def table_finished_to_proto(table: FinishedTable) -> events_pb2.TableFinished:
             bot=seat.bot,
             booster=seat.booster,
             vip=seat.vip,
+            bot_level=_PROTO_BOT_LEVELS.get(seat.bot_level, common_pb2.BOT_LEVEL_UNSPECIFIED),
         )
     message.outcome.places.extend(places)
     return message

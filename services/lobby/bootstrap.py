@@ -14,6 +14,14 @@ Lobby-only settings (read once here; each names the variable in its error):
 - ``TAVOLO_LOBBY_TURN_SECONDS`` / ``TAVOLO_LOBBY_BOT_THINK_MILLIS`` (unset): the turn
   limit and bot delay sent to the engine with every formed table (unset: the engine's
   defaults);
+- ``TAVOLO_LOBBY_RATED_MATCHMAKING`` (on): online and stake queues seat players of like
+  rating first (RATE-2, ``tavolo.lobby.play.matchmaking``); ``off`` keeps first come,
+  first seated everywhere;
+- ``TAVOLO_LOBBY_UNRATED_POOLS`` (empty): comma-separated pools that keep first come,
+  first seated while the rest are rated: ``game``, ``game|players`` or
+  ``game|players|stake`` (``pika,briscola|4,scopa|2|100``);
+- ``TAVOLO_LOBBY_RATING_WINDOW_DOUBLING_SECONDS`` (10): the rating window, one sigma
+  wide at first, doubles every this many seconds of the oldest ticket's wait;
 - ``TAVOLO_LOBBY_OPERATOR`` (unset): ``nickname:password`` of an operator account to
   create (or promote) at start, the deployment's first staff member;
 - ``TAVOLO_LOBBY_PLATFORM_ADDRESSES`` (unset): comma-separated IP addresses that are the
@@ -75,6 +83,17 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
     return value
 
 
+def _switch(env: Mapping[str, str], name: str, *, default: bool) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("on", "true", "1", "yes"):
+        return True
+    if raw in ("off", "false", "0", "no"):
+        return False
+    raise SettingsError(f"{name} must be on or off, not {raw!r}")
+
+
 def config_from_env(environ: Mapping[str, str] | None = None) -> LobbyConfig:
     env = os.environ if environ is None else environ
     level_name = env.get("TAVOLO_LOBBY_BOT_LEVEL", BotLevel.MEDIUM.value)
@@ -88,6 +107,13 @@ def config_from_env(environ: Mapping[str, str] | None = None) -> LobbyConfig:
         bot_fill_after=timedelta(seconds=_seconds(env, "TAVOLO_LOBBY_BOT_FILL_SECONDS", 30)),
         stake_timeout=timedelta(seconds=_seconds(env, "TAVOLO_LOBBY_STAKE_TIMEOUT_SECONDS", 120)),
         bot_level=level,
+        rated=_switch(env, "TAVOLO_LOBBY_RATED_MATCHMAKING", default=True),
+        window_doubling=timedelta(
+            seconds=_seconds(env, "TAVOLO_LOBBY_RATING_WINDOW_DOUBLING_SECONDS", 10)
+        ),
+        unrated_pools=frozenset(
+            p.strip() for p in env.get("TAVOLO_LOBBY_UNRATED_POOLS", "").split(",") if p.strip()
+        ),
     )
     engine_options = {
         option: _whole(env, name)

@@ -1,6 +1,7 @@
 """The NATS events the lobby reacts to: TableStarted, SeatLeft, TableFinished, TableAborted
-from the engine, and from the wallet StakeHoldChanged (a waiting ticket whose hold failed
-leaves the queue, and its player is told) and TournamentPaid (the prizes shown).
+from the engine, from the wallet StakeHoldChanged (a waiting ticket whose hold failed
+leaves the queue, and its player is told) and TournamentPaid (the prizes shown), and
+RatingsChanged from the leaderboard (the ratings tickets join with).
 
 One durable pull consumer; each message is applied through ``IdempotentHandler``, which
 records its id in the same transaction as the effect, so a redelivery changes nothing
@@ -16,6 +17,7 @@ from nats.aio.msg import Msg
 
 from tavolo.lobby.app import LobbyApp
 from tavolo.lobby.events import MODE_FROM_PROTO
+from tavolo.lobby.play import queue_store
 from tavolo.lobby.play.queue import hold_lost
 from tavolo.lobby.play.tables import Mode
 from tavolo.lobby.store import SCHEMA
@@ -29,6 +31,7 @@ TABLE_ABORTED = "TableAborted"
 SEAT_LEFT = "SeatLeft"
 STAKE_HOLD_CHANGED = "StakeHoldChanged"
 TOURNAMENT_PAID = "TournamentPaid"
+RATINGS_CHANGED = "RatingsChanged"
 # What a hold may become that leaves a waiting ticket without its stake.
 HOLD_FAILED = frozenset(
     {events_pb2.HOLD_STATE_EXPIRED, events_pb2.HOLD_STATE_RELEASED, events_pb2.HOLD_STATE_REFUSED}
@@ -55,10 +58,19 @@ class TableEvents:
         self._left = topology.subject_for(SEAT_LEFT)
         self._hold = topology.subject_for(STAKE_HOLD_CHANGED)
         self._paid = topology.subject_for(TOURNAMENT_PAID)
+        self._ratings = topology.subject_for(RATINGS_CHANGED)
 
     @property
     def subjects(self) -> list[str]:
-        return [self._started, self._finished, self._aborted, self._left, self._hold, self._paid]
+        return [
+            self._started,
+            self._finished,
+            self._aborted,
+            self._left,
+            self._hold,
+            self._paid,
+            self._ratings,
+        ]
 
     @property
     def durable(self) -> str:
@@ -90,6 +102,11 @@ class TableEvents:
         elif msg.subject == self._left:
             left = events_pb2.SeatLeft.FromString(msg.data)
             await watch.seat_left(conn, left.table_id, left.player_id)
+        elif msg.subject == self._ratings:
+            # The ratings new tickets join with (RATE-2): learned here, never asked for.
+            changed = events_pb2.RatingsChanged.FromString(msg.data)
+            told = [(r.player_id, r.mu, r.sigma, r.rated_tables) for r in changed.ratings]
+            await queue_store.record_ratings(conn, changed.game, told)
         elif msg.subject == self._hold:
             hold = events_pb2.StakeHoldChanged.FromString(msg.data)
             if hold.state in HOLD_FAILED:

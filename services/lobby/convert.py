@@ -184,6 +184,15 @@ def profile(view: ProfileView) -> lobby_pb2.Profile:
         nickname=view.account.nickname,
         roles=roles_out(view.account.roles),
         sanctions=[sanction(s) for s in view.sanctions],
+        ratings=[
+            lobby_pb2.ProfileRating(
+                game=r.game,
+                rating=r.shown,
+                provisional=r.provisional,
+                rated_tables=r.rated_tables,
+            )
+            for r in view.ratings
+        ],
     )
 
 

@@ -41,6 +41,7 @@ class Platform:
     engine: engine_pb2_grpc.EngineAsyncStub
     leaderboard: pb_grpc.LeaderboardAsyncStub
     signer: TokenSigner
+    leaderboard_address: str = ""
 
     def auth(self, player: str, *roles: Role) -> tuple[tuple[str, str], ...]:
         token, _ = self.signer.issue(player, roles or (Role.PLAYER,), nickname=player)
@@ -68,6 +69,7 @@ async def platform(database_url: str, nats_url: str, namespace: str) -> AsyncIte
                 engine_pb2_grpc.EngineStub(engine_channel),  # type: ignore[arg-type]
                 pb_grpc.LeaderboardStub(board_channel),  # type: ignore[arg-type]
                 TokenSigner(settings.token_secret),
+                f"127.0.0.1:{services[1].port}",
             )
     finally:
         for service in reversed(services):

@@ -18,6 +18,8 @@ from tavolo.lobby.accounts.passwords import check_password
 from tavolo.lobby.accounts.sanctions import Sanction, ensure_account_active
 from tavolo.lobby.accounts.store import Account, NicknameTaken
 from tavolo.lobby.context import LobbyContext
+from tavolo.lobby.play import queue_store
+from tavolo.lobby.play.queue_store import KnownRating
 from tavolo.lobby.store import Connection
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.servicekit.errors import (
@@ -45,6 +47,7 @@ class SessionTokens:
 class ProfileView:
     account: Account
     sanctions: tuple[Sanction, ...]
+    ratings: tuple[KnownRating, ...] = ()
 
 
 class Accounts:
@@ -182,7 +185,8 @@ class Accounts:
                 sanctions = tuple(
                     s for s in await self.ctx.sanctions(conn, wanted) if s.active_at(now)
                 )
-        return ProfileView(account, sanctions)
+            ratings = tuple(await queue_store.ratings_of(conn, wanted))
+        return ProfileView(account, sanctions, ratings)
 
     async def set_roles(
         self, caller: Principal, player_id: str, roles: Iterable[Role]

@@ -109,6 +109,7 @@ class Matchmaker:
                     now=now,
                     policy=self.ctx.config.policy,
                     complete=complete,
+                    rated=self.ctx.config.policy.rated_for(summary.pool),
                 )
                 if not decisions:
                     return

@@ -50,7 +50,8 @@ class Queue:
             # the guard against a second ticket or a live table).
             async with self.ctx.db.transaction() as conn:
                 account = await self.ctx.lobby_account(conn, caller)
-                ticket = self._ticket(ticket_id, account, spec, 0, None)
+                rating = await queue_store.rating_in(conn, account.player_id, spec.game)
+                ticket = self._ticket(ticket_id, account, spec, 0, None, rating)
                 await _record(conn, ticket)
         else:
             ticket = await self._join_with_stake(caller, ticket_id, spec, stake)
@@ -65,6 +66,7 @@ class Queue:
         async with self.ctx.db.connection() as conn:
             account = await self.ctx.lobby_account(conn, caller)
             await self.ctx.ensure_free(conn, account.player_id, account.nickname, you=True)
+            rating = await queue_store.rating_in(conn, account.player_id, spec.game)
         hold_id = ticket_id
         try:
             await self.ctx.wallet.hold_stake(
@@ -74,7 +76,7 @@ class Queue:
             # The hold may have been made with its answer lost: void it to be sure.
             await self._release_later(hold_id, account.player_id)
             raise
-        ticket = self._ticket(ticket_id, account, spec, stake, hold_id)
+        ticket = self._ticket(ticket_id, account, spec, stake, hold_id, rating)
         try:
             async with self.ctx.db.transaction() as conn:
                 await _record(conn, ticket)
@@ -84,8 +86,15 @@ class Queue:
         return ticket
 
     def _ticket(
-        self, ticket_id: str, account: Account, spec: TableSpec, stake: int, hold_id: str | None
+        self,
+        ticket_id: str,
+        account: Account,
+        spec: TableSpec,
+        stake: int,
+        hold_id: str | None,
+        rating: tuple[float, float] | None,
     ) -> Ticket:
+        """A new waiting ticket, carrying the rating its player joins with (RATE-2)."""
         return Ticket(
             ticket_id,
             account.player_id,
@@ -95,6 +104,7 @@ class Queue:
             TicketState.WAITING,
             self.ctx.clock(),
             hold_id=hold_id,
+            rating=rating,
         )
 
     async def leave(self, caller: Principal, ticket_id: str) -> Ticket:

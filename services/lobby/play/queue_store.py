@@ -9,7 +9,7 @@ from enum import StrEnum
 
 import asyncpg
 
-from tavolo.lobby.play.matchmaking import WaitingTicket
+from tavolo.lobby.play.matchmaking import NEW_MU, NEW_SIGMA, WaitingTicket
 from tavolo.lobby.play.tables import TableSpec
 from tavolo.lobby.store import Connection, S, from_json, to_json
 
@@ -34,6 +34,7 @@ class Ticket:
     hold_id: str | None = None
     table_id: str | None = None
     seat: int | None = None
+    rating: tuple[float, float] | None = None  # (mu, sigma) at joining; None = not rated
 
     @property
     def pool(self) -> str:
@@ -75,8 +76,8 @@ def _ticket(row: asyncpg.Record) -> Ticket:
 async def insert_ticket(conn: Connection, ticket: Ticket) -> None:
     await conn.execute(
         f"INSERT INTO {S}.tickets (ticket_id, player_id, nickname, game, players, stake,"
-        " options, pool, state, queued_at, hold_id)"
-        " VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11)",
+        " options, pool, state, queued_at, hold_id, rating_mu, rating_sigma)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13)",
         ticket.ticket_id,
         ticket.player_id,
         ticket.nickname,
@@ -88,6 +89,8 @@ async def insert_ticket(conn: Connection, ticket: Ticket) -> None:
         ticket.state.value,
         ticket.queued_at,
         ticket.hold_id,
+        None if ticket.rating is None else ticket.rating[0],
+        None if ticket.rating is None else ticket.rating[1],
     )
 
 
@@ -134,14 +137,23 @@ async def lock_pool(conn: Connection, pool: str, limit: int) -> list[WaitingTick
     """The pool's oldest waiting tickets, locked; tickets another transaction holds are
     skipped, so replicas (and a player leaving) never block each other or double-seat."""
     rows = await conn.fetch(
-        f"SELECT ticket_id, player_id, nickname, queued_at, hold_id FROM {S}.tickets"
+        "SELECT ticket_id, player_id, nickname, queued_at, hold_id, rating_mu, rating_sigma"
+        f" FROM {S}.tickets"
         " WHERE pool = $1 AND state = 'waiting' ORDER BY queued_at, ticket_id LIMIT $2"
         " FOR UPDATE SKIP LOCKED",
         pool,
         limit,
     )
     return [
-        WaitingTicket(r["ticket_id"], r["player_id"], r["nickname"], r["queued_at"], r["hold_id"])
+        WaitingTicket(
+            r["ticket_id"],
+            r["player_id"],
+            r["nickname"],
+            r["queued_at"],
+            r["hold_id"],
+            NEW_MU if r["rating_mu"] is None else r["rating_mu"],
+            NEW_SIGMA if r["rating_sigma"] is None else r["rating_sigma"],
+        )
         for r in rows
     ]
 
@@ -220,3 +232,63 @@ async def hold_release_failed(conn: Connection, hold_id: str, error: str) -> Non
         hold_id,
         error[:500],
     )
+
+
+# -- ratings the leaderboard told (RATE-2) ---------------------------------------------
+
+PROVISIONAL_TABLES = 10  # as the leaderboard counts it (tavolo.leaderboard.ratings)
+
+
+@dataclass(frozen=True, slots=True)
+class KnownRating:
+    """A player's rating in one game as the leaderboard last told it."""
+
+    game: str
+    mu: float
+    sigma: float
+    rated_tables: int
+
+    @property
+    def shown(self) -> float:
+        """As the leaderboard shows it: mu - 3 sigma, never below 0."""
+        return max(0.0, self.mu - 3.0 * self.sigma)
+
+    @property
+    def provisional(self) -> bool:
+        return self.rated_tables < PROVISIONAL_TABLES
+
+
+async def record_ratings(
+    conn: Connection, game: str, ratings: Sequence[tuple[str, float, float, int]]
+) -> None:
+    """Keep each (player, mu, sigma, rated tables) unless a newer rating is known."""
+    await conn.execute(
+        f"INSERT INTO {S}.player_ratings AS r (player_id, game, mu, sigma, rated_tables)"
+        " SELECT p, $1, m, s, n FROM unnest($2::text[], $3::float8[], $4::float8[],"
+        " $5::bigint[]) AS u(p, m, s, n) ORDER BY 1"
+        " ON CONFLICT (player_id, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+        " rated_tables = excluded.rated_tables WHERE r.rated_tables < excluded.rated_tables",
+        game,
+        [r[0] for r in ratings],
+        [r[1] for r in ratings],
+        [r[2] for r in ratings],
+        [r[3] for r in ratings],
+    )
+
+
+async def ratings_of(conn: Connection, player_id: str) -> list[KnownRating]:
+    rows = await conn.fetch(
+        f"SELECT game, mu, sigma, rated_tables FROM {S}.player_ratings WHERE player_id = $1"
+        " ORDER BY game",
+        player_id,
+    )
+    return [KnownRating(r[0], r[1], r[2], r[3]) for r in rows]
+
+
+async def rating_in(conn: Connection, player_id: str, game: str) -> tuple[float, float] | None:
+    row = await conn.fetchrow(
+        f"SELECT mu, sigma FROM {S}.player_ratings WHERE player_id = $1 AND game = $2",
+        player_id,
+        game,
+    )
+    return None if row is None else (row[0], row[1])

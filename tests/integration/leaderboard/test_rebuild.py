@@ -156,7 +156,9 @@ async def test_the_live_projection_keeps_projecting_while_a_rebuild_runs_beside_
             projected_meanwhile.wait(30)
         return leaderboard._replay(payloads)
 
-    replayed = await store.rebuild(pool, replay_slowly, batch_size=10)
+    replayed = await store.rebuild(
+        pool, replay_slowly, ratings=leaderboard.rating_replay(), batch_size=10
+    )
     assert outcome == [True], f"the live projection was held up by the rebuild: {outcome}"
     assert replayed == 60  # the event projected meanwhile is in the rebuilt result too
     rebuilt = await snapshot(pool)

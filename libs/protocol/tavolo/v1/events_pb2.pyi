@@ -993,3 +993,77 @@ class TournamentPaid(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___TournamentPaid: _TypeAlias = TournamentPaid  # noqa: Y015
+
+@_typing.final
+class PlayerRating(_message.Message):
+    """One player's rating after a rated table (RATE-1)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    MU_FIELD_NUMBER: _builtins.int
+    SIGMA_FIELD_NUMBER: _builtins.int
+    RATED_TABLES_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    """The player."""
+    mu: _builtins.float
+    """The model's estimate of the skill."""
+    sigma: _builtins.float
+    """Its uncertainty."""
+    rated_tables: _builtins.int
+    """Rated tables in this game so far, this one included."""
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        mu: _builtins.float = ...,
+        sigma: _builtins.float = ...,
+        rated_tables: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["mu", b"mu", "player_id", b"player_id", "rated_tables", b"rated_tables", "sigma", b"sigma"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PlayerRating: _TypeAlias = PlayerRating  # noqa: Y015
+
+@_typing.final
+class RatingsChanged(_message.Message):
+    """The leaderboard rated a finished table: the new rating of each person at it, for the
+    lobby's rated matchmaking (RATE-2), which seats tickets by the ratings it learns here.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HEADER_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    RATINGS_FIELD_NUMBER: _builtins.int
+    table_id: _builtins.str
+    """The table rated."""
+    game: _builtins.str
+    """Game name."""
+    @_builtins.property
+    def header(self) -> Global___EventHeader:
+        """Event identity."""
+
+    @_builtins.property
+    def ratings(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerRating]:
+        """Every rated player's new rating."""
+
+    def __init__(
+        self,
+        *,
+        header: Global___EventHeader | None = ...,
+        table_id: _builtins.str = ...,
+        game: _builtins.str = ...,
+        ratings: _abc.Iterable[Global___PlayerRating] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["header", b"header"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "header", b"header", "ratings", b"ratings", "table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RatingsChanged: _TypeAlias = RatingsChanged  # noqa: Y015

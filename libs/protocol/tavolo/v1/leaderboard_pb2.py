@@ -23,44 +23,63 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from tavolo.v1 import common_pb2 as tavolo_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1btavolo/v1/leaderboard.proto\x12\ttavolo.v1\x1a\x16tavolo/v1/common.proto\"%\n\x07IsoWeek\x12\x0c\n\x04year\x18\x01 \x01(\x05\x12\x0c\n\x04week\x18\x02 \x01(\x05\"Q\n\x0cRankingEntry\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x11\n\tpoints_x2\x18\x03 \x01(\x03\x12\r\n\x05games\x18\x04 \x01(\x03\"h\n\x10GetLeagueRequest\x12 \n\x04week\x18\x01 \x01(\x0b\x32\x12.tavolo.v1.IsoWeek\x12\x0c\n\x04game\x18\x02 \x01(\t\x12$\n\x04page\x18\x03 \x01(\x0b\x32\x16.tavolo.v1.PageRequest\"\x82\x01\n\x11GetLeagueResponse\x12 \n\x04week\x18\x01 \x01(\x0b\x32\x12.tavolo.v1.IsoWeek\x12(\n\x07\x65ntries\x18\x02 \x03(\x0b\x32\x17.tavolo.v1.RankingEntry\x12!\n\x04page\x18\x03 \x01(\x0b\x32\x13.tavolo.v1.PageInfo\"g\n\x12GetStandingRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12 \n\x04week\x18\x02 \x01(\x0b\x32\x12.tavolo.v1.IsoWeek\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x0e\n\x06\x61round\x18\x04 \x01(\x05\"\x8d\x01\n\x13GetStandingResponse\x12 \n\x04week\x18\x01 \x01(\x0b\x32\x12.tavolo.v1.IsoWeek\x12\'\n\x06player\x18\x02 \x01(\x0b\x32\x17.tavolo.v1.RankingEntry\x12+\n\nneighbours\x18\x03 \x03(\x0b\x32\x17.tavolo.v1.RankingEntry\"*\n\x15GetPlayerStatsRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\"F\n\tGameStats\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05games\x18\x02 \x01(\x03\x12\x0c\n\x04wins\x18\x03 \x01(\x03\x12\x0e\n\x06places\x18\x04 \x03(\x03\"\xab\x01\n\x0bPlayerStats\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\n\n\x02xp\x18\x02 \x01(\x03\x12\r\n\x05level\x18\x03 \x01(\x05\x12\x18\n\x10xp_to_next_level\x18\x04 \x01(\x03\x12#\n\x05games\x18\x05 \x03(\x0b\x32\x14.tavolo.v1.GameStats\x12/\n\x0btournaments\x18\x06 \x01(\x0b\x32\x1a.tavolo.v1.TournamentStats\"T\n\x0fTournamentStats\x12\x0e\n\x06played\x18\x01 \x01(\x03\x12\x0c\n\x04wins\x18\x02 \x01(\x03\x12\x0e\n\x06\x66inals\x18\x03 \x01(\x03\x12\x13\n\x0bprize_coins\x18\x04 \x01(\x03\"N\n\x18GetAllTimeRankingRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12$\n\x04page\x18\x02 \x01(\x0b\x32\x16.tavolo.v1.PageRequest\"h\n\x19GetAllTimeRankingResponse\x12(\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x17.tavolo.v1.RankingEntry\x12!\n\x04page\x18\x02 \x01(\x0b\x32\x13.tavolo.v1.PageInfo\"\x1a\n\x18RebuildProjectionRequest\"4\n\x19RebuildProjectionResponse\x12\x17\n\x0f\x65vents_replayed\x18\x01 \x01(\x03\x32\xaf\x03\n\x0bLeaderboard\x12\x46\n\tGetLeague\x12\x1b.tavolo.v1.GetLeagueRequest\x1a\x1c.tavolo.v1.GetLeagueResponse\x12L\n\x0bGetStanding\x12\x1d.tavolo.v1.GetStandingRequest\x1a\x1e.tavolo.v1.GetStandingResponse\x12J\n\x0eGetPlayerStats\x12 .tavolo.v1.GetPlayerStatsRequest\x1a\x16.tavolo.v1.PlayerStats\x12^\n\x11GetAllTimeRanking\x12#.tavolo.v1.GetAllTimeRankingRequest\x1a$.tavolo.v1.GetAllTimeRankingResponse\x12^\n\x11RebuildProjection\x12#.tavolo.v1.RebuildProjectionRequest\x1a$.tavolo.v1.RebuildProjectionResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1btavolo/v1/leaderboard.proto\x12\ttavolo.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x16tavolo/v1/common.proto\"%\n\x07IsoWeek\x12\x0c\n\x04year\x18\x01 \x01(\x05\x12\x0c\n\x04week\x18\x02 \x01(\x05\"Q\n\x0cRankingEntry\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x11\n\tpoints_x2\x18\x03 \x01(\x03\x12\r\n\x05games\x18\x04 \x01(\x03\"h\n\x10GetLeagueRequest\x12 \n\x04week\x18\x01 \x01(\x0b\x32\x12.tavolo.v1.IsoWeek\x12\x0c\n\x04game\x18\x02 \x01(\t\x12$\n\x04page\x18\x03 \x01(\x0b\x32\x16.tavolo.v1.PageRequest\"\x82\x01\n\x11GetLeagueResponse\x12 \n\x04week\x18\x01 \x01(\x0b\x32\x12.tavolo.v1.IsoWeek\x12(\n\x07\x65ntries\x18\x02 \x03(\x0b\x32\x17.tavolo.v1.RankingEntry\x12!\n\x04page\x18\x03 \x01(\x0b\x32\x13.tavolo.v1.PageInfo\"g\n\x12GetStandingRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12 \n\x04week\x18\x02 \x01(\x0b\x32\x12.tavolo.v1.IsoWeek\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x0e\n\x06\x61round\x18\x04 \x01(\x05\"\x8d\x01\n\x13GetStandingResponse\x12 \n\x04week\x18\x01 \x01(\x0b\x32\x12.tavolo.v1.IsoWeek\x12\'\n\x06player\x18\x02 \x01(\x0b\x32\x17.tavolo.v1.RankingEntry\x12+\n\nneighbours\x18\x03 \x03(\x0b\x32\x17.tavolo.v1.RankingEntry\"*\n\x15GetPlayerStatsRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\"\x81\x01\n\tGameStats\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05games\x18\x02 \x01(\x03\x12\x0c\n\x04wins\x18\x03 \x01(\x03\x12\x0e\n\x06places\x18\x04 \x03(\x03\x12\x0e\n\x06rating\x18\x05 \x01(\x01\x12\x13\n\x0bprovisional\x18\x06 \x01(\x08\x12\x14\n\x0crated_tables\x18\x07 \x01(\x03\"\xab\x01\n\x0bPlayerStats\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\n\n\x02xp\x18\x02 \x01(\x03\x12\r\n\x05level\x18\x03 \x01(\x05\x12\x18\n\x10xp_to_next_level\x18\x04 \x01(\x03\x12#\n\x05games\x18\x05 \x03(\x0b\x32\x14.tavolo.v1.GameStats\x12/\n\x0btournaments\x18\x06 \x01(\x0b\x32\x1a.tavolo.v1.TournamentStats\"T\n\x0fTournamentStats\x12\x0e\n\x06played\x18\x01 \x01(\x03\x12\x0c\n\x04wins\x18\x02 \x01(\x03\x12\x0e\n\x06\x66inals\x18\x03 \x01(\x03\x12\x13\n\x0bprize_coins\x18\x04 \x01(\x03\"N\n\x18GetAllTimeRankingRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12$\n\x04page\x18\x02 \x01(\x0b\x32\x16.tavolo.v1.PageRequest\"h\n\x19GetAllTimeRankingResponse\x12(\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x17.tavolo.v1.RankingEntry\x12!\n\x04page\x18\x02 \x01(\x0b\x32\x13.tavolo.v1.PageInfo\"\x1a\n\x18RebuildProjectionRequest\"4\n\x19RebuildProjectionResponse\x12\x17\n\x0f\x65vents_replayed\x18\x01 \x01(\x03\"p\n\nGameRating\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0e\n\x06rating\x18\x02 \x01(\x01\x12\n\n\x02mu\x18\x03 \x01(\x01\x12\r\n\x05sigma\x18\x04 \x01(\x01\x12\x14\n\x0crated_tables\x18\x05 \x01(\x03\x12\x13\n\x0bprovisional\x18\x06 \x01(\x08\":\n\x17GetPlayerRatingsRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\"J\n\rPlayerRatings\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12&\n\x07ratings\x18\x02 \x03(\x0b\x32\x15.tavolo.v1.GameRating\"`\n\x17GetRatingHistoryRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12$\n\x04page\x18\x03 \x01(\x0b\x32\x16.tavolo.v1.PageRequest\"\x9e\x01\n\x0cRatingChange\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12/\n\x0b\x66inished_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12%\n\x06\x62\x65\x66ore\x18\x03 \x01(\x0b\x32\x15.tavolo.v1.GameRating\x12$\n\x05\x61\x66ter\x18\x04 \x01(\x0b\x32\x15.tavolo.v1.GameRating\"g\n\x18GetRatingHistoryResponse\x12(\n\x07\x63hanges\x18\x01 \x03(\x0b\x32\x17.tavolo.v1.RatingChange\x12!\n\x04page\x18\x02 \x01(\x0b\x32\x13.tavolo.v1.PageInfo\"J\n\x14GetTopRatingsRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12$\n\x04page\x18\x02 \x01(\x0b\x32\x16.tavolo.v1.PageRequest\"U\n\x0bRatedPlayer\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12%\n\x06rating\x18\x03 \x01(\x0b\x32\x15.tavolo.v1.GameRating\"c\n\x15GetTopRatingsResponse\x12\'\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x16.tavolo.v1.RatedPlayer\x12!\n\x04page\x18\x02 \x01(\x0b\x32\x13.tavolo.v1.PageInfo2\xb2\x05\n\x0bLeaderboard\x12\x46\n\tGetLeague\x12\x1b.tavolo.v1.GetLeagueRequest\x1a\x1c.tavolo.v1.GetLeagueResponse\x12L\n\x0bGetStanding\x12\x1d.tavolo.v1.GetStandingRequest\x1a\x1e.tavolo.v1.GetStandingResponse\x12J\n\x0eGetPlayerStats\x12 .tavolo.v1.GetPlayerStatsRequest\x1a\x16.tavolo.v1.PlayerStats\x12^\n\x11GetAllTimeRanking\x12#.tavolo.v1.GetAllTimeRankingRequest\x1a$.tavolo.v1.GetAllTimeRankingResponse\x12^\n\x11RebuildProjection\x12#.tavolo.v1.RebuildProjectionRequest\x1a$.tavolo.v1.RebuildProjectionResponse\x12P\n\x10GetPlayerRatings\x12\".tavolo.v1.GetPlayerRatingsRequest\x1a\x18.tavolo.v1.PlayerRatings\x12[\n\x10GetRatingHistory\x12\".tavolo.v1.GetRatingHistoryRequest\x1a#.tavolo.v1.GetRatingHistoryResponse\x12R\n\rGetTopRatings\x12\x1f.tavolo.v1.GetTopRatingsRequest\x1a .tavolo.v1.GetTopRatingsResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'tavolo.v1.leaderboard_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_ISOWEEK']._serialized_start=66
-  _globals['_ISOWEEK']._serialized_end=103
-  _globals['_RANKINGENTRY']._serialized_start=105
-  _globals['_RANKINGENTRY']._serialized_end=186
-  _globals['_GETLEAGUEREQUEST']._serialized_start=188
-  _globals['_GETLEAGUEREQUEST']._serialized_end=292
-  _globals['_GETLEAGUERESPONSE']._serialized_start=295
-  _globals['_GETLEAGUERESPONSE']._serialized_end=425
-  _globals['_GETSTANDINGREQUEST']._serialized_start=427
-  _globals['_GETSTANDINGREQUEST']._serialized_end=530
-  _globals['_GETSTANDINGRESPONSE']._serialized_start=533
-  _globals['_GETSTANDINGRESPONSE']._serialized_end=674
-  _globals['_GETPLAYERSTATSREQUEST']._serialized_start=676
-  _globals['_GETPLAYERSTATSREQUEST']._serialized_end=718
-  _globals['_GAMESTATS']._serialized_start=720
-  _globals['_GAMESTATS']._serialized_end=790
-  _globals['_PLAYERSTATS']._serialized_start=793
-  _globals['_PLAYERSTATS']._serialized_end=964
-  _globals['_TOURNAMENTSTATS']._serialized_start=966
-  _globals['_TOURNAMENTSTATS']._serialized_end=1050
-  _globals['_GETALLTIMERANKINGREQUEST']._serialized_start=1052
-  _globals['_GETALLTIMERANKINGREQUEST']._serialized_end=1130
-  _globals['_GETALLTIMERANKINGRESPONSE']._serialized_start=1132
-  _globals['_GETALLTIMERANKINGRESPONSE']._serialized_end=1236
-  _globals['_REBUILDPROJECTIONREQUEST']._serialized_start=1238
-  _globals['_REBUILDPROJECTIONREQUEST']._serialized_end=1264
-  _globals['_REBUILDPROJECTIONRESPONSE']._serialized_start=1266
-  _globals['_REBUILDPROJECTIONRESPONSE']._serialized_end=1318
-  _globals['_LEADERBOARD']._serialized_start=1321
-  _globals['_LEADERBOARD']._serialized_end=1752
+  _globals['_ISOWEEK']._serialized_start=99
+  _globals['_ISOWEEK']._serialized_end=136
+  _globals['_RANKINGENTRY']._serialized_start=138
+  _globals['_RANKINGENTRY']._serialized_end=219
+  _globals['_GETLEAGUEREQUEST']._serialized_start=221
+  _globals['_GETLEAGUEREQUEST']._serialized_end=325
+  _globals['_GETLEAGUERESPONSE']._serialized_start=328
+  _globals['_GETLEAGUERESPONSE']._serialized_end=458
+  _globals['_GETSTANDINGREQUEST']._serialized_start=460
+  _globals['_GETSTANDINGREQUEST']._serialized_end=563
+  _globals['_GETSTANDINGRESPONSE']._serialized_start=566
+  _globals['_GETSTANDINGRESPONSE']._serialized_end=707
+  _globals['_GETPLAYERSTATSREQUEST']._serialized_start=709
+  _globals['_GETPLAYERSTATSREQUEST']._serialized_end=751
+  _globals['_GAMESTATS']._serialized_start=754
+  _globals['_GAMESTATS']._serialized_end=883
+  _globals['_PLAYERSTATS']._serialized_start=886
+  _globals['_PLAYERSTATS']._serialized_end=1057
+  _globals['_TOURNAMENTSTATS']._serialized_start=1059
+  _globals['_TOURNAMENTSTATS']._serialized_end=1143
+  _globals['_GETALLTIMERANKINGREQUEST']._serialized_start=1145
+  _globals['_GETALLTIMERANKINGREQUEST']._serialized_end=1223
+  _globals['_GETALLTIMERANKINGRESPONSE']._serialized_start=1225
+  _globals['_GETALLTIMERANKINGRESPONSE']._serialized_end=1329
+  _globals['_REBUILDPROJECTIONREQUEST']._serialized_start=1331
+  _globals['_REBUILDPROJECTIONREQUEST']._serialized_end=1357
+  _globals['_REBUILDPROJECTIONRESPONSE']._serialized_start=1359
+  _globals['_REBUILDPROJECTIONRESPONSE']._serialized_end=1411
+  _globals['_GAMERATING']._serialized_start=1413
+  _globals['_GAMERATING']._serialized_end=1525
+  _globals['_GETPLAYERRATINGSREQUEST']._serialized_start=1527
+  _globals['_GETPLAYERRATINGSREQUEST']._serialized_end=1585
+  _globals['_PLAYERRATINGS']._serialized_start=1587
+  _globals['_PLAYERRATINGS']._serialized_end=1661
+  _globals['_GETRATINGHISTORYREQUEST']._serialized_start=1663
+  _globals['_GETRATINGHISTORYREQUEST']._serialized_end=1759
+  _globals['_RATINGCHANGE']._serialized_start=1762
+  _globals['_RATINGCHANGE']._serialized_end=1920
+  _globals['_GETRATINGHISTORYRESPONSE']._serialized_start=1922
+  _globals['_GETRATINGHISTORYRESPONSE']._serialized_end=2025
+  _globals['_GETTOPRATINGSREQUEST']._serialized_start=2027
+  _globals['_GETTOPRATINGSREQUEST']._serialized_end=2101
+  _globals['_RATEDPLAYER']._serialized_start=2103
+  _globals['_RATEDPLAYER']._serialized_end=2188
+  _globals['_GETTOPRATINGSRESPONSE']._serialized_start=2190
+  _globals['_GETTOPRATINGSRESPONSE']._serialized_end=2289
+  _globals['_LEADERBOARD']._serialized_start=2292
+  _globals['_LEADERBOARD']._serialized_end=2982
 # @@protoc_insertion_point(module_scope)

@@ -7,6 +7,7 @@ The leaderboard: XP, levels, the weekly league and all-time rankings."""
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from tavolo.v1 import common_pb2 as _common_pb2
 import builtins as _builtins
@@ -256,12 +257,21 @@ class GameStats(_message.Message):
     GAMES_FIELD_NUMBER: _builtins.int
     WINS_FIELD_NUMBER: _builtins.int
     PLACES_FIELD_NUMBER: _builtins.int
+    RATING_FIELD_NUMBER: _builtins.int
+    PROVISIONAL_FIELD_NUMBER: _builtins.int
+    RATED_TABLES_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game name."""
     games: _builtins.int
     """Tables finished."""
     wins: _builtins.int
     """First places."""
+    rating: _builtins.float
+    """The shown skill rating in this game (mu - 3 sigma, at least 0); 0 without one."""
+    provisional: _builtins.bool
+    """True until 10 rated tables (and when there is no rating yet)."""
+    rated_tables: _builtins.int
+    """Rated tables in this game."""
     @_builtins.property
     def places(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """How many times each place was reached: places[i] = times in place i+1."""
@@ -273,10 +283,13 @@ class GameStats(_message.Message):
         games: _builtins.int = ...,
         wins: _builtins.int = ...,
         places: _abc.Iterable[_builtins.int] | None = ...,
+        rating: _builtins.float = ...,
+        provisional: _builtins.bool = ...,
+        rated_tables: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "games", b"games", "places", b"places", "wins", b"wins"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "games", b"games", "places", b"places", "provisional", b"provisional", "rated_tables", b"rated_tables", "rating", b"rating", "wins", b"wins"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -458,3 +471,291 @@ class RebuildProjectionResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___RebuildProjectionResponse: _TypeAlias = RebuildProjectionResponse  # noqa: Y015
+
+@_typing.final
+class GameRating(_message.Message):
+    """One player's skill in one game (OpenSkill, Plackett-Luce; RATE-1)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAME_FIELD_NUMBER: _builtins.int
+    RATING_FIELD_NUMBER: _builtins.int
+    MU_FIELD_NUMBER: _builtins.int
+    SIGMA_FIELD_NUMBER: _builtins.int
+    RATED_TABLES_FIELD_NUMBER: _builtins.int
+    PROVISIONAL_FIELD_NUMBER: _builtins.int
+    game: _builtins.str
+    """Game name."""
+    rating: _builtins.float
+    """The shown rating: mu - 3 sigma, at least 0."""
+    mu: _builtins.float
+    """The model's estimate of the skill."""
+    sigma: _builtins.float
+    """Its uncertainty."""
+    rated_tables: _builtins.int
+    """Rated tables so far."""
+    provisional: _builtins.bool
+    """True until 10 rated tables."""
+    def __init__(
+        self,
+        *,
+        game: _builtins.str = ...,
+        rating: _builtins.float = ...,
+        mu: _builtins.float = ...,
+        sigma: _builtins.float = ...,
+        rated_tables: _builtins.int = ...,
+        provisional: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "mu", b"mu", "provisional", b"provisional", "rated_tables", b"rated_tables", "rating", b"rating", "sigma", b"sigma"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GameRating: _TypeAlias = GameRating  # noqa: Y015
+
+@_typing.final
+class GetPlayerRatingsRequest(_message.Message):
+    """Ask for a player's ratings."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    """The player; empty = the caller."""
+    game: _builtins.str
+    """One game; empty = every game the player is rated in."""
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        game: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetPlayerRatingsRequest: _TypeAlias = GetPlayerRatingsRequest  # noqa: Y015
+
+@_typing.final
+class PlayerRatings(_message.Message):
+    """A player's ratings."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    RATINGS_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    """The player."""
+    @_builtins.property
+    def ratings(self) -> _containers.RepeatedCompositeFieldContainer[Global___GameRating]:
+        """One per game, by game name."""
+
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        ratings: _abc.Iterable[Global___GameRating] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["player_id", b"player_id", "ratings", b"ratings"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PlayerRatings: _TypeAlias = PlayerRatings  # noqa: Y015
+
+@_typing.final
+class GetRatingHistoryRequest(_message.Message):
+    """Ask for a rating history."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    PAGE_FIELD_NUMBER: _builtins.int
+    player_id: _builtins.str
+    """The player; empty = the caller."""
+    game: _builtins.str
+    """Game name (required)."""
+    @_builtins.property
+    def page(self) -> _common_pb2.PageRequest:
+        """Which page."""
+
+    def __init__(
+        self,
+        *,
+        player_id: _builtins.str = ...,
+        game: _builtins.str = ...,
+        page: _common_pb2.PageRequest | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["page", b"page"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "page", b"page", "player_id", b"player_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetRatingHistoryRequest: _TypeAlias = GetRatingHistoryRequest  # noqa: Y015
+
+@_typing.final
+class RatingChange(_message.Message):
+    """One rated table in a player's history."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    FINISHED_AT_FIELD_NUMBER: _builtins.int
+    BEFORE_FIELD_NUMBER: _builtins.int
+    AFTER_FIELD_NUMBER: _builtins.int
+    table_id: _builtins.str
+    """The table."""
+    @_builtins.property
+    def finished_at(self) -> _timestamp_pb2.Timestamp:
+        """When it finished."""
+
+    @_builtins.property
+    def before(self) -> Global___GameRating:
+        """The rating before the table."""
+
+    @_builtins.property
+    def after(self) -> Global___GameRating:
+        """The rating after it."""
+
+    def __init__(
+        self,
+        *,
+        table_id: _builtins.str = ...,
+        finished_at: _timestamp_pb2.Timestamp | None = ...,
+        before: Global___GameRating | None = ...,
+        after: Global___GameRating | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["after", b"after", "before", b"before", "finished_at", b"finished_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["after", b"after", "before", b"before", "finished_at", b"finished_at", "table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RatingChange: _TypeAlias = RatingChange  # noqa: Y015
+
+@_typing.final
+class GetRatingHistoryResponse(_message.Message):
+    """A rating history page, newest first."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHANGES_FIELD_NUMBER: _builtins.int
+    PAGE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def changes(self) -> _containers.RepeatedCompositeFieldContainer[Global___RatingChange]:
+        """The rows."""
+
+    @_builtins.property
+    def page(self) -> _common_pb2.PageInfo:
+        """The next page."""
+
+    def __init__(
+        self,
+        *,
+        changes: _abc.Iterable[Global___RatingChange] | None = ...,
+        page: _common_pb2.PageInfo | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["page", b"page"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["changes", b"changes", "page", b"page"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetRatingHistoryResponse: _TypeAlias = GetRatingHistoryResponse  # noqa: Y015
+
+@_typing.final
+class GetTopRatingsRequest(_message.Message):
+    """Ask for the top of a game's ratings."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAME_FIELD_NUMBER: _builtins.int
+    PAGE_FIELD_NUMBER: _builtins.int
+    game: _builtins.str
+    """Game name (required)."""
+    @_builtins.property
+    def page(self) -> _common_pb2.PageRequest:
+        """Which page."""
+
+    def __init__(
+        self,
+        *,
+        game: _builtins.str = ...,
+        page: _common_pb2.PageRequest | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["page", b"page"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "page", b"page"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetTopRatingsRequest: _TypeAlias = GetTopRatingsRequest  # noqa: Y015
+
+@_typing.final
+class RatedPlayer(_message.Message):
+    """One row of the top ratings."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RANK_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    RATING_FIELD_NUMBER: _builtins.int
+    rank: _builtins.int
+    """1 for the highest shown rating; equal ratings share a rank."""
+    player_id: _builtins.str
+    """The player."""
+    @_builtins.property
+    def rating(self) -> Global___GameRating:
+        """The rating."""
+
+    def __init__(
+        self,
+        *,
+        rank: _builtins.int = ...,
+        player_id: _builtins.str = ...,
+        rating: Global___GameRating | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["rating", b"rating"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["player_id", b"player_id", "rank", b"rank", "rating", b"rating"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RatedPlayer: _TypeAlias = RatedPlayer  # noqa: Y015
+
+@_typing.final
+class GetTopRatingsResponse(_message.Message):
+    """A page of the top ratings."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ENTRIES_FIELD_NUMBER: _builtins.int
+    PAGE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def entries(self) -> _containers.RepeatedCompositeFieldContainer[Global___RatedPlayer]:
+        """The rows."""
+
+    @_builtins.property
+    def page(self) -> _common_pb2.PageInfo:
+        """The next page."""
+
+    def __init__(
+        self,
+        *,
+        entries: _abc.Iterable[Global___RatedPlayer] | None = ...,
+        page: _common_pb2.PageInfo | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["page", b"page"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["entries", b"entries", "page", b"page"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetTopRatingsResponse: _TypeAlias = GetTopRatingsResponse  # noqa: Y015

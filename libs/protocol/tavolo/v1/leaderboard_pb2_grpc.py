@@ -61,6 +61,21 @@ class LeaderboardStub:
                 request_serializer=tavolo_dot_v1_dot_leaderboard__pb2.RebuildProjectionRequest.SerializeToString,
                 response_deserializer=tavolo_dot_v1_dot_leaderboard__pb2.RebuildProjectionResponse.FromString,
                 _registered_method=True)
+        self.GetPlayerRatings = channel.unary_unary(
+                '/tavolo.v1.Leaderboard/GetPlayerRatings',
+                request_serializer=tavolo_dot_v1_dot_leaderboard__pb2.GetPlayerRatingsRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_leaderboard__pb2.PlayerRatings.FromString,
+                _registered_method=True)
+        self.GetRatingHistory = channel.unary_unary(
+                '/tavolo.v1.Leaderboard/GetRatingHistory',
+                request_serializer=tavolo_dot_v1_dot_leaderboard__pb2.GetRatingHistoryRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_leaderboard__pb2.GetRatingHistoryResponse.FromString,
+                _registered_method=True)
+        self.GetTopRatings = channel.unary_unary(
+                '/tavolo.v1.Leaderboard/GetTopRatings',
+                request_serializer=tavolo_dot_v1_dot_leaderboard__pb2.GetTopRatingsRequest.SerializeToString,
+                response_deserializer=tavolo_dot_v1_dot_leaderboard__pb2.GetTopRatingsResponse.FromString,
+                _registered_method=True)
 
 
 class LeaderboardServicer:
@@ -104,6 +119,28 @@ class LeaderboardServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetPlayerRatings(self, request, context):
+        """A player's skill ratings, one per game they have a rated table in (RATE-1).
+        NOT_FOUND when the player has no rating (in that game, when one is named).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetRatingHistory(self, request, context):
+        """A player's rating history in one game, newest first: one row per rated table.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetTopRatings(self, request, context):
+        """The top of a game's ratings, highest shown rating first, paged.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LeaderboardServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -131,6 +168,21 @@ def add_LeaderboardServicer_to_server(servicer, server):
                     servicer.RebuildProjection,
                     request_deserializer=tavolo_dot_v1_dot_leaderboard__pb2.RebuildProjectionRequest.FromString,
                     response_serializer=tavolo_dot_v1_dot_leaderboard__pb2.RebuildProjectionResponse.SerializeToString,
+            ),
+            'GetPlayerRatings': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetPlayerRatings,
+                    request_deserializer=tavolo_dot_v1_dot_leaderboard__pb2.GetPlayerRatingsRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_leaderboard__pb2.PlayerRatings.SerializeToString,
+            ),
+            'GetRatingHistory': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRatingHistory,
+                    request_deserializer=tavolo_dot_v1_dot_leaderboard__pb2.GetRatingHistoryRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_leaderboard__pb2.GetRatingHistoryResponse.SerializeToString,
+            ),
+            'GetTopRatings': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTopRatings,
+                    request_deserializer=tavolo_dot_v1_dot_leaderboard__pb2.GetTopRatingsRequest.FromString,
+                    response_serializer=tavolo_dot_v1_dot_leaderboard__pb2.GetTopRatingsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -269,6 +321,87 @@ class Leaderboard:
             '/tavolo.v1.Leaderboard/RebuildProjection',
             tavolo_dot_v1_dot_leaderboard__pb2.RebuildProjectionRequest.SerializeToString,
             tavolo_dot_v1_dot_leaderboard__pb2.RebuildProjectionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetPlayerRatings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Leaderboard/GetPlayerRatings',
+            tavolo_dot_v1_dot_leaderboard__pb2.GetPlayerRatingsRequest.SerializeToString,
+            tavolo_dot_v1_dot_leaderboard__pb2.PlayerRatings.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRatingHistory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Leaderboard/GetRatingHistory',
+            tavolo_dot_v1_dot_leaderboard__pb2.GetRatingHistoryRequest.SerializeToString,
+            tavolo_dot_v1_dot_leaderboard__pb2.GetRatingHistoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetTopRatings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavolo.v1.Leaderboard/GetTopRatings',
+            tavolo_dot_v1_dot_leaderboard__pb2.GetTopRatingsRequest.SerializeToString,
+            tavolo_dot_v1_dot_leaderboard__pb2.GetTopRatingsResponse.FromString,
             options,
             channel_credentials,
             insecure,

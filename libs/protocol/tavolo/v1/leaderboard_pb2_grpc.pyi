@@ -47,6 +47,14 @@ class LeaderboardStub:
     events (after a rules change, or to prove the standings), beside the live ones, then
     swap them in; live projecting goes on meanwhile. FAILED_PRECONDITION while another runs.
     """
+    GetPlayerRatings: _grpc.UnaryUnaryMultiCallable[_leaderboard_pb2.GetPlayerRatingsRequest, _leaderboard_pb2.PlayerRatings]
+    """A player's skill ratings, one per game they have a rated table in (RATE-1).
+    NOT_FOUND when the player has no rating (in that game, when one is named).
+    """
+    GetRatingHistory: _grpc.UnaryUnaryMultiCallable[_leaderboard_pb2.GetRatingHistoryRequest, _leaderboard_pb2.GetRatingHistoryResponse]
+    """A player's rating history in one game, newest first: one row per rated table."""
+    GetTopRatings: _grpc.UnaryUnaryMultiCallable[_leaderboard_pb2.GetTopRatingsRequest, _leaderboard_pb2.GetTopRatingsResponse]
+    """The top of a game's ratings, highest shown rating first, paged."""
 
 @_typing.type_check_only
 class LeaderboardAsyncStub(LeaderboardStub):
@@ -66,6 +74,14 @@ class LeaderboardAsyncStub(LeaderboardStub):
     events (after a rules change, or to prove the standings), beside the live ones, then
     swap them in; live projecting goes on meanwhile. FAILED_PRECONDITION while another runs.
     """
+    GetPlayerRatings: _aio.UnaryUnaryMultiCallable[_leaderboard_pb2.GetPlayerRatingsRequest, _leaderboard_pb2.PlayerRatings]  # type: ignore[assignment]
+    """A player's skill ratings, one per game they have a rated table in (RATE-1).
+    NOT_FOUND when the player has no rating (in that game, when one is named).
+    """
+    GetRatingHistory: _aio.UnaryUnaryMultiCallable[_leaderboard_pb2.GetRatingHistoryRequest, _leaderboard_pb2.GetRatingHistoryResponse]  # type: ignore[assignment]
+    """A player's rating history in one game, newest first: one row per rated table."""
+    GetTopRatings: _aio.UnaryUnaryMultiCallable[_leaderboard_pb2.GetTopRatingsRequest, _leaderboard_pb2.GetTopRatingsResponse]  # type: ignore[assignment]
+    """The top of a game's ratings, highest shown rating first, paged."""
 
 class LeaderboardServicer(metaclass=_abc_1.ABCMeta):
     """Rankings built from TableFinished events. Every call needs a session token."""
@@ -112,5 +128,31 @@ class LeaderboardServicer(metaclass=_abc_1.ABCMeta):
         events (after a rules change, or to prove the standings), beside the live ones, then
         swap them in; live projecting goes on meanwhile. FAILED_PRECONDITION while another runs.
         """
+
+    @_abc_1.abstractmethod
+    def GetPlayerRatings(
+        self,
+        request: _leaderboard_pb2.GetPlayerRatingsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_leaderboard_pb2.PlayerRatings, _abc.Awaitable[_leaderboard_pb2.PlayerRatings]]:
+        """A player's skill ratings, one per game they have a rated table in (RATE-1).
+        NOT_FOUND when the player has no rating (in that game, when one is named).
+        """
+
+    @_abc_1.abstractmethod
+    def GetRatingHistory(
+        self,
+        request: _leaderboard_pb2.GetRatingHistoryRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_leaderboard_pb2.GetRatingHistoryResponse, _abc.Awaitable[_leaderboard_pb2.GetRatingHistoryResponse]]:
+        """A player's rating history in one game, newest first: one row per rated table."""
+
+    @_abc_1.abstractmethod
+    def GetTopRatings(
+        self,
+        request: _leaderboard_pb2.GetTopRatingsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_leaderboard_pb2.GetTopRatingsResponse, _abc.Awaitable[_leaderboard_pb2.GetTopRatingsResponse]]:
+        """The top of a game's ratings, highest shown rating first, paged."""
 
 def add_LeaderboardServicer_to_server(servicer: LeaderboardServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -495,6 +495,7 @@ class Profile(_message.Message):
     NICKNAME_FIELD_NUMBER: _builtins.int
     ROLES_FIELD_NUMBER: _builtins.int
     SANCTIONS_FIELD_NUMBER: _builtins.int
+    RATINGS_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     """The player's id."""
     nickname: _builtins.str
@@ -507,6 +508,10 @@ class Profile(_message.Message):
     def sanctions(self) -> _containers.RepeatedCompositeFieldContainer[Global___Sanction]:
         """Active sanctions."""
 
+    @_builtins.property
+    def ratings(self) -> _containers.RepeatedCompositeFieldContainer[Global___ProfileRating]:
+        """Skill ratings by game, as the lobby last heard them from the leaderboard (RATE-1)."""
+
     def __init__(
         self,
         *,
@@ -514,14 +519,49 @@ class Profile(_message.Message):
         nickname: _builtins.str = ...,
         roles: _abc.Iterable[Global___Role.ValueType] | None = ...,
         sanctions: _abc.Iterable[Global___Sanction] | None = ...,
+        ratings: _abc.Iterable[Global___ProfileRating] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["nickname", b"nickname", "player_id", b"player_id", "roles", b"roles", "sanctions", b"sanctions"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["nickname", b"nickname", "player_id", b"player_id", "ratings", b"ratings", "roles", b"roles", "sanctions", b"sanctions"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Profile: _TypeAlias = Profile  # noqa: Y015
+
+@_typing.final
+class ProfileRating(_message.Message):
+    """A player's skill rating in one game, on their profile."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAME_FIELD_NUMBER: _builtins.int
+    RATING_FIELD_NUMBER: _builtins.int
+    PROVISIONAL_FIELD_NUMBER: _builtins.int
+    RATED_TABLES_FIELD_NUMBER: _builtins.int
+    game: _builtins.str
+    """Game name."""
+    rating: _builtins.float
+    """The shown rating: mu - 3 sigma, at least 0."""
+    provisional: _builtins.bool
+    """True until 10 rated tables."""
+    rated_tables: _builtins.int
+    """Rated tables so far."""
+    def __init__(
+        self,
+        *,
+        game: _builtins.str = ...,
+        rating: _builtins.float = ...,
+        provisional: _builtins.bool = ...,
+        rated_tables: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "provisional", b"provisional", "rated_tables", b"rated_tables", "rating", b"rating"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ProfileRating: _TypeAlias = ProfileRating  # noqa: Y015
 
 @_typing.final
 class PlayVersusComputerRequest(_message.Message):

@@ -6,6 +6,8 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { PageInfo, PageRequest } from "./common_pb.js";
 import { file_tavolo_v1_common } from "./common_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -14,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tavolo/v1/leaderboard.proto.
  */
 export const file_tavolo_v1_leaderboard: GenFile = /*@__PURE__*/
-  fileDesc("Cht0YXZvbG8vdjEvbGVhZGVyYm9hcmQucHJvdG8SCXRhdm9sby52MSIlCgdJc29XZWVrEgwKBHllYXIYASABKAUSDAoEd2VlaxgCIAEoBSJRCgxSYW5raW5nRW50cnkSDAoEcmFuaxgBIAEoBRIRCglwbGF5ZXJfaWQYAiABKAkSEQoJcG9pbnRzX3gyGAMgASgDEg0KBWdhbWVzGAQgASgDImgKEEdldExlYWd1ZVJlcXVlc3QSIAoEd2VlaxgBIAEoCzISLnRhdm9sby52MS5Jc29XZWVrEgwKBGdhbWUYAiABKAkSJAoEcGFnZRgDIAEoCzIWLnRhdm9sby52MS5QYWdlUmVxdWVzdCKCAQoRR2V0TGVhZ3VlUmVzcG9uc2USIAoEd2VlaxgBIAEoCzISLnRhdm9sby52MS5Jc29XZWVrEigKB2VudHJpZXMYAiADKAsyFy50YXZvbG8udjEuUmFua2luZ0VudHJ5EiEKBHBhZ2UYAyABKAsyEy50YXZvbG8udjEuUGFnZUluZm8iZwoSR2V0U3RhbmRpbmdSZXF1ZXN0EhEKCXBsYXllcl9pZBgBIAEoCRIgCgR3ZWVrGAIgASgLMhIudGF2b2xvLnYxLklzb1dlZWsSDAoEZ2FtZRgDIAEoCRIOCgZhcm91bmQYBCABKAUijQEKE0dldFN0YW5kaW5nUmVzcG9uc2USIAoEd2VlaxgBIAEoCzISLnRhdm9sby52MS5Jc29XZWVrEicKBnBsYXllchgCIAEoCzIXLnRhdm9sby52MS5SYW5raW5nRW50cnkSKwoKbmVpZ2hib3VycxgDIAMoCzIXLnRhdm9sby52MS5SYW5raW5nRW50cnkiKgoVR2V0UGxheWVyU3RhdHNSZXF1ZXN0EhEKCXBsYXllcl9pZBgBIAEoCSJGCglHYW1lU3RhdHMSDAoEZ2FtZRgBIAEoCRINCgVnYW1lcxgCIAEoAxIMCgR3aW5zGAMgASgDEg4KBnBsYWNlcxgEIAMoAyKrAQoLUGxheWVyU3RhdHMSEQoJcGxheWVyX2lkGAEgASgJEgoKAnhwGAIgASgDEg0KBWxldmVsGAMgASgFEhgKEHhwX3RvX25leHRfbGV2ZWwYBCABKAMSIwoFZ2FtZXMYBSADKAsyFC50YXZvbG8udjEuR2FtZVN0YXRzEi8KC3RvdXJuYW1lbnRzGAYgASgLMhoudGF2b2xvLnYxLlRvdXJuYW1lbnRTdGF0cyJUCg9Ub3VybmFtZW50U3RhdHMSDgoGcGxheWVkGAEgASgDEgwKBHdpbnMYAiABKAMSDgoGZmluYWxzGAMgASgDEhMKC3ByaXplX2NvaW5zGAQgASgDIk4KGEdldEFsbFRpbWVSYW5raW5nUmVxdWVzdBIMCgRnYW1lGAEgASgJEiQKBHBhZ2UYAiABKAsyFi50YXZvbG8udjEuUGFnZVJlcXVlc3QiaAoZR2V0QWxsVGltZVJhbmtpbmdSZXNwb25zZRIoCgdlbnRyaWVzGAEgAygLMhcudGF2b2xvLnYxLlJhbmtpbmdFbnRyeRIhCgRwYWdlGAIgASgLMhMudGF2b2xvLnYxLlBhZ2VJbmZvIhoKGFJlYnVpbGRQcm9qZWN0aW9uUmVxdWVzdCI0ChlSZWJ1aWxkUHJvamVjdGlvblJlc3BvbnNlEhcKD2V2ZW50c19yZXBsYXllZBgBIAEoAzKvAwoLTGVhZGVyYm9hcmQSRgoJR2V0TGVhZ3VlEhsudGF2b2xvLnYxLkdldExlYWd1ZVJlcXVlc3QaHC50YXZvbG8udjEuR2V0TGVhZ3VlUmVzcG9uc2USTAoLR2V0U3RhbmRpbmcSHS50YXZvbG8udjEuR2V0U3RhbmRpbmdSZXF1ZXN0Gh4udGF2b2xvLnYxLkdldFN0YW5kaW5nUmVzcG9uc2USSgoOR2V0UGxheWVyU3RhdHMSIC50YXZvbG8udjEuR2V0UGxheWVyU3RhdHNSZXF1ZXN0GhYudGF2b2xvLnYxLlBsYXllclN0YXRzEl4KEUdldEFsbFRpbWVSYW5raW5nEiMudGF2b2xvLnYxLkdldEFsbFRpbWVSYW5raW5nUmVxdWVzdBokLnRhdm9sby52MS5HZXRBbGxUaW1lUmFua2luZ1Jlc3BvbnNlEl4KEVJlYnVpbGRQcm9qZWN0aW9uEiMudGF2b2xvLnYxLlJlYnVpbGRQcm9qZWN0aW9uUmVxdWVzdBokLnRhdm9sby52MS5SZWJ1aWxkUHJvamVjdGlvblJlc3BvbnNlYgZwcm90bzM", [file_tavolo_v1_common]);
+  fileDesc("Cht0YXZvbG8vdjEvbGVhZGVyYm9hcmQucHJvdG8SCXRhdm9sby52MSIlCgdJc29XZWVrEgwKBHllYXIYASABKAUSDAoEd2VlaxgCIAEoBSJRCgxSYW5raW5nRW50cnkSDAoEcmFuaxgBIAEoBRIRCglwbGF5ZXJfaWQYAiABKAkSEQoJcG9pbnRzX3gyGAMgASgDEg0KBWdhbWVzGAQgASgDImgKEEdldExlYWd1ZVJlcXVlc3QSIAoEd2VlaxgBIAEoCzISLnRhdm9sby52MS5Jc29XZWVrEgwKBGdhbWUYAiABKAkSJAoEcGFnZRgDIAEoCzIWLnRhdm9sby52MS5QYWdlUmVxdWVzdCKCAQoRR2V0TGVhZ3VlUmVzcG9uc2USIAoEd2VlaxgBIAEoCzISLnRhdm9sby52MS5Jc29XZWVrEigKB2VudHJpZXMYAiADKAsyFy50YXZvbG8udjEuUmFua2luZ0VudHJ5EiEKBHBhZ2UYAyABKAsyEy50YXZvbG8udjEuUGFnZUluZm8iZwoSR2V0U3RhbmRpbmdSZXF1ZXN0EhEKCXBsYXllcl9pZBgBIAEoCRIgCgR3ZWVrGAIgASgLMhIudGF2b2xvLnYxLklzb1dlZWsSDAoEZ2FtZRgDIAEoCRIOCgZhcm91bmQYBCABKAUijQEKE0dldFN0YW5kaW5nUmVzcG9uc2USIAoEd2VlaxgBIAEoCzISLnRhdm9sby52MS5Jc29XZWVrEicKBnBsYXllchgCIAEoCzIXLnRhdm9sby52MS5SYW5raW5nRW50cnkSKwoKbmVpZ2hib3VycxgDIAMoCzIXLnRhdm9sby52MS5SYW5raW5nRW50cnkiKgoVR2V0UGxheWVyU3RhdHNSZXF1ZXN0EhEKCXBsYXllcl9pZBgBIAEoCSKBAQoJR2FtZVN0YXRzEgwKBGdhbWUYASABKAkSDQoFZ2FtZXMYAiABKAMSDAoEd2lucxgDIAEoAxIOCgZwbGFjZXMYBCADKAMSDgoGcmF0aW5nGAUgASgBEhMKC3Byb3Zpc2lvbmFsGAYgASgIEhQKDHJhdGVkX3RhYmxlcxgHIAEoAyKrAQoLUGxheWVyU3RhdHMSEQoJcGxheWVyX2lkGAEgASgJEgoKAnhwGAIgASgDEg0KBWxldmVsGAMgASgFEhgKEHhwX3RvX25leHRfbGV2ZWwYBCABKAMSIwoFZ2FtZXMYBSADKAsyFC50YXZvbG8udjEuR2FtZVN0YXRzEi8KC3RvdXJuYW1lbnRzGAYgASgLMhoudGF2b2xvLnYxLlRvdXJuYW1lbnRTdGF0cyJUCg9Ub3VybmFtZW50U3RhdHMSDgoGcGxheWVkGAEgASgDEgwKBHdpbnMYAiABKAMSDgoGZmluYWxzGAMgASgDEhMKC3ByaXplX2NvaW5zGAQgASgDIk4KGEdldEFsbFRpbWVSYW5raW5nUmVxdWVzdBIMCgRnYW1lGAEgASgJEiQKBHBhZ2UYAiABKAsyFi50YXZvbG8udjEuUGFnZVJlcXVlc3QiaAoZR2V0QWxsVGltZVJhbmtpbmdSZXNwb25zZRIoCgdlbnRyaWVzGAEgAygLMhcudGF2b2xvLnYxLlJhbmtpbmdFbnRyeRIhCgRwYWdlGAIgASgLMhMudGF2b2xvLnYxLlBhZ2VJbmZvIhoKGFJlYnVpbGRQcm9qZWN0aW9uUmVxdWVzdCI0ChlSZWJ1aWxkUHJvamVjdGlvblJlc3BvbnNlEhcKD2V2ZW50c19yZXBsYXllZBgBIAEoAyJwCgpHYW1lUmF0aW5nEgwKBGdhbWUYASABKAkSDgoGcmF0aW5nGAIgASgBEgoKAm11GAMgASgBEg0KBXNpZ21hGAQgASgBEhQKDHJhdGVkX3RhYmxlcxgFIAEoAxITCgtwcm92aXNpb25hbBgGIAEoCCI6ChdHZXRQbGF5ZXJSYXRpbmdzUmVxdWVzdBIRCglwbGF5ZXJfaWQYASABKAkSDAoEZ2FtZRgCIAEoCSJKCg1QbGF5ZXJSYXRpbmdzEhEKCXBsYXllcl9pZBgBIAEoCRImCgdyYXRpbmdzGAIgAygLMhUudGF2b2xvLnYxLkdhbWVSYXRpbmciYAoXR2V0UmF0aW5nSGlzdG9yeVJlcXVlc3QSEQoJcGxheWVyX2lkGAEgASgJEgwKBGdhbWUYAiABKAkSJAoEcGFnZRgDIAEoCzIWLnRhdm9sby52MS5QYWdlUmVxdWVzdCKeAQoMUmF0aW5nQ2hhbmdlEhAKCHRhYmxlX2lkGAEgASgJEi8KC2ZpbmlzaGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIlCgZiZWZvcmUYAyABKAsyFS50YXZvbG8udjEuR2FtZVJhdGluZxIkCgVhZnRlchgEIAEoCzIVLnRhdm9sby52MS5HYW1lUmF0aW5nImcKGEdldFJhdGluZ0hpc3RvcnlSZXNwb25zZRIoCgdjaGFuZ2VzGAEgAygLMhcudGF2b2xvLnYxLlJhdGluZ0NoYW5nZRIhCgRwYWdlGAIgASgLMhMudGF2b2xvLnYxLlBhZ2VJbmZvIkoKFEdldFRvcFJhdGluZ3NSZXF1ZXN0EgwKBGdhbWUYASABKAkSJAoEcGFnZRgCIAEoCzIWLnRhdm9sby52MS5QYWdlUmVxdWVzdCJVCgtSYXRlZFBsYXllchIMCgRyYW5rGAEgASgFEhEKCXBsYXllcl9pZBgCIAEoCRIlCgZyYXRpbmcYAyABKAsyFS50YXZvbG8udjEuR2FtZVJhdGluZyJjChVHZXRUb3BSYXRpbmdzUmVzcG9uc2USJwoHZW50cmllcxgBIAMoCzIWLnRhdm9sby52MS5SYXRlZFBsYXllchIhCgRwYWdlGAIgASgLMhMudGF2b2xvLnYxLlBhZ2VJbmZvMrIFCgtMZWFkZXJib2FyZBJGCglHZXRMZWFndWUSGy50YXZvbG8udjEuR2V0TGVhZ3VlUmVxdWVzdBocLnRhdm9sby52MS5HZXRMZWFndWVSZXNwb25zZRJMCgtHZXRTdGFuZGluZxIdLnRhdm9sby52MS5HZXRTdGFuZGluZ1JlcXVlc3QaHi50YXZvbG8udjEuR2V0U3RhbmRpbmdSZXNwb25zZRJKCg5HZXRQbGF5ZXJTdGF0cxIgLnRhdm9sby52MS5HZXRQbGF5ZXJTdGF0c1JlcXVlc3QaFi50YXZvbG8udjEuUGxheWVyU3RhdHMSXgoRR2V0QWxsVGltZVJhbmtpbmcSIy50YXZvbG8udjEuR2V0QWxsVGltZVJhbmtpbmdSZXF1ZXN0GiQudGF2b2xvLnYxLkdldEFsbFRpbWVSYW5raW5nUmVzcG9uc2USXgoRUmVidWlsZFByb2plY3Rpb24SIy50YXZvbG8udjEuUmVidWlsZFByb2plY3Rpb25SZXF1ZXN0GiQudGF2b2xvLnYxLlJlYnVpbGRQcm9qZWN0aW9uUmVzcG9uc2USUAoQR2V0UGxheWVyUmF0aW5ncxIiLnRhdm9sby52MS5HZXRQbGF5ZXJSYXRpbmdzUmVxdWVzdBoYLnRhdm9sby52MS5QbGF5ZXJSYXRpbmdzElsKEEdldFJhdGluZ0hpc3RvcnkSIi50YXZvbG8udjEuR2V0UmF0aW5nSGlzdG9yeVJlcXVlc3QaIy50YXZvbG8udjEuR2V0UmF0aW5nSGlzdG9yeVJlc3BvbnNlElIKDUdldFRvcFJhdGluZ3MSHy50YXZvbG8udjEuR2V0VG9wUmF0aW5nc1JlcXVlc3QaIC50YXZvbG8udjEuR2V0VG9wUmF0aW5nc1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_tavolo_v1_common]);
 
 /**
  * An ISO week.
@@ -288,6 +290,27 @@ export type GameStats = Message<"tavolo.v1.GameStats"> & {
    * @generated from field: repeated int64 places = 4;
    */
   places: bigint[];
+
+  /**
+   * The shown skill rating in this game (mu - 3 sigma, at least 0); 0 without one.
+   *
+   * @generated from field: double rating = 5;
+   */
+  rating: number;
+
+  /**
+   * True until 10 rated tables (and when there is no rating yet).
+   *
+   * @generated from field: bool provisional = 6;
+   */
+  provisional: boolean;
+
+  /**
+   * Rated tables in this game.
+   *
+   * @generated from field: int64 rated_tables = 7;
+   */
+  ratedTables: bigint;
 };
 
 /**
@@ -488,6 +511,314 @@ export const RebuildProjectionResponseSchema: GenMessage<RebuildProjectionRespon
   messageDesc(file_tavolo_v1_leaderboard, 13);
 
 /**
+ * One player's skill in one game (OpenSkill, Plackett-Luce; RATE-1).
+ *
+ * @generated from message tavolo.v1.GameRating
+ */
+export type GameRating = Message<"tavolo.v1.GameRating"> & {
+  /**
+   * Game name.
+   *
+   * @generated from field: string game = 1;
+   */
+  game: string;
+
+  /**
+   * The shown rating: mu - 3 sigma, at least 0.
+   *
+   * @generated from field: double rating = 2;
+   */
+  rating: number;
+
+  /**
+   * The model's estimate of the skill.
+   *
+   * @generated from field: double mu = 3;
+   */
+  mu: number;
+
+  /**
+   * Its uncertainty.
+   *
+   * @generated from field: double sigma = 4;
+   */
+  sigma: number;
+
+  /**
+   * Rated tables so far.
+   *
+   * @generated from field: int64 rated_tables = 5;
+   */
+  ratedTables: bigint;
+
+  /**
+   * True until 10 rated tables.
+   *
+   * @generated from field: bool provisional = 6;
+   */
+  provisional: boolean;
+};
+
+/**
+ * Describes the message tavolo.v1.GameRating.
+ * Use `create(GameRatingSchema)` to create a new message.
+ */
+export const GameRatingSchema: GenMessage<GameRating> = /*@__PURE__*/
+  messageDesc(file_tavolo_v1_leaderboard, 14);
+
+/**
+ * Ask for a player's ratings.
+ *
+ * @generated from message tavolo.v1.GetPlayerRatingsRequest
+ */
+export type GetPlayerRatingsRequest = Message<"tavolo.v1.GetPlayerRatingsRequest"> & {
+  /**
+   * The player; empty = the caller.
+   *
+   * @generated from field: string player_id = 1;
+   */
+  playerId: string;
+
+  /**
+   * One game; empty = every game the player is rated in.
+   *
+   * @generated from field: string game = 2;
+   */
+  game: string;
+};
+
+/**
+ * Describes the message tavolo.v1.GetPlayerRatingsRequest.
+ * Use `create(GetPlayerRatingsRequestSchema)` to create a new message.
+ */
+export const GetPlayerRatingsRequestSchema: GenMessage<GetPlayerRatingsRequest> = /*@__PURE__*/
+  messageDesc(file_tavolo_v1_leaderboard, 15);
+
+/**
+ * A player's ratings.
+ *
+ * @generated from message tavolo.v1.PlayerRatings
+ */
+export type PlayerRatings = Message<"tavolo.v1.PlayerRatings"> & {
+  /**
+   * The player.
+   *
+   * @generated from field: string player_id = 1;
+   */
+  playerId: string;
+
+  /**
+   * One per game, by game name.
+   *
+   * @generated from field: repeated tavolo.v1.GameRating ratings = 2;
+   */
+  ratings: GameRating[];
+};
+
+/**
+ * Describes the message tavolo.v1.PlayerRatings.
+ * Use `create(PlayerRatingsSchema)` to create a new message.
+ */
+export const PlayerRatingsSchema: GenMessage<PlayerRatings> = /*@__PURE__*/
+  messageDesc(file_tavolo_v1_leaderboard, 16);
+
+/**
+ * Ask for a rating history.
+ *
+ * @generated from message tavolo.v1.GetRatingHistoryRequest
+ */
+export type GetRatingHistoryRequest = Message<"tavolo.v1.GetRatingHistoryRequest"> & {
+  /**
+   * The player; empty = the caller.
+   *
+   * @generated from field: string player_id = 1;
+   */
+  playerId: string;
+
+  /**
+   * Game name (required).
+   *
+   * @generated from field: string game = 2;
+   */
+  game: string;
+
+  /**
+   * Which page.
+   *
+   * @generated from field: tavolo.v1.PageRequest page = 3;
+   */
+  page?: PageRequest | undefined;
+};
+
+/**
+ * Describes the message tavolo.v1.GetRatingHistoryRequest.
+ * Use `create(GetRatingHistoryRequestSchema)` to create a new message.
+ */
+export const GetRatingHistoryRequestSchema: GenMessage<GetRatingHistoryRequest> = /*@__PURE__*/
+  messageDesc(file_tavolo_v1_leaderboard, 17);
+
+/**
+ * One rated table in a player's history.
+ *
+ * @generated from message tavolo.v1.RatingChange
+ */
+export type RatingChange = Message<"tavolo.v1.RatingChange"> & {
+  /**
+   * The table.
+   *
+   * @generated from field: string table_id = 1;
+   */
+  tableId: string;
+
+  /**
+   * When it finished.
+   *
+   * @generated from field: google.protobuf.Timestamp finished_at = 2;
+   */
+  finishedAt?: Timestamp | undefined;
+
+  /**
+   * The rating before the table.
+   *
+   * @generated from field: tavolo.v1.GameRating before = 3;
+   */
+  before?: GameRating | undefined;
+
+  /**
+   * The rating after it.
+   *
+   * @generated from field: tavolo.v1.GameRating after = 4;
+   */
+  after?: GameRating | undefined;
+};
+
+/**
+ * Describes the message tavolo.v1.RatingChange.
+ * Use `create(RatingChangeSchema)` to create a new message.
+ */
+export const RatingChangeSchema: GenMessage<RatingChange> = /*@__PURE__*/
+  messageDesc(file_tavolo_v1_leaderboard, 18);
+
+/**
+ * A rating history page, newest first.
+ *
+ * @generated from message tavolo.v1.GetRatingHistoryResponse
+ */
+export type GetRatingHistoryResponse = Message<"tavolo.v1.GetRatingHistoryResponse"> & {
+  /**
+   * The rows.
+   *
+   * @generated from field: repeated tavolo.v1.RatingChange changes = 1;
+   */
+  changes: RatingChange[];
+
+  /**
+   * The next page.
+   *
+   * @generated from field: tavolo.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message tavolo.v1.GetRatingHistoryResponse.
+ * Use `create(GetRatingHistoryResponseSchema)` to create a new message.
+ */
+export const GetRatingHistoryResponseSchema: GenMessage<GetRatingHistoryResponse> = /*@__PURE__*/
+  messageDesc(file_tavolo_v1_leaderboard, 19);
+
+/**
+ * Ask for the top of a game's ratings.
+ *
+ * @generated from message tavolo.v1.GetTopRatingsRequest
+ */
+export type GetTopRatingsRequest = Message<"tavolo.v1.GetTopRatingsRequest"> & {
+  /**
+   * Game name (required).
+   *
+   * @generated from field: string game = 1;
+   */
+  game: string;
+
+  /**
+   * Which page.
+   *
+   * @generated from field: tavolo.v1.PageRequest page = 2;
+   */
+  page?: PageRequest | undefined;
+};
+
+/**
+ * Describes the message tavolo.v1.GetTopRatingsRequest.
+ * Use `create(GetTopRatingsRequestSchema)` to create a new message.
+ */
+export const GetTopRatingsRequestSchema: GenMessage<GetTopRatingsRequest> = /*@__PURE__*/
+  messageDesc(file_tavolo_v1_leaderboard, 20);
+
+/**
+ * One row of the top ratings.
+ *
+ * @generated from message tavolo.v1.RatedPlayer
+ */
+export type RatedPlayer = Message<"tavolo.v1.RatedPlayer"> & {
+  /**
+   * 1 for the highest shown rating; equal ratings share a rank.
+   *
+   * @generated from field: int32 rank = 1;
+   */
+  rank: number;
+
+  /**
+   * The player.
+   *
+   * @generated from field: string player_id = 2;
+   */
+  playerId: string;
+
+  /**
+   * The rating.
+   *
+   * @generated from field: tavolo.v1.GameRating rating = 3;
+   */
+  rating?: GameRating | undefined;
+};
+
+/**
+ * Describes the message tavolo.v1.RatedPlayer.
+ * Use `create(RatedPlayerSchema)` to create a new message.
+ */
+export const RatedPlayerSchema: GenMessage<RatedPlayer> = /*@__PURE__*/
+  messageDesc(file_tavolo_v1_leaderboard, 21);
+
+/**
+ * A page of the top ratings.
+ *
+ * @generated from message tavolo.v1.GetTopRatingsResponse
+ */
+export type GetTopRatingsResponse = Message<"tavolo.v1.GetTopRatingsResponse"> & {
+  /**
+   * The rows.
+   *
+   * @generated from field: repeated tavolo.v1.RatedPlayer entries = 1;
+   */
+  entries: RatedPlayer[];
+
+  /**
+   * The next page.
+   *
+   * @generated from field: tavolo.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message tavolo.v1.GetTopRatingsResponse.
+ * Use `create(GetTopRatingsResponseSchema)` to create a new message.
+ */
+export const GetTopRatingsResponseSchema: GenMessage<GetTopRatingsResponse> = /*@__PURE__*/
+  messageDesc(file_tavolo_v1_leaderboard, 22);
+
+/**
  * Rankings built from TableFinished events. Every call needs a session token.
  *
  * @generated from service tavolo.v1.Leaderboard
@@ -544,6 +875,37 @@ export const Leaderboard: GenService<{
     methodKind: "unary";
     input: typeof RebuildProjectionRequestSchema;
     output: typeof RebuildProjectionResponseSchema;
+  },
+  /**
+   * A player's skill ratings, one per game they have a rated table in (RATE-1).
+   * NOT_FOUND when the player has no rating (in that game, when one is named).
+   *
+   * @generated from rpc tavolo.v1.Leaderboard.GetPlayerRatings
+   */
+  getPlayerRatings: {
+    methodKind: "unary";
+    input: typeof GetPlayerRatingsRequestSchema;
+    output: typeof PlayerRatingsSchema;
+  },
+  /**
+   * A player's rating history in one game, newest first: one row per rated table.
+   *
+   * @generated from rpc tavolo.v1.Leaderboard.GetRatingHistory
+   */
+  getRatingHistory: {
+    methodKind: "unary";
+    input: typeof GetRatingHistoryRequestSchema;
+    output: typeof GetRatingHistoryResponseSchema;
+  },
+  /**
+   * The top of a game's ratings, highest shown rating first, paged.
+   *
+   * @generated from rpc tavolo.v1.Leaderboard.GetTopRatings
+   */
+  getTopRatings: {
+    methodKind: "unary";
+    input: typeof GetTopRatingsRequestSchema;
+    output: typeof GetTopRatingsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_tavolo_v1_leaderboard, 0);

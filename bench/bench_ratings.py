@@ -1,0 +1,242 @@
+"""Rating figures (RATE-1, RATE-2), each beside its goal and a reference from the same run.
+
+    .venv/bin/python bench/bench_ratings.py [--players 1000] [--tables-each 30]
+        [--newcomers 50] [--seconds 600] [--arrivals 4]
+
+(a) Ratings: ``--players`` with hidden true strengths (normal, sd 1) play 4-seat tables
+    (no partners, as Pika) drawn at random; a table's places follow Plackett-Luce on the
+    true strengths (each seat's performance is its strength plus Gumbel noise), and the
+    leaderboard's own ``rate_table`` rates it. After ``--tables-each`` tables per player:
+    the Spearman correlation of ratings (mu) with the truth (goal >= 0.9). Then
+    ``--newcomers`` new players join the settled population and play 40 tables each: from
+    which table on each one's rating stays within one tier (decile of the population) of
+    their true decile (median and p90; 41 for one who never settles).
+(b) Matchmaking: the same population queues into one 4-seat online pool, ``--arrivals``
+    tickets a second for ``--seconds`` simulated seconds (the same arrivals both times),
+    through the lobby's pure ``plan_pool`` every 0.5 s: first come (ratings off) against
+    rated. Figures: mean rating spread at formed tables (max - min of the people's mu;
+    goal rated <= half of first come), p50/p95 wait (goal rated p95 <= 1.5x first come),
+    and tickets matched per second of ``plan_pool`` CPU alone (for scale: the goal on
+    tickets matched per second, within 10% of first come, is measured with PostgreSQL by
+    ``bench_lobby.py``, section 1b, where the decision is a small part of a round).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+from datetime import UTC, datetime, timedelta
+
+from tavolo.leaderboard.model import FinishedTable, Mode, SeatResult
+from tavolo.leaderboard.ratings import Rating, rate_table
+from tavolo.lobby.play.matchmaking import FormTable, MatchPolicy, WaitingTicket, plan_pool
+
+START = datetime(2026, 1, 1, tzinfo=UTC)
+NEWCOMER_TABLES = 40
+
+
+def ranks(values: list[float]) -> list[float]:
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    out = [0.0] * len(values)
+    for r, i in enumerate(order):
+        out[i] = float(r)
+    return out
+
+
+def spearman(a: list[float], b: list[float]) -> float:
+    ra, rb = ranks(a), ranks(b)
+    ma, mb = statistics.fmean(ra), statistics.fmean(rb)
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
+    var = math.sqrt(sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb))
+    return cov / var
+
+
+def play(rng: random.Random, seats: list[str], truth: dict[str, float], n: int) -> FinishedTable:
+    """One table whose places follow Plackett-Luce on the true strengths."""
+    perf = [truth[p] - math.log(-math.log(rng.random())) for p in seats]
+    order = sorted(range(len(seats)), key=lambda i: -perf[i])
+    place = {seat: rank + 1 for rank, seat in enumerate(order)}
+    return FinishedTable(
+        f"e{n}",
+        f"t{n}",
+        "pika",
+        Mode.ONLINE,
+        False,
+        START,
+        tuple(SeatResult(i, p, False, False, False, place[i]) for i, p in enumerate(seats)),
+    )
+
+
+def rate(ratings: dict[str, Rating], table: FinishedTable) -> None:
+    for change in rate_table(table, ratings):
+        ratings[change.player_id] = change.after
+
+
+def settle(
+    rng: random.Random, players: list[str], truth: dict[str, float], rounds: int
+) -> tuple[dict[str, Rating], int]:
+    ratings: dict[str, Rating] = {}
+    n = 0
+    for _ in range(rounds):
+        order = players[:]
+        rng.shuffle(order)
+        for i in range(0, len(order) - 3, 4):
+            n += 1
+            rate(ratings, play(rng, order[i : i + 4], truth, n))
+    return ratings, n
+
+
+def decile(value: float, sorted_values: list[float]) -> int:
+    below = sum(1 for v in sorted_values if v < value)
+    return min(9, below * 10 // max(1, len(sorted_values)))
+
+
+def part_a(args: argparse.Namespace) -> dict[str, Rating]:
+    rng = random.Random(7)
+    players = [f"p{i}" for i in range(args.players)]
+    truth = {p: rng.gauss(0, 1) for p in players}
+    started = time.perf_counter()
+    ratings, n = settle(rng, players, truth, args.tables_each)
+    took = time.perf_counter() - started
+    rho = spearman([ratings[p].mu for p in players], [truth[p] for p in players])
+    print(f"(a) {args.players} players, {args.tables_each} tables each ({n} tables rated,")
+    print(f"    {n / took:,.0f} tables/s through rate_table)")
+    print(f"    Spearman(ratings, truth) = {rho:.3f}   goal >= 0.9")
+    true_sorted = sorted(truth.values())
+    needed: list[int] = []
+    first_within: list[int] = []
+    est_sorted = sorted(ratings[p].mu for p in players)  # the settled population holds still
+    for k in range(args.newcomers):
+        name = f"new{k}"
+        truth[name] = rng.gauss(0, 1)
+        true_tier = decile(truth[name], true_sorted)
+        settled_from = 0  # tables after which the newcomer stays within one tier
+        reached = NEWCOMER_TABLES + 1
+        for played in range(1, NEWCOMER_TABLES + 1):
+            seats = [name, *rng.sample(players, 3)]
+            rng.shuffle(seats)
+            n += 1
+            table = play(rng, seats, truth, n)
+            before = {p: ratings[p] for p in seats if p in ratings}
+            for change in rate_table(table, before):
+                if change.player_id == name:
+                    ratings[name] = change.after  # the settled players stay as they are
+            if abs(decile(ratings[name].mu, est_sorted) - true_tier) > 1:
+                settled_from = played
+            else:
+                reached = min(reached, played)
+        first_within.append(reached)
+        needed.append(settled_from + 1 if settled_from < NEWCOMER_TABLES else NEWCOMER_TABLES + 1)
+    needed.sort()
+    first_within.sort()
+    p90 = needed[int(0.9 * (len(needed) - 1))]
+    print(
+        f"    a newcomer's rating first comes within one tier (decile) of their true one at"
+        f" table {statistics.median(first_within):.0f} (median),"
+        f" {first_within[int(0.9 * (len(first_within) - 1))]} (p90)"
+    )
+    print(
+        f"    a newcomer's rating stays within one tier (decile) of their true one from table"
+        f" {statistics.median(needed):.0f} on (median), {p90} (p90), over {args.newcomers}"
+        f" newcomers playing {NEWCOMER_TABLES} tables each"
+    )
+    return {p: ratings[p] for p in players}
+
+
+def simulate(
+    args: argparse.Namespace, ratings: dict[str, Rating], rated: bool
+) -> tuple[list[float], list[float], int, float]:
+    rng = random.Random(11)  # the same arrivals both times
+    players = sorted(ratings)
+    policy = MatchPolicy(
+        bot_fill_after=timedelta(seconds=30), window_doubling=timedelta(seconds=args.doubling)
+    )
+    waiting: list[WaitingTicket] = []
+    spreads: list[float] = []
+    waits: list[float] = []
+    matched = 0
+    cpu = 0.0
+    busy: set[str] = set()
+    next_arrival = 0.0
+    n = 0
+    step = 0.5
+    clock = 0.0
+    while clock < args.seconds:
+        while next_arrival <= clock:
+            free = [p for p in rng.sample(players, 8) if p not in busy]
+            if free:
+                p = free[0]
+                busy.add(p)
+                r = ratings[p]
+                n += 1
+                when = START + timedelta(seconds=next_arrival)
+                waiting.append(WaitingTicket(f"k{n}", p, p, when, None, r.mu, r.sigma))
+            next_arrival += rng.expovariate(args.arrivals)
+        now = START + timedelta(seconds=clock)
+        started = time.perf_counter()
+        decisions = plan_pool(waiting, players=4, stake=0, now=now, policy=policy, rated=rated)
+        cpu += time.perf_counter() - started
+        seated: set[str] = set()
+        for d in decisions:
+            assert isinstance(d, FormTable)
+            mus = [t.mu for t in d.tickets]
+            if len(mus) > 1:
+                spreads.append(max(mus) - min(mus))
+            for t in d.tickets:
+                waits.append((now - t.queued_at).total_seconds())
+                seated.add(t.ticket_id)
+                busy.discard(t.player_id)
+            matched += len(d.tickets)
+        waiting = [t for t in waiting if t.ticket_id not in seated]
+        clock += step
+    return spreads, waits, matched, cpu
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[int(q * (len(ordered) - 1))]
+
+
+def part_b(args: argparse.Namespace, ratings: dict[str, Rating]) -> None:
+    print(f"(b) one 4-seat pool, {args.arrivals} tickets/s for {args.seconds} s, same arrivals")
+    results = {}
+    for name, rated in (("first come", False), ("rated", True)):
+        spreads, waits, matched, cpu = simulate(args, ratings, rated)
+        results[name] = (
+            statistics.fmean(spreads),
+            pct(waits, 0.5),
+            pct(waits, 0.95),
+            matched / cpu,
+        )
+        print(
+            f"    {name:<10} spread {results[name][0]:6.2f}  wait p50 {results[name][1]:5.1f} s"
+            f"  p95 {results[name][2]:5.1f} s  {results[name][3]:,.0f} tickets matched/s"
+            f" of plan_pool CPU ({matched} seated)"
+        )
+    fc, rt = results["first come"], results["rated"]
+    print(f"    spread rated / first come = {rt[0] / fc[0]:.2f}   goal <= 0.5")
+    print(f"    wait p95 rated / first come = {rt[2] / fc[2]:.2f}   goal <= 1.5")
+    print(
+        f"    plan_pool CPU per ticket, rated / first come = {fc[3] / rt[3]:.1f}x"
+        "   (the goal is on bench_lobby 1b's figure)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--tables-each", type=int, default=30)
+    parser.add_argument("--newcomers", type=int, default=50)
+    parser.add_argument("--seconds", type=int, default=600)
+    parser.add_argument("--arrivals", type=float, default=4.0)
+    parser.add_argument("--doubling", type=float, default=10.0, help="window doubling, s")
+    args = parser.parse_args()
+    ratings = part_a(args)
+    part_b(args, ratings)
+
+
+if __name__ == "__main__":
+    main()

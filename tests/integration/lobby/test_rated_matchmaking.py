@@ -1,0 +1,189 @@
+"""Rated matchmaking (RATE-2) over real gRPC, PostgreSQL and NATS: the lobby learns each
+player's rating from the leaderboard's RatingsChanged events, tickets carry it, and the
+matchmaker seats like with like, widening its window with the wait, until the deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import uuid
+from datetime import timedelta
+
+import pytest
+
+from tavolo.leaderboard.bootstrap import make_assemble as leaderboard_assemble
+from tavolo.leaderboard.config import LeaderboardConfig
+from tavolo.leaderboard.model import Mode
+from tavolo.leaderboard.wire import table_finished_to_proto
+from tavolo.messaging import publish_with_id
+from tavolo.servicekit.runtime import start_service
+from tavolo.v1 import events_pb2, lobby_pb2
+
+from ...unit.leaderboard.tables import finished, seat
+from .harness import Lobby, Player, quick_config, running_lobby
+
+pytestmark = pytest.mark.integration
+
+STRONG = (35.0, 2.0)
+WEAK = (20.0, 2.0)
+
+
+async def tell_ratings(
+    lobby: Lobby, ratings: list[tuple[Player, tuple[float, float]]], tables: int = 12
+) -> None:
+    """Publish RatingsChanged as the leaderboard would, and wait until the lobby shows it."""
+    message = events_pb2.RatingsChanged(table_id=f"t-{uuid.uuid4().hex[:8]}", game="pika")
+    for player, (mu, sigma) in ratings:
+        message.ratings.add(player_id=player.id, mu=mu, sigma=sigma, rated_tables=tables)
+    message.header.event_id = str(uuid.uuid4())
+    await publish_with_id(
+        lobby.service.infra.js,
+        lobby.topology.subject_for("RatingsChanged"),
+        message.SerializeToString(),
+        msg_id=message.header.event_id,
+    )
+    for player, _ in ratings:
+        await profile_rating(lobby, player)
+
+
+async def handled(lobby: Lobby, event_id: str) -> bool:
+    async with lobby.service.infra.pool.acquire() as conn:
+        return bool(
+            await conn.fetchval(
+                "SELECT count(*) FROM lobby.processed_messages WHERE message_id = $1", event_id
+            )
+        )
+
+
+async def profile_rating(lobby: Lobby, player: Player) -> lobby_pb2.ProfileRating:
+    for _ in range(200):
+        profile = await lobby.stub.GetProfile(
+            lobby_pb2.GetProfileRequest(), metadata=player.metadata
+        )
+        if profile.ratings:
+            rating: lobby_pb2.ProfileRating = profile.ratings[0]
+            return rating
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the lobby never learned {player.nickname}'s rating")
+
+
+async def two_seat_tickets(lobby: Lobby, *players: Player) -> None:
+    for player in players:
+        await lobby.stub.JoinQueue(
+            lobby_pb2.JoinQueueRequest(game="pika", players=2), metadata=player.metadata
+        )
+
+
+async def test_rate_2_a_narrow_window_waits_and_a_widened_one_seats(
+    database_url: str, nats_url: str, namespace: str
+) -> None:
+    """RATE-2: 35 and 20 (sigma 2) are 7.5 sigmas apart: with the window doubling every
+    10 s it reaches them after 10 * log2(7.5) = 29.1 s; the deadline here is 120 s."""
+    config = quick_config(bot_fill_after=timedelta(seconds=120))
+    async with running_lobby(database_url, nats_url, namespace, config=config) as lobby:
+        strong, weak = [await lobby.register(n) for n in ("Strong", "Weak")]
+        await tell_ratings(lobby, [(strong, STRONG), (weak, WEAK)])
+        shown = await profile_rating(lobby, strong)
+        assert (shown.game, shown.rating, shown.provisional) == ("pika", 29.0, False)
+        await two_seat_tickets(lobby, strong, weak)
+        needed = 10 * math.log2((STRONG[0] - WEAK[0]) / 2.0)
+        lobby.clock.advance(1)
+        assert (await lobby.app.matchmaker.run_round()).tables_formed == 0
+        lobby.clock.advance(needed - 2)
+        assert (await lobby.app.matchmaker.run_round()).tables_formed == 0
+        lobby.clock.advance(2)
+        result = await lobby.app.matchmaker.run_round()
+        assert result.tables_formed == 1 and result.bot_filled == 0
+
+
+async def test_rate_2_like_ratings_sit_together_first(
+    database_url: str, nats_url: str, namespace: str
+) -> None:
+    """RATE-2: four tickets in queue order strong, weak, strong, weak make two tables of
+    like with like, not the first-come pairs."""
+    async with running_lobby(database_url, nats_url, namespace) as lobby:
+        players = [await lobby.register(f"Player{i}") for i in range(4)]
+        await tell_ratings(
+            lobby, [(p, STRONG if i % 2 == 0 else WEAK) for i, p in enumerate(players)]
+        )
+        await two_seat_tickets(lobby, *players)
+        lobby.clock.advance(1)
+        result = await lobby.app.matchmaker.run_round()
+        assert result.tables_formed == 2
+        async with lobby.service.infra.pool.acquire() as conn:
+            rows = await conn.fetch(
+                "SELECT player_id, table_id FROM lobby.tickets WHERE state = 'seated'"
+            )
+        table_of = {r["player_id"]: r["table_id"] for r in rows}
+        assert table_of[players[0].id] == table_of[players[2].id]
+        assert table_of[players[1].id] == table_of[players[3].id]
+
+
+async def test_rate_2_the_deadline_falls_back_to_first_come(
+    database_url: str, nats_url: str, namespace: str
+) -> None:
+    """RATE-2: a window that would need minutes gives way at the 30 s deadline."""
+    config = quick_config(window_doubling=timedelta(seconds=1000))
+    async with running_lobby(database_url, nats_url, namespace, config=config) as lobby:
+        strong, weak = [await lobby.register(n) for n in ("Strong", "Weak")]
+        await tell_ratings(lobby, [(strong, STRONG), (weak, WEAK)])
+        await two_seat_tickets(lobby, strong, weak)
+        lobby.clock.advance(29)
+        assert (await lobby.app.matchmaker.run_round()).tables_formed == 0
+        lobby.clock.advance(1)
+        result = await lobby.app.matchmaker.run_round()
+        assert result.tables_formed == 1 and result.bot_filled == 0
+
+
+async def test_rate_2_the_lobby_learns_ratings_from_the_leaderboard(
+    database_url: str, nats_url: str, namespace: str
+) -> None:
+    """RATE-1, RATE-2: a TableFinished rated by the real leaderboard reaches the lobby as
+    RatingsChanged (through its outbox), and the winner's profile shows the higher rating."""
+    async with running_lobby(database_url, nats_url, namespace) as lobby:
+        ann, bob = [await lobby.register(n) for n in ("Ann", "Bob")]
+        board = await start_service(
+            "leaderboard",
+            leaderboard_assemble(LeaderboardConfig(), games=frozenset({"pika"})),
+            lobby.settings,
+            port=0,
+        )
+        lobby.extra.append(board)
+        table = finished([seat(ann.id, 1), seat(bob.id, 2)], mode=Mode.ONLINE)
+        await publish_with_id(
+            lobby.service.infra.js,
+            lobby.topology.table_finished,
+            table_finished_to_proto(table).SerializeToString(),
+            msg_id=table.event_id,
+        )
+        won, lost = await profile_rating(lobby, ann), await profile_rating(lobby, bob)
+        assert won.rated_tables == lost.rated_tables == 1
+        assert won.provisional and won.rating > lost.rating
+
+
+async def test_rate_2_an_older_rating_arriving_late_changes_nothing(
+    database_url: str, nats_url: str, namespace: str
+) -> None:
+    """RATE-2: the lobby keeps the rating with the most rated tables, whatever the order
+    the events arrive in."""
+    async with running_lobby(database_url, nats_url, namespace) as lobby:
+        ann = await lobby.register("Ann")
+        await tell_ratings(lobby, [(ann, STRONG)], tables=12)
+        late = events_pb2.RatingsChanged(table_id="t-old", game="pika")
+        late.ratings.add(player_id=ann.id, mu=WEAK[0], sigma=WEAK[1], rated_tables=5)
+        late.header.event_id = str(uuid.uuid4())
+        await publish_with_id(
+            lobby.service.infra.js,
+            lobby.topology.subject_for("RatingsChanged"),
+            late.SerializeToString(),
+            msg_id=late.header.event_id,
+        )
+        for _ in range(200):
+            if await handled(lobby, late.header.event_id):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the late RatingsChanged was never handled")
+        shown = await profile_rating(lobby, ann)
+        assert (shown.rating, shown.rated_tables) == (29.0, 12)

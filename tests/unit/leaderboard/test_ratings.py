@@ -1,0 +1,148 @@
+"""Skill ratings from finished tables (RATE-1): who is rated, as what, and by how much."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from openskill.models import PlackettLuce
+
+from tavolo.cardgames.registry import all_games
+from tavolo.leaderboard.model import Mode
+from tavolo.leaderboard.ratings import (
+    BENCH_WIN_SHARES,
+    MOST_SURE,
+    PROVISIONAL_TABLES,
+    BotRatings,
+    Rating,
+    rate_table,
+    shown_rating,
+)
+from tavolo.leaderboard.sides import table_sides
+
+from .tables import finished, seat
+
+ratings = st.builds(
+    Rating,
+    st.floats(min_value=0, max_value=50),
+    st.floats(min_value=0.5, max_value=9),
+    st.integers(min_value=0, max_value=40),
+)
+
+
+@given(st.lists(st.integers(1, 4), min_size=2, max_size=4), st.sampled_from(list(Mode)))
+def test_rate_1_only_online_and_stake_tables_change_ratings(places: list[int], mode: Mode) -> None:
+    """RATE-1: versus-computer, friends and tournament tables rate nobody (a decision)."""
+    table = finished([seat(f"p{i}", p) for i, p in enumerate(places)], mode=mode)
+    changes = rate_table(table, {})
+    if mode in (Mode.ONLINE, Mode.STAKE):
+        assert sorted(c.player_id for c in changes) == [f"p{i}" for i in range(len(places))]
+    else:
+        assert changes == []
+
+
+@given(st.permutations([1, 2, 3, 4]))
+def test_rate_1_places_are_ranks_a_better_place_gains_more(places: list[int]) -> None:
+    """RATE-1: from equal ratings, every better place ends higher, and each seat's
+    tables count goes up by one."""
+    table = finished([seat(f"p{i}", p) for i, p in enumerate(places)])
+    after = {c.player_id: c.after for c in rate_table(table, {})}
+    by_place = sorted((places[i], after[f"p{i}"].mu) for i in range(4))
+    assert all(a[1] > b[1] for a, b in itertools.pairwise(by_place))
+    assert all(r.tables == 1 for r in after.values())
+
+
+@given(ratings, ratings)
+def test_rate_1_shared_places_are_ties(first: Rating, second: Rating) -> None:
+    """RATE-1: two players tied from the same rating stay equal; a winner gains, a loser
+    loses, whatever the ratings before."""
+    tie = finished([seat("a", 1), seat("b", 1)])
+    same = rate_table(tie, {"a": first, "b": first})
+    assert same[0].after.mu == same[1].after.mu
+    won = {
+        c.player_id: c
+        for c in rate_table(finished([seat("a", 1), seat("b", 2)]), {"a": first, "b": second})
+    }
+    assert won["a"].after.mu > first.mu
+    assert won["b"].after.mu < second.mu
+
+
+def test_rate_1_partners_are_one_team() -> None:
+    """RATE-1: at Scopone the partners (seats 0 and 2) share their side's place and, from
+    equal ratings, move together; a Hearts table of four has no partners."""
+    scopone = finished([seat("a", 1), seat("b", 2), seat("c", 1), seat("d", 2)], game="scopone")
+    assert table_sides(scopone) == (frozenset({0, 2}), frozenset({1, 3}))
+    after = {c.player_id: c.after.mu for c in rate_table(scopone, {}, table_sides)}
+    assert after["a"] == after["c"] > after["b"] == after["d"]
+    hearts = finished([seat("a", 1), seat("b", 2), seat("c", 3), seat("d", 4)], game="hearts")
+    assert len(table_sides(hearts)) == 4
+
+
+@given(st.sampled_from(sorted(all_games())), st.integers(1, 2), ratings)
+def test_rate_1_bots_hold_a_fixed_rating_and_still_rate_their_people(
+    game: str, place: int, before: Rating
+) -> None:
+    """RATE-1: a bot-filled table rates its one person against the bot's fixed rating;
+    bots are never rated, and beating a stronger bot is worth more (losing to one costs
+    less)."""
+    moved = {}
+    for level in ("easy", "hard"):
+        table = finished([seat("ann", place), seat(None, 3 - place)], bot_filled=True, game=game)
+        bot = dataclasses.replace(table.seats[1], bot_level=level)
+        table = dataclasses.replace(table, seats=(table.seats[0], bot))
+        (change,) = rate_table(table, {"ann": before})
+        assert change.player_id == "ann"
+        moved[level] = change.after.mu - before.mu
+    assert moved["hard"] > moved["easy"]
+
+
+@pytest.mark.parametrize("game", sorted(all_games()))
+def test_rate_1_bot_levels_are_spaced_by_what_their_benches_measured(game: str) -> None:
+    """RATE-1: in every game easy <= medium < hard; where the bots' bench measured win
+    shares, the model predicts them back from the bots' fixed ratings."""
+    bots = BotRatings()
+    easy, medium, hard = (bots.of(game, level) for level in ("easy", "medium", "hard"))
+    assert easy.mu <= medium.mu < hard.mu
+    measured = BENCH_WIN_SHARES.get(game)
+    if measured is None:
+        return
+    against_easy, against_medium, partners = measured
+    model = PlackettLuce(mu=25, sigma=25 / 3)
+
+    def share(a: Rating, b: Rating) -> float:
+        one, other = model.create_rating([a.mu, a.sigma]), model.create_rating([b.mu, b.sigma])
+        return float(model.predict_win([[one] * partners, [other] * partners])[0])
+
+    assert share(hard, medium) == pytest.approx(against_medium, abs=0.001)
+    if easy.mu < medium.mu:
+        assert share(hard, easy) == pytest.approx(min(against_easy, MOST_SURE), abs=0.001)
+
+
+@given(
+    st.floats(min_value=0, max_value=60), st.floats(min_value=0, max_value=20), st.integers(0, 30)
+)
+def test_rate_1_the_shown_rating_is_mu_minus_three_sigma_never_below_zero(
+    mu: float, sigma: float, tables: int
+) -> None:
+    rating = Rating(mu, sigma, tables)
+    assert rating.shown == shown_rating(mu, sigma) == max(0.0, mu - 3 * sigma)
+    assert rating.provisional is (tables < PROVISIONAL_TABLES)
+
+
+@given(
+    st.lists(st.integers(1, 3), min_size=2, max_size=3),
+    st.dictionaries(st.sampled_from(["p0", "p1", "p2"]), ratings),
+)
+def test_rate_1_the_same_table_on_the_same_ratings_gives_the_same_numbers(
+    places: list[int], before: dict[str, Rating]
+) -> None:
+    """RATE-1: rating is a function of the table and the ratings before it, bit for bit."""
+    table = finished([seat(f"p{i}", p) for i, p in enumerate(places)])
+    assert rate_table(table, before) == rate_table(table, dict(before))
+
+
+def test_rate_1_a_one_seat_game_rates_nobody() -> None:
+    assert rate_table(finished([seat("ann", 1)], game="solitario"), {}) == []
