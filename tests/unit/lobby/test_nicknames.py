@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tavolo.lobby.accounts.nicknames import check_acceptable, normalise, same_nickname, skeleton
+from tavolo.lobby.social.conduct.language import judge
 from tavolo.servicekit.errors import InvalidArgument
 
 CYRILLIC_A = "\u0430"
@@ -110,3 +111,86 @@ def test_pcg_3_a_staff_like_nickname_is_reserved_in_every_disguise(name: str) ->
 )
 def test_innocent_nicknames_are_accepted(name: str) -> None:
     check_acceptable(normalise(name))
+
+
+FIRST_NAMES = [
+    "Alice",
+    "Bob",
+    "Bobby",
+    "Bobo",
+    "Carla",
+    "Dario",
+    "Elena",
+    "Franco",
+    "Giulia",
+    "Marco",
+    "Luca",
+    "Paolo",
+    "Anna",
+    "Sara",
+    "Chiara",
+    "Matteo",
+    "Andrea",
+    "Francesco",
+    "Alessandro",
+    "Lorenzo",
+    "Simone",
+    "Davide",
+    "Riccardo",
+    "Federico",
+    "Gabriele",
+    "Tommaso",
+    "Giorgio",
+    "Emma",
+    "Sofia",
+    "Aurora",
+    "Ginevra",
+    "Beatrice",
+    "Martina",
+    "Giorgia",
+    "Greta",
+    "Dave",
+    "Dan",
+    "Ted",
+    "Tom",
+    "Jim",
+    "Jack",
+    "Nick",
+    "Rick",
+    "Peter",
+    "Cole",
+    "Coco",
+    "Titti",
+    "Pippo",
+    "Topolino",
+    "Gigi",
+    "Mimi",
+    "Lulu",
+    "Kiki",
+    "Pepe",
+    "Ugo",
+    "Eva",
+    "Ivo",
+    "Ada",
+    "Olga",
+    "Gina",
+    "Tina",
+    "Dino",
+    "Nino",
+    "Zoe",
+    "Max",
+    "Rex",
+    "Bibi",
+    "Toto",
+    "Momo",
+    "Gianni",
+    "Enzo",
+    "Rocco",
+]
+
+
+@pytest.mark.parametrize("name", FIRST_NAMES)
+def test_pcg_3_common_first_names_are_not_vulgar(name: str) -> None:
+    """Words that squeeze into a list entry ("boob" reads "bob") must not take a person's
+    own name: the filter's squeezing is for evasions, not for names."""
+    assert judge(name).found == ()

@@ -91,11 +91,17 @@ INNOCENT_HOSTS = (
 # and ``con``, the Italian "with"; a slur and the country Niger) or that a list word's
 # inflection would catch. The slurs are still caught, with their doubled letters
 # (DOUBLED_SLURS).
-INNOCENT_WORDS = ("con", "niger", "cummings", "dicker", "dickers")
+INNOCENT_WORDS = (
+    "con", "niger", "cummings", "dicker", "dickers",
+    # First names whose letters squeeze into a list entry ("boob" reads "bob", "titties"
+    # "tities"): a player called Bob or Titti is not swearing, and "boob" itself, with
+    # its doubled letter, is still caught (DOUBLED_SLURS).
+    "bob", "bobs", "bobo", "boby", "titi",
+)  # fmt: skip
 
 # Slurs that squeeze to an innocent word of INNOCENT_WORDS, matched whole with their
 # doubled letters instead (a regular expression over letters, runs kept to two).
-DOUBLED_SLURS = r"(?:nigg(?:er|a|ah|uh|az)s?|coons?)"
+DOUBLED_SLURS = r"(?:nigg(?:er|a|ah|uh|az)s?|coons?|boobs?|boobies)"
 
 # What may follow a vulgar word run together with it (``fuckyou``, ``vaffanculote``).
 FILLERS = (
