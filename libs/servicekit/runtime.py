@@ -34,7 +34,7 @@ from tavolo.servicekit.connect import StartupError, connect_nats, create_pool
 from tavolo.servicekit.grpc_server import GrpcService, RunningServer, start_grpc_server
 from tavolo.servicekit.interceptors import ErrorMap
 from tavolo.servicekit.logging import configure_logging
-from tavolo.servicekit.metrics import serve_metrics
+from tavolo.servicekit.metrics import serve_metrics, watch_pool
 from tavolo.servicekit.parent import stop_with_parent
 from tavolo.servicekit.revocation import Revocations
 from tavolo.servicekit.revocation_feed import RevocationFeed
@@ -150,6 +150,7 @@ async def start_service(
     process leave it off (what they froze would never be collected).
     """
     infra = await open_infrastructure(settings)
+    watch_pool(name, infra.pool)
     try:
         app = await assemble(infra)
         # The service's schema bears its name; revocations load before the first call.

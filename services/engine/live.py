@@ -126,6 +126,11 @@ class LiveTables:
     def __iter__(self) -> Iterator[LiveTable]:
         return iter(list(self._tables.values()))
 
+    def in_play(self) -> int:
+        """Tables still being played whose latest commit is this replica's: summed over
+        the replicas, every table in play once (a table moves with its commits)."""
+        return sum(1 for live in list(self._tables.values()) if live.ours and live.table.playing)
+
     def _evict(self) -> None:
         excess = len(self._tables) - self.capacity
         if excess <= 0:

@@ -4,7 +4,7 @@ linted by checkov (tools/check_manifests.py)."""
 
 from __future__ import annotations
 
-import re
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -14,12 +14,14 @@ import pytest
 import yaml
 from prometheus_client import REGISTRY
 
+import tavolo.messaging.deadletters
 import tavolo.servicekit.metrics  # noqa: F401  (registers the services' collectors)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools"))
 import check_manifests
 
 from .network_policy import Pod, allows, covered
+from .promql import references
 
 K8S = check_manifests.K8S
 # `make test` installs the tools first (`make deploy-tools`); a run of pytest alone on a
@@ -326,13 +328,18 @@ def test_the_containerfile_lint_catches_a_bad_instruction(tmp_path: Path) -> Non
 
 
 def test_the_alerts_watch_metrics_that_exist(rendered: dict[str, str]) -> None:
-    """A rule on a misspelt metric never fires: each tavolo_* name must be exported."""
-    exported = set()
-    for metric in REGISTRY.collect():
-        exported.add(metric.name + ("_total" if metric.type == "counter" else ""))
-    watched = set(re.findall(r"\b(tavolo_[a-z_]+)", rendered["overlays/prod"]))
-    watched -= {"tavolo_online"}  # the PriorityClass, not a metric
-    assert watched and watched <= exported, watched - exported
+    """A rule on a misspelt metric or label never fires: every metric of every rule is one
+    the services export (or NATS's exporter), every label it matches on one it carries."""
+    exported = _exported() | EXTERNAL_METRICS
+    (rules,) = _resources(rendered["overlays/prod"], "PrometheusRule")
+    exprs = [rule["expr"] for group in rules["spec"]["groups"] for rule in group["rules"]]
+    assert exprs
+    for expr in exprs:
+        refs = references(expr)
+        assert refs, expr
+        for metric, labels in refs:
+            assert metric in exported, (expr, metric)
+            assert labels <= exported[metric] | SCRAPE_LABELS, (expr, metric, labels)
 
 
 def test_prod_spreads_every_service_across_zones_and_dev_runs_one_replica(
@@ -342,3 +349,103 @@ def test_prod_spreads_every_service_across_zones_and_dev_runs_one_replica(
     assert prod.count("topologyKey: topology.kubernetes.io/zone") >= len(SERVICES)
     assert prod.count("priorityClassName: tavolo-online") == len(SERVICES)
     assert dev.count("replicas: 1") == len(SERVICES)
+
+
+DASHBOARDS = K8S / "components" / "monitoring" / "dashboards"
+EXTERNAL_METRICS = {"jetstream_consumer_num_pending": {"stream_name", "consumer_name"}}
+"""Metrics of NATS's exporter (the chart's promExporter), not of the services."""
+SCRAPE_LABELS = {"pod", "instance", "job", "namespace", "container", "endpoint"}
+"""Labels Prometheus adds to every series it scrapes through the ServiceMonitor."""
+
+
+def _exported() -> dict[str, set[str]]:
+    """Every series name the services export, with its labels."""
+    exported: dict[str, set[str]] = {}
+    for metric in REGISTRY.collect():
+        labels = set(getattr(REGISTRY._names_to_collectors.get(metric.name), "_labelnames", ()))
+        if metric.type == "counter":
+            exported[metric.name + "_total"] = labels
+        elif metric.type == "histogram":
+            for suffix in ("_bucket", "_sum", "_count"):
+                exported[metric.name + suffix] = labels | ({"le"} if suffix == "_bucket" else set())
+        else:
+            exported[metric.name] = labels
+    return exported
+
+
+def _dashboards() -> dict[str, dict[str, Any]]:
+    return {path.stem: json.loads(path.read_text()) for path in sorted(DASHBOARDS.glob("*.json"))}
+
+
+def _queries(board: dict[str, Any]) -> list[tuple[str, str]]:
+    return [
+        (panel["title"], target["expr"])
+        for panel in board["panels"]
+        for target in panel.get("targets", [])
+    ]
+
+
+def test_every_dashboard_panel_reads_metrics_the_services_export() -> None:
+    """OPS-2: a panel on a misspelt metric or label stays empty for ever: every metric of
+    every query is one the services export (or NATS's exporter), every label it matches
+    on is one that metric carries."""
+    exported = _exported() | EXTERNAL_METRICS
+    assert "tavolo_tables_in_play" in exported and "tavolo_db_pool_in_use" in exported
+    read = set()
+    for name, board in _dashboards().items():
+        queries = _queries(board)
+        assert queries, name
+        for title, expr in queries:
+            refs = references(expr)
+            assert refs, (name, title, expr)
+            for metric, labels in refs:
+                assert metric in exported, (name, title, metric)
+                assert labels <= exported[metric] | SCRAPE_LABELS, (name, title, metric, labels)
+                read.add(metric)
+    assert {"tavolo_outbox_backlog", "tavolo_rpc_seconds_bucket"} <= read
+
+
+def test_the_promql_reader_finds_a_misspelt_metric_or_label() -> None:
+    assert references('sum by (le) (rate(tavolo_rpc_secnds_bucket{service="engine"}[5m]))') == [
+        ("tavolo_rpc_secnds_bucket", frozenset({"service"}))
+    ]
+    assert references("max by (service) (tavolo_db_pool_in_use / tavolo_db_pool_max)") == [
+        ("tavolo_db_pool_in_use", frozenset()),
+        ("tavolo_db_pool_max", frozenset()),
+    ]
+    assert references('histogram_quantile(0.95, x{sevice=~"a|b", code!="OK"})') == [
+        ("x", frozenset({"sevice", "code"}))
+    ]
+
+
+def test_one_dashboard_per_service_and_an_overview_loaded_by_grafana(
+    rendered: dict[str, str],
+) -> None:
+    """OPS-2: the overview shows what an operator looks at first; each dashboard is a
+    ConfigMap the Grafana sidecar picks up, with its own uid and distinct panel ids."""
+    boards = _dashboards()
+    assert set(boards) == {"overview", *SERVICES}
+    maps = {
+        c["metadata"]["name"]: c
+        for c in _resources(rendered["overlays/prod"], "ConfigMap")
+        if c["metadata"].get("labels", {}).get("grafana_dashboard") == "1"
+    }
+    assert set(maps) == {f"tavolo-dashboard-{name}" for name in boards}
+    for name, board in boards.items():
+        assert json.loads(maps[f"tavolo-dashboard-{name}"]["data"][f"{name}.json"]) == board
+        ids = [panel["id"] for panel in board["panels"]]
+        assert len(ids) == len(set(ids)), name
+    assert len({board["uid"] for board in boards.values()}) == len(boards)
+    overview = {title: expr for title, expr in _queries(boards["overview"])}
+    wanted = {
+        "Tables in play": "tavolo_tables_in_play",
+        "Actions per second": 'method="Act"',
+        "Act latency": "tavolo_rpc_seconds_bucket",
+        "Consumer lag": "jetstream_consumer_num_pending",
+        "Outbox backlog": "tavolo_outbox_backlog",
+        "Timers overdue": "tavolo_timer_overdue_seconds",
+        "Refusals by code": 'code!="OK"',
+        "Database pool saturation": "tavolo_db_pool_in_use",
+    }
+    for title, needle in wanted.items():
+        assert needle in overview[title], title
