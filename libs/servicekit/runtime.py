@@ -39,6 +39,8 @@ from tavolo.servicekit.parent import stop_with_parent
 from tavolo.servicekit.revocation import Revocations
 from tavolo.servicekit.revocation_feed import RevocationFeed
 from tavolo.servicekit.settings import Settings, SettingsError, token_secret_problem
+from tavolo.servicekit.tracing import configure_tracing
+from tavolo.servicekit.tracing import shutdown as shutdown_tracing
 
 log = structlog.get_logger("tavolo.runtime")
 
@@ -213,6 +215,11 @@ def run_service(name: str, assemble: Assemble) -> int:
         print(f"tavolo {name}: bad settings: {exc}", file=sys.stderr)
         return 2
     configure_logging(settings.log_format, settings.log_level)
+    try:
+        configure_tracing(name)
+    except SettingsError as exc:
+        print(f"tavolo {name}: bad settings: {exc}", file=sys.stderr)
+        return 2
     if not stop_with_parent():
         print(f"tavolo {name}: the process that started it is gone; not starting", file=sys.stderr)
         return 1
@@ -221,6 +228,8 @@ def run_service(name: str, assemble: Assemble) -> int:
     except StartupError as exc:
         print(f"tavolo {name}: cannot start: {exc}", file=sys.stderr)
         return 2
+    finally:
+        shutdown_tracing()
 
 
 async def _run(name: str, assemble: Assemble, settings: Settings) -> int:

@@ -33,6 +33,7 @@ from tavolo.lobby.store import Connection
 from tavolo.lobby.tables import Mode, Seat, TableSpec, bot_seats
 from tavolo.lobby.tables_store import TableRecord
 from tavolo.lobby.updates import TicketChanged
+from tavolo.servicekit import tracing
 
 log = structlog.get_logger("tavolo.lobby.matchmaker")
 
@@ -79,7 +80,10 @@ class Matchmaker:
                 summary.oldest, stake=summary.stake, policy=policy
             )
             if due:
-                await self._work_pool(summary, now, result)
+                # A span of its own: the matchmaker is a loop, not a call, and what a
+                # round forms (MatchFormed, the tables it opens) is traced from here.
+                with tracing.span("lobby matchmaking", pool=summary.pool):
+                    await self._work_pool(summary, now, result)
         async with self.ctx.db.transaction() as conn:
             stale = now - seconds(self.ctx.config.start_timeout)
             ended = await tables_store.end_unstarted(conn, stale, now)
