@@ -194,6 +194,10 @@ class EmbeddedNats:
     def pid(self) -> int | None:
         return None if self._process is None else self._process.pid
 
+    @property
+    def pids(self) -> list[int | None]:
+        return [self.pid]
+
     def start(self, timeout: float = 15.0) -> str:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         if not self.port:
@@ -288,6 +292,10 @@ class EmbeddedNatsCluster:
             node.start(timeout)
         return self.url
 
+    @property
+    def pids(self) -> list[int | None]:
+        return [node.pid for node in self.nodes]
+
     def node(self, name: str) -> EmbeddedNats:
         (found,) = [n for n in self.nodes if n.name == name]
         return found
@@ -373,3 +381,34 @@ async def scratch_database(server_url: str, prefix: str) -> AsyncIterator[str]:
             await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         finally:
             await admin.close()
+
+
+async def wait_for_placement(url: str, replicas: int, within: float = 60.0) -> None:
+    """Wait until the NATS cluster at ``url`` can place a stream on ``replicas`` nodes (its
+    nodes have found one another and elected a meta leader): a service creating the events
+    stream before then is refused ("no suitable peers for placement")."""
+    import nats.errors
+    import nats.js.errors
+
+    from tavolo.servicekit.connect import connect_nats
+
+    probe = f"PLACEMENT_PROBE_{os.getpid()}"
+    nc = await connect_nats(url, require_jetstream=False)
+    js = nc.jetstream()
+    try:
+        async with asyncio.timeout(within):
+            while True:
+                try:
+                    await js.add_stream(name=probe, subjects=[f"{probe}.>"], num_replicas=replicas)
+                except (nats.errors.TimeoutError, nats.js.errors.APIError):
+                    await asyncio.sleep(0.2)
+                    continue
+                await js.delete_stream(probe)
+                return
+    except TimeoutError:
+        raise EmbeddedServerError(
+            f"the NATS cluster at {url} could not place a stream on {replicas} nodes"
+            f" within {within:g} s"
+        ) from None
+    finally:
+        await nc.close()
