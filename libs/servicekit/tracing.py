@@ -229,6 +229,22 @@ def span(name: str, **attributes: str | int) -> Iterator[None]:
         yield
 
 
+@contextmanager
+def linked(name: str, traceparent: str | None, **attributes: str | int) -> Iterator[None]:
+    """A span of the current trace linked to the span of ``traceparent`` (what started
+    the thing this work is about: a move links to the match that made its table)."""
+    if _provider is None:
+        yield
+        return
+    links = []
+    if traceparent is not None:
+        context = trace.get_current_span(extract({TRACEPARENT: traceparent})).get_span_context()
+        if context.is_valid:
+            links.append(Link(context))
+    with tracer().start_as_current_span(name, links=links, attributes=attributes):
+        yield
+
+
 def add_trace_ids(
     _logger: Any, _method: str, event_dict: MutableMapping[str, Any]
 ) -> MutableMapping[str, Any]:

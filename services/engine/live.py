@@ -35,6 +35,9 @@ class LiveTable:
     known_head: int = 0
     """The highest version another replica announced; above ``table.version`` the copy
     is known to be behind and the next reader catches up."""
+    opened_by: str | None = None
+    """The ``traceparent`` of the span that opened the table (in its first event's
+    metadata, when tracing was on): the players' moves link to it (`tracing.linked`)."""
     ours: bool = False
     """This replica committed the table's latest known version: its timers are this
     replica's to fire at once. A table loaded only to be watched, or moved on by another

@@ -25,7 +25,7 @@ import pytest
 
 from tavolo.messaging import Topology
 from tavolo.servicekit.connect import connect_nats
-from tavolo.servicekit.embedded import EmbeddedNatsCluster
+from tavolo.servicekit.embedded import EmbeddedNatsCluster, wait_for_placement
 from tavolo.v1 import engine_pb2, lobby_pb2, wallet_pb2
 from tavolo.wallet.payouts import split_pot
 from tests.integration.lobby.platform import (
@@ -53,32 +53,11 @@ def cluster(tmp_path: Path) -> Iterator[EmbeddedNatsCluster]:
         nodes.stop()
 
 
-async def _three_peers(url: str, within: float = 60.0) -> None:
-    """Wait until the cluster can place a stream on three nodes (its nodes have found one
-    another and elected a meta leader), trying with a stream of its own."""
-    nc = await connect_nats(url, require_jetstream=False)
-    js = nc.jetstream()
-    try:
-        async with asyncio.timeout(within):
-            while True:
-                try:
-                    await js.add_stream(
-                        name="PLACEMENT_PROBE", subjects=["probe.>"], num_replicas=3
-                    )
-                except (nats.errors.TimeoutError, nats.js.errors.APIError):
-                    await asyncio.sleep(0.2)
-                    continue
-                await js.delete_stream("PLACEMENT_PROBE")
-                return
-    finally:
-        await nc.close()
-
-
 @pytest.fixture
 async def platform(
     cluster: EmbeddedNatsCluster, database_url: str, namespace: str
 ) -> AsyncIterator[Platform]:
-    await _three_peers(cluster.url)
+    await wait_for_placement(cluster.url, 3)
     async with running_platform(
         database_url,
         cluster.url,

@@ -11,7 +11,7 @@ continues the span whose transaction committed the event (through the outbox, so
 breaks where an event crosses NATS); each gRPC call has its client and server spans in
 one trace; PostgreSQL statements are children of the span that ran them; and the traces
 of the join, the match and the last move cover what the table went through, the last one
-spanning all four services.
+spanning all four services, every move linked to the match's trace.
 """
 
 from __future__ import annotations
@@ -214,6 +214,12 @@ async def test_ops1_a_stake_table_is_followed_across_the_services_and_nats(
     finish_trace = [s for s in spans if s.context.trace_id == finish_trace_id]
     roots = [s for s in finish_trace if s.parent is None]
     assert [r.name for r in roots] == ["/tavolo.v1.Engine/Act"]
+    # Every move, this last one included, links to the match that made the table.
+    moves = [s for s in spans if s.name == "engine act"]
+    assert any(m.context.trace_id == finish_trace_id for m in moves)
+    for move in moves:
+        assert [link.context.trace_id for link in move.links] == [formed.context.trace_id]
+        assert (move.attributes or {})["table_id"] == table_id
     assert services(finish_trace) >= set(SERVICES)
     for prefix in ("wallet", "leaderboard"):
         (handled,) = [
