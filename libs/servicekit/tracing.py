@@ -230,14 +230,19 @@ def span(name: str, **attributes: str | int) -> Iterator[None]:
 
 
 @contextmanager
-def linked(name: str, traceparent: str | None, **attributes: str | int) -> Iterator[None]:
-    """A span of the current trace linked to the span of ``traceparent`` (what started
-    the thing this work is about: a move links to the match that made its table)."""
+def linked(
+    name: str, traceparents: Sequence[str | None], **attributes: str | int
+) -> Iterator[None]:
+    """A span of the current trace linked to the spans of ``traceparents`` (what started
+    the thing this work is about: a move links to the match that made its table, the
+    match to the calls that queued its players)."""
     if _provider is None:
         yield
         return
     links = []
-    if traceparent is not None:
+    for traceparent in traceparents:
+        if traceparent is None:
+            continue
         context = trace.get_current_span(extract({TRACEPARENT: traceparent})).get_span_context()
         if context.is_valid:
             links.append(Link(context))

@@ -287,7 +287,7 @@ class EngineApp:
         self._player_acts()
         # A move is traced from the player's call; it links to the table's opening, the
         # trace of the match that made the table (README, "Operating it").
-        with tracing.linked("engine act", live.opened_by, table_id=table_id):
+        with tracing.linked("engine act", [live.opened_by], table_id=table_id):
             applied = await self.repo.run(table_id, decide, request=request)
         assert applied is not None
         return await self._with_receipt(seat_view(applied.table, own))

@@ -149,6 +149,11 @@ class Matchmaker:
         seat_numbers: list[int] = []
         for form in forms:
             table_id = self.ctx.new_id()
+            # Links this match's trace to the JoinQueue calls of the players it seats.
+            with tracing.linked(
+                "lobby form table", [t.traceparent for t in form.tickets], table_id=table_id
+            ):
+                pass
             seats = [Seat(i, t.player_id, t.nickname) for i, t in enumerate(form.tickets)]
             seats += bot_seats(len(seats), form.bots, level)
             records.append(TableRecord(table_id, spec, mode, now, stake, form.bot_filled))

@@ -34,6 +34,8 @@ class WaitingTicket:
     nickname: str
     queued_at: datetime
     hold_id: str | None = None
+    traceparent: str | None = None
+    """The JoinQueue call's trace context, for the span forming the ticket's table."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ import asyncpg
 from tavolo.lobby.matchmaking import WaitingTicket
 from tavolo.lobby.store import Connection, S, from_json, to_json
 from tavolo.lobby.tables import TableSpec
+from tavolo.servicekit import tracing
 
 
 class TicketState(StrEnum):
@@ -75,8 +76,8 @@ def _ticket(row: asyncpg.Record) -> Ticket:
 async def insert_ticket(conn: Connection, ticket: Ticket) -> None:
     await conn.execute(
         f"INSERT INTO {S}.tickets (ticket_id, player_id, nickname, game, players, stake,"
-        " options, pool, state, queued_at, hold_id)"
-        " VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11)",
+        " options, pool, state, queued_at, hold_id, traceparent)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12)",
         ticket.ticket_id,
         ticket.player_id,
         ticket.nickname,
@@ -88,6 +89,7 @@ async def insert_ticket(conn: Connection, ticket: Ticket) -> None:
         ticket.state.value,
         ticket.queued_at,
         ticket.hold_id,
+        tracing.current_traceparent(),
     )
 
 
@@ -134,14 +136,21 @@ async def lock_pool(conn: Connection, pool: str, limit: int) -> list[WaitingTick
     """The pool's oldest waiting tickets, locked; tickets another transaction holds are
     skipped, so replicas (and a player leaving) never block each other or double-seat."""
     rows = await conn.fetch(
-        f"SELECT ticket_id, player_id, nickname, queued_at, hold_id FROM {S}.tickets"
+        f"SELECT ticket_id, player_id, nickname, queued_at, hold_id, traceparent FROM {S}.tickets"
         " WHERE pool = $1 AND state = 'waiting' ORDER BY queued_at, ticket_id LIMIT $2"
         " FOR UPDATE SKIP LOCKED",
         pool,
         limit,
     )
     return [
-        WaitingTicket(r["ticket_id"], r["player_id"], r["nickname"], r["queued_at"], r["hold_id"])
+        WaitingTicket(
+            r["ticket_id"],
+            r["player_id"],
+            r["nickname"],
+            r["queued_at"],
+            r["hold_id"],
+            r["traceparent"],
+        )
         for r in rows
     ]
 

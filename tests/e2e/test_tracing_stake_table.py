@@ -11,7 +11,7 @@ continues the span whose transaction committed the event (through the outbox, so
 breaks where an event crosses NATS); each gRPC call has its client and server spans in
 one trace; PostgreSQL statements are children of the span that ran them; and the traces
 of the join, the match and the last move cover what the table went through, the last one
-spanning all four services, every move linked to the match's trace.
+spanning all four services; the match links to the four joins, every move to the match.
 """
 
 from __future__ import annotations
@@ -202,6 +202,12 @@ async def test_ops1_a_stake_table_is_followed_across_the_services_and_nats(
     ]
     match_trace = trace_of(formed)
     assert any(s.name == "lobby matchmaking" for s in match_trace)
+    # ...linked to the JoinQueue calls of the four players it seated.
+    (forming,) = [s for s in match_trace if s.name == "lobby form table"]
+    assert (forming.attributes or {})["table_id"] == table_id
+    assert sorted(link.context.trace_id for link in forming.links) == sorted(
+        join.context.trace_id for join in joins
+    )
     assert {"lobby", "engine"} <= services(match_trace)
     assert any(
         s.kind == SpanKind.PRODUCER and _subject_type(s) == "table_started" for s in match_trace
