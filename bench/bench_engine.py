@@ -21,7 +21,12 @@ defaults. The engine runs in this process on a free port and is driven over real
   per second of the platform with one replica and with two, the CPU each part spent per
   action, and how many due timers each took over from another engine (the other replica,
   or the tables an earlier scenario's engine left in play);
-- **memory per live table**: Python heap held by the engine's cache per open table.
+- **memory per live table**: Python heap held by the engine's cache per open table;
+- **tracing's cost**: the Act round trip with tracing off, on at ``--trace-ratio`` (one
+  call in ten traced, what the production overlay sets) and on with every call traced,
+  one after the other on the same database; spans go through the SDK's batch processor
+  to an exporter that drops them, so the figure is the services' own cost, not the
+  network's. ``--only-tracing`` runs this part alone.
 """
 
 from __future__ import annotations
@@ -38,14 +43,18 @@ import time
 import tracemalloc
 import uuid
 from asyncio.subprocess import Process
+from collections.abc import Sequence
 from pathlib import Path
 
 import asyncpg
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanExportResult
 from prometheus_client import REGISTRY
 
 from tavolo.engine.bootstrap import assemble, build_engine
+from tavolo.servicekit import tracing
 from tavolo.servicekit.auth import Principal, Role, TokenSigner
 from tavolo.servicekit.embedded import run_on_servers, scratch_database
 from tavolo.servicekit.runtime import start_service
@@ -438,8 +447,60 @@ async def engine_processes(
 # -- running ------------------------------------------------------------------------------
 
 
+class DroppedSpans(SpanExporter):
+    """Takes the spans and keeps nothing: what tracing costs the engine, without a wire."""
+
+    def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
+        return SpanExportResult.SUCCESS
+
+    def shutdown(self) -> None:
+        return None
+
+
+async def tracing_cost(
+    server_url: str, nats_url: str, tables: int, seconds: float, ratio: float
+) -> list[tuple[str, list[float]]]:
+    """Act round trips with tracing off, on at ``ratio`` and on for every call, then the
+    same in the reverse order (the machine's own drift shows as the gap between a pair);
+    each on a database of its own, so no scenario inherits another's tables in play."""
+    results = []
+    order = [("off", None), (f"on, {ratio:g} sampled", ratio), ("on, all", 1.0)]
+    for label, sampled in order + order[::-1]:
+        provider = None
+        if sampled is not None:
+            provider = TracerProvider(sampler=tracing.NoStatementRoots(sampled))
+            provider.add_span_processor(BatchSpanProcessor(DroppedSpans()))
+            tracing.enable(provider)
+        try:
+            async with scratch_database(server_url, "bench_tracing") as url:
+                settings = Settings(
+                    database_url=url,
+                    nats_url=nats_url,
+                    namespace=f"bench_tracing_{uuid.uuid4().hex[:8]}",
+                    development=True,
+                )
+                service = await start_service("engine", assemble, settings, port=0)
+                try:
+                    samples = await round_trips(service.port, tables, seconds)
+                finally:
+                    await service.stop(grace=1)
+        finally:
+            if provider is not None:
+                tracing.disable()
+                provider.shutdown()
+        results.append((f"Act, tracing {label}, {tables:>3} tables", samples))
+    return results
+
+
 async def run(server_url: str, nats_url: str, args: argparse.Namespace) -> None:
     namespace = f"bench_engine_{uuid.uuid4().hex[:8]}"
+    if args.only_tracing:
+        for tables in args.tables:
+            for label, samples in await tracing_cost(
+                server_url, nats_url, tables, args.seconds, args.trace_ratio
+            ):
+                print(figures(label, samples))
+        return
     async with scratch_database(server_url, "bench_engine") as url:
         settings = Settings(
             database_url=url, nats_url=nats_url, namespace=namespace, development=True
@@ -493,6 +554,11 @@ async def run(server_url: str, nats_url: str, args: argparse.Namespace) -> None:
                 f"{f'memory per live table, {actions} moves played':<44}"
                 f" {per_table / 1024:7.1f} KiB   ({args.memory_tables} tables of 4 seats)"
             )
+        for tables in args.tables:
+            for label, samples in await tracing_cost(
+                server_url, nats_url, tables, args.seconds, args.trace_ratio
+            ):
+                print(figures(label, samples))
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"{'peak resident memory of this process':<44} {peak:7.1f} MiB")
 
@@ -515,6 +581,8 @@ def main() -> None:
     parser.add_argument(
         "--process-tables", type=int, default=200, help="tables at once, per replica scenario"
     )
+    parser.add_argument("--trace-ratio", type=float, default=0.1, help="traced share of calls")
+    parser.add_argument("--only-tracing", action="store_true", help="measure tracing's cost alone")
     parser.add_argument("--serve", nargs=3, metavar=("URL", "NATS_URL", "NAMESPACE"))
     args = parser.parse_args()
     if args.serve:

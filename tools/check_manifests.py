@@ -2,7 +2,7 @@
 
     .venv-deploy/bin/python tools/check_manifests.py        # exit 1 on any finding
 
-Three checks, each by the tool made for it (installed by `make deploy-tools` into
+Five checks, each by the tool made for it (installed by `make deploy-tools` into
 ``.venv-deploy``, apart from the project's own environment because checkov pins many
 libraries of its own):
 
@@ -12,7 +12,13 @@ libraries of its own):
    operators' CRDs have no schema there, so a kind outside ``CRD_KINDS`` is an error (a
    typo in ``kind`` or ``apiVersion`` would otherwise pass as "no schema");
 3. ``checkov`` lints the security posture, with the checks we skip and why in
-   ``deploy/k8s/.checkov.yaml``.
+   ``deploy/k8s/.checkov.yaml``;
+4. the NATS chart's values (``infra/nats-values.yaml``, applied with Helm, not Kustomize)
+   are validated by ``jsonschema`` against ``infra/nats-values.schema.json``: the chart
+   ships no schema of its own and ignores a key it does not know, so the schema lists the
+   chart's keys that the file may set, each typed as in the chart's values.yaml;
+5. ``hadolint`` lints the image's ``deploy/Containerfile`` (ignored rules and why:
+   ``deploy/.hadolint.yaml``).
 
 A finding names the file, the resource and what is wrong.
 """
@@ -30,6 +36,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 K8S = ROOT / "deploy" / "k8s"
+CONTAINERFILE = ROOT / "deploy" / "Containerfile"
+NATS_VALUES = "infra/nats-values.yaml"
+NATS_SCHEMA = "infra/nats-values.schema.json"
 TOOLS = ROOT / ".venv-deploy" / "bin"
 
 RENDERED = ("overlays/dev", "overlays/prod", "infra")
@@ -141,12 +150,66 @@ def checkov_findings(rendered: dict[str, str]) -> Iterator[Finding]:
             )
 
 
+_VALIDATE_VALUES = """
+import json, sys, yaml, jsonschema
+schema = json.load(open(sys.argv[1]))
+values = yaml.safe_load(open(sys.argv[2])) or {}
+validator = jsonschema.Draft202012Validator(schema)
+for error in sorted(validator.iter_errors(values), key=lambda e: list(e.absolute_path)):
+    where = ".".join(str(part) for part in error.absolute_path) or "(top)"
+    print(f"{where}: {error.message}")
+"""
+
+
+def helm_values_findings(base: Path = K8S) -> Iterator[Finding]:
+    """The NATS chart's values checked against the chart's keys (the schema file)."""
+    result = subprocess.run(
+        [tool("python"), "-c", _VALIDATE_VALUES, str(base / NATS_SCHEMA), str(base / NATS_VALUES)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    for line in result.stdout.splitlines():
+        yield Finding(NATS_VALUES, line)
+    if result.returncode != 0:
+        yield Finding(NATS_VALUES, f"could not be validated: {result.stderr.strip()[-500:]}")
+
+
+def containerfile_findings(containerfile: Path = CONTAINERFILE) -> Iterator[Finding]:
+    """hadolint over the Containerfile, with deploy/.hadolint.yaml beside it."""
+    result = subprocess.run(
+        [
+            tool("hadolint"),
+            "--config",
+            str(containerfile.parent / ".hadolint.yaml"),
+            "--no-color",
+            "--format",
+            "json",
+            str(containerfile),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    try:
+        reports = json.loads(result.stdout)
+    except json.JSONDecodeError:
+        yield Finding(containerfile.name, f"hadolint did not run: {result.stderr.strip()[-500:]}")
+        return
+    for report in reports:
+        yield Finding(
+            f"{containerfile.name}:{report['line']}", f"{report['code']} {report['message']}"
+        )
+
+
 def check(
     targets: Iterable[str] = RENDERED,
     base: Path = K8S,
     versions: Iterable[str] = KUBERNETES_VERSIONS,
+    containerfile: Path = CONTAINERFILE,
 ) -> list[Finding]:
-    """Every finding over ``targets`` (folders under ``base``); empty when all is well."""
+    """Every finding over ``targets`` (folders under ``base``), the NATS values under
+    ``base`` and ``containerfile``; empty when all is well."""
     findings: list[Finding] = []
     rendered: dict[str, str] = {}
     with tempfile.TemporaryDirectory() as folder:
@@ -161,6 +224,8 @@ def check(
             path.write_text(text)
             findings.extend(schema_findings(name, path, versions))
     findings.extend(checkov_findings(rendered))
+    findings.extend(helm_values_findings(base))
+    findings.extend(containerfile_findings(containerfile))
     return findings
 
 
@@ -168,7 +233,10 @@ def main() -> int:
     findings = check()
     for finding in findings:
         print(finding)
-    print(f"{len(RENDERED)} manifests rendered; {len(findings)} findings")
+    print(
+        f"{len(RENDERED)} manifests rendered, NATS values and Containerfile checked;"
+        f" {len(findings)} findings"
+    )
     return 1 if findings else 0
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -19,6 +19,7 @@ from tavolo.eventlog.canonical import (
     encode_json,
 )
 from tavolo.eventlog.model import NewEvent, RecordedEvent
+from tavolo.servicekit.tracing import TRACEPARENT, current_traceparent
 
 MAX_STREAM_ID_LENGTH = 200
 
@@ -102,6 +103,28 @@ def draft_records(
     return drafts
 
 
+def stamped(events: Sequence[NewEvent]) -> Sequence[NewEvent]:
+    """``events`` with the ``traceparent`` of the span appending them in their metadata,
+    when tracing is on: the outbox relay's publish continues that span after the commit,
+    from whatever replica publishes (`tavolo.servicekit.tracing`)."""
+    traceparent = current_traceparent()
+    if traceparent is None:
+        return events
+    return [
+        e
+        if TRACEPARENT in e.metadata
+        else replace(e, metadata={**e.metadata, TRACEPARENT: traceparent})
+        for e in events
+    ]
+
+
+def _untraced(metadata: Any) -> Any:
+    """Metadata without the trace context, which a retry carries from another span."""
+    if isinstance(metadata, dict) and TRACEPARENT in metadata:
+        return {k: v for k, v in metadata.items() if k != TRACEPARENT}
+    return metadata
+
+
 def is_retry_of(events: Sequence[NewEvent], recorded: Sequence[RecordedEvent]) -> bool:
     """True when ``recorded`` (the versions this append wanted) already holds exactly ``events``.
 
@@ -115,6 +138,8 @@ def is_retry_of(events: Sequence[NewEvent], recorded: Sequence[RecordedEvent]) -
             return False
         if event.type != record.type:
             return False
-        if copy_json(event.data) != record.data or copy_json(event.metadata) != record.metadata:
+        if copy_json(event.data) != record.data:
+            return False
+        if _untraced(copy_json(event.metadata)) != _untraced(record.metadata):
             return False
     return True

@@ -99,7 +99,13 @@ from typing import Any
 import asyncpg
 
 from tavolo.eventlog import schema as _schema
-from tavolo.eventlog._records import Draft, draft_records, is_retry_of, validate_append
+from tavolo.eventlog._records import (
+    Draft,
+    draft_records,
+    is_retry_of,
+    stamped,
+    validate_append,
+)
 from tavolo.eventlog.canonical import GENESIS_HASH
 from tavolo.eventlog.errors import ConcurrencyError, DuplicateEventError
 from tavolo.eventlog.group_commit import GroupCommit, PendingAppend
@@ -221,6 +227,7 @@ class PostgresEventStore:
         validate_append(stream_id, expected_version, events)
         if not events:
             return []
+        events = stamped(events)
         if conn is not None:
             return await self._append_on(conn, stream_id, expected_version, events)
         return await self._group.submit(PendingAppend(stream_id, expected_version, events))
@@ -243,7 +250,12 @@ class PostgresEventStore:
                 unknown.append(append)
                 continue
             drafts = draft_records(
-                append.stream_id, append.expected_version, prev, append.events, now, self._new_id
+                append.stream_id,
+                append.expected_version,
+                prev,
+                stamped(append.events),
+                now,
+                self._new_id,
             )
             planned.append((append.stream_id, drafts))
         if len({stream for stream, _ in planned}) != len(planned):

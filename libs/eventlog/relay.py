@@ -42,6 +42,7 @@ from tavolo.eventlog.postgres import PostgresEventStore
 from tavolo.eventlog.schema import quoted_schema
 from tavolo.messaging.publish import publish_with_id
 from tavolo.servicekit.metrics import OUTBOX_BACKLOG
+from tavolo.servicekit.tracing import TRACEPARENT, publishing
 from tavolo.servicekit.waiting import wait_event
 
 #: What the encoder returns for an event that crosses NATS: subject, payload, headers.
@@ -223,15 +224,17 @@ class OutboxRelay:
         if encoded is None:
             self.stats.skipped += 1
             return
-        subject, payload, headers = encoded
-        ack = await publish_with_id(
-            self._js,
-            subject,
-            payload,
-            msg_id=str(event.event_id),
-            headers=headers,
-            ack_timeout=self._publish_timeout,
-        )
+        subject, payload, encoded_headers = encoded
+        headers = dict(encoded_headers)
+        with publishing(subject, event.metadata.get(TRACEPARENT), headers):
+            ack = await publish_with_id(
+                self._js,
+                subject,
+                payload,
+                msg_id=str(event.event_id),
+                headers=headers,
+                ack_timeout=self._publish_timeout,
+            )
         self.stats.published += 1
         if ack.duplicate:
             self.stats.duplicates += 1

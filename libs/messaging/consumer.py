@@ -26,7 +26,9 @@ from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 
 from tavolo.messaging.deadletters import DeadLetters, Unprocessable
+from tavolo.messaging.publish import MSG_ID_HEADER
 from tavolo.servicekit.metrics import EVENTS_HANDLED
+from tavolo.servicekit.tracing import consuming
 
 log = structlog.get_logger("tavolo.messaging")
 
@@ -140,6 +142,12 @@ class Consumer:
         log.info("consumer stopped", consumer=self.durable)
 
     async def _handle(self, msg: Msg) -> None:
+        headers = msg.headers
+        message_id = headers.get(MSG_ID_HEADER) if headers else None
+        with consuming(msg.subject, headers, self.durable, message_id):
+            await self._handle_traced(msg)
+
+    async def _handle_traced(self, msg: Msg) -> None:
         try:
             await self._handler(msg)
         except asyncio.CancelledError:

@@ -124,9 +124,12 @@ async def connect_nats(
         log.info("nats reconnected", url=where)
 
     nc = NATS()
+    # A cluster is given as its nodes' URLs, comma separated: the client starts at any
+    # of them and moves to another when its node goes.
+    servers = [part.strip() for part in url.split(",") if part.strip()]
     try:
         await nc.connect(
-            url,
+            servers,
             name=name,
             connect_timeout=connect_timeout,
             max_reconnect_attempts=1,

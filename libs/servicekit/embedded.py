@@ -20,7 +20,7 @@ import time
 import uuid
 import warnings
 from collections.abc import AsyncIterator, Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit, urlunsplit
@@ -174,11 +174,16 @@ def nats_server_binary() -> str:
 
 @dataclass
 class EmbeddedNats:
-    """A nats-server process with JetStream storing under ``data_dir``."""
+    """A nats-server process with JetStream storing under ``data_dir``; with
+    ``cluster_port`` and ``routes``, one node of a JetStream cluster (`EmbeddedNatsCluster`)."""
 
     data_dir: Path
     port: int = 0
     host: str = "127.0.0.1"
+    name: str = ""
+    cluster_port: int = 0
+    routes: tuple[str, ...] = ()
+    cluster_name: str = "tavolo"
     _process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -189,11 +194,27 @@ class EmbeddedNats:
     def pid(self) -> int | None:
         return None if self._process is None else self._process.pid
 
+    @property
+    def pids(self) -> list[int | None]:
+        return [self.pid]
+
     def start(self, timeout: float = 15.0) -> str:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         if not self.port:
             self.port = free_port(self.host)
         log = self.data_dir / "nats-server.log"
+        clustering: list[str] = []
+        if self.cluster_port:
+            clustering = [
+                "--server_name",
+                self.name or f"n{self.port}",
+                "--cluster_name",
+                self.cluster_name,
+                "--cluster",
+                f"nats://{self.host}:{self.cluster_port}",
+                "--routes",
+                ",".join(self.routes),
+            ]
         self._process = subprocess.Popen(
             [
                 nats_server_binary(),
@@ -206,6 +227,7 @@ class EmbeddedNats:
                 str(self.data_dir),
                 "-l",
                 str(log),
+                *clustering,
             ],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -228,6 +250,59 @@ class EmbeddedNats:
         if self._process is not None:
             stop_process(self._process)
         self._process = None
+
+    def kill(self) -> None:
+        """SIGKILL, as a node lost with its machine: no goodbye to the cluster."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()
+            self._process.wait()
+        self._process = None
+
+
+@dataclass
+class EmbeddedNatsCluster:
+    """``size`` nats-server nodes routed to one another as one JetStream cluster, each
+    storing under its own folder of ``data_dir``. ``url`` names every node (comma
+    separated), which is how the services are given a cluster (`connect_nats`)."""
+
+    data_dir: Path
+    size: int = 3
+    host: str = "127.0.0.1"
+    nodes: list[EmbeddedNats] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return ",".join(node.url for node in self.nodes)
+
+    def start(self, timeout: float = 30.0) -> str:
+        if not self.nodes:
+            cluster_ports = [free_port(self.host) for _ in range(self.size)]
+            routes = tuple(f"nats://{self.host}:{p}" for p in cluster_ports)
+            self.nodes = [
+                EmbeddedNats(
+                    self.data_dir / f"n{i}",
+                    host=self.host,
+                    name=f"n{i}",
+                    cluster_port=cluster_ports[i],
+                    routes=tuple(r for j, r in enumerate(routes) if j != i),
+                )
+                for i in range(self.size)
+            ]
+        for node in self.nodes:
+            node.start(timeout)
+        return self.url
+
+    @property
+    def pids(self) -> list[int | None]:
+        return [node.pid for node in self.nodes]
+
+    def node(self, name: str) -> EmbeddedNats:
+        (found,) = [n for n in self.nodes if n.name == name]
+        return found
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()
 
 
 def stop_process(process: subprocess.Popen[bytes], grace: float = 10.0) -> None:
@@ -306,3 +381,34 @@ async def scratch_database(server_url: str, prefix: str) -> AsyncIterator[str]:
             await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         finally:
             await admin.close()
+
+
+async def wait_for_placement(url: str, replicas: int, within: float = 60.0) -> None:
+    """Wait until the NATS cluster at ``url`` can place a stream on ``replicas`` nodes (its
+    nodes have found one another and elected a meta leader): a service creating the events
+    stream before then is refused ("no suitable peers for placement")."""
+    import nats.errors
+    import nats.js.errors
+
+    from tavolo.servicekit.connect import connect_nats
+
+    probe = f"PLACEMENT_PROBE_{os.getpid()}"
+    nc = await connect_nats(url, require_jetstream=False)
+    js = nc.jetstream()
+    try:
+        async with asyncio.timeout(within):
+            while True:
+                try:
+                    await js.add_stream(name=probe, subjects=[f"{probe}.>"], num_replicas=replicas)
+                except (nats.errors.TimeoutError, nats.js.errors.APIError):
+                    await asyncio.sleep(0.2)
+                    continue
+                await js.delete_stream(probe)
+                return
+    except TimeoutError:
+        raise EmbeddedServerError(
+            f"the NATS cluster at {url} could not place a stream on {replicas} nodes"
+            f" within {within:g} s"
+        ) from None
+    finally:
+        await nc.close()

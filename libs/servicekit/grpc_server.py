@@ -12,6 +12,7 @@ from grpc_reflection.v1alpha import reflection
 from tavolo.servicekit.auth import TokenSigner
 from tavolo.servicekit.interceptors import ErrorMap, ServiceInterceptor
 from tavolo.servicekit.revocation import Revocations
+from tavolo.servicekit.tracing import server_interceptors
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,13 +54,14 @@ async def start_grpc_server(
     public = frozenset(m for s in services for m in s.public_methods)
     server = grpc.aio.server(
         interceptors=[
+            *server_interceptors(),
             ServiceInterceptor(
                 label,
                 signer,
                 public_methods=public,
                 extra_errors=extra_errors,
                 revocations=revocations,
-            )
+            ),
         ],
         options=[("grpc.so_reuseport", 0)],
     )

@@ -12,6 +12,8 @@ import sys
 
 import structlog
 
+from tavolo.servicekit.tracing import add_trace_ids
+
 _LEVELS = {
     "debug": logging.DEBUG,
     "info": logging.INFO,
@@ -25,6 +27,7 @@ def configure_logging(log_format: str = "console", level: str = "info") -> None:
     numeric = _LEVELS.get(level, logging.INFO)
     shared: list[structlog.types.Processor] = [
         structlog.contextvars.merge_contextvars,
+        add_trace_ids,
         structlog.processors.add_log_level,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
         structlog.processors.StackInfoRenderer(),

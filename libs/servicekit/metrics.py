@@ -6,7 +6,18 @@ each service exposes them on its own metrics port.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from prometheus_client import Counter, Gauge, Histogram, start_http_server
+
+
+class PoolSizes(Protocol):
+    """What of an asyncpg pool the metrics read."""
+
+    def get_size(self) -> int: ...
+    def get_idle_size(self) -> int: ...
+    def get_max_size(self) -> int: ...
+
 
 RPC_TOTAL = Counter("tavolo_rpc_total", "gRPC calls handled", ["service", "method", "code"])
 RPC_SECONDS = Histogram(
@@ -40,6 +51,24 @@ TIMER_GAVE_WAY_SECONDS = Counter(
     "Time the timer loop paused its bots so that players' calls went first",
     ["service"],
 )
+TABLES_IN_PLAY = Gauge(
+    "tavolo_tables_in_play",
+    "Tables being played whose latest move this replica committed (summed over the"
+    " replicas: every table in play, each counted once)",
+    ["service"],
+)
+DB_POOL_IN_USE = Gauge(
+    "tavolo_db_pool_in_use", "PostgreSQL connections of the pool lent out now", ["service"]
+)
+DB_POOL_MAX = Gauge(
+    "tavolo_db_pool_max", "PostgreSQL connections the pool may open at most", ["service"]
+)
+
+
+def watch_pool(service: str, pool: PoolSizes) -> None:
+    """Export ``pool``'s use as read at each scrape (saturation: in use over max)."""
+    DB_POOL_IN_USE.labels(service).set_function(lambda: pool.get_size() - pool.get_idle_size())
+    DB_POOL_MAX.labels(service).set_function(pool.get_max_size)
 
 
 def serve_metrics(port: int, host: str = "127.0.0.1") -> None:

@@ -34,11 +34,13 @@ from tavolo.servicekit.connect import StartupError, connect_nats, create_pool
 from tavolo.servicekit.grpc_server import GrpcService, RunningServer, start_grpc_server
 from tavolo.servicekit.interceptors import ErrorMap
 from tavolo.servicekit.logging import configure_logging
-from tavolo.servicekit.metrics import serve_metrics
+from tavolo.servicekit.metrics import serve_metrics, watch_pool
 from tavolo.servicekit.parent import stop_with_parent
 from tavolo.servicekit.revocation import Revocations
 from tavolo.servicekit.revocation_feed import RevocationFeed
 from tavolo.servicekit.settings import Settings, SettingsError, token_secret_problem
+from tavolo.servicekit.tracing import configure_tracing
+from tavolo.servicekit.tracing import shutdown as shutdown_tracing
 
 log = structlog.get_logger("tavolo.runtime")
 
@@ -150,6 +152,7 @@ async def start_service(
     process leave it off (what they froze would never be collected).
     """
     infra = await open_infrastructure(settings)
+    watch_pool(name, infra.pool)
     try:
         app = await assemble(infra)
         # The service's schema bears its name; revocations load before the first call.
@@ -212,6 +215,11 @@ def run_service(name: str, assemble: Assemble) -> int:
         print(f"tavolo {name}: bad settings: {exc}", file=sys.stderr)
         return 2
     configure_logging(settings.log_format, settings.log_level)
+    try:
+        configure_tracing(name)
+    except SettingsError as exc:
+        print(f"tavolo {name}: bad settings: {exc}", file=sys.stderr)
+        return 2
     if not stop_with_parent():
         print(f"tavolo {name}: the process that started it is gone; not starting", file=sys.stderr)
         return 1
@@ -220,6 +228,8 @@ def run_service(name: str, assemble: Assemble) -> int:
     except StartupError as exc:
         print(f"tavolo {name}: cannot start: {exc}", file=sys.stderr)
         return 2
+    finally:
+        shutdown_tracing()
 
 
 async def _run(name: str, assemble: Assemble, settings: Settings) -> int:

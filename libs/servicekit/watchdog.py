@@ -11,7 +11,7 @@ missed), and when it is gone stops what is still running: the postmaster found t
 its pid file (SIGINT: PostgreSQL's fast shutdown) and nats-server (SIGTERM: its own
 graceful stop). After an ordinary stop it finds nothing left to do.
 
-    python -m tavolo.servicekit.watchdog PARENT_PID POSTGRES_DATA|- NATS_PID|0
+    python -m tavolo.servicekit.watchdog PARENT_PID POSTGRES_DATA|- NATS_PID[,NATS_PID...]|0
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from tavolo.servicekit.embedded import postmaster_pid
@@ -29,7 +30,9 @@ from tavolo.servicekit.embedded import postmaster_pid
 LOOK_SECONDS = 0.2
 
 
-def start(parent: int, postgres_data: Path | None, nats_pid: int | None) -> subprocess.Popen[bytes]:
+def start(
+    parent: int, postgres_data: Path | None, nats_pids: Sequence[int | None]
+) -> subprocess.Popen[bytes]:
     """The watchdog of ``parent``'s embedded servers."""
     return subprocess.Popen(
         [
@@ -38,7 +41,7 @@ def start(parent: int, postgres_data: Path | None, nats_pid: int | None) -> subp
             "tavolo.servicekit.watchdog",
             str(parent),
             str(postgres_data) if postgres_data else "-",
-            str(nats_pid or 0),
+            ",".join(str(pid) for pid in nats_pids if pid) or "0",
         ],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -47,13 +50,15 @@ def start(parent: int, postgres_data: Path | None, nats_pid: int | None) -> subp
     )
 
 
-def stop_orphans(postgres_data: Path | None, nats_pid: int | None) -> None:
-    """Stop the postmaster of ``postgres_data`` and nats-server ``nats_pid`` if running."""
+def stop_orphans(postgres_data: Path | None, *nats_pids: int) -> None:
+    """Stop the postmaster of ``postgres_data`` and the nats-servers ``nats_pids`` (one, or
+    the nodes of a cluster) if running."""
     postmaster = postmaster_pid(postgres_data) if postgres_data is not None else None
     if postmaster is not None:
         _signal_if(postmaster, b"postgres", signal.SIGINT)
-    if nats_pid:
-        _signal_if(nats_pid, b"nats-server", signal.SIGTERM)
+    for pid in nats_pids:
+        if pid:
+            _signal_if(pid, b"nats-server", signal.SIGTERM)
 
 
 def _signal_if(pid: int, program: bytes, signum: signal.Signals) -> None:
@@ -70,10 +75,10 @@ def _signal_if(pid: int, program: bytes, signum: signal.Signals) -> None:
 def main(argv: list[str]) -> int:
     parent, postgres, nats = argv
     postgres_data = None if postgres == "-" else Path(postgres)
-    nats_pid = int(nats) or None
+    nats_pids = [int(pid) for pid in nats.split(",")]
     while os.getppid() == int(parent):
         time.sleep(LOOK_SECONDS)
-    stop_orphans(postgres_data, nats_pid)
+    stop_orphans(postgres_data, *nats_pids)
     return 0
 
 

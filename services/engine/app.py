@@ -27,6 +27,7 @@ from tavolo.engine.repository import BOT_TIMER, Decide, Request, TableRepository
 from tavolo.engine.store import DeadlineRow, refused_stream_id
 from tavolo.eventlog import ConcurrencyError, NewEvent, RecordedEvent
 from tavolo.eventlog.integrity import IndexColumns
+from tavolo.servicekit import tracing
 from tavolo.servicekit.auth import Principal, Role
 from tavolo.servicekit.errors import (
     Conflict,
@@ -284,7 +285,10 @@ class EngineApp:
 
         request = Request(principal.player_id, request_id) if request_id else None
         self._player_acts()
-        applied = await self.repo.run(table_id, decide, request=request)
+        # A move is traced from the player's call; it links to the table's opening, the
+        # trace of the match that made the table (README, "Operating it").
+        with tracing.linked("engine act", [live.opened_by], table_id=table_id):
+            applied = await self.repo.run(table_id, decide, request=request)
         assert applied is not None
         return await self._with_receipt(seat_view(applied.table, own))
 

@@ -37,6 +37,7 @@ from tavolo.messaging import (
     run_consumer,
 )
 from tavolo.servicekit.interceptors import ErrorMap
+from tavolo.servicekit.metrics import TABLES_IN_PLAY
 from tavolo.servicekit.runtime import Infrastructure, ServiceApp
 from tavolo.tablelog.table import ABORTED, FINISHED, OPENED, SEAT_TAKEN, Decision
 
@@ -93,6 +94,7 @@ async def build_engine(
 
 async def assemble(infra: Infrastructure) -> ServiceApp:
     engine = await build_engine(infra.pool)
+    TABLES_IN_PLAY.labels("engine").set_function(engine.repo.cache.in_play)
     topology = Topology(infra.settings.namespace, replicas=infra.settings.stream_replicas)
     await ensure_streams(infra.js, topology)
     async with infra.pool.acquire() as conn:

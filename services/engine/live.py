@@ -35,6 +35,9 @@ class LiveTable:
     known_head: int = 0
     """The highest version another replica announced; above ``table.version`` the copy
     is known to be behind and the next reader catches up."""
+    opened_by: str | None = None
+    """The ``traceparent`` of the span that opened the table (in its first event's
+    metadata, when tracing was on): the players' moves link to it (`tracing.linked`)."""
     ours: bool = False
     """This replica committed the table's latest known version: its timers are this
     replica's to fire at once. A table loaded only to be watched, or moved on by another
@@ -125,6 +128,11 @@ class LiveTables:
 
     def __iter__(self) -> Iterator[LiveTable]:
         return iter(list(self._tables.values()))
+
+    def in_play(self) -> int:
+        """Tables still being played whose latest commit is this replica's: summed over
+        the replicas, every table in play once (a table moves with its commits)."""
+        return sum(1 for live in list(self._tables.values()) if live.ours and live.table.playing)
 
     def _evict(self) -> None:
         excess = len(self._tables) - self.capacity

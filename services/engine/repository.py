@@ -25,9 +25,10 @@ fired alone through `run`.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 import structlog
 
@@ -42,6 +43,7 @@ from tavolo.engine.store import (
     table_id_of,
 )
 from tavolo.eventlog import StreamAppend
+from tavolo.servicekit import tracing
 from tavolo.servicekit.errors import AlreadyExists, Conflict, DomainError, NotFound, quoted
 from tavolo.tablelog.history import evolve
 from tavolo.tablelog.replay import tables_by_version
@@ -105,7 +107,7 @@ class TableRepository:
         loaded: LiveTable | None = None
         for table in tables_by_version(events, seed):
             if loaded is None:
-                loaded = LiveTable(table, seed)
+                loaded = LiveTable(table, seed, opened_by=opening_trace(events[0].metadata))
             else:
                 loaded.advance(table)
         assert loaded is not None
@@ -179,7 +181,7 @@ class TableRepository:
                     f"table {setup.table_id} exists with another setup: choose another id"
                 )
             return live.table, False
-        live = self.cache.put(LiveTable(table, seed))
+        live = self.cache.put(LiveTable(table, seed, opened_by=tracing.current_traceparent()))
         await self._committed(live, decision, command.deadlines)
         return table, True
 
@@ -391,3 +393,9 @@ def wanted_deadlines(table: Table, now: datetime) -> list[DeadlineRow]:
 
 
 __all__ = ["HISTORY", "Applied", "Request", "TableRepository", "bot_key"]
+
+
+def opening_trace(metadata: Mapping[str, Any]) -> str | None:
+    """The ``traceparent`` stamped on a table's first event, if any."""
+    found = metadata.get(tracing.TRACEPARENT)
+    return found if isinstance(found, str) else None

@@ -66,6 +66,7 @@ from tavolo.messaging import (
 )
 from tavolo.servicekit.runtime import Assemble, Infrastructure, ServiceApp
 from tavolo.servicekit.settings import CLIENT_CHANNEL_OPTIONS, SettingsError
+from tavolo.servicekit.tracing import client_interceptors
 
 RELAY_STOP_SECONDS = 10.0  # at most one batch and one publish timeout
 
@@ -213,7 +214,9 @@ def make_assemble(
 
         def channel(service: str) -> grpc.aio.Channel:
             opened = grpc.aio.insecure_channel(
-                settings.grpc_address(service), options=CLIENT_CHANNEL_OPTIONS
+                settings.grpc_address(service),
+                options=CLIENT_CHANNEL_OPTIONS,
+                interceptors=client_interceptors(),
             )
             channels.append(opened)
             return opened

@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,6 +27,19 @@ KILLS = scaled(1, 3)
 
 
 def test_every_invariant_holds_after_a_simulated_crowd_and_chaos(tmp_path: Path) -> None:
+    _simulate_and_check(tmp_path)
+
+
+def test_every_invariant_holds_when_chaos_kills_a_nats_cluster_node(tmp_path: Path) -> None:
+    """OPS-3: on a three-node NATS cluster, chaos kills the node leading the events stream
+    (SIGKILL) where it would restart NATS, and every invariant still holds."""
+    report = _simulate_and_check(tmp_path, "--nats-cluster", "3")
+    assert report["settings"]["nats_nodes"] == 3
+    (nats_fault,) = [f for f in report["chaos"]["faults"] if f["fault"] == "restart NATS"]
+    assert nats_fault["detail"].startswith("SIGKILL NATS node n")
+
+
+def _simulate_and_check(tmp_path: Path, *extra: str) -> dict[str, Any]:
     report_file = tmp_path / "report.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith("TAVOLO_")}
     done = subprocess.run(
@@ -48,6 +62,7 @@ def test_every_invariant_holds_after_a_simulated_crowd_and_chaos(tmp_path: Path)
             str(tmp_path / "platform"),
             "--report",
             str(report_file),
+            *extra,
         ],
         env=env,
         capture_output=True,
@@ -74,3 +89,4 @@ def test_every_invariant_holds_after_a_simulated_crowd_and_chaos(tmp_path: Path)
     assert len(exits) == 4 * KILLS
     assert "INTERNAL" not in report["errors_by_status"]
     assert "UNKNOWN" not in report["errors_by_status"]
+    return report

@@ -41,9 +41,11 @@ from tavolo.cli.platform.token_secret import SecretFileError, installation_secre
 from tavolo.servicekit import watchdog
 from tavolo.servicekit.embedded import (
     EmbeddedNats,
+    EmbeddedNatsCluster,
     EmbeddedPostgres,
     EmbeddedServerError,
     free_port,
+    wait_for_placement,
 )
 from tavolo.servicekit.parent import PARENT_PID
 from tavolo.servicekit.settings import SERVICES, Settings, SettingsError, data_dir
@@ -62,6 +64,14 @@ def register(subparsers: Any) -> None:
         "--replicas",
         default="",
         help="processes per service, e.g. engine=2,wallet=2 (default: one of each)",
+    )
+    parser.add_argument(
+        "--nats-cluster",
+        type=int,
+        default=1,
+        metavar="NODES",
+        help="run the embedded NATS as a JetStream cluster of this many nodes, the events"
+        " stream on each of them (default: one node)",
     )
     parser.add_argument(
         "--ready-timeout",
@@ -93,7 +103,7 @@ def run_up(args: argparse.Namespace) -> int:
     env = dict(os.environ)
     folder = data_dir(env)
     postgres: EmbeddedPostgres | None = None
-    nats_server: EmbeddedNats | None = None
+    nats_server: EmbeddedNats | EmbeddedNatsCluster | None = None
     children: list[tuple[str, subprocess.Popen[bytes]]] = []
     stopping = False
 
@@ -115,7 +125,21 @@ def run_up(args: argparse.Namespace) -> int:
             print(f"PostgreSQL   embedded, data in {folder / 'postgres'}")
         else:
             print("PostgreSQL   from TAVOLO_DATABASE_URL")
-        if not env.get("TAVOLO_NATS_URL"):
+        if args.nats_cluster < 1:
+            raise SettingsError(f"--nats-cluster takes 1 node or more, not {args.nats_cluster}")
+        if args.nats_cluster > 1 and env.get("TAVOLO_NATS_URL"):
+            raise SettingsError("--nats-cluster runs an embedded cluster: unset TAVOLO_NATS_URL")
+        if args.nats_cluster > 1:
+            nats_server = EmbeddedNatsCluster(folder / "nats-cluster", size=args.nats_cluster)
+            env["TAVOLO_NATS_URL"] = nats_server.start()
+            env.setdefault("TAVOLO_NATS_REPLICAS", str(args.nats_cluster))
+            asyncio.run(wait_for_placement(env["TAVOLO_NATS_URL"], args.nats_cluster))
+            print(
+                f"NATS         embedded cluster of {args.nats_cluster} nodes at"
+                f" {env['TAVOLO_NATS_URL']}, data in {folder / 'nats-cluster'}; the events"
+                f" stream on {env['TAVOLO_NATS_REPLICAS']}"
+            )
+        elif not env.get("TAVOLO_NATS_URL"):
             port = int(env.get("TAVOLO_EMBEDDED_NATS_PORT", EMBEDDED_NATS_PORT))
             nats_server = EmbeddedNats(folder / "nats", port=port)
             env["TAVOLO_NATS_URL"] = nats_server.start()
@@ -127,7 +151,7 @@ def run_up(args: argparse.Namespace) -> int:
             watchdog.start(
                 os.getpid(),
                 postgres.pgdata if postgres else None,
-                nats_server.pid if nats_server else None,
+                nats_server.pids if nats_server else [],
             )
         settings = Settings.from_env(env)
         logs = folder / "logs"

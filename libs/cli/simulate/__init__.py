@@ -77,6 +77,14 @@ def register(subparsers: Any) -> None:
         help="human: seconds to think a move (default); fast: for short runs",
     )
     parser.add_argument("--plain", action="store_true", help="progress lines, no live view")
+    parser.add_argument(
+        "--nats-cluster",
+        type=int,
+        default=1,
+        metavar="NODES",
+        help="NATS as a JetStream cluster of this many nodes; chaos then kills the node"
+        " leading the events stream instead of restarting NATS (default: one node)",
+    )
     parser.set_defaults(handler=run_simulate)
 
 
@@ -86,7 +94,10 @@ def run_simulate(args: argparse.Namespace) -> int:
         return 2
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     folder = args.data_dir or Path(tempfile.mkdtemp(prefix="tavolo-simulate-"))
-    platform = SimPlatform(folder, LOBBY_ENV)
+    if args.nats_cluster < 1:
+        print("--nats-cluster takes 1 node or more")
+        return 2
+    platform = SimPlatform(folder, LOBBY_ENV, args.nats_cluster)
     console = Console()
     console.print(f"starting the platform in {folder} (seed {seed})")
     try:
@@ -178,6 +189,7 @@ async def simulate(
             "minutes": args.minutes,
             "chaos": bool(args.chaos),
             "kills_per_service": args.kills_per_service if args.chaos else 0,
+            "nats_nodes": args.nats_cluster,
             "seed": seed,
             "pace": args.pace,
             "games": [g.name for g in games],

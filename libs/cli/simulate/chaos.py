@@ -121,7 +121,7 @@ class Chaos:
                     self.platform.signal_service(fault.target, signal.SIGCONT)
                 record.recovered_after = time.monotonic() - began
             elif fault.kind == "nats":
-                await asyncio.to_thread(self.platform.restart_nats, fault.seconds)
+                record.detail = await asyncio.to_thread(self.platform.restart_nats, fault.seconds)
                 record.recovered_after = time.monotonic() - began
             else:
                 await asyncio.to_thread(self.platform.restart_postgres, fault.seconds)

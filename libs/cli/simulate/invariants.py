@@ -96,7 +96,7 @@ class Checker:
             await asyncio.sleep(2.0)
 
     async def _consumer_backlog(self) -> list[str]:
-        connection = await nats.connect(self.nats_url)
+        connection = await nats.connect(self.nats_url.split(","))
         try:
             js = connection.jetstream()
             found = []

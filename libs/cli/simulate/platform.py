@@ -10,6 +10,7 @@ service exited, was restarted, serves again), which the report quotes.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import secrets
@@ -21,7 +22,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tavolo.servicekit.embedded import EmbeddedNats, EmbeddedPostgres, free_port
+from tavolo.messaging import Topology
+from tavolo.servicekit.connect import connect_nats
+from tavolo.servicekit.embedded import (
+    EmbeddedNats,
+    EmbeddedNatsCluster,
+    EmbeddedPostgres,
+    free_port,
+    wait_for_placement,
+)
 from tavolo.servicekit.settings import SERVICES
 
 OPERATOR = ("sim_operator", "simulated-operator-password")
@@ -72,10 +81,15 @@ class Console:
 class SimPlatform:
     """Embedded PostgreSQL and NATS, and ``tavolo up`` running the services on them."""
 
-    def __init__(self, folder: Path, lobby_env: dict[str, str]) -> None:
+    def __init__(self, folder: Path, lobby_env: dict[str, str], nats_nodes: int = 1) -> None:
         self.folder = folder
         self.postgres = EmbeddedPostgres(folder / "postgres")
-        self.nats = EmbeddedNats(folder / "nats", port=free_port())
+        self.nats: EmbeddedNats | EmbeddedNatsCluster = (
+            EmbeddedNatsCluster(folder / "nats", size=nats_nodes)
+            if nats_nodes > 1
+            else EmbeddedNats(folder / "nats", port=free_port())
+        )
+        self.nats_nodes = nats_nodes
         self.lobby_env = lobby_env
         self.console = Console()
         self.database_url = ""
@@ -90,12 +104,15 @@ class SimPlatform:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.database_url = self.postgres.start(fast_unsafe=True)
         self.nats.start()
+        if self.nats_nodes > 1:
+            asyncio.run(wait_for_placement(self.nats_url, self.nats_nodes))
         env = {k: v for k, v in os.environ.items() if not k.startswith("TAVOLO_")}
         env.update(
             {
                 "TAVOLO_DATA_DIR": str(self.folder),
                 "TAVOLO_DATABASE_URL": self.database_url,
                 "TAVOLO_NATS_URL": self.nats_url,
+                "TAVOLO_NATS_REPLICAS": str(self.nats_nodes),
                 "TAVOLO_TOKEN_SECRET": secrets.token_urlsafe(32),
                 "TAVOLO_LOBBY_OPERATOR": ":".join(OPERATOR),
                 **{f"TAVOLO_{name.upper()}_PORT": str(free_port()) for name in SERVICES},
@@ -136,10 +153,20 @@ class SimPlatform:
         os.kill(pid, signum)
         return pid
 
-    def restart_nats(self, down_seconds: float) -> None:
+    def restart_nats(self, down_seconds: float) -> str:
+        """Stop NATS for ``down_seconds``; in a cluster, SIGKILL the node leading the
+        events stream instead (the others carry on). What was done."""
+        if isinstance(self.nats, EmbeddedNatsCluster):
+            leader = asyncio.run(_stream_leader(self.nats_url, Topology("tavolo").events_stream))
+            node = self.nats.node(leader)
+            node.kill()
+            time.sleep(down_seconds)
+            node.start()
+            return f"SIGKILL NATS node {leader}, the events stream's leader, restarted"
         self.nats.stop()
         time.sleep(down_seconds)
         self.nats.start()
+        return "NATS stopped and started"
 
     def restart_postgres(self, down_seconds: float) -> None:
         self.postgres.restart(down_seconds)
@@ -158,3 +185,23 @@ class SimPlatform:
             self._reader.join(timeout=5)
         self.nats.stop()
         self.postgres.stop()
+
+
+async def _stream_leader(url: str, stream: str, within: float = 30.0) -> str:
+    """The cluster node leading ``stream`` (once there is one)."""
+    import nats.errors
+    import nats.js.errors
+
+    nc = await connect_nats(url, require_jetstream=False)
+    try:
+        async with asyncio.timeout(within):
+            while True:
+                try:
+                    info = await nc.jetstream().stream_info(stream)
+                except (nats.errors.TimeoutError, nats.js.errors.APIError):
+                    info = None
+                if info is not None and info.cluster is not None and info.cluster.leader:
+                    return info.cluster.leader
+                await asyncio.sleep(0.2)
+    finally:
+        await nc.close()

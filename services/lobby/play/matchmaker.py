@@ -34,6 +34,7 @@ from tavolo.lobby.play.tables import Mode, Seat, TableSpec, bot_seats
 from tavolo.lobby.play.tables_store import TableRecord
 from tavolo.lobby.store import Connection
 from tavolo.lobby.updates import TicketChanged
+from tavolo.servicekit import tracing
 
 log = structlog.get_logger("tavolo.lobby.play.matchmaker")
 
@@ -80,7 +81,10 @@ class Matchmaker:
                 summary.oldest, stake=summary.stake, policy=policy
             )
             if due:
-                await self._work_pool(summary, now, result)
+                # A span of its own: the matchmaker is a loop, not a call, and what a
+                # round forms (MatchFormed, the tables it opens) is traced from here.
+                with tracing.span("lobby matchmaking", pool=summary.pool):
+                    await self._work_pool(summary, now, result)
         async with self.ctx.db.transaction() as conn:
             stale = now - seconds(self.ctx.config.start_timeout)
             ended = await tables_store.end_unstarted(conn, stale, now)
@@ -147,6 +151,11 @@ class Matchmaker:
         seat_numbers: list[int] = []
         for form in forms:
             table_id = self.ctx.new_id()
+            # Links this match's trace to the JoinQueue calls of the players it seats.
+            with tracing.linked(
+                "lobby form table", [t.traceparent for t in form.tickets], table_id=table_id
+            ):
+                pass
             seats = [Seat(i, t.player_id, t.nickname) for i, t in enumerate(form.tickets)]
             seats += bot_seats(len(seats), form.bots, level)
             records.append(TableRecord(table_id, spec, mode, now, stake, form.bot_filled))

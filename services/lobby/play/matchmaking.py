@@ -50,6 +50,8 @@ class WaitingTicket:
     hold_id: str | None = None
     mu: float = NEW_MU
     sigma: float = NEW_SIGMA
+    traceparent: str | None = None
+    """The JoinQueue call's trace context, for the span forming the ticket's table."""
 
 
 @dataclass(frozen=True, slots=True)

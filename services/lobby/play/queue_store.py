@@ -12,6 +12,7 @@ import asyncpg
 from tavolo.lobby.play.matchmaking import NEW_MU, NEW_SIGMA, WaitingTicket
 from tavolo.lobby.play.tables import TableSpec
 from tavolo.lobby.store import Connection, S, from_json, to_json
+from tavolo.servicekit import tracing
 
 
 class TicketState(StrEnum):
@@ -76,8 +77,8 @@ def _ticket(row: asyncpg.Record) -> Ticket:
 async def insert_ticket(conn: Connection, ticket: Ticket) -> None:
     await conn.execute(
         f"INSERT INTO {S}.tickets (ticket_id, player_id, nickname, game, players, stake,"
-        " options, pool, state, queued_at, hold_id, rating_mu, rating_sigma)"
-        " VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13)",
+        " options, pool, state, queued_at, hold_id, rating_mu, rating_sigma, traceparent)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13, $14)",
         ticket.ticket_id,
         ticket.player_id,
         ticket.nickname,
@@ -91,6 +92,7 @@ async def insert_ticket(conn: Connection, ticket: Ticket) -> None:
         ticket.hold_id,
         None if ticket.rating is None else ticket.rating[0],
         None if ticket.rating is None else ticket.rating[1],
+        tracing.current_traceparent(),
     )
 
 
@@ -137,8 +139,8 @@ async def lock_pool(conn: Connection, pool: str, limit: int) -> list[WaitingTick
     """The pool's oldest waiting tickets, locked; tickets another transaction holds are
     skipped, so replicas (and a player leaving) never block each other or double-seat."""
     rows = await conn.fetch(
-        "SELECT ticket_id, player_id, nickname, queued_at, hold_id, rating_mu, rating_sigma"
-        f" FROM {S}.tickets"
+        "SELECT ticket_id, player_id, nickname, queued_at, hold_id, rating_mu, rating_sigma,"
+        f" traceparent FROM {S}.tickets"
         " WHERE pool = $1 AND state = 'waiting' ORDER BY queued_at, ticket_id LIMIT $2"
         " FOR UPDATE SKIP LOCKED",
         pool,
@@ -153,6 +155,7 @@ async def lock_pool(conn: Connection, pool: str, limit: int) -> list[WaitingTick
             r["hold_id"],
             NEW_MU if r["rating_mu"] is None else r["rating_mu"],
             NEW_SIGMA if r["rating_sigma"] is None else r["rating_sigma"],
+            r["traceparent"],
         )
         for r in rows
     ]

@@ -97,8 +97,9 @@ async def running_platform(
     config: LobbyConfig | None = None,
     wallet: WalletConfig = PLATFORM_WALLET,
     with_leaderboard: bool = False,
+    stream_replicas: int = 1,
 ) -> AsyncIterator[Platform]:
-    settings = settings_for(database_url, nats_url, namespace)
+    settings = settings_for(database_url, nats_url, namespace, stream_replicas=stream_replicas)
     services: dict[str, RunningService] = {}
     channels: list[grpc.aio.Channel] = []
     try:

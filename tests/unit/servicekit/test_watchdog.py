@@ -14,7 +14,7 @@ from tavolo.servicekit.watchdog import stop_orphans
 PARENT = """
 import os
 from tavolo.servicekit import watchdog
-print(watchdog.start(os.getpid(), None, None).pid, flush=True)
+print(watchdog.start(os.getpid(), None, []).pid, flush=True)
 """
 
 
