@@ -17,7 +17,7 @@ from tavolo.cli.main import main as tavolo
 from tavolo.servicekit.auth import Role
 from tavolo.tablelog.convert import action_from_proto
 from tavolo.v1 import engine_pb2
-from tests.e2e.chromium import browser, mark
+from tests.e2e.chromium import browser, findings, mark
 from tests.integration.engine.helpers import (
     auth,
     bot,
@@ -118,8 +118,13 @@ async def test_replay_pages_check_the_seed_in_the_browser_and_show_each_seats_vi
         log.write_text("\n".join(lines) + "\n")
         forged = tmp_path / "forged.html"
         cli = ["audit", "export", table_id, "--file", str(log), "--html", str(forged)]
-        assert await asyncio.to_thread(tavolo, cli) == 0
+        assert await asyncio.to_thread(tavolo, cli) == 1  # AUDIT-1: export says so too
         browser.get(forged.as_uri())  # type: ignore[attr-defined]
         colour, why = mark(browser)
         assert colour == "red"
         assert "is not the commitment of event 1" in why
+        # The banner names the closing event twice over: its hash, and the seed it reveals.
+        last = str(len(lines))
+        banner = findings(browser)
+        assert ("browser", last) in {(source, version) for source, version, _ in banner}
+        assert any("was changed" in text and version == last for _, version, text in banner)

@@ -160,7 +160,9 @@ async def fetch_with_facts(
                 raise
             index, head_position = None, 0  # a player's session: the index is for auditors
     statuses = {value: name for name, value in STATUS_VALUES.items()}
-    facts = EngineFacts(log.head_version, statuses.get(log.status), index, head_position)
+    facts = EngineFacts(
+        log.head_version, statuses.get(log.status), index, head_position, log.replay_problem
+    )
     return [recorded_from_proto(e) for e in log.events], facts
 
 
@@ -342,7 +344,13 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    events = _load(args)
+    """Write the log (or its page) even when it was tampered with, the evidence an auditor
+    keeps; then print the findings, as `verify` words them, and exit 1 if there are any."""
+    if args.file is not None:
+        events, facts = _load(args), None
+    else:
+        events, facts = asyncio.run(fetch_with_facts(args.server, _token(args), args.table))
+    verdict = check_table(args.table, events, facts)
     if args.html is not None:
         context = None
         if args.file is None or args.lobby or args.wallet:
@@ -357,16 +365,26 @@ def _export(args: argparse.Namespace) -> int:
             )
             for why in context.missing:
                 print(f"tavolo audit: the page leaves out {why}", file=sys.stderr)
-        args.html.write_text(render_page(events, context), encoding="utf-8")
+        args.html.write_text(render_page(events, context, facts, verdict), encoding="utf-8")
         print(f"wrote the replay page of {len(events)} events to {args.html}", file=sys.stderr)
-        return 0
-    if args.output is None:
+    elif args.output is None:
         write_jsonl(events, sys.stdout)
     else:
         with args.output.open("w", encoding="utf-8") as out:
             write_jsonl(events, out)
         print(f"wrote {len(events)} events to {args.output}", file=sys.stderr)
-    return 0
+    for line in verdict.findings:
+        print(f"tavolo audit: FINDING: {line}", file=sys.stderr)
+    for line in verdict.platform:
+        print(f"tavolo audit: ENGINE LOG FINDING: {line}", file=sys.stderr)
+    if verdict.ok:
+        return 0
+    print(
+        f"tavolo audit: table {args.table} does not verify: the export above holds the log"
+        " as stored; `tavolo audit verify` says the same",
+        file=sys.stderr,
+    )
+    return 1
 
 
 def _dispute(args: argparse.Namespace) -> int:
