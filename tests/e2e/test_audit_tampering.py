@@ -20,7 +20,7 @@ import pytest
 
 from tavolo.cli.main import main as tavolo
 from tavolo.eventlog import PostgresEventStore
-from tavolo.eventlog.checkpoint import Checkpoint
+from tavolo.eventlog.checkpoint import Checkpoint, public_hex, signing_key
 from tavolo.eventlog.integrity import IndexEntry
 from tavolo.eventlog.verification import event_hash
 from tavolo.servicekit.auth import Role
@@ -37,6 +37,8 @@ from tests.integration.engine.helpers import (
     settings,
     token,
 )
+from tests.secret import TEST_CHECKPOINT_KEY
+from tests.waiting import eventually
 
 pytestmark = pytest.mark.e2e
 
@@ -255,11 +257,22 @@ async def test_signed_checkpoints_hold_the_log_even_against_a_rewritten_chain(
             )
             table_id = opened.table_id
             kept = tmp_path / "checkpoints.jsonl"
-            collect = ["audit", "checkpoints", "-o", str(kept), "--seconds", "3"]
+            collect = ["audit", "checkpoints", "-o", str(kept), "--seconds", "30"]
             collect += ["--nats", nats_url, "--namespace", namespace]
-            assert await asyncio.to_thread(tavolo, collect) == 0
+            collector = asyncio.create_task(asyncio.to_thread(tavolo, collect))
+
+            # The file fills as checkpoints arrive, long before the collector stops.
+            async def written() -> bool:
+                return collector.done() or (kept.exists() and bool(kept.read_text().strip()))
+
+            await eventually(written, "a checkpoint in the file", within=40)
+            assert not collector.done(), "the file stayed empty until the collector stopped"
+            assert await collector == 0
             checkpoints = [Checkpoint.from_json(line) for line in kept.read_text().splitlines()]
             assert max(c.position for c in checkpoints) >= final.version
+            # Signed with this installation's key, not the development key in the source.
+            assert all(not c.signature_ok(public_hex(signing_key())) for c in checkpoints)
+            server += ("--checkpoint-key", public_hex(signing_key(TEST_CHECKPOINT_KEY)))
 
             code, out = await _verify(capsys, table_id, *server, "--checkpoints", str(kept))
             assert code == 0, out

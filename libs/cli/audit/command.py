@@ -45,11 +45,12 @@ from tavolo.cli.audit.checks import EngineFacts, check_table
 from tavolo.cli.audit.context import fetch_context
 from tavolo.cli.audit.dispute import dispute_lines
 from tavolo.cli.audit.page import render_page
+from tavolo.cli.platform.token_secret import CHECKPOINT_KEY_FILE
 from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.canonical import format_timestamp
 from tavolo.eventlog.checkpoint import Checkpoint, public_hex, signing_key
 from tavolo.eventlog.integrity import IndexEntry
-from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS
+from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS, data_dir
 from tavolo.tablelog.convert import STATUS_VALUES, index_from_proto, recorded_from_proto
 from tavolo.tablelog.replay import AuditError, revealed_seed, table_at
 from tavolo.tablelog.views import seat_view
@@ -112,7 +113,8 @@ def register(subparsers: Any) -> None:
                 "--checkpoint-key",
                 default=os.environ.get("TAVOLO_CHECKPOINT_PUBLIC_KEY", ""),
                 help="the public key the checkpoints are signed with, hex"
-                " (default $TAVOLO_CHECKPOINT_PUBLIC_KEY, else the development key)",
+                " (default $TAVOLO_CHECKPOINT_PUBLIC_KEY, else that of the key `tavolo up`"
+                " keeps in its data folder, else the development key)",
             )
         if name == "export":
             sub.add_argument("-o", "--output", type=Path, help="file to write (default stdout)")
@@ -304,11 +306,21 @@ def _verify(args: argparse.Namespace) -> int:
     if args.checkpoints is not None:
         lines = args.checkpoints.read_text(encoding="utf-8").splitlines()
         checkpoints = [Checkpoint.from_json(line) for line in lines if line.strip()]
-    key = args.checkpoint_key or public_hex(signing_key())
+    key = args.checkpoint_key or installation_public_key()
     verdict = check_table(args.table, events, facts, args.receipt, checkpoints, key)
     for line in verdict.lines():
         print(line)
     return 0 if verdict.ok else 1
+
+
+def installation_public_key() -> str:
+    """The public half of the checkpoint key `tavolo up` keeps on this machine, else of
+    the development key (a development platform's)."""
+    kept = data_dir() / CHECKPOINT_KEY_FILE
+    try:
+        return public_hex(signing_key(kept.read_text().strip()))
+    except (OSError, ValueError):
+        return public_hex(signing_key())
 
 
 def _show(args: argparse.Namespace) -> int:

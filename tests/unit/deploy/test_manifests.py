@@ -116,7 +116,15 @@ def test_every_pod_runs_restricted(rendered: dict[str, str]) -> None:
             secrets = {
                 e["valueFrom"]["secretKeyRef"]["name"] for e in container["env"] if "valueFrom" in e
             }
-            assert secrets == {"tavolo-tokens", f"tavolo-db-{deployment['metadata']['name']}"}
+            # The token secret and the checkpoint key come from Secrets, never the
+            # development ones in the source (AUDIT-3).
+            assert secrets == {
+                "tavolo-tokens",
+                "tavolo-checkpoints",
+                f"tavolo-db-{deployment['metadata']['name']}",
+            }
+            names = {e["name"] for e in container["env"] if "valueFrom" in e}
+            assert {"TAVOLO_TOKEN_SECRET", "TAVOLO_CHECKPOINT_KEY"} <= names
 
 
 def test_the_alerts_watch_metrics_that_exist(rendered: dict[str, str]) -> None:
