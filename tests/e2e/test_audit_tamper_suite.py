@@ -26,6 +26,7 @@ from typing import Any
 import asyncpg
 import grpc
 import pytest
+from selenium.webdriver.common.by import By
 
 from tavolo.cli.main import main as tavolo
 from tavolo.eventlog import PostgresEventStore
@@ -58,6 +59,7 @@ class Played:
     table_id: str
     receipt: str
     last: int  # the closing event's version
+    player: str
 
     @property
     def stream(self) -> str:
@@ -230,6 +232,33 @@ def _names(text: str, expected: Expected) -> bool:
     )
 
 
+def _labels_right(driver: Any, name: str, played: Played) -> None:
+    """The page says what happened in the right words (AUDIT-4): a changed event is not a
+    bad seed, a deleted event does not make the last one "event 44 of 43", a cut tail says
+    cut, and seat panels left blank by a log that stops replaying say why."""
+    mark_text = driver.find_element(By.ID, "mark").text
+    assert "seed does not check out" not in mark_text
+    driver.find_element(By.ID, "last").click()
+    where = driver.find_element(By.ID, "where").text
+    shown = int(driver.execute_script("return document.body.dataset.version"))
+    count = int(driver.execute_script("return DATA.steps.length"))
+    if shown != count:
+        assert f"event {shown} of {count}" not in where
+        assert "still holds" in where and "missing" in where, where
+    if name == "cut":
+        banner = driver.find_element(By.ID, "findings").text
+        assert "the log was cut" in banner and "has not ended" not in banner
+    if name == "payload":
+        stopped = int(driver.execute_script("return DATA.stopped_at"))
+        assert stopped > 0
+        driver.execute_script(
+            f"document.getElementById('first').click();"
+            f"for (let i = 1; i < {stopped}; i++) document.getElementById('next').click();"
+        )
+        blank = driver.find_element(By.ID, "seats").text
+        assert f"No seat's view from event {stopped} on" in blank, blank
+
+
 async def _check_everything(
     capsys: pytest.CaptureFixture[str],
     server: tuple[str, ...],
@@ -258,6 +287,8 @@ async def _check_everything(
         assert "INTERNAL" not in err_export, (when, name, err_export)
         driver.get(page.as_uri())
         banner = findings(driver)
+        driver.save_screenshot(str(page.with_suffix(".png")))
+        _labels_right(driver, name, played)
         if not wanted:  # AUDIT-1: the untouched table verifies OK, deletions elsewhere aside
             assert code == 0 and "verdict: OK" in out, (when, out)
             assert code_receipt == 0, (when, out_receipt)
@@ -307,7 +338,7 @@ async def test_every_kind_of_tampering_is_named_before_and_after_a_restart(
                     play_seat(stub, opened.table_id, player, random.Random(name)), timeout=120
                 )
                 assert final.status == engine_pb2.TABLE_STATUS_FINISHED
-                tables[name] = Played(opened.table_id, final.log_hash, final.version)
+                tables[name] = Played(opened.table_id, final.log_hash, final.version, player)
         expected: list[Expected] = []
         for change in TAMPERS:
             expected += await _as_administrator(database_url, change, tables)
@@ -331,6 +362,18 @@ async def test_every_kind_of_tampering_is_named_before_and_after_a_restart(
                     metadata=(("authorization", f"Bearer {AUDITOR}"),),
                 )
                 assert log.events, name
+                # The player who holds the receipt still reads the log of their table,
+                # with the engine's own complaint beside it when it no longer replays.
+                own = await stub.GetTableLog(
+                    engine_pb2.GetTableLogRequest(table_id=played.table_id),
+                    metadata=auth(played.player),
+                )
+                assert [e.hash for e in own.events] == [e.hash for e in log.events]
+                assert own.replay_problem == log.replay_problem
+                if name in ("payload", "deleted", "reordered", "forged"):
+                    assert log.replay_problem.startswith("event "), (name, log.replay_problem)
+                if name == "clean":
+                    assert log.replay_problem == ""
             # The engine still plays new tables.
             player = f"p-{uuid.uuid4().hex[:8]}"
             opened = await stub.OpenTable(
