@@ -1,5 +1,6 @@
 """Every way a database administrator could tamper with the engine's log, each on its own
-finished table, checked before and after the engine restarts (AUDIT-1..4, PLAT-3).
+finished table, checked before and after every service of the platform restarts (lobby,
+engine, wallet, leaderboard; AUDIT-1..5, PLAT-3).
 
 The tampering goes round the append-only triggers as an administrator would, with
 ``SET session_replication_role = replica``. Then, for every table, `tavolo audit verify`,
@@ -37,14 +38,12 @@ from tests.e2e.chromium import browser, findings
 from tests.integration.engine.helpers import (
     auth,
     bot,
-    channel,
     human,
     open_request,
     play_seat,
-    running_engine,
-    settings,
     token,
 )
+from tests.integration.lobby.platform import Platform, running_platform
 
 __all__ = ["browser"]
 
@@ -259,15 +258,28 @@ def _labels_right(driver: Any, name: str, played: Played) -> None:
         assert f"No seat's view from event {stopped} on" in blank, blank
 
 
+def _addresses(platform: Platform) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The engine, and the lobby and the wallet the page's chat and coins come from."""
+    port = {name: service.port for name, service in platform.services.items()}
+    server = ("--server", f"127.0.0.1:{port['engine']}", "--token", AUDITOR)
+    return server, (
+        "--lobby",
+        f"127.0.0.1:{port['lobby']}",
+        "--wallet",
+        f"127.0.0.1:{port['wallet']}",
+    )
+
+
 async def _check_everything(
     capsys: pytest.CaptureFixture[str],
-    server: tuple[str, ...],
+    addresses: tuple[tuple[str, ...], tuple[str, ...]],
     tables: dict[str, Played],
     expected: list[Expected],
     driver: Any,
     folder: Path,
     when: str,
 ) -> None:
+    server, around = addresses
     by_table: dict[str, list[Expected]] = {}
     for e in expected:
         by_table.setdefault(e.table, []).append(e)
@@ -282,9 +294,10 @@ async def _check_everything(
         assert "INTERNAL" not in out_receipt + err_receipt, (when, name, err_receipt)
         page = folder / f"{when}-{name}.html"
         code_export, _, err_export = await _cli(
-            capsys, "audit", "export", table, *server, "--html", str(page)
+            capsys, "audit", "export", table, *server, *around, "--html", str(page)
         )
         assert "INTERNAL" not in err_export, (when, name, err_export)
+        assert "the page leaves out" not in err_export, (when, name, err_export)
         driver.get(page.as_uri())
         banner = findings(driver)
         driver.save_screenshot(str(page.with_suffix(".png")))
@@ -323,64 +336,64 @@ async def test_every_kind_of_tampering_is_named_before_and_after_a_restart(
     browser: Any,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    cfg = settings(database_url, nats_url, namespace)
     tables: dict[str, Played] = {}
-    async with running_engine(cfg) as engine:
-        server = ("--server", f"127.0.0.1:{engine.port}", "--token", AUDITOR)
-        async with channel(engine.port) as stub:
-            for name in NAMES:
-                player = f"p-{uuid.uuid4().hex[:8]}"
-                opened = await stub.OpenTable(
-                    open_request([human(0, player), bot(1), bot(2), bot(3)]),
-                    metadata=auth("ops", Role.OPERATOR),
-                )
-                final = await asyncio.wait_for(
-                    play_seat(stub, opened.table_id, player, random.Random(name)), timeout=120
-                )
-                assert final.status == engine_pb2.TABLE_STATUS_FINISHED
-                tables[name] = Played(opened.table_id, final.log_hash, final.version, player)
-        expected: list[Expected] = []
-        for change in TAMPERS:
-            expected += await _as_administrator(database_url, change, tables)
-        await _check_everything(capsys, server, tables, expected, browser, tmp_path, "before")
-
-    # The engine restarts: every table is loaded again from the tampered log.
-    async with running_engine(cfg) as engine:
-        server = ("--server", f"127.0.0.1:{engine.port}", "--token", AUDITOR)
-        await _check_everything(capsys, server, tables, expected, browser, tmp_path, "after")
-        async with channel(engine.port) as stub:
-            for name, played in tables.items():
-                request = engine_pb2.GetTableRequest(table_id=played.table_id)
-                try:
-                    await stub.GetTable(request, metadata=auth("ops", Role.OPERATOR))
-                except grpc.aio.AioRpcError as exc:
-                    # A log that no longer replays is named as lost data, never INTERNAL.
-                    assert exc.code() == grpc.StatusCode.DATA_LOSS, (name, exc.details())
-                    assert played.table_id in (exc.details() or "")
-                log = await stub.GetTableLog(
-                    engine_pb2.GetTableLogRequest(table_id=played.table_id),
-                    metadata=(("authorization", f"Bearer {AUDITOR}"),),
-                )
-                assert log.events, name
-                # The player who holds the receipt still reads the log of their table,
-                # with the engine's own complaint beside it when it no longer replays.
-                own = await stub.GetTableLog(
-                    engine_pb2.GetTableLogRequest(table_id=played.table_id),
-                    metadata=auth(played.player),
-                )
-                assert [e.hash for e in own.events] == [e.hash for e in log.events]
-                assert own.replay_problem == log.replay_problem
-                if name in ("payload", "deleted", "reordered", "forged"):
-                    assert log.replay_problem.startswith("event "), (name, log.replay_problem)
-                if name == "clean":
-                    assert log.replay_problem == ""
-            # The engine still plays new tables.
+    async with running_platform(database_url, nats_url, namespace, with_leaderboard=True) as up:
+        for name in NAMES:
             player = f"p-{uuid.uuid4().hex[:8]}"
-            opened = await stub.OpenTable(
+            opened = await up.engine.OpenTable(
                 open_request([human(0, player), bot(1), bot(2), bot(3)]),
                 metadata=auth("ops", Role.OPERATOR),
             )
             final = await asyncio.wait_for(
-                play_seat(stub, opened.table_id, player, random.Random(1)), timeout=120
+                play_seat(up.engine, opened.table_id, player, random.Random(name)), timeout=120
             )
             assert final.status == engine_pb2.TABLE_STATUS_FINISHED
+            tables[name] = Played(opened.table_id, final.log_hash, final.version, player)
+        expected: list[Expected] = []
+        for change in TAMPERS:
+            expected += await _as_administrator(database_url, change, tables)
+        await _check_everything(
+            capsys, _addresses(up), tables, expected, browser, tmp_path, "before"
+        )
+
+    # Every service restarts: the engine loads every table again from the tampered log.
+    async with running_platform(database_url, nats_url, namespace, with_leaderboard=True) as up:
+        await _check_everything(
+            capsys, _addresses(up), tables, expected, browser, tmp_path, "after"
+        )
+        stub = up.engine
+        for name, played in tables.items():
+            request = engine_pb2.GetTableRequest(table_id=played.table_id)
+            try:
+                await stub.GetTable(request, metadata=auth("ops", Role.OPERATOR))
+            except grpc.aio.AioRpcError as exc:
+                # A log that no longer replays is named as lost data, never INTERNAL.
+                assert exc.code() == grpc.StatusCode.DATA_LOSS, (name, exc.details())
+                assert played.table_id in (exc.details() or "")
+            log = await stub.GetTableLog(
+                engine_pb2.GetTableLogRequest(table_id=played.table_id),
+                metadata=(("authorization", f"Bearer {AUDITOR}"),),
+            )
+            assert log.events, name
+            # The player who holds the receipt still reads the log of their table, with
+            # the engine's own complaint beside it when it no longer replays.
+            own = await stub.GetTableLog(
+                engine_pb2.GetTableLogRequest(table_id=played.table_id),
+                metadata=auth(played.player),
+            )
+            assert [e.hash for e in own.events] == [e.hash for e in log.events]
+            assert own.replay_problem == log.replay_problem
+            if name in ("payload", "deleted", "reordered", "forged"):
+                assert log.replay_problem.startswith("event "), (name, log.replay_problem)
+            if name == "clean":
+                assert log.replay_problem == ""
+        # The engine still plays new tables.
+        player = f"p-{uuid.uuid4().hex[:8]}"
+        opened = await stub.OpenTable(
+            open_request([human(0, player), bot(1), bot(2), bot(3)]),
+            metadata=auth("ops", Role.OPERATOR),
+        )
+        final = await asyncio.wait_for(
+            play_seat(stub, opened.table_id, player, random.Random(1)), timeout=120
+        )
+        assert final.status == engine_pb2.TABLE_STATUS_FINISHED
