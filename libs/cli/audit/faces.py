@@ -1,9 +1,9 @@
 """How the replay page draws a card code: its rank, its suit's sign and colour, and a
-legend of the suits a table used.
+legend of the suits of the table's deck.
 
 The codes are the rules' own (rank then suit letter, or colour letter then value for the
 Uno/Pika deck); the same letter names another suit in an Italian deck (``S`` spade, ``C``
-coppe) than in a French one (``S`` spades, ``C`` clubs), so the game decides which deck.
+coppe) than in a French one (``S`` spades, ``C`` clubs), so the table's deck decides.
 """
 
 from __future__ import annotations
@@ -48,22 +48,41 @@ COLOURS: Final[dict[str, tuple[str, str, str]]] = {
 }
 
 
-def card_face(game: str, code: str) -> dict[str, str] | None:
-    """Rank, suit name, sign and colour of ``code`` in ``game``; None if it is no card."""
+JOKER: Final = ("joker", "★", "#6a1b9a")
+"""The rummy games' joker, ``JK``."""
+
+
+def deck_of(game: str, views: Iterable[Any]) -> str:
+    """``colour``, ``italian`` or ``french``: the deck a table's cards come from. A
+    fishing table names its deck in its public view (Scopone and Asso may use either)."""
     if game in COLOUR_GAMES:
+        return "colour"
+    for seats in views:
+        for view in seats:
+            deck = view.get("public", {}).get("deck")
+            if deck in ("italian", "french"):
+                return str(deck)
+    return "italian" if game in ITALIAN_GAMES else "french"
+
+
+def card_face(deck: str, code: str) -> dict[str, str] | None:
+    """Rank, suit name, sign and colour of ``code`` in ``deck``; None if it is no card."""
+    if deck == "colour":
         if code[:1] not in COLOURS or code not in colour_deck.CODES:
             return None
         name, sign, colour = COLOURS[code[0]]
-        rank = code[1:] or "wild"
-        return {"rank": rank, "suit": name, "sign": sign, "colour": colour}
-    italian = game in ITALIAN_GAMES
+        return {"rank": code[1:] or "wild", "suit": name, "sign": sign, "colour": colour}
+    if deck == "french" and code == "JK":
+        name, sign, colour = JOKER
+        return {"rank": "Joker", "suit": name, "sign": sign, "colour": colour}
+    italian = deck == "italian"
     if not (italian_cards.is_card(code) if italian else french_deck.is_card(code)):
         return None
     name, sign, colour = (ITALIAN if italian else FRENCH)[code[-1]]
     return {"rank": code[:-1], "suit": name, "sign": sign, "colour": colour}
 
 
-def faces(game: str, values: Iterable[Any]) -> dict[str, dict[str, str]]:
+def faces(deck: str, values: Iterable[Any]) -> dict[str, dict[str, str]]:
     """Every card code found anywhere inside ``values`` (nested lists and dicts), drawn."""
     found: dict[str, dict[str, str]] = {}
     stack = list(values)
@@ -71,7 +90,7 @@ def faces(game: str, values: Iterable[Any]) -> dict[str, dict[str, str]]:
         value = stack.pop()
         if isinstance(value, str):
             if value not in found and len(value) <= 6:
-                face = card_face(game, value)
+                face = card_face(deck, value)
                 if face is not None:
                     found[value] = face
         elif isinstance(value, dict):
@@ -81,9 +100,9 @@ def faces(game: str, values: Iterable[Any]) -> dict[str, dict[str, str]]:
     return found
 
 
-def legend(game: str) -> list[dict[str, str]]:
-    """The suits of the game's deck, for the page's legend."""
-    suits = COLOURS if game in COLOUR_GAMES else ITALIAN if game in ITALIAN_GAMES else FRENCH
+def legend(deck: str) -> list[dict[str, str]]:
+    """The suits of the deck, for the page's legend (the French one with its joker)."""
+    suits = {"colour": COLOURS, "italian": ITALIAN}.get(deck, {**FRENCH, "JK": JOKER})
     return [
         {"letter": letter, "suit": name, "sign": sign, "colour": colour}
         for letter, (name, sign, colour) in suits.items()

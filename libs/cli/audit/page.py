@@ -31,8 +31,8 @@ from tavolo.cardgames.contract import View
 from tavolo.cardgames.rng import SeededRandom
 from tavolo.cli.audit.checks import EngineFacts, Verdict
 from tavolo.cli.audit.context import TableContext, epoch_ms
-from tavolo.cli.audit.faces import faces, legend
-from tavolo.cli.play.renderers import RENDERERS, renderer_for
+from tavolo.cli.audit.faces import deck_of, faces, legend
+from tavolo.cli.play.renderers import RENDERERS, Renderer, renderer_for
 from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.canonical import format_timestamp
 from tavolo.tablelog.replay import revealed_seed, tables_by_version
@@ -114,6 +114,7 @@ def page_data(
             problem = "this build's compiled rules cannot record the shuffles: export again"
             problem += " from the source install"
     views = [s["views"] for s in steps if s["views"]]
+    deck = deck_of(game, views)
     return {
         "table": events[0].stream_id.removeprefix("table-") if events else "",
         "game": game,
@@ -127,8 +128,8 @@ def page_data(
         "status": facts.status if facts else None,
         "exporter": verdict.findings if verdict else [],
         "platform": verdict.platform if verdict else [],
-        "cards": faces(game, views),
-        "legend": legend(game),
+        "cards": faces(deck, views),
+        "legend": legend(deck),
         "steps": steps,
         **(context or FROM_A_FILE).to_json(),
     }
@@ -149,14 +150,21 @@ def _replay_into(
                 f"Bot {s.seat}" if s.bot else (s.nickname or s.player_id or f"Seat {s.seat}")
                 for s in table.seats
             ]
-        spectator = table.game.view(table.state, None)
-        after = View(None, (), spectator.public, spectator.private)
+        # The terminal narrates from a seat's own view: seat 0's here, whose private part
+        # the page shows anyway (the log opens once the table has ended).
+        after = table.game.view(table.state, 0)
         if renderer is not None:
-            try:
-                step["words"] = renderer.news(before, after, names)
-            except (KeyError, IndexError, TypeError, ValueError):
-                step["words"] = []  # a renderer that needs a seat's own view says nothing
+            step["words"] = _told(renderer, before, after, names)
         before = after
+
+
+def _told(renderer: Renderer, before: View | None, after: View, names: list[str]) -> list[str]:
+    """The renderer's narration of the step; none if it cannot tell this one (the page
+    must still show the evidence: the event itself is beside it)."""
+    try:
+        return list(renderer.news(before, after, names))
+    except Exception:  # a narration's bug must not keep the log from being exported
+        return []
 
 
 def _view_json(view: Any) -> dict[str, Any]:
