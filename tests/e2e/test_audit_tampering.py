@@ -233,7 +233,7 @@ async def test_verify_names_every_kind_of_tampering_in_postgresql(
             f"the log places table-{removed} event 5 there, and that event was deleted" in gap
             for gap in gaps
         ), out
-        assert "the platform's, not this table's" in out
+        assert "the platform's, not in this table's verdict" in out
 
 
 async def test_signed_checkpoints_hold_the_log_even_against_a_rewritten_chain(

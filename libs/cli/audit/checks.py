@@ -79,8 +79,8 @@ class Verdict:
             )
         if self.platform:
             out.append(
-                f"the engine's log has {_count(self.platform, 'finding')} about other"
-                " tables (the platform's, not this table's):"
+                f"the engine's whole log has {_count(self.platform, 'finding')} of its own"
+                " (the platform's, not in this table's verdict):"
             )
             out += [f"ENGINE LOG FINDING: {line}" for line in self.platform]
         if self.live and not self.findings:
@@ -176,7 +176,7 @@ def _position_findings(
     if not gaps and not disorder:
         passed.append(f"engine log: positions 1 to {head_position} all present, none deleted")
     elif not any(g.owner is not None and g.owner.stream_id == stream for g in gaps):
-        passed.append("engine log: every position it gives this table's events is present")
+        passed.append("engine log: no position it gives this table's events is missing")
 
 
 def _replay_findings(
