@@ -34,7 +34,7 @@ from tavolo.eventlog import PostgresEventStore
 from tavolo.eventlog.verification import event_hash
 from tavolo.servicekit.auth import Role
 from tavolo.v1 import engine_pb2
-from tests.e2e.chromium import browser, findings
+from tests.e2e.chromium import browser, findings, mark
 from tests.integration.engine.helpers import (
     auth,
     bot,
@@ -307,6 +307,7 @@ async def _check_everything(
             assert code_receipt == 0, (when, out_receipt)
             assert code_export == 0, (when, err_export)
             assert banner == [], (when, banner)
+            assert mark(driver)[0] == "green", (when, mark(driver))
             continue
         assert code == 1 and "verdict: FAILED" in out, (when, name, out)
         assert code_receipt == 1, (when, name, out_receipt)
