@@ -100,9 +100,11 @@ def faces(deck: str, values: Iterable[Any]) -> dict[str, dict[str, str]]:
     return found
 
 
-def legend(deck: str) -> list[dict[str, str]]:
-    """The suits of the deck, for the page's legend (the French one with its joker)."""
-    suits = {"colour": COLOURS, "italian": ITALIAN}.get(deck, {**FRENCH, "JK": JOKER})
+def legend(deck: str, cards: Iterable[str] = ()) -> list[dict[str, str]]:
+    """The suits of the deck, for the page's legend; the joker when ``cards`` hold one."""
+    suits = {"colour": COLOURS, "italian": ITALIAN}.get(deck, FRENCH)
+    if deck == "french" and "JK" in cards:
+        suits = {**suits, "JK": JOKER}
     return [
         {"letter": letter, "suit": name, "sign": sign, "colour": colour}
         for letter, (name, sign, colour) in suits.items()

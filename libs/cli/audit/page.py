@@ -115,6 +115,7 @@ def page_data(
             problem += " from the source install"
     views = [s["views"] for s in steps if s["views"]]
     deck = deck_of(game, views)
+    cards = faces(deck, views)
     return {
         "table": events[0].stream_id.removeprefix("table-") if events else "",
         "game": game,
@@ -128,8 +129,8 @@ def page_data(
         "status": facts.status if facts else None,
         "exporter": verdict.findings if verdict else [],
         "platform": verdict.platform if verdict else [],
-        "cards": faces(deck, views),
-        "legend": legend(deck),
+        "cards": cards,
+        "legend": legend(deck, cards),
         "steps": steps,
         **(context or FROM_A_FILE).to_json(),
     }
