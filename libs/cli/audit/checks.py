@@ -228,7 +228,13 @@ def _tail_findings(
                 f" {facts.head_version}, where the table row says the table is"
             )
     if closed:
-        passed.append(f"the log ends with event {last.version}, {last.type}")
+        if facts.status == "playing":
+            findings.append(
+                f"table {table} event {last.version}: the log ends with {last.type}, but the"
+                " table row says the table is still in play (the row was changed)"
+            )
+        else:
+            passed.append(f"the log ends with event {last.version}, {last.type}")
         return False
     if facts.status == "playing" and facts.head_version == last.version:
         passed.append(f"the log ends at event {last.version} and the engine holds it in play")
