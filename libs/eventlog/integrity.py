@@ -84,37 +84,74 @@ def fold_digest(digest: bytes, event_hash: bytes) -> bytes:
     return hashlib.sha256(digest + event_hash).digest()
 
 
-def missing_positions(entries: Sequence[IndexEntry], head_position: int) -> list[str]:
-    """One finding per run of missing positions, naming the events either side of it.
+#: The hash an index entry carries when the log still records the event's place (its
+#: position, stream and version) but the event itself is gone: no SHA-256 digest is zero.
+DELETED_HASH = bytes(HASH_SIZE)
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """A run of missing positions; ``owner`` is the event the log still places there when
+    the gap is one position whose place survived the event's deletion."""
+
+    first: int
+    last: int
+    before: IndexEntry | None
+    after: IndexEntry | None
+    owner: IndexEntry | None = None
+
+    def text(self) -> str:
+        which = (
+            f"position {self.first} is"
+            if self.first == self.last
+            else f"positions {self.first} to {self.last} are"
+        )
+        if self.owner is not None:
+            return (
+                f"{which} missing: the log places {self.owner.stream_id} event"
+                f" {self.owner.version} there, and that event was deleted"
+            )
+        where = []
+        if self.before is not None:
+            where.append(f"after {self.before.label()}")
+        if self.after is not None:
+            where.append(f"before {self.after.label()}")
+        else:
+            where.append(f"at the end of the log, whose counter stands at {self.last}")
+        return f"{which} missing, {' and '.join(where)}: an event was deleted"
+
+
+def gaps_in(entries: Sequence[IndexEntry], head_position: int) -> tuple[list[Gap], list[str]]:
+    """The runs of missing positions, and positions seen twice or out of order.
 
     ``entries`` is the whole index in position order; ``head_position`` the last position
-    the log handed out.
+    the log handed out. An entry carrying `DELETED_HASH` is a gap of its own, its owner
+    named.
     """
-    findings: list[str] = []
+    gaps: list[Gap] = []
+    disorder: list[str] = []
     before: IndexEntry | None = None
     expected = 1
     for entry in entries:
         if entry.position > expected:
-            findings.append(_gap(expected, entry.position - 1, before, entry))
+            gaps.append(Gap(expected, entry.position - 1, before, entry))
         elif entry.position < expected:
-            findings.append(f"position {entry.position} appears twice or out of order")
+            disorder.append(f"position {entry.position} appears twice or out of order")
+        if entry.hash == DELETED_HASH:
+            gaps.append(Gap(entry.position, entry.position, before, None, entry))
+            expected = max(expected, entry.position + 1)
+            continue
         expected = max(expected, entry.position + 1)
         before = entry
     if head_position >= expected:
-        findings.append(_gap(expected, head_position, before, None))
-    return findings
+        gaps.append(Gap(expected, head_position, before, None))
+    return gaps, disorder
 
 
-def _gap(first: int, last: int, before: IndexEntry | None, after: IndexEntry | None) -> str:
-    which = f"position {first} is" if first == last else f"positions {first} to {last} are"
-    where = []
-    if before is not None:
-        where.append(f"after {before.label()}")
-    if after is not None:
-        where.append(f"before {after.label()}")
-    else:
-        where.append(f"at the end of the log, whose counter stands at {last}")
-    return f"{which} missing, {' and '.join(where)}: an event was deleted"
+def missing_positions(entries: Sequence[IndexEntry], head_position: int) -> list[str]:
+    """One finding per run of missing positions (see `gaps_in`), in position order."""
+    gaps, disorder = gaps_in(entries, head_position)
+    return [gap.text() for gap in gaps] + disorder
 
 
 def digest_at(entries: Iterable[IndexEntry], position: int) -> bytes | None:

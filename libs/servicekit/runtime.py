@@ -38,7 +38,12 @@ from tavolo.servicekit.metrics import serve_metrics, watch_pool
 from tavolo.servicekit.parent import stop_with_parent
 from tavolo.servicekit.revocation import Revocations
 from tavolo.servicekit.revocation_feed import RevocationFeed
-from tavolo.servicekit.settings import Settings, SettingsError, token_secret_problem
+from tavolo.servicekit.settings import (
+    Settings,
+    SettingsError,
+    checkpoint_key_problem,
+    token_secret_problem,
+)
 from tavolo.servicekit.tracing import configure_tracing
 from tavolo.servicekit.tracing import shutdown as shutdown_tracing
 
@@ -122,7 +127,7 @@ async def cancel_and_wait(tasks: Iterable[asyncio.Task[Any]], resend: float = 1.
 
 
 async def open_infrastructure(settings: Settings) -> Infrastructure:
-    problem = token_secret_problem(settings)
+    problem = token_secret_problem(settings) or checkpoint_key_problem(settings)
     if problem is not None:
         raise StartupError(problem)
     pool = await create_pool(settings.database_url)

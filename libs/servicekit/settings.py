@@ -52,7 +52,8 @@ class Settings:
     prune_interval_seconds: float = 3600.0
     stream_replicas: int = 1
     checkpoint_key: str = ""
-    """Hex seed of the Ed25519 key that signs log checkpoints (empty: the development key)."""
+    """Hex seed of the Ed25519 key that signs log checkpoints (empty: the development key,
+    refused outside development as the development token secret is)."""
     checkpoint_seconds: float = 10.0
     """How often each service publishes a signed checkpoint of its log head."""
 
@@ -136,6 +137,33 @@ def token_secret_problem(settings: Settings) -> str | None:
             " anyone sign tokens: set TAVOLO_TOKEN_SECRET (or TAVOLO_DEVELOPMENT=1 on a"
             " developer's machine)"
         )
+    return None
+
+
+CHECKPOINT_KEY_HEX = 64
+"""An Ed25519 seed is 32 bytes: 64 hex digits."""
+
+
+def checkpoint_key_problem(settings: Settings) -> str | None:
+    """Why ``settings`` must not sign log checkpoints, or None: the development key's seed
+    is in the source, so a checkpoint signed with it proves nothing (anyone could have
+    signed a rewritten log's); refused outside development, and a malformed seed always."""
+    key = settings.checkpoint_key
+    if not key:
+        if settings.development:
+            return None
+        return (
+            "TAVOLO_CHECKPOINT_KEY is not set, and the development key in the source would let"
+            " anyone sign the log's checkpoints: set TAVOLO_CHECKPOINT_KEY to 32 random bytes in"
+            " hex (`openssl rand -hex 32`; `tavolo up` keeps one of its own), or"
+            " TAVOLO_DEVELOPMENT=1 on a developer's machine"
+        )
+    try:
+        seed = bytes.fromhex(key)
+    except ValueError:
+        seed = b""
+    if len(key) != CHECKPOINT_KEY_HEX or len(seed) != CHECKPOINT_KEY_HEX // 2:
+        return f"TAVOLO_CHECKPOINT_KEY must be {CHECKPOINT_KEY_HEX} hex digits (an Ed25519 seed)"
     return None
 
 

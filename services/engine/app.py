@@ -13,7 +13,7 @@ import dataclasses
 import functools
 import os
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -23,7 +23,13 @@ from tavolo.cardgames.bots.registry import make_bot
 from tavolo.cardgames.errors import InvalidOptions
 from tavolo.cardgames.rng import SeededRandom
 from tavolo.engine.live import LiveTable
-from tavolo.engine.repository import BOT_TIMER, Decide, Request, TableRepository
+from tavolo.engine.repository import (
+    BOT_TIMER,
+    Decide,
+    LogDoesNotReplay,
+    Request,
+    TableRepository,
+)
 from tavolo.engine.store import DeadlineRow, refused_stream_id
 from tavolo.eventlog import ConcurrencyError, NewEvent, RecordedEvent
 from tavolo.eventlog.integrity import IndexColumns
@@ -36,6 +42,7 @@ from tavolo.servicekit.errors import (
     InvalidArgument,
     NotFound,
     PermissionDenied,
+    quoted,
 )
 from tavolo.servicekit.waiting import wait_event
 from tavolo.tablelog.setup import TableSetup
@@ -43,6 +50,7 @@ from tavolo.tablelog.table import (
     BY_BOT,
     BY_PLAYER,
     BY_TIMER,
+    PLAYING,
     Decision,
     Table,
     bots_play_on,
@@ -146,40 +154,59 @@ class EngineApp:
 
     async def table_log(
         self, principal: Principal, table_id: str
-    ) -> tuple[list[RecordedEvent], tuple[int, str]]:
-        """The whole hash-chained log (AUDIT-4) and the version and status the table's row
+    ) -> tuple[list[RecordedEvent], tuple[int, str], str]:
+        """The whole hash-chained log (AUDIT-4), the version and status the table's row
         records, read in one snapshot so that a table still in play cannot show a head past
-        its last event. Auditors and operators see any table; a player sees a table they
-        sat at once it has ended, when its closing event has revealed the seed and the log
+        its last event, and why the log does not replay ("" when it does).
+
+        Auditors and operators see any table; a player sees a table they sat at once its
+        row records it ended, when its closing event has revealed the seed and the log
         shows nothing a seat could still use; so does the lobby (a service), which reads
-        finished tables for fair-play signals (PCG-3)."""
-        live = await self.repo.live(table_id)  # NOT_FOUND for an unknown table
-        if not principal.roles.intersection(OBSERVERS):
-            table = await self.repo.refresh(live)
-            service = principal.has(Role.SERVICE)
-            if not service and table.setup.seat_of(principal.player_id) is None:
-                raise PermissionDenied(
-                    f"you had no seat at table {table_id}: players check only their own tables"
-                )
-            if table.playing:
-                raise FailedPrecondition(
-                    f"table {table_id} is still in play: its log opens to its players when it"
-                    " ends and its seed is revealed"
-                )
-            sealed = table.setup.sealed_until  # the seal keeps the deal from players only
-            if (
-                sealed
-                and not service
-                and await self.repo.store.now() < datetime.fromisoformat(sealed)
-            ):
-                raise FailedPrecondition(
-                    f"table {table_id} plays a Duplicate Solitario deal: its log opens to"
-                    f" its player when the competition closes, at {sealed}"
-                )
+        finished tables for fair-play signals (PCG-3). A log changed after it was written
+        is served all the same, whole, with the replay's complaint beside it: the auditor
+        needs it most then (AUDIT-1), and the engine serves every other table as before.
+        """
         events, head = await self.repo.store.log_and_head(table_id)
-        if head is None:  # pragma: no cover - the row is written with the first event
-            raise NotFound(f"there is no table {table_id}")
-        return events, head
+        if head is None or not events:
+            raise NotFound(f"there is no table {quoted(table_id)}: check the id you were given")
+        problem = ""
+        try:
+            await self.repo.live(table_id)
+        except LogDoesNotReplay as exc:
+            problem = str(exc.mismatch)
+        if not principal.roles.intersection(OBSERVERS):
+            await self._may_read_log(principal, table_id, events[0].data, head[1])
+        return events, head, problem
+
+    async def _may_read_log(
+        self, principal: Principal, table_id: str, opened: Mapping[str, Any], status: str
+    ) -> None:
+        """A player of the table, or a service, once the table's row records its end; the
+        seats and the seal are read from the opening event, so that a log that no longer
+        replays still opens to the players who hold its receipt."""
+        try:
+            setup = TableSetup.from_dict(opened)
+        except (KeyError, TypeError, ValueError):
+            raise FailedPrecondition(
+                f"the opening event of table {table_id} no longer names its seats: ask an"
+                " auditor to check the table"
+            ) from None
+        service = principal.has(Role.SERVICE)
+        if not service and setup.seat_of(principal.player_id) is None:
+            raise PermissionDenied(
+                f"you had no seat at table {table_id}: players check only their own tables"
+            )
+        if status == PLAYING:
+            raise FailedPrecondition(
+                f"table {table_id} is still in play: its log opens to its players when it"
+                " ends and its seed is revealed"
+            )
+        sealed = setup.sealed_until  # the seal keeps the deal from players only
+        if sealed and not service and await self.repo.store.now() < datetime.fromisoformat(sealed):
+            raise FailedPrecondition(
+                f"table {table_id} plays a Duplicate Solitario deal: its log opens to"
+                f" its player when the competition closes, at {sealed}"
+            )
 
     async def log_index(
         self, principal: Principal, after_position: int, limit: int

@@ -122,11 +122,14 @@ class EngineServicer(engine_pb2_grpc.EngineServicer):
         self, request: engine_pb2.GetTableLogRequest, context: Context
     ) -> engine_pb2.GetTableLogResponse:
         table_id = _table_id(request.table_id)
-        events, (version, status) = await self._app.table_log(caller(), table_id)
+        events, (version, status), problem = await self._app.table_log(caller(), table_id)
         return engine_pb2.GetTableLogResponse(
             events=[logged_event_to_proto(e) for e in events],
             head_version=version,
-            status=STATUS_VALUES[status],
+            # A row's status the engine does not know (changed in the database) reads as
+            # unspecified: the auditor's checks say what the log shows.
+            status=STATUS_VALUES.get(status, engine_pb2.TABLE_STATUS_UNSPECIFIED),
+            replay_problem=problem,
         )
 
     async def GetLogIndex(

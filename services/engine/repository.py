@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+import grpc
 import structlog
 
 from tavolo.engine.live import HISTORY, LiveTable, LiveTables
@@ -48,7 +49,7 @@ from tavolo.servicekit.errors import AlreadyExists, Conflict, DomainError, NotFo
 from tavolo.tablelog.history import evolve
 from tavolo.tablelog.replay import tables_by_version
 from tavolo.tablelog.setup import TableSetup
-from tavolo.tablelog.table import Decision, Table
+from tavolo.tablelog.table import Decision, ReplayMismatch, Table
 
 log = structlog.get_logger("tavolo.engine")
 
@@ -57,6 +58,21 @@ OnCommit = Callable[[LiveTable, Decision, Sequence[DeadlineRow]], Awaitable[None
 """Told after each commit: the table, the decision and the timers the table now wants."""
 BOT_TIMER = "bot"
 MAX_ATTEMPTS = 5
+
+
+class LogDoesNotReplay(DomainError):
+    """A table's stored log no longer replays under the rules: it was changed after it
+    was written. The table cannot be played or shown, but its log is still served to
+    auditors (`EngineApp.table_log`); a gRPC DATA_LOSS, never an internal error."""
+
+    status = grpc.StatusCode.DATA_LOSS
+
+    def __init__(self, table_id: str, mismatch: ReplayMismatch) -> None:
+        super().__init__(
+            f"the stored log of table {table_id} does not replay at {mismatch}: it was changed"
+            f" after it was written (`tavolo audit verify {table_id}` names what)"
+        )
+        self.mismatch = mismatch
 
 
 class _Moved:
@@ -105,11 +121,14 @@ class TableRepository:
         if seed is None or not events:
             raise NotFound(f"there is no table {quoted(table_id)}: check the id you were given")
         loaded: LiveTable | None = None
-        for table in tables_by_version(events, seed):
-            if loaded is None:
-                loaded = LiveTable(table, seed, opened_by=opening_trace(events[0].metadata))
-            else:
-                loaded.advance(table)
+        try:
+            for table in tables_by_version(events, seed):
+                if loaded is None:
+                    loaded = LiveTable(table, seed, opened_by=opening_trace(events[0].metadata))
+                else:
+                    loaded.advance(table)
+        except ReplayMismatch as exc:
+            raise LogDoesNotReplay(table_id, exc) from None
         assert loaded is not None
         return self.cache.put(loaded)
 

@@ -127,8 +127,12 @@ class TableStore:
             " coalesce(array_agg(stream_id ORDER BY position), '{}'),"
             " coalesce(array_agg(version ORDER BY position), '{}'),"
             " coalesce(string_agg(hash, ''::bytea ORDER BY position), ''::bytea) FROM ("
-            f"SELECT p.position, p.stream_id, p.version, e.hash FROM {s}.event_positions AS p"
-            f" JOIN {s}.events AS e ON e.stream_id = p.stream_id AND e.version = p.version"
+            # An event deleted from ``events`` keeps its place in ``event_positions``: it
+            # comes out with the zero hash (DELETED_HASH), so the index names its owner.
+            "SELECT p.position, p.stream_id, p.version,"
+            " coalesce(e.hash, decode(repeat('00', 32), 'hex')) AS hash"
+            f" FROM {s}.event_positions AS p LEFT JOIN {s}.events AS e"
+            " ON e.stream_id = p.stream_id AND e.version = p.version"
             " WHERE p.position > $1 ORDER BY p.position LIMIT $2) AS page"
         )
         self._log_head = f"SELECT position FROM {s}.event_log_head"

@@ -10,14 +10,16 @@ import json
 import random
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
+from selenium.webdriver.common.by import By
 
 from tavolo.cli.main import main as tavolo
 from tavolo.servicekit.auth import Role
 from tavolo.tablelog.convert import action_from_proto
 from tavolo.v1 import engine_pb2
-from tests.e2e.chromium import browser, mark
+from tests.e2e.chromium import browser, findings, hex_colour, mark, pixels_near
 from tests.integration.engine.helpers import (
     auth,
     bot,
@@ -84,6 +86,40 @@ def _step_and_compare(driver: object, seen: list[engine_pb2.TableView]) -> int:
     return compared
 
 
+def _drawn_as_a_person_reads_it(driver: Any) -> None:
+    """AUDIT-4: halfway through, each seat's hand is drawn as cards whose suit colours show
+    on screen, the event is told in words, a legend names the suits, and the JSON waits
+    behind its toggle."""
+    driver.execute_script(
+        "document.getElementById('first').click();"
+        "for (let i = 0; i < Math.floor(DATA.steps.length / 2); i++)"
+        " document.getElementById('next').click();"
+    )
+    words = [
+        driver.execute_script(
+            "document.getElementById('next').click();"
+            "return document.getElementById('words').innerText"
+        )
+        for _ in range(4)
+    ]
+    assert any(w.strip() for w in words), words  # the terminal's narration of the moves
+    legend = driver.find_element(By.ID, "legend").text
+    assert all(s["suit"] in legend for s in driver.execute_script("return DATA.legend"))
+    cards = driver.find_elements(By.CSS_SELECTOR, "#seat-0 .card")
+    assert cards, "seat 0's hand is not drawn as cards"
+    colours = driver.execute_script(
+        "return [...document.querySelectorAll('#seat-0 .card')]"
+        ".map(c => DATA.cards[c.dataset.card].colour)"
+    )
+    for card, colour in list(zip(cards, colours, strict=True))[:3]:
+        assert pixels_near(card, hex_colour(colour)) > 10, (card.text, colour)
+    raw = driver.find_element(By.CSS_SELECTOR, "#seat-0 pre.json")
+    assert not raw.is_displayed()
+    driver.find_element(By.ID, "json-toggle").click()
+    assert raw.is_displayed() and json.loads(raw.text)["seat"] == 0
+    driver.find_element(By.ID, "json-toggle").click()
+
+
 async def test_replay_pages_check_the_seed_in_the_browser_and_show_each_seats_view(
     database_url: str, nats_url: str, namespace: str, tmp_path: Path, browser: object
 ) -> None:
@@ -104,6 +140,7 @@ async def test_replay_pages_check_the_seed_in_the_browser_and_show_each_seats_vi
             assert colour == "green", why
             assert "shuffles follow from the seed" in why
             assert _step_and_compare(browser, seen) >= len({v.version for v in seen}) - 1
+            _drawn_as_a_person_reads_it(browser)
             browser.save_screenshot(str(tmp_path / f"{table_id}.png"))  # type: ignore[attr-defined]
 
         # The closing event's seed swapped in an exported log: the page shows red.
@@ -118,8 +155,18 @@ async def test_replay_pages_check_the_seed_in_the_browser_and_show_each_seats_vi
         log.write_text("\n".join(lines) + "\n")
         forged = tmp_path / "forged.html"
         cli = ["audit", "export", table_id, "--file", str(log), "--html", str(forged)]
-        assert await asyncio.to_thread(tavolo, cli) == 0
+        assert await asyncio.to_thread(tavolo, cli) == 1  # AUDIT-1: export says so too
         browser.get(forged.as_uri())  # type: ignore[attr-defined]
         colour, why = mark(browser)
         assert colour == "red"
         assert "is not the commitment of event 1" in why
+        # The banner names the closing event twice over: its hash, and the seed it reveals.
+        last = str(len(lines))
+        banner = findings(browser)
+        assert ("browser", last) in {(source, version) for source, version, _ in banner}
+        assert any("was changed" in text and version == last for _, version, text in banner)
+        # On screen: the red banner sits at the top, above the event and the seats.
+        banner_box = browser.find_element(By.ID, "findings")  # type: ignore[attr-defined]
+        seats_box = browser.find_element(By.ID, "seats")  # type: ignore[attr-defined]
+        assert banner_box.rect["y"] < seats_box.rect["y"]
+        assert pixels_near(banner_box, hex_colour("#fbd9d9"), within=8) > 1000

@@ -236,7 +236,7 @@ def test_a_new_user_plays_friends_and_sees_the_reward(terminal: Terminal) -> Non
         text = outputs[nick]
         assert process.returncode == 0, text[-3000:]
         assert f"you are seat {seats[nick]}" in text and "Your choice" in text
-        assert f"Check this game yourself: tavolo audit verify {table_id}" in text
+        assert re.search(f"tavolo audit verify --receipt \\w{{64}} {table_id} --as {nick}", text)
         assert "Traceback" not in text
     places = _final_places(outputs["Giulia"], "Giulia")
     assert places == _final_places(outputs["Marco"], "Marco")

@@ -46,11 +46,16 @@ async def test_a_terminal_player_finishes_a_game_at_the_engine_and_verifies_it(
         text = out.getvalue()
         assert code == 0, text
         assert answers, "the player was never asked to choose"
-        match = re.search(r"tavolo audit verify (\S+)", text)
+        # AUDIT-3: the player is shown the receipt and the whole command that checks it.
+        receipt = re.search(r"Your receipt, the hash of the log as the table ended: (\w{64})", text)
+        assert receipt is not None, text
+        match = re.search(r"tavolo audit verify --receipt (\w{64}) (\S+)", text)
         assert match is not None, text
+        assert match.group(1) == receipt.group(1)
         capsys.readouterr()
-        verdict = await asyncio.to_thread(
-            tavolo, ["audit", "verify", match.group(1), "--server", server, "--token", session]
-        )
+        verify = ["audit", "verify", "--receipt", match.group(1), match.group(2)]
+        verdict = await asyncio.to_thread(tavolo, [*verify, "--server", server, "--token", session])
         assert verdict == 0
-        assert "verdict: OK" in capsys.readouterr().out
+        shown = capsys.readouterr().out
+        assert "verdict: OK" in shown
+        assert "the stored log is the one the players were given" in shown

@@ -20,7 +20,7 @@ from tavolo.tablelog.convert import recorded_from_proto
 from tavolo.tablelog.replay import audit_table
 from tavolo.v1 import common_pb2, engine_pb2
 from tests.integration.engine.helpers import auth, bot, channel, human, open_request, play_seat
-from tests.secret import TEST_TOKEN_SECRET
+from tests.secret import TEST_CHECKPOINT_KEY, TEST_TOKEN_SECRET
 
 pytestmark = [pytest.mark.e2e, pytest.mark.fault]
 
@@ -34,6 +34,7 @@ def _start(
         "TAVOLO_DATABASE_URL": database_url,
         "TAVOLO_NATS_URL": nats_url,
         "TAVOLO_TOKEN_SECRET": TEST_TOKEN_SECRET,
+        "TAVOLO_CHECKPOINT_KEY": TEST_CHECKPOINT_KEY,
         "TAVOLO_NAMESPACE": namespace,
         "TAVOLO_ENGINE_PORT": str(port),
         "TAVOLO_ENGINE_METRICS_PORT": "0",

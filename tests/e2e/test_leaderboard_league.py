@@ -25,7 +25,7 @@ from tavolo.servicekit.settings import Settings
 from tavolo.v1 import common_pb2
 from tavolo.v1 import leaderboard_pb2 as pb
 from tavolo.v1 import leaderboard_pb2_grpc as pb_grpc
-from tests.secret import TEST_TOKEN_SECRET
+from tests.secret import TEST_CHECKPOINT_KEY, TEST_TOKEN_SECRET
 
 from ..unit.leaderboard.tables import finished, payload, seat
 
@@ -54,6 +54,7 @@ async def platform(database_url: str, nats_url: str, namespace: str) -> AsyncIte
         nats_url=nats_url,
         namespace=namespace,
         token_secret=TEST_TOKEN_SECRET,
+        checkpoint_key=TEST_CHECKPOINT_KEY,
     )
     assemble = make_assemble(LeaderboardConfig(), clock=lambda: NOW, games=frozenset({"pika"}))
     service = await start_service("leaderboard", assemble, settings, port=0)

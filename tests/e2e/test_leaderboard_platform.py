@@ -28,7 +28,7 @@ from tavolo.servicekit.settings import Settings
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
 from tavolo.v1 import leaderboard_pb2 as pb
 from tavolo.v1 import leaderboard_pb2_grpc as pb_grpc
-from tests.secret import TEST_TOKEN_SECRET
+from tests.secret import TEST_CHECKPOINT_KEY, TEST_TOKEN_SECRET
 
 pytestmark = pytest.mark.e2e
 
@@ -55,6 +55,7 @@ async def platform(database_url: str, nats_url: str, namespace: str) -> AsyncIte
         nats_url=nats_url,
         namespace=namespace,
         token_secret=TEST_TOKEN_SECRET,
+        checkpoint_key=TEST_CHECKPOINT_KEY,
     )
     services: list[RunningService] = []
     try:

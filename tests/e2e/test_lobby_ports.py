@@ -25,7 +25,7 @@ from tavolo.v1 import engine_pb2, engine_pb2_grpc, wallet_pb2, wallet_pb2_grpc
 from tavolo.wallet.bootstrap import make_assemble as wallet_assemble
 from tests.integration.lobby.twins import MemoryEngine, MemoryWallet
 from tests.integration.wallet.registered import register
-from tests.secret import TEST_TOKEN_SECRET
+from tests.secret import TEST_CHECKPOINT_KEY, TEST_TOKEN_SECRET
 
 pytestmark = pytest.mark.e2e
 
@@ -69,6 +69,7 @@ async def ports(
         nats_url=nats_url,
         namespace=namespace,
         token_secret=TEST_TOKEN_SECRET,
+        checkpoint_key=TEST_CHECKPOINT_KEY,
     )
     services = [
         await start_service("wallet", wallet_assemble(), settings, port=0),

@@ -40,7 +40,7 @@ from tests.e2e.replicated_platform import Running, events_handled, replicated_pl
 from tests.integration.lobby.harness import PASSWORD, Player, bearer
 from tests.integration.wallet.ledger_audit import audit
 from tests.scale import scaled
-from tests.secret import TEST_TOKEN_SECRET
+from tests.secret import TEST_CHECKPOINT_KEY, TEST_TOKEN_SECRET
 from tests.waiting import eventually
 
 pytestmark = [pytest.mark.e2e, pytest.mark.fault]
@@ -135,6 +135,7 @@ async def test_plat5_two_of_every_service_survive_losing_one_of_each_mid_game(
         "TAVOLO_NATS_URL": nats_url,
         "TAVOLO_NAMESPACE": namespace,
         "TAVOLO_TOKEN_SECRET": TEST_TOKEN_SECRET,
+        "TAVOLO_CHECKPOINT_KEY": TEST_CHECKPOINT_KEY,
         "TAVOLO_LOBBY_OPERATOR": f"Operatore:{PASSWORD}",
         "TAVOLO_LOBBY_TURN_SECONDS": str(TURN_SECONDS),
         "TAVOLO_LOBBY_BOT_THINK_MILLIS": "0",

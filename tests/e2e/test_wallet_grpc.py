@@ -18,7 +18,7 @@ from tavolo.v1 import wallet_pb2_grpc as pb_grpc
 from tavolo.wallet.bootstrap import make_assemble
 from tavolo.wallet.config import WalletConfig
 from tests.integration.wallet.registered import register
-from tests.secret import TEST_TOKEN_SECRET
+from tests.secret import TEST_CHECKPOINT_KEY, TEST_TOKEN_SECRET
 
 pytestmark = pytest.mark.e2e
 
@@ -50,6 +50,7 @@ async def client(database_url: str, nats_url: str, namespace: str) -> AsyncItera
         nats_url=nats_url,
         namespace=namespace,
         token_secret=TEST_TOKEN_SECRET,
+        checkpoint_key=TEST_CHECKPOINT_KEY,
     )
     service = await start_service("wallet", make_assemble(WalletConfig()), settings, port=0)
     await register(service.infra.pool, "ann", "bob")

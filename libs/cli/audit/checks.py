@@ -5,7 +5,9 @@ its own and words every finding the same way, ``table T event N: what is wrong``
 
 - a cut tail: the log stops before the table finished or aborted, or before the version
   the engine's table row records;
-- an event deleted anywhere in the engine's log: a gap in the global positions;
+- an event of this table deleted while its place in the engine's log survived; a gap
+  elsewhere in the global positions is the platform's finding, reported beside the
+  table's verdict, never in it (naming the owner where the index still knows it);
 - a receipt (the last hash every seat was handed when the table ended) that the stored log
   no longer ends with, which shows even a rewrite of the whole chain;
 - a signed checkpoint of the engine's log head that the log no longer folds to.
@@ -16,11 +18,12 @@ Pure: the caller fetches the events and the engine's facts and hands them here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.checkpoint import Checkpoint, hold_to_checkpoints
-from tavolo.eventlog.integrity import IndexEntry, missing_positions
+from tavolo.eventlog.integrity import IndexEntry, gaps_in
+from tavolo.eventlog.verification import event_hash
 from tavolo.tablelog.replay import AuditReport, audit_table
 from tavolo.tablelog.table import ABORTED, FINISHED, OPENED
 
@@ -39,6 +42,8 @@ class EngineFacts:
     status: str | None = None
     index: Sequence[IndexEntry] | None = None
     head_position: int | None = None
+    replay_problem: str = ""
+    """Why the engine's own replay of the log stops ("" when it does not)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +56,11 @@ class Verdict:
     passed: list[str] = field(default_factory=list)
     live: bool = False
     notes: list[str] = field(default_factory=list)
+    platform: list[str] = field(default_factory=list)
+    """Findings about the engine's whole log that are not this table's: reported beside
+    the verdict, which depends only on the table's own chain and positions."""
+    engine_replay: str = ""
+    """Where the engine says its own replay of the log stops (told, not checked here)."""
 
     @property
     def ok(self) -> bool:
@@ -62,6 +72,17 @@ class Verdict:
         out += [f"ok: {line}" for line in self.passed]
         out += [f"FINDING: {line}" for line in self.findings]
         out += [f"not checked: {line}" for line in self.notes]
+        if self.engine_replay:
+            out.append(
+                f"the engine reports its own replay of this log stops at {self.engine_replay}"
+                " (the checks above ran here, on the events received)"
+            )
+        if self.platform:
+            out.append(
+                f"the engine's whole log has {_count(self.platform, 'finding')} of its own"
+                " (the platform's, not in this table's verdict):"
+            )
+            out += [f"ENGINE LOG FINDING: {line}" for line in self.platform]
         if self.live and not self.findings:
             out.append("the table is still in play: its seed and re-execution wait for its end")
         out.append("verdict: " + ("OK" if self.ok else "FAILED"))
@@ -96,19 +117,66 @@ def check_table(
     else:
         _replay_findings(table, report, findings, passed)
     live = _tail_findings(table, events, facts, findings, passed)
+    platform: list[str] = []
     if facts.index is not None and facts.head_position is not None:
-        gaps = missing_positions(facts.index, facts.head_position)
-        findings += [f"engine log: {gap}" for gap in gaps]
-        if not gaps:
-            passed.append(
-                f"engine log: positions 1 to {facts.head_position} all present, none deleted"
-            )
+        _position_findings(table, facts.index, facts.head_position, findings, passed, platform)
+        findings += _moved_here(table, events, facts.index, facts.head_position)
     notes = [] if facts.index is not None else [NO_INDEX]
     if receipt is not None:
         _receipt_findings(table, events, receipt, findings, passed)
     if checkpoints:
         _checkpoint_findings(table, events, facts, checkpoints, checkpoint_key, findings, passed)
-    return Verdict(table, report, findings, passed, live, notes)
+    return Verdict(table, report, findings, passed, live, notes, platform, facts.replay_problem)
+
+
+def _moved_here(
+    table: str, events: Sequence[RecordedEvent], index: Sequence[IndexEntry], head: int
+) -> list[str]:
+    """Events whose hash holds only as another stream's deleted event: moved here."""
+    gaps, _ = gaps_in(index, head)
+    owners = [g.owner for g in gaps if g.owner is not None]
+    if not owners:
+        return []
+    found = []
+    for event in events:
+        if event_hash(event, event.prev_hash) == event.hash:
+            continue
+        for owner in owners:
+            there = replace(event, stream_id=owner.stream_id, version=owner.version)
+            if event_hash(there, event.prev_hash) == event.hash:
+                found.append(
+                    f"table {table} event {event.version}: moved here: it is {owner.stream_id}"
+                    f" event {owner.version}, whose hash it carries (deleted there)"
+                )
+                break
+    return found
+
+
+def _position_findings(
+    table: str,
+    index: Sequence[IndexEntry],
+    head_position: int,
+    findings: list[str],
+    passed: list[str],
+    platform: list[str],
+) -> None:
+    """A deleted event whose place names this table is the table's finding; every other
+    gap in the engine's log is the platform's."""
+    stream = f"table-{table}"
+    gaps, disorder = gaps_in(index, head_position)
+    for gap in gaps:
+        if gap.owner is not None and gap.owner.stream_id == stream:
+            findings.append(
+                f"table {table} event {gap.owner.version}: deleted: the engine's log places"
+                f" it at position {gap.first}, but the event is gone"
+            )
+        else:
+            platform.append(gap.text())
+    platform += disorder
+    if not gaps and not disorder:
+        passed.append(f"engine log: positions 1 to {head_position} all present, none deleted")
+    elif not any(g.owner is not None and g.owner.stream_id == stream for g in gaps):
+        passed.append("engine log: no position it gives this table's events is missing")
 
 
 def _replay_findings(
@@ -160,7 +228,13 @@ def _tail_findings(
                 f" {facts.head_version}, where the table row says the table is"
             )
     if closed:
-        passed.append(f"the log ends with event {last.version}, {last.type}")
+        if facts.status == "playing":
+            findings.append(
+                f"table {table} event {last.version}: the log ends with {last.type}, but the"
+                " table row says the table is still in play (the row was changed)"
+            )
+        else:
+            passed.append(f"the log ends with event {last.version}, {last.type}")
         return False
     if facts.status == "playing" and facts.head_version == last.version:
         passed.append(f"the log ends at event {last.version} and the engine holds it in play")

@@ -45,11 +45,12 @@ from tavolo.cli.audit.checks import EngineFacts, check_table
 from tavolo.cli.audit.context import fetch_context
 from tavolo.cli.audit.dispute import dispute_lines
 from tavolo.cli.audit.page import render_page
+from tavolo.cli.platform.token_secret import CHECKPOINT_KEY_FILE
 from tavolo.eventlog import RecordedEvent
 from tavolo.eventlog.canonical import format_timestamp
 from tavolo.eventlog.checkpoint import Checkpoint, public_hex, signing_key
 from tavolo.eventlog.integrity import IndexEntry
-from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS
+from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS, data_dir
 from tavolo.tablelog.convert import STATUS_VALUES, index_from_proto, recorded_from_proto
 from tavolo.tablelog.replay import AuditError, revealed_seed, table_at
 from tavolo.tablelog.views import seat_view
@@ -112,7 +113,8 @@ def register(subparsers: Any) -> None:
                 "--checkpoint-key",
                 default=os.environ.get("TAVOLO_CHECKPOINT_PUBLIC_KEY", ""),
                 help="the public key the checkpoints are signed with, hex"
-                " (default $TAVOLO_CHECKPOINT_PUBLIC_KEY, else the development key)",
+                " (default $TAVOLO_CHECKPOINT_PUBLIC_KEY, else that of the key `tavolo up`"
+                " keeps in its data folder, else the development key)",
             )
         if name == "export":
             sub.add_argument("-o", "--output", type=Path, help="file to write (default stdout)")
@@ -160,7 +162,9 @@ async def fetch_with_facts(
                 raise
             index, head_position = None, 0  # a player's session: the index is for auditors
     statuses = {value: name for name, value in STATUS_VALUES.items()}
-    facts = EngineFacts(log.head_version, statuses.get(log.status), index, head_position)
+    facts = EngineFacts(
+        log.head_version, statuses.get(log.status), index, head_position, log.replay_problem
+    )
     return [recorded_from_proto(e) for e in log.events], facts
 
 
@@ -302,11 +306,21 @@ def _verify(args: argparse.Namespace) -> int:
     if args.checkpoints is not None:
         lines = args.checkpoints.read_text(encoding="utf-8").splitlines()
         checkpoints = [Checkpoint.from_json(line) for line in lines if line.strip()]
-    key = args.checkpoint_key or public_hex(signing_key())
+    key = args.checkpoint_key or installation_public_key()
     verdict = check_table(args.table, events, facts, args.receipt, checkpoints, key)
     for line in verdict.lines():
         print(line)
     return 0 if verdict.ok else 1
+
+
+def installation_public_key() -> str:
+    """The public half of the checkpoint key `tavolo up` keeps on this machine, else of
+    the development key (a development platform's)."""
+    kept = data_dir() / CHECKPOINT_KEY_FILE
+    try:
+        return public_hex(signing_key(kept.read_text().strip()))
+    except (OSError, ValueError):
+        return public_hex(signing_key())
 
 
 def _show(args: argparse.Namespace) -> int:
@@ -342,7 +356,13 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    events = _load(args)
+    """Write the log (or its page) even when it was tampered with, the evidence an auditor
+    keeps; then print the findings, as `verify` words them, and exit 1 if there are any."""
+    if args.file is not None:
+        events, facts = _load(args), None
+    else:
+        events, facts = asyncio.run(fetch_with_facts(args.server, _token(args), args.table))
+    verdict = check_table(args.table, events, facts)
     if args.html is not None:
         context = None
         if args.file is None or args.lobby or args.wallet:
@@ -357,16 +377,26 @@ def _export(args: argparse.Namespace) -> int:
             )
             for why in context.missing:
                 print(f"tavolo audit: the page leaves out {why}", file=sys.stderr)
-        args.html.write_text(render_page(events, context), encoding="utf-8")
+        args.html.write_text(render_page(events, context, facts, verdict), encoding="utf-8")
         print(f"wrote the replay page of {len(events)} events to {args.html}", file=sys.stderr)
-        return 0
-    if args.output is None:
+    elif args.output is None:
         write_jsonl(events, sys.stdout)
     else:
         with args.output.open("w", encoding="utf-8") as out:
             write_jsonl(events, out)
         print(f"wrote {len(events)} events to {args.output}", file=sys.stderr)
-    return 0
+    for line in verdict.findings:
+        print(f"tavolo audit: FINDING: {line}", file=sys.stderr)
+    for line in verdict.platform:
+        print(f"tavolo audit: ENGINE LOG FINDING: {line}", file=sys.stderr)
+    if verdict.ok:
+        return 0
+    print(
+        f"tavolo audit: table {args.table} does not verify: the export above holds the log"
+        " as stored; `tavolo audit verify` says the same",
+        file=sys.stderr,
+    )
+    return 1
 
 
 def _dispute(args: argparse.Namespace) -> int:

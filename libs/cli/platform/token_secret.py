@@ -1,9 +1,11 @@
-"""The token secret of one installation of ``tavolo up``: random, private, kept.
+"""The secrets of one installation of ``tavolo up``: random, private, kept.
 
-The secret signs every session token, so whoever knows it can sign an operator's token.
-``tavolo up`` makes one at first start (32 random bytes, URL-safe text) and keeps it in
-its data folder, readable by its owner only, so sessions survive a restart and no two
-installations share a secret. ``TAVOLO_TOKEN_SECRET`` set in the environment wins.
+The token secret signs every session token, so whoever knows it can sign an operator's
+token; the checkpoint key signs the log checkpoints auditors keep, so whoever knows it can
+vouch for a rewritten log. ``tavolo up`` makes each at first start (32 random bytes) and
+keeps it in its data folder, readable by its owner only, so sessions and checkpoints
+survive a restart and no two installations share one. ``TAVOLO_TOKEN_SECRET`` and
+``TAVOLO_CHECKPOINT_KEY`` set in the environment win.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import secrets
 from pathlib import Path
 
 FILE_NAME = "token-secret"
+CHECKPOINT_KEY_FILE = "checkpoint-key"
 SECRET_BYTES = 32
 
 
@@ -21,9 +24,28 @@ class SecretFileError(Exception):
 
 
 def installation_secret(folder: Path) -> str:
-    """The secret kept under ``folder``, made on first use (mode 0600)."""
-    path = folder / FILE_NAME
-    folder.mkdir(parents=True, exist_ok=True)
+    """The token secret kept under ``folder``, made on first use (mode 0600)."""
+    return _kept(folder / FILE_NAME, secrets.token_urlsafe(SECRET_BYTES))
+
+
+def installation_checkpoint_key(folder: Path) -> str:
+    """The checkpoint signing key's seed (hex) kept under ``folder``, made on first use."""
+    key = _kept(folder / CHECKPOINT_KEY_FILE, secrets.token_hex(SECRET_BYTES))
+    try:
+        seed = bytes.fromhex(key)
+    except ValueError:
+        seed = b""
+    if len(seed) != SECRET_BYTES:
+        raise SecretFileError(
+            f"{folder / CHECKPOINT_KEY_FILE} does not hold 32 bytes in hex: delete it and a new"
+            " key is made (checkpoints kept so far are then checked with the old public key)"
+        )
+    return key
+
+
+def _kept(path: Path, fresh: str) -> str:
+    """The secret in ``path``, written as ``fresh`` if there is none yet."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     try:
         # O_EXCL: two starts racing make one secret, and a file that exists is never
         # overwritten (that would log every player out).
@@ -31,14 +53,14 @@ def installation_secret(folder: Path) -> str:
     except FileExistsError:
         return _read(path)
     with os.fdopen(descriptor, "w") as out:
-        out.write(secrets.token_urlsafe(SECRET_BYTES) + "\n")
+        out.write(fresh + "\n")
     return _read(path)
 
 
 def _read(path: Path) -> str:
     if path.stat().st_mode & 0o077:
         raise SecretFileError(
-            f"{path} can be read by others: anyone who reads it can sign tokens; run"
+            f"{path} can be read by others: anyone who reads it can sign with it; run"
             f" `chmod 600 {path}`"
         )
     secret = path.read_text().strip()

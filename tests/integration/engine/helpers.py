@@ -21,7 +21,7 @@ from tavolo.servicekit.runtime import RunningService, start_service
 from tavolo.servicekit.settings import Settings
 from tavolo.tablelog.setup import SeatInfo, build_setup
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
-from tests.secret import TEST_TOKEN_SECRET
+from tests.secret import TEST_CHECKPOINT_KEY, TEST_TOKEN_SECRET
 
 SIGNER = TokenSigner(TEST_TOKEN_SECRET)
 
@@ -41,6 +41,7 @@ def settings(database_url: str, nats_url: str, namespace: str) -> Settings:
         nats_url=nats_url,
         namespace=namespace,
         token_secret=TEST_TOKEN_SECRET,
+        checkpoint_key=TEST_CHECKPOINT_KEY,
     )
 
 

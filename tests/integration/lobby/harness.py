@@ -22,7 +22,7 @@ from tavolo.messaging import Topology
 from tavolo.servicekit.runtime import RunningService, start_service
 from tavolo.servicekit.settings import Settings
 from tavolo.v1 import lobby_pb2, lobby_pb2_grpc
-from tests.secret import TEST_TOKEN_SECRET
+from tests.secret import TEST_CHECKPOINT_KEY, TEST_TOKEN_SECRET
 
 from .twins import MemoryEngine, MemoryWallet
 
@@ -93,6 +93,7 @@ def settings_for(database_url: str, nats_url: str, namespace: str, **extra: Any)
         nats_url=nats_url,
         namespace=namespace,
         token_secret=TEST_TOKEN_SECRET,
+        checkpoint_key=TEST_CHECKPOINT_KEY,
         **extra,
     )
 

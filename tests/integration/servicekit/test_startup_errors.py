@@ -9,12 +9,13 @@ import sys
 import pytest
 
 from tavolo.servicekit.embedded import free_port
-from tests.secret import TEST_TOKEN_SECRET
+from tests.secret import TEST_CHECKPOINT_KEY, TEST_TOKEN_SECRET
 
 
 def _start(service: str, **overrides: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TAVOLO_")}
     env["TAVOLO_TOKEN_SECRET"] = TEST_TOKEN_SECRET
+    env["TAVOLO_CHECKPOINT_KEY"] = TEST_CHECKPOINT_KEY
     env.update(overrides)
     return subprocess.run(
         [sys.executable, "-m", f"tavolo.{service}"],
@@ -83,3 +84,22 @@ def test_development_must_be_said_to_use_the_development_secret(nats_url: str) -
     )
     assert result.returncode == 2  # past the secret, stopped by the database
     assert f"127.0.0.1:{dead}" in result.stderr and "TAVOLO_TOKEN_SECRET" not in result.stderr
+
+
+@pytest.mark.parametrize("service", ["lobby", "engine", "wallet", "leaderboard"])
+def test_the_development_checkpoint_key_is_refused_outside_development(
+    service: str, database_url: str, nats_url: str
+) -> None:
+    """The development checkpoint key is in the source: a checkpoint signed with it would
+    vouch for a rewritten log, so no service signs with it unless told it is in
+    development (AUDIT-3)."""
+    result = _start(
+        service,
+        TAVOLO_DATABASE_URL=database_url,
+        TAVOLO_NATS_URL=nats_url,
+        TAVOLO_CHECKPOINT_KEY="",
+    )
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert lines[-1].startswith(f"tavolo {service}: cannot start: TAVOLO_CHECKPOINT_KEY is not set")
+    assert "Traceback" not in result.stderr

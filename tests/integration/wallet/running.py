@@ -17,7 +17,7 @@ from tavolo.wallet import store
 from tavolo.wallet.app import WalletApp
 from tavolo.wallet.bootstrap import make_assemble
 from tavolo.wallet.config import WalletConfig
-from tests.secret import TEST_TOKEN_SECRET
+from tests.secret import TEST_CHECKPOINT_KEY, TEST_TOKEN_SECRET
 from tests.waiting import eventually
 
 
@@ -52,6 +52,7 @@ async def wallet_on_nats(
         nats_url=nats_url,
         namespace=namespace,
         token_secret=TEST_TOKEN_SECRET,
+        checkpoint_key=TEST_CHECKPOINT_KEY,
     )
     service = await start_service("wallet", make_assemble(config), settings, port=0)
     pool = await asyncpg.create_pool(database_url, min_size=1, max_size=4)

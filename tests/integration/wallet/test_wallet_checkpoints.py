@@ -17,7 +17,7 @@ from tavolo.servicekit.settings import Settings
 from tavolo.wallet import store
 from tavolo.wallet.bootstrap import make_assemble
 from tavolo.wallet.config import WalletConfig
-from tests.secret import TEST_TOKEN_SECRET
+from tests.secret import TEST_CHECKPOINT_KEY, TEST_TOKEN_SECRET
 from tests.waiting import eventually
 
 from . import wire
@@ -46,6 +46,7 @@ async def test_the_wallet_signs_checkpoints_of_its_log_head(
         nats_url=nats_url,
         namespace=namespace,
         token_secret=TEST_TOKEN_SECRET,
+        checkpoint_key=TEST_CHECKPOINT_KEY,
         checkpoint_seconds=0.2,
     )
     kept: list[Checkpoint] = []
@@ -66,7 +67,8 @@ async def test_the_wallet_signs_checkpoints_of_its_log_head(
         await client.drain()
     checkpoint = max(kept, key=lambda c: c.position)
     assert checkpoint.service == "wallet"
-    assert checkpoint.signature_ok(public_hex(signing_key()))
+    assert checkpoint.signature_ok(public_hex(signing_key(TEST_CHECKPOINT_KEY)))
+    assert not checkpoint.signature_ok(public_hex(signing_key()))  # not the source's key
     events = await PostgresEventStore(running.pool, store.SCHEMA).read_all(0, 1000)
     digest = EMPTY_DIGEST
     for event in events:

@@ -32,7 +32,7 @@ from tavolo.wallet.app import WalletApp
 from tavolo.wallet.config import WalletConfig
 from tavolo.wallet.payouts import split_pot
 from tests.scale import scaled
-from tests.secret import TEST_TOKEN_SECRET
+from tests.secret import TEST_CHECKPOINT_KEY, TEST_TOKEN_SECRET
 
 from . import wire
 from .conftest import LOBBY, OPERATOR
@@ -147,6 +147,7 @@ async def test_guarantee6_wallet_killed_at_random_points_settles_every_table_exa
             "TAVOLO_DATABASE_URL": database_url,
             "TAVOLO_NATS_URL": nats_url,
             "TAVOLO_TOKEN_SECRET": TEST_TOKEN_SECRET,
+            "TAVOLO_CHECKPOINT_KEY": TEST_CHECKPOINT_KEY,
             "TAVOLO_NAMESPACE": namespace,
             "TAVOLO_WALLET_PORT": "0",
             "TAVOLO_WALLET_METRICS_PORT": "0",

@@ -128,11 +128,15 @@ def test_every_pod_runs_restricted(rendered: dict[str, str]) -> None:
                 for e in container["env"]
                 if "valueFrom" in e
             }
-            expected = {"tavolo-tokens", f"tavolo-db-{name}"}
+            # The token secret and the checkpoint key come from Secrets, never the
+            # development ones in the source (AUDIT-3).
+            expected = {"tavolo-tokens", "tavolo-checkpoints", f"tavolo-db-{name}"}
             if name == "lobby":
                 assert secrets["tavolo-operator"]["optional"] is True
                 expected.add("tavolo-operator")
             assert set(secrets) == expected
+            names = {e["name"] for e in container["env"] if "valueFrom" in e}
+            assert {"TAVOLO_TOKEN_SECRET", "TAVOLO_CHECKPOINT_KEY"} <= names
 
 
 def test_the_first_operator_comes_from_an_optional_secret(rendered: dict[str, str]) -> None:

@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from tavolo.messaging.topology import Topology
-from tavolo.servicekit.settings import Settings, SettingsError, token_secret_problem
+from tavolo.servicekit.settings import (
+    Settings,
+    SettingsError,
+    checkpoint_key_problem,
+    token_secret_problem,
+)
 
 GOOD = {
     "TAVOLO_DATABASE_URL": "postgresql://postgres@127.0.0.1:5432/tavolo",
@@ -78,3 +83,26 @@ def test_the_events_stream_is_kept_on_as_many_nats_nodes_as_configured() -> None
     topology = Topology(settings.namespace, replicas=settings.stream_replicas)
     assert topology.events_stream_config().num_replicas == 3
     assert Topology("tavolo").events_stream_config().num_replicas == 1
+
+
+@pytest.mark.parametrize(
+    ("key", "development", "refused"),
+    [
+        ("", False, "TAVOLO_CHECKPOINT_KEY is not set"),
+        ("", True, None),
+        ("ab" * 32, False, None),
+        ("ab" * 32, True, None),
+        ("ab" * 31, False, "64 hex digits"),
+        ("zz" * 32, True, "64 hex digits"),
+    ],
+)
+def test_the_development_checkpoint_key_is_refused_unless_in_development(
+    key: str, development: bool, refused: str | None
+) -> None:
+    """AUDIT-3: checkpoints signed with the key in the source would vouch for anything."""
+    env = {**GOOD, "TAVOLO_CHECKPOINT_KEY": key, "TAVOLO_DEVELOPMENT": "1" if development else "0"}
+    problem = checkpoint_key_problem(Settings.from_env(env))
+    if refused is None:
+        assert problem is None
+    else:
+        assert problem is not None and refused in problem

@@ -546,12 +546,18 @@ class GetTableLogResponse(_message.Message):
     EVENTS_FIELD_NUMBER: _builtins.int
     HEAD_VERSION_FIELD_NUMBER: _builtins.int
     STATUS_FIELD_NUMBER: _builtins.int
+    REPLAY_PROBLEM_FIELD_NUMBER: _builtins.int
     head_version: _builtins.int
     """The version the engine's table row says the table is at: more than the last event's
     version means events at the end are missing.
     """
     status: Global___TableStatus.ValueType
     """Where the engine's table row says the table is in its life."""
+    replay_problem: _builtins.str
+    """Why the stored log does not replay under the rules (the event and what differs);
+    empty when it does. A log that does not replay is still served, whole, so that an
+    auditor can name what was changed.
+    """
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___LoggedEvent]:
         """Every event in order."""
@@ -562,10 +568,11 @@ class GetTableLogResponse(_message.Message):
         events: _abc.Iterable[Global___LoggedEvent] | None = ...,
         head_version: _builtins.int = ...,
         status: Global___TableStatus.ValueType = ...,
+        replay_problem: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "head_version", b"head_version", "status", b"status"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "head_version", b"head_version", "replay_problem", b"replay_problem", "status", b"status"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
