@@ -1,6 +1,7 @@
 """Pika bots at three levels, each choosing from the seat's view and legal actions only.
 
-- **easy**: any legal action at random.
+- **easy**: a novice (:mod:`~tavolo.cardgames.bots.shedding.novice`): a coloured card
+  that fits before a wild, calls with its second-last card, and slips now and then.
 - **medium**: calls Pika with the play, chains every stack it can (a +2 before a +4),
   keeps black cards while a coloured card will do, and names the colour it holds most.
 - **hard**: medium's habits plus memory. From the public moves in its views it notes which
@@ -18,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
-from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
+from tavolo.cardgames.bots.base import Bot, Novice, pick_best
+from tavolo.cardgames.bots.shedding.novice import SheddingNovice
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games.shedding.deck import COLOUR_NAMES, DECK
 from tavolo.cardgames.rng import SeededRandom
@@ -171,7 +173,7 @@ class HardBot:
 
 
 BOTS: Mapping[str, Callable[[], Bot]] = {
-    "easy": RandomBot,
+    "easy": lambda: Novice(SheddingNovice()),
     "medium": MediumBot,
     "hard": HardBot,
 }

@@ -1,6 +1,7 @@
 """Uno bots at three levels, each choosing from the seat's view and legal actions only.
 
-- **easy**: any legal action at random (it may even draw while holding a play).
+- **easy**: a novice (:mod:`~tavolo.cardgames.bots.shedding.novice`): a coloured card
+  that fits before a wild, calls with its second-last card, and slips now and then.
 - **medium**: calls UNO with the play, plays rather than draws, keeps wilds while a
   coloured card will do, plays a honest wild +4 only, names the colour it holds most,
   plays a drawn card that fits, and accepts every wild +4.
@@ -20,7 +21,8 @@ from itertools import pairwise
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
-from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
+from tavolo.cardgames.bots.base import Bot, Novice, pick_best
+from tavolo.cardgames.bots.shedding.novice import SheddingNovice
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games.shedding.deck import COLOUR_LETTERS, COLOUR_NAMES, DECK, POINTS
 from tavolo.cardgames.rng import SeededRandom
@@ -202,7 +204,7 @@ class HardBot(MediumBot):
 
 
 BOTS: Mapping[str, Callable[[], Bot]] = {
-    "easy": RandomBot,
+    "easy": lambda: Novice(SheddingNovice()),
     "medium": MediumBot,
     "hard": HardBot,
 }

@@ -1,7 +1,11 @@
 """Bestia bots at three levels; they see only their seat's view and legal actions.
 
-- easy: any legal action;
-- medium: the standard tactics: play a hand holding about a trick (trumps, aces, 3s),
+- easy: a novice: plays a hand holding a trump or an ace, never goes al buio, takes a
+  trick with its cheapest winning card, else throws its cheapest
+  (:mod:`~tavolo.cardgames.bots.tricks.novice`);
+- medium: the standard tactics: play a hand holding about a trick (trumps, aces, 3s), or
+  a near-sure trick (a trump ace or 3); with nobody playing yet, weigh taking the whole
+  pot alone: play as the last to decide, and on less with nobody declared before it;
   go al buio with a hand that holds nothing, take a trick with the cheapest card that
   wins it, otherwise throw the weakest card, and lead the strongest;
 - hard: weighs the chips: it plays a hand when the trick money it expects beats the
@@ -17,8 +21,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
-from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
+from tavolo.cardgames.bots.base import Bot, Novice, pick_best
 from tavolo.cardgames.bots.tricks.memory import TrickMemory
+from tavolo.cardgames.bots.tricks.novice import TrickNovice, TrickTaste, trumps_in_view
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games import italian_cards
 from tavolo.cardgames.games.tricks.bestia_state import TRICKS
@@ -42,6 +47,12 @@ def trick_chance(card: str, trumps: str) -> float:
 def hand_chances(hand: Sequence[str], trumps: str) -> list[float]:
     return [trick_chance(c, trumps) for c in hand]
 
+
+SURE_TRICK = 0.9
+"""A trump ace or 3: medium plays any hand holding one."""
+EXPECTS_A_TRICK = 1.0
+MAY_BE_ALONE = 0.6
+"""Medium plays on less while nobody has declared: it may take the pot alone."""
 
 AVERAGE_HAND = 3 * sum(trick_chance(c, "C") for c in italian_cards.DECK) / len(italian_cards.DECK)
 """What an unknown hand is worth in trick chances, for weighing the rivals."""
@@ -69,15 +80,18 @@ class BestiaBot:
     def wants_to_play(self, view: View) -> bool:
         public: Any = view.public
         chances = hand_chances(view.hand, public["trumps"])
-        if not self.hard:
-            return sum(chances) >= 1.0
         seat = int(view.seat or 0)
         declared = public["declared"]
         rivals = sum(1 for s, d in enumerate(declared) if d and s != seat)
         undecided = sum(1 for s, d in enumerate(declared) if d is None and s != seat)
         expected_rivals = rivals + 0.5 * undecided
-        if expected_rivals == 0:
+        if rivals == 0 and undecided == 0:
             return True  # alone, the whole pot is taken unplayed
+        if not self.hard:
+            mine = sum(chances)
+            if max(chances) >= SURE_TRICK:
+                return True
+            return mine >= (MAY_BE_ALONE if rivals == 0 else EXPECTS_A_TRICK)
         mine = sum(chances)
         share_of_tricks = mine / (mine + expected_rivals * AVERAGE_HAND)
         pot = int(public["pot"])
@@ -119,12 +133,33 @@ class BestiaBot:
         return float((1.0 - share) ** threats)
 
 
+BESTIA_TRICKS = {c: 1 for c in italian_cards.DECK}
+"""Every Bestia trick pays alike, whatever its cards."""
+
+
+class EasyBestia(TrickNovice):
+    """A beginner: plays any hand with a trump or an ace in it, keeps it, and takes
+    what tricks it can with its cheapest winning card."""
+
+    def __init__(self) -> None:
+        super().__init__(TrickTaste(ORDER, BESTIA_TRICKS, trumps_in_view))
+
+    def choose(self, view: View, legal: Sequence[Action], rng: SeededRandom) -> Action:
+        if PLAYS in legal:
+            trumps = view.public["trumps"]
+            good = any(c[-1] == trumps or c[:-1] == "A" for c in view.hand)
+            return PLAYS if good else PASSES
+        if KEEPS in legal:
+            return KEEPS
+        return super().choose(view, legal, rng)
+
+
 def _factory(level: str) -> Callable[[], Bot]:
     return lambda: BestiaBot(level)
 
 
 BOTS: dict[str, Callable[[], Bot]] = {
-    "easy": RandomBot,
+    "easy": lambda: Novice(EasyBestia()),
     "medium": _factory("medium"),
     "hard": _factory("hard"),
 }

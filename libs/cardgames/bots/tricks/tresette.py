@@ -1,6 +1,7 @@
 """Tresette a vincere bots at three levels; they see only their seat's view.
 
-- easy: any legal card (:class:`~tavolo.cardgames.bots.base.RandomBot`);
+- easy: a novice (:mod:`~tavolo.cardgames.bots.tricks.novice`): declares what it holds,
+  takes a trick with points on it with its cheapest winning card, else plays its cheapest;
 - medium: the standard tactics with no memory: declare every combination held, lead a 3
   (the top card) to cash it and otherwise a low card, take a trick worth taking with the
   cheapest card that wins it, give the partner's winning trick a point card, and give
@@ -23,10 +24,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
-from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
+from tavolo.cardgames.bots.base import Bot, Novice, pick_best
 from tavolo.cardgames.bots.tricks.determinized import best_move
 from tavolo.cardgames.bots.tricks.endgame import best_endgame_card
 from tavolo.cardgames.bots.tricks.memory import TrickMemory
+from tavolo.cardgames.bots.tricks.novice import TrickNovice, TrickTaste, no_trumps
 from tavolo.cardgames.bots.tricks.world import (
     STOCK,
     Score,
@@ -234,7 +236,7 @@ def _factory(level: str) -> Callable[[], Bot]:
 
 
 BOTS: dict[str, Callable[[], Bot]] = {
-    "easy": RandomBot,
+    "easy": lambda: Novice(TrickNovice(TrickTaste(ORDER, THIRDS, no_trumps))),
     "medium": _factory("medium"),
     "hard": _factory("hard"),
 }
