@@ -24,7 +24,8 @@ Each figure comes with a 95% confidence interval (normal approximation over the 
 Every decision is timed; each level's p50 and p99 over the whole run are printed per
 game, beside the random player's (the cost of the engine call alone is not included).
 
-    .venv/bin/python bench/bench_bot_league.py [--deals 6] [--jobs 1] [game ...]
+    .venv/bin/python bench/bench_bot_league.py [--deals 6] [--jobs 1]
+        [--steps random<easy,easy<medium,medium<hard] [game ...]
 
 The soak size is ``--deals 2000`` (``make soak``); the default is a quick look.
 """
@@ -227,6 +228,9 @@ def main() -> int:
     parser.add_argument("games", nargs="*", help="games to bench (default: all 17)")
     parser.add_argument("--deals", type=int, default=6, help="deals per pairing (soak: 2000)")
     parser.add_argument("--jobs", type=int, default=1, help="processes")
+    parser.add_argument(
+        "--steps", default="", help="only these pairings, e.g. medium<hard (comma-separated)"
+    )
     args = parser.parse_args()
     names = args.games or sorted(all_games())
     print(f"Bot league: {args.deals} deals per pairing, every deal seat-rotated; 95% CI")
@@ -237,6 +241,8 @@ def main() -> int:
     below = 0
     for name, seats in tables(names):
         for weak, strong in PAIRINGS:
+            if args.steps and f"{weak}<{strong}" not in args.steps.split(","):
+                continue
             start = time.perf_counter()
             tally = measure(name, seats, weak, strong, args.deals, args.jobs)
             mean, low, high = interval(tally.figures)
