@@ -71,7 +71,15 @@ DEAL_OPTIONS: dict[str, dict[str, Any]] = {
 }
 """Options that make one game of the league one deal (or as near as the game allows)."""
 
-DEFAULT_SEATS = {"briscola": 2, "scopa": 2, "asso": 2, "cirulla": 2, "burraco": 4}
+DEFAULT_SEATS = {
+    "briscola": 2,
+    "scopa": 2,
+    "asso": 2,
+    "cirulla": 2,
+    "burraco": 4,
+    "scala40": 4,
+    "solitario": 1,
+}
 """Seat counts for games with no ``players`` option (else that option's default)."""
 
 CHIP_GAMES = frozenset({"bestia", "poker", "settemezzo"})
@@ -94,7 +102,7 @@ def tables(names: Sequence[str]) -> list[tuple[str, int]]:
     for name in names:
         seats = default_seats(name)
         found.append((name, seats))
-        if seats != 2 and 2 in get_game(name).seat_counts():
+        if seats not in (1, 2) and 2 in get_game(name).seat_counts():
             found.append((name, 2))
     return found
 

@@ -4,8 +4,8 @@
   trick with its cheapest winning card, else throws its cheapest
   (:mod:`~tavolo.cardgames.bots.tricks.novice`);
 - medium: the standard tactics: play a hand holding about a trick (trumps, aces, 3s), or
-  a near-sure trick (a trump ace or 3); with nobody playing yet, weigh taking the whole
-  pot alone: play as the last to decide, and on less with nobody declared before it;
+  a near-sure trick (a trump ace or 3), and any hand as the last to decide with nobody
+  playing, for a lone player takes the whole pot unplayed;
   go al buio with a hand that holds nothing, take a trick with the cheapest card that
   wins it, otherwise throw the weakest card, and lead the strongest;
 - hard: weighs the chips: it plays a hand when the trick money it expects beats the
@@ -51,8 +51,6 @@ def hand_chances(hand: Sequence[str], trumps: str) -> list[float]:
 SURE_TRICK = 0.9
 """A trump ace or 3: medium plays any hand holding one."""
 EXPECTS_A_TRICK = 1.0
-MAY_BE_ALONE = 0.6
-"""Medium plays on less while nobody has declared: it may take the pot alone."""
 
 AVERAGE_HAND = 3 * sum(trick_chance(c, "C") for c in italian_cards.DECK) / len(italian_cards.DECK)
 """What an unknown hand is worth in trick chances, for weighing the rivals."""
@@ -91,7 +89,7 @@ class BestiaBot:
             mine = sum(chances)
             if max(chances) >= SURE_TRICK:
                 return True
-            return mine >= (MAY_BE_ALONE if rivals == 0 else EXPECTS_A_TRICK)
+            return mine >= EXPECTS_A_TRICK
         mine = sum(chances)
         share_of_tricks = mine / (mine + expected_rivals * AVERAGE_HAND)
         pot = int(public["pot"])
