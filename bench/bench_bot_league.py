@@ -7,7 +7,8 @@ Each pairing plays ``--deals`` seeded deals, every deal once for each way of rot
 levels through the seats (duplicate deals: the same cards with the seats swapped), so the
 luck of the deal cancels. A deal is one hand where the game can be set to one (a
 single-hand match length, a target of 1 point); Tresette and Ciapanò play 3 hands and
-Spades plays to 100 points, the shortest match they offer.
+Spades plays to 100 points, the shortest match they offer, and Bestia plays its whole
+match of 10 hands, since its pot carries over from hand to hand (the figure is per hand).
 
 Seats: in partnership games the stronger level holds one side; elsewhere it holds one
 seat against the weaker level in every other seat, rotated through all the seats. The
@@ -62,7 +63,7 @@ DEAL_OPTIONS: dict[str, dict[str, Any]] = {
     "briscola": {"match_length": "single"},
     "hearts": {"target": 1},
     "spades": {"target": 100},
-    "bestia": {"hands": 1},
+    "bestia": {},
     "poker": {"hands": 1},
     "settemezzo": {"hands": 1},
     "tresette": {"match_length": "hands:3"},

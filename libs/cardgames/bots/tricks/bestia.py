@@ -3,14 +3,14 @@
 - easy: a novice: plays a hand holding a trump or an ace, never goes al buio, takes a
   trick with its cheapest winning card, else throws its cheapest
   (:mod:`~tavolo.cardgames.bots.tricks.novice`);
-- medium: the standard tactics: play a hand holding about a trick (trumps, aces, 3s), or
-  a near-sure trick (a trump ace or 3), and any hand as the last to decide with nobody
-  playing, for a lone player takes the whole pot unplayed;
-  go al buio with a hand that holds nothing, take a trick with the cheapest card that
-  wins it, otherwise throw the weakest card, and lead the strongest;
-- hard: weighs the chips: it plays a hand when the trick money it expects beats the
-  bestia it risks (this hand's pot, times the chance of taking nothing), its share of
-  the tricks judged against the players who have declared and those still to; in play
+- medium: the standard tactics: plays a hand when the trick money it expects beats the
+  bestia it risks (this hand's pot, times the chance of taking nothing), its share of the
+  tricks judged against the players who have declared and half of those still to, and
+  any hand as the last to decide with nobody playing, for a lone player takes the whole
+  pot unplayed; it goes al buio with a hand that holds nothing, takes a trick with the
+  cheapest card that wins it, otherwise throws the weakest card, and leads the strongest;
+- hard: weighs the chips as medium does, but counts every player still to decide as a
+  rival (the cautious reading, which keeps it out of more bestie); in play
   it remembers every card seen, so it knows which cards are masters and how likely a
   later player is to overtake.
 """
@@ -48,10 +48,6 @@ def hand_chances(hand: Sequence[str], trumps: str) -> list[float]:
     return [trick_chance(c, trumps) for c in hand]
 
 
-SURE_TRICK = 0.9
-"""A trump ace or 3: medium plays any hand holding one."""
-EXPECTS_A_TRICK = 1.0
-
 AVERAGE_HAND = 3 * sum(trick_chance(c, "C") for c in italian_cards.DECK) / len(italian_cards.DECK)
 """What an unknown hand is worth in trick chances, for weighing the rivals."""
 
@@ -82,14 +78,11 @@ class BestiaBot:
         declared = public["declared"]
         rivals = sum(1 for s, d in enumerate(declared) if d and s != seat)
         undecided = sum(1 for s, d in enumerate(declared) if d is None and s != seat)
-        expected_rivals = rivals + 0.5 * undecided
         if rivals == 0 and undecided == 0:
             return True  # alone, the whole pot is taken unplayed
-        if not self.hard:
-            mine = sum(chances)
-            if max(chances) >= SURE_TRICK:
-                return True
-            return mine >= EXPECTS_A_TRICK
+        # medium guesses half of those still to decide will play; hard counts them all,
+        # the cautious reading that keeps it out of more bestie
+        expected_rivals = rivals + (1.0 if self.hard else 0.5) * undecided
         mine = sum(chances)
         share_of_tricks = mine / (mine + expected_rivals * AVERAGE_HAND)
         pot = int(public["pot"])
