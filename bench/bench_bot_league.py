@@ -7,8 +7,9 @@ Each pairing plays ``--deals`` seeded deals, every deal once for each way of rot
 levels through the seats (duplicate deals: the same cards with the seats swapped), so the
 luck of the deal cancels. A deal is one hand where the game can be set to one (a
 single-hand match length, a target of 1 point); Tresette and Ciapanò play 3 hands and
-Spades plays to 100 points, the shortest match they offer, and Bestia plays its whole
-match of 10 hands, since its pot carries over from hand to hand (the figure is per hand).
+Spades plays to 100 points, the shortest match they offer; the chip games (Bestia,
+Poker, Sette e mezzo) play their whole default match, since stacks and Bestia's pot carry
+over from hand to hand (their figure is per hand).
 
 Seats: in partnership games the stronger level holds one side; elsewhere it holds one
 seat against the weaker level in every other seat, rotated through all the seats. The
@@ -22,8 +23,9 @@ figure of a pairing, per deal (the rotations averaged, so a deal is one sample):
   rate less the weaker's on the same deals (both rates printed); even is 0.
 
 Each figure comes with a 95% confidence interval (normal approximation over the deals).
-Every decision is timed; each level's p50 and p99 over the whole run are printed per
-game, beside the random player's (the cost of the engine call alone is not included).
+Every decision is timed in CPU time (the thread's, so the other processes of a shared
+machine do not count); each level's p50 and p99 over the pairing are printed beside the
+weaker level's, the random player's for the first step.
 
     .venv/bin/python bench/bench_bot_league.py [--deals 6] [--jobs 1]
         [--steps random<easy,easy<medium,medium<hard] [game ...]
@@ -64,8 +66,8 @@ DEAL_OPTIONS: dict[str, dict[str, Any]] = {
     "hearts": {"target": 1},
     "spades": {"target": 100},
     "bestia": {},
-    "poker": {"hands": 1},
-    "settemezzo": {"hands": 1},
+    "poker": {},
+    "settemezzo": {},
     "tresette": {"match_length": "hands:3"},
     "ciapano": {"match_length": "hands:3"},
     "solitario": {},
@@ -140,9 +142,9 @@ def play(name: str, seats: int, levels: Sequence[str], seed: bytes, tally: Tally
             return outcome
         seat = min(game.to_act(state))
         view, legal = game.view(state, seat), game.legal_actions(state, seat)
-        start = time.perf_counter()
+        start = time.thread_time()
         action = bots[seat].choose(view, legal)
-        tally.times.setdefault(levels[seat], []).append(time.perf_counter() - start)
+        tally.times.setdefault(levels[seat], []).append(time.thread_time() - start)
         state, _ = game.apply(state, seat, action)
     return Outcome(places=tuple([seats] * seats), scores=tuple([0] * seats))
 
