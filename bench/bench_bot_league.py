@@ -6,10 +6,11 @@ against hard (``random`` is a uniformly random legal player, the yardstick, not 
 Each pairing plays ``--deals`` seeded deals, every deal once for each way of rotating the
 levels through the seats (duplicate deals: the same cards with the seats swapped), so the
 luck of the deal cancels. A deal is one hand where the game can be set to one (a
-single-hand match length, a target of 1 point); Tresette and Ciapanò play 3 hands and
-Spades plays to 100 points, the shortest match they offer; the chip games (Bestia,
-Poker, Sette e mezzo) play their whole default match, since stacks and Bestia's pot carry
-over from hand to hand (their figure is per hand).
+single-hand match length, a target of 1 point; Uno and Pika play a single round, which
+places every seat by what it holds at the end rather than only the winner first);
+Tresette and Ciapanò play 3 hands and Spades plays to 100 points, the shortest match they
+offer; the chip games (Bestia, Poker, Sette e mezzo) play their whole default match, since
+stacks and Bestia's pot carry over from hand to hand (their figure is per hand).
 
 Seats: in partnership games the stronger level holds one side; elsewhere it holds one
 seat against the weaker level in every other seat, rotated through all the seats. The
@@ -54,8 +55,8 @@ PAIRINGS = (("random", "easy"), ("easy", "medium"), ("medium", "hard"))
 
 ONE_HAND = {"match_length": "hands:1"}
 DEAL_OPTIONS: dict[str, dict[str, Any]] = {
-    "pika": ONE_HAND,
-    "uno": ONE_HAND,
+    "pika": {"match_length": "single"},
+    "uno": {"match_length": "single"},
     "scopa": ONE_HAND,
     "scopone": ONE_HAND,
     "asso": ONE_HAND,
