@@ -16,8 +16,13 @@ from tavolo.cardgames.bots.fishing.core import FishingBot
 from tavolo.cardgames.bots.registry import make_bot
 from tavolo.cardgames.bots.shedding.novice import SheddingNovice
 from tavolo.cardgames.bots.tricks.bestia import PASSES, PLAYS, BestiaBot, hand_chances
+from tavolo.cardgames.bots.tricks.hearts import EasyBot as HeartsEasy
+from tavolo.cardgames.bots.tricks.novice import TrickNovice, TrickTaste, trumps_in_view
+from tavolo.cardgames.contract import View
 from tavolo.cardgames.games.fishing.scopa import Scopa
 from tavolo.cardgames.games.tricks.bestia import Bestia
+from tavolo.cardgames.games.tricks.briscola_state import ORDER as BRISCOLA_ORDER
+from tavolo.cardgames.games.tricks.briscola_state import POINTS as BRISCOLA_POINTS
 from tavolo.cardgames.registry import all_games, get_game
 from tavolo.cardgames.rng import SeededRandom
 from tests.unit.cardgames.fishing_table import table as fishing_table
@@ -140,3 +145,34 @@ def test_easy_scala40_opens_and_never_takes_back_its_own_opening() -> None:
         opened += sum(bool(o) for o in game.view(state, 0).public["opened"])
     assert take_backs == 0
     assert opened > 0
+
+
+def _trick_view(hand: list[str], trick: list[tuple[int, str]], trumps: str | None) -> View:
+    public = {
+        "trick": [{"seat": s, "card": c} for s, c in trick],
+        "hand_sizes": [len(hand)] * 2,
+        "trumps": trumps,
+    }
+    return View(seat=1, hand=tuple(hand), public=public)
+
+
+def _plays(hand: list[str]) -> list[Action]:
+    return [Action(ActionKind.PLAY, cards=(c,)) for c in hand]
+
+
+def test_easy_trick_games_follow_sensibly() -> None:
+    """MODE-1: easy Briscola takes a led ace with its cheapest winning card, and gives
+    its cheapest card to a trick worth nothing it cannot win; easy Hearts ducks under
+    the winning card with the highest card that still loses."""
+    briscola = TrickNovice(TrickTaste(BRISCOLA_ORDER, BRISCOLA_POINTS, trumps_in_view))
+    rng = SeededRandom(b"novice")
+    hand = ["3C", "2B", "4S", "RC"]  # trumps are spade: 4S is the cheapest winning trump
+    led_ace = _trick_view(hand, [(0, "AC")], "S")
+    assert briscola.choose(led_ace, _plays(hand), rng).cards == ("4S",)
+    hand = ["3C", "2B", "RC"]
+    nothing = _trick_view(hand, [(0, "5D")], "S")
+    assert briscola.choose(nothing, _plays(hand), rng).cards == ("2B",)
+    hearts = HeartsEasy()
+    hand = ["2H", "9H", "KH"]
+    under_jack = _trick_view(hand, [(0, "JH")], None)
+    assert hearts.choose(under_jack, _plays(hand), rng).cards == ("9H",)
