@@ -18,6 +18,7 @@ from tavolo.cardgames.bots.shedding.novice import SheddingNovice
 from tavolo.cardgames.bots.tricks.bestia import PASSES, PLAYS, BestiaBot, hand_chances
 from tavolo.cardgames.bots.tricks.hearts import EasyBot as HeartsEasy
 from tavolo.cardgames.bots.tricks.novice import TrickNovice, TrickTaste, trumps_in_view
+from tavolo.cardgames.bots.tricks.tresette import NOVICE as TRESETTE_NOVICE
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games.fishing.scopa import Scopa
 from tavolo.cardgames.games.tricks.bestia import Bestia
@@ -176,3 +177,21 @@ def test_easy_trick_games_follow_sensibly() -> None:
     hand = ["2H", "9H", "KH"]
     under_jack = _trick_view(hand, [(0, "JH")], None)
     assert hearts.choose(under_jack, _plays(hand), rng).cards == ("9H",)
+
+
+def test_medium_tresette_loads_points_on_a_trick_its_partner_holds_for_sure() -> None:
+    """MODE-1: the partner led the 3 (the top card) and the opponent followed low; medium
+    gives it its ace (a whole point), where the novice throws its cheapest card."""
+    hand = ("AC", "5C", "RB")
+    public = {
+        "trick": [{"seat": 0, "card": "3C"}, {"seat": 1, "card": "4C"}],
+        "hand_sizes": [9, 9, 10, 10],
+        "stock_size": 0,
+        "sides": [[0, 2], [1, 3]],
+        "shown": [[], [], [], []],
+    }
+    view = View(seat=2, hand=hand, public=public)
+    legal = _plays(["AC", "5C"])
+    rng = SeededRandom(b"load")
+    assert make_bot("tresette", "medium", b"m").choose(view, legal).cards == ("AC",)
+    assert TRESETTE_NOVICE.choose(view, legal, rng).cards == ("5C",)
