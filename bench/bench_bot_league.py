@@ -9,8 +9,10 @@ luck of the deal cancels. A deal is one hand where the game can be set to one (a
 single-hand match length, a target of 1 point; Uno and Pika play a single round, which
 places every seat by what it holds at the end rather than only the winner first);
 Tresette and Ciapanò play 3 hands and Spades plays to 100 points, the shortest match they
-offer; the chip games (Bestia, Poker, Sette e mezzo) play their whole default match, since
-stacks and Bestia's pot carry over from hand to hand (their figure is per hand).
+offer; the fishing games play their default match (to 11 points, Cirulla to 51), since a
+single hand of them is mostly drawn; the chip games (Bestia, Poker, Sette e mezzo) play
+their whole default match, since stacks and Bestia's pot carry over from hand to hand
+(their figure is per hand).
 
 Seats: in partnership games the stronger level holds one side; elsewhere it holds one
 seat against the weaker level in every other seat, rotated through all the seats. The
@@ -57,10 +59,10 @@ ONE_HAND = {"match_length": "hands:1"}
 DEAL_OPTIONS: dict[str, dict[str, Any]] = {
     "pika": {"match_length": "single"},
     "uno": {"match_length": "single"},
-    "scopa": ONE_HAND,
-    "scopone": ONE_HAND,
-    "asso": ONE_HAND,
-    "cirulla": ONE_HAND,
+    "scopa": {},
+    "scopone": {},
+    "asso": {},
+    "cirulla": {},
     "burraco": ONE_HAND,
     "scala40": ONE_HAND,
     "briscola": {"match_length": "single"},
