@@ -50,3 +50,15 @@ def test_the_hard_bot_challenges_a_likely_bluff_and_medium_accepts() -> None:
     likely = act(uno_table({0: hand}, top="R5"), 0, play("W+4", "blue"))
     likely.recent = ((1, 1, "play", "R5", "R"), (2, 0, "play", "W+4", "B"))
     assert choose("hard", likely, 2) == ACCEPT
+
+
+def test_medium_turns_the_play_to_the_colour_it_holds_most() -> None:
+    """MODE-1: on a red 2, holding one red and three greens, medium plays its green 2
+    (three greens left to play on), whatever its seed; the novice picks either."""
+    state = uno_table({0: ["R1", "G2", "G3", "G4"]}, top="R2")
+    view, legal = GAME.view(state, 0), GAME.legal_actions(state, 0)
+    seeds = range(40)
+    medium = {make_bot("uno", "medium", s).choose(view, legal).cards for s in seeds}
+    assert medium == {("G2",)}
+    easy = {make_bot("uno", "easy", s).choose(view, legal).cards for s in seeds}
+    assert {("R1",), ("G2",)} <= easy

@@ -3,8 +3,9 @@
 - **easy**: a novice (:mod:`~tavolo.cardgames.bots.shedding.novice`): a coloured card
   that fits before a wild, calls with its second-last card, and slips now and then.
 - **medium**: calls UNO with the play, plays rather than draws, keeps wilds while a
-  coloured card will do, plays a honest wild +4 only, names the colour it holds most,
-  plays a drawn card that fits, and accepts every wild +4.
+  coloured card will do, turns the play to the colour it holds most, plays a honest wild
+  +4 only, names the colour it holds most, plays a drawn card that fits, and accepts
+  every wild +4.
 - **hard**: medium's habits plus memory. From the public moves it learns which colours
   each opponent failed to follow (drew on them) and counts the cards still unseen; it
   attacks a next player who is close to going out (skip, reverse, +2, a colour they lack),
@@ -109,8 +110,9 @@ class MediumBot:
         score = 0.0
         if card[0] == "W":
             score -= 5.0  # keep wilds while a coloured card will do
-        if action.colour is not None:
-            score += _colour_counts(_remaining(view.hand, action))[action.colour] * 0.5
+        colour = action.colour or COLOUR_NAMES.get(card[0])
+        if colour is not None:  # stay in the colour it holds most: more plays to come
+            score += _colour_counts(_remaining(view.hand, action))[colour] * 0.5
         return score
 
 
