@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install lint typecheck format protos compiled bench soak soak-solitario clean deploy-tools manifests browser node typescript protos-baseline
+.PHONY: run test install lint typecheck format protos compiled bench soak soak-solitario soak-league clean deploy-tools manifests browser node typescript protos-baseline
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -108,6 +108,11 @@ soak: $(STAMP)
 soak-solitario: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python bench/bench_solitario.py --deals 10000 --levels medium,hard --jobs 2
+
+# Every game's bot ladder, 2,000 seat-rotated deals a pairing: hours on two cores, kept
+# out of `make test` and `make bench`.
+soak-league: $(STAMP)
+	$(BIN)/python bench/bench_bot_league.py --deals 2000 --jobs 2
 
 clean:
 	rm -rf build .data .pytest_cache .mypy_cache .ruff_cache .venv-deploy

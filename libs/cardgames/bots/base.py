@@ -26,10 +26,29 @@ class Bot(Protocol):
 
 
 class RandomBot:
-    """Any legal action, uniformly: the easy level of every game."""
+    """Any legal action, uniformly: no level of any game, but the yardstick the bot
+    league measures the easy level against (a level must beat a clicker)."""
 
     def choose(self, view: View, legal: Sequence[Action], rng: SeededRandom) -> Action:
         return legal[rng.randbelow(len(legal))]
+
+
+SLIP_IN = 8
+"""A novice plays a random legal move about one time in this many."""
+
+
+class Novice:
+    """The easy level: a beginner's ``policy`` that now and then slips and plays any
+    legal move (drawn from the seat's generator, so a seed fixes its slips too)."""
+
+    def __init__(self, policy: Bot, slip_in: int = SLIP_IN) -> None:
+        self.policy = policy
+        self.slip_in = slip_in
+
+    def choose(self, view: View, legal: Sequence[Action], rng: SeededRandom) -> Action:
+        if len(legal) > 1 and rng.randbelow(self.slip_in) == 0:
+            return legal[rng.randbelow(len(legal))]
+        return self.policy.choose(view, legal, rng)
 
 
 @dataclass(slots=True)

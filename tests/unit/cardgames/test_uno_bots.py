@@ -37,9 +37,28 @@ def test_thinking_bots_keep_wilds_and_play_an_honest_plus4_only() -> None:
 
 
 def test_the_hard_bot_challenges_a_likely_bluff_and_medium_accepts() -> None:
-    """Seat 0 lays a +4 on red holding many cards: red was probably among them."""
-    hand = ["W+4", "B1", "B2", "G3", "G4", "Y5", "Y6", "B7", "G8"]
-    hit = act(uno_table({0: hand}, top="R5"), 0, play("W+4", "blue"))
+    """Seat 0 lays a +4 on red holding very many cards: red was almost surely among
+    them. Holding 8, a red card is likely but not near-sure, and most players lay a +4
+    honestly (an honest +4 challenged costs 2 more cards): hard accepts that one."""
+    many = ["W+4", "B1", "B2", "G3", "G4", "Y5", "Y6", "B7", "G8", "B9", "G9", "Y9", "B3"]
+    many += ["G2", "Y2", "B4", "G5", "Y7", "B8"]
+    hit = act(uno_table({0: many}, top="R5"), 0, play("W+4", "blue"))
     hit.recent = ((1, 1, "play", "R5", "R"), (2, 0, "play", "W+4", "B"))
     assert choose("medium", hit, 2) == ACCEPT
     assert choose("hard", hit, 2) == CHALLENGE
+    hand = ["W+4", "B1", "B2", "G3", "G4", "Y5", "Y6", "B7", "G8"]
+    likely = act(uno_table({0: hand}, top="R5"), 0, play("W+4", "blue"))
+    likely.recent = ((1, 1, "play", "R5", "R"), (2, 0, "play", "W+4", "B"))
+    assert choose("hard", likely, 2) == ACCEPT
+
+
+def test_medium_turns_the_play_to_the_colour_it_holds_most() -> None:
+    """MODE-1: on a red 2, holding one red and three greens, medium plays its green 2
+    (three greens left to play on), whatever its seed; the novice picks either."""
+    state = uno_table({0: ["R1", "G2", "G3", "G4"]}, top="R2")
+    view, legal = GAME.view(state, 0), GAME.legal_actions(state, 0)
+    seeds = range(40)
+    medium = {make_bot("uno", "medium", s).choose(view, legal).cards for s in seeds}
+    assert medium == {("G2",)}
+    easy = {make_bot("uno", "easy", s).choose(view, legal).cards for s in seeds}
+    assert {("R1",), ("G2",)} <= easy

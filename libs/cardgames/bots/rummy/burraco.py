@@ -1,7 +1,8 @@
 """Burraco bots (GAMES.md 8): they see their seat's view and the legal moves, no more.
 
-- **easy** draws from the stock, lays the first meld it sees, attaches when it can and
-  discards a card at random (never a wild it could keep);
+- **easy** takes the pile when its top card fits the hand or the pile is big, else draws
+  from the stock, lays the first meld it sees, attaches when it can and discards a card
+  at random (never a wild it could keep);
 - **medium** knows the standard tactics: it takes the pile when the top card fits its
   hand or the pile is rich, lays long natural melds before spending a wild, feeds its
   burraci, and discards the card its hand needs least, a wild never;
@@ -27,12 +28,18 @@ from tavolo.cardgames.rng import SeededRandom
 
 RULES = BURRACO_MELDS
 DANGER = 2.0  # live cards a discard is worth giving up rather than feed a rival
+BIG_PILE = 8  # easy grabs a pile this long, as a beginner does
 
 
 class EasyBurraco:
     def choose(self, view: View, legal: Sequence[Action], rng: SeededRandom) -> Action:
         kinds = {a.kind for a in legal}
         if ActionKind.DRAW in kinds:
+            pile: list[str] = list(view.public["discard"])
+            take = next((a for a in legal if a.kind is ActionKind.TAKE_DISCARD), None)
+            fits = bool(pile) and usefulness(pile[-1], list(view.hand)) >= 2
+            if take is not None and (len(pile) >= BIG_PILE or fits):
+                return take
             return next(a for a in legal if a.kind is ActionKind.DRAW)
         plays = [a for a in legal if a.kind in (ActionKind.MELD, ActionKind.ATTACH)]
         if plays:

@@ -1,13 +1,15 @@
 """Pika bots at three levels, each choosing from the seat's view and legal actions only.
 
-- **easy**: any legal action at random.
+- **easy**: a novice (:mod:`~tavolo.cardgames.bots.shedding.novice`): a coloured card
+  that fits before a wild, calls with its second-last card, and slips now and then.
 - **medium**: calls Pika with the play, chains every stack it can (a +2 before a +4),
   keeps black cards while a coloured card will do, and names the colour it holds most.
 - **hard**: medium's habits plus memory. From the public moves in its views it notes which
   colours each opponent has just failed to play (drew instead) or named with a black card;
   from the discard pile and its hand it counts the cards still unseen. It attacks a next
-  player who is close to going out (skips, reverses, stacks, a colour they lack) and never
-  keeps a +2/+4 as its last card, since going out on one can send the stack back (PIKA-9).
+  player who is close to going out (skips, reverses, stacks, a colour they lack), heads-up
+  plays a skip, reverse or +2 to play again, and never keeps a +2/+4 as its last card,
+  since going out on one can send the stack back (PIKA-9).
 """
 
 from __future__ import annotations
@@ -18,12 +20,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
-from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
+from tavolo.cardgames.bots.base import Bot, Novice, pick_best
+from tavolo.cardgames.bots.shedding.novice import SheddingNovice
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games.shedding.deck import COLOUR_NAMES, DECK
 from tavolo.cardgames.rng import SeededRandom
 
 _ATTACKS = frozenset({"skip", "rev", "+2", "W+4"})
+_AGAIN = frozenset({"skip", "rev", "+2"})
+"""Heads-up, these leave the turn with the player who laid them (a +2 taken ends the
+taker's turn)."""
 
 
 def _value(card: str) -> str:
@@ -155,6 +161,8 @@ class HardBot:
             score -= 8.0  # never keep a +2/+4 as the last card (PIKA-9)
         if threat <= 2 and value in _ATTACKS:
             score += 6.0  # hold back a player close to going out
+        if len(view.public["hand_sizes"]) == 2 and value in _AGAIN and len(rest) > 1:
+            score += 2.0  # heads-up, a skip, reverse or +2 plays again: shed one more
         colour = action.colour or COLOUR_NAMES.get(card[0])
         if colour is not None:
             held = _colour_counts(rest)[colour]
@@ -171,7 +179,7 @@ class HardBot:
 
 
 BOTS: Mapping[str, Callable[[], Bot]] = {
-    "easy": RandomBot,
+    "easy": lambda: Novice(SheddingNovice()),
     "medium": MediumBot,
     "hard": HardBot,
 }

@@ -1,15 +1,18 @@
 """Uno bots at three levels, each choosing from the seat's view and legal actions only.
 
-- **easy**: any legal action at random (it may even draw while holding a play).
+- **easy**: a novice (:mod:`~tavolo.cardgames.bots.shedding.novice`): a coloured card
+  that fits before a wild, calls with its second-last card, and slips now and then.
 - **medium**: calls UNO with the play, plays rather than draws, keeps wilds while a
-  coloured card will do, plays a honest wild +4 only, names the colour it holds most,
-  plays a drawn card that fits, and accepts every wild +4.
+  coloured card will do, turns the play to the colour it holds most, plays a honest wild
+  +4 only, names the colour it holds most, plays a drawn card that fits, and accepts
+  every wild +4.
 - **hard**: medium's habits plus memory. From the public moves it learns which colours
   each opponent failed to follow (drew on them) and counts the cards still unseen; it
   attacks a next player who is close to going out (skip, reverse, +2, a colour they lack),
-  sheds its costly cards first, and challenges a wild +4 when the odds that its player
-  held the colour then in play are good enough: a won challenge swings 8 cards, a lost
-  one costs 2 more than accepting, so it challenges above a 1-in-5 chance of a bluff.
+  sheds its costly cards first, heads-up plays a skip, reverse or +2 to play again, and
+  challenges a wild +4 only when the odds that its player held the colour then in play
+  are near-certain (above 95%): most players lay a +4 honestly, and a challenged honest
+  +4 costs 2 more cards than accepting (a lower bar, 1 in 5, lost cards to medium).
 """
 
 from __future__ import annotations
@@ -20,14 +23,18 @@ from itertools import pairwise
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
-from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
+from tavolo.cardgames.bots.base import Bot, Novice, pick_best
+from tavolo.cardgames.bots.shedding.novice import SheddingNovice
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games.shedding.deck import COLOUR_LETTERS, COLOUR_NAMES, DECK, POINTS
 from tavolo.cardgames.rng import SeededRandom
 
 _ATTACKS = frozenset({"skip", "rev", "+2", "W+4"})
-CHALLENGE_ABOVE = 0.2
-"""A challenge pays when P(bluff) · 8 cards > (1 - P(bluff)) · 2 cards."""
+_AGAIN = frozenset({"skip", "rev", "+2"})
+"""Heads-up, these leave the turn with the player who laid them."""
+CHALLENGE_ABOVE = 0.95
+"""P(held the colour), counted from the unseen cards as if the +4 were laid at random, is
+no chance of a bluff against a player who lays it honestly: challenge only near-sure."""
 
 
 def _value(card: str) -> str:
@@ -103,8 +110,9 @@ class MediumBot:
         score = 0.0
         if card[0] == "W":
             score -= 5.0  # keep wilds while a coloured card will do
-        if action.colour is not None:
-            score += _colour_counts(_remaining(view.hand, action))[action.colour] * 0.5
+        colour = action.colour or COLOUR_NAMES.get(card[0])
+        if colour is not None:  # stay in the colour it holds most: more plays to come
+            score += _colour_counts(_remaining(view.hand, action))[colour] * 0.5
         return score
 
 
@@ -186,6 +194,8 @@ class HardBot(MediumBot):
         score = 0.0
         if card[0] == "W" and len(view.hand) > 2 and threat > 2:
             score -= 5.0
+        if len(view.public["hand_sizes"]) == 2 and value in _AGAIN and len(rest) > 1:
+            score += 2.0  # heads-up, a skip, reverse or +2 plays again: shed one more
         if threat <= 2 and value in _ATTACKS:
             score += 6.0  # hold back a player close to going out
         colour = action.colour or COLOUR_NAMES.get(card[0])
@@ -202,7 +212,7 @@ class HardBot(MediumBot):
 
 
 BOTS: Mapping[str, Callable[[], Bot]] = {
-    "easy": RandomBot,
+    "easy": lambda: Novice(SheddingNovice()),
     "medium": MediumBot,
     "hard": HardBot,
 }

@@ -1,12 +1,16 @@
 """Bestia bots at three levels; they see only their seat's view and legal actions.
 
-- easy: any legal action;
-- medium: the standard tactics: play a hand holding about a trick (trumps, aces, 3s),
-  go al buio with a hand that holds nothing, take a trick with the cheapest card that
-  wins it, otherwise throw the weakest card, and lead the strongest;
-- hard: weighs the chips: it plays a hand when the trick money it expects beats the
-  bestia it risks (this hand's pot, times the chance of taking nothing), its share of
-  the tricks judged against the players who have declared and those still to; in play
+- easy: a novice: plays a hand holding a trump or an ace, never goes al buio, takes a
+  trick with its cheapest winning card, else throws its cheapest
+  (:mod:`~tavolo.cardgames.bots.tricks.novice`);
+- medium: the standard tactics: plays a hand when the trick money it expects beats the
+  bestia it risks (this hand's pot, times the chance of taking nothing), its share of the
+  tricks judged against the players who have declared and half of those still to, and
+  any hand as the last to decide with nobody playing, for a lone player takes the whole
+  pot unplayed; it goes al buio with a hand that holds nothing, takes a trick with the
+  cheapest card that wins it, otherwise throws the weakest card, and leads the strongest;
+- hard: weighs the chips as medium does, but counts every player still to decide as a
+  rival (the cautious reading, which keeps it out of more bestie); in play
   it remembers every card seen, so it knows which cards are masters and how likely a
   later player is to overtake.
 """
@@ -17,8 +21,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
-from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
+from tavolo.cardgames.bots.base import Bot, Novice, pick_best
 from tavolo.cardgames.bots.tricks.memory import TrickMemory
+from tavolo.cardgames.bots.tricks.novice import TrickNovice, TrickTaste, trumps_in_view
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games import italian_cards
 from tavolo.cardgames.games.tricks.bestia_state import TRICKS
@@ -69,15 +74,15 @@ class BestiaBot:
     def wants_to_play(self, view: View) -> bool:
         public: Any = view.public
         chances = hand_chances(view.hand, public["trumps"])
-        if not self.hard:
-            return sum(chances) >= 1.0
         seat = int(view.seat or 0)
         declared = public["declared"]
         rivals = sum(1 for s, d in enumerate(declared) if d and s != seat)
         undecided = sum(1 for s, d in enumerate(declared) if d is None and s != seat)
-        expected_rivals = rivals + 0.5 * undecided
-        if expected_rivals == 0:
+        if rivals == 0 and undecided == 0:
             return True  # alone, the whole pot is taken unplayed
+        # medium guesses half of those still to decide will play; hard counts them all,
+        # the cautious reading that keeps it out of more bestie
+        expected_rivals = rivals + (1.0 if self.hard else 0.5) * undecided
         mine = sum(chances)
         share_of_tricks = mine / (mine + expected_rivals * AVERAGE_HAND)
         pot = int(public["pot"])
@@ -119,12 +124,33 @@ class BestiaBot:
         return float((1.0 - share) ** threats)
 
 
+BESTIA_TRICKS = {c: 1 for c in italian_cards.DECK}
+"""Every Bestia trick pays alike, whatever its cards."""
+
+
+class EasyBestia(TrickNovice):
+    """A beginner: plays any hand with a trump or an ace in it, keeps it, and takes
+    what tricks it can with its cheapest winning card."""
+
+    def __init__(self) -> None:
+        super().__init__(TrickTaste(ORDER, BESTIA_TRICKS, trumps_in_view))
+
+    def choose(self, view: View, legal: Sequence[Action], rng: SeededRandom) -> Action:
+        if PLAYS in legal:
+            trumps = view.public["trumps"]
+            good = any(c[-1] == trumps or c[:-1] == "A" for c in view.hand)
+            return PLAYS if good else PASSES
+        if KEEPS in legal:
+            return KEEPS
+        return super().choose(view, legal, rng)
+
+
 def _factory(level: str) -> Callable[[], Bot]:
     return lambda: BestiaBot(level)
 
 
 BOTS: dict[str, Callable[[], Bot]] = {
-    "easy": RandomBot,
+    "easy": lambda: Novice(EasyBestia()),
     "medium": _factory("medium"),
     "hard": _factory("hard"),
 }

@@ -1,6 +1,7 @@
 """Briscola bots at three levels; they see only their seat's view and legal actions.
 
-- easy: any legal card (:class:`~tavolo.cardgames.bots.base.RandomBot`);
+- easy: a novice (:mod:`~tavolo.cardgames.bots.tricks.novice`): takes a trick with points
+  on it with its cheapest winning card, else throws or leads its cheapest card;
 - medium: the standard tactics with no memory: lead a *liscio* (a card worth nothing),
   take a trick worth taking with the cheapest card that wins it, save trumps for loads,
   load (*caricare*) an A or a 3 on a trick the partner is sure to win, otherwise give the
@@ -22,10 +23,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
-from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
+from tavolo.cardgames.bots.base import Bot, Novice, pick_best
 from tavolo.cardgames.bots.tricks.determinized import best_move
 from tavolo.cardgames.bots.tricks.endgame import best_endgame_card
 from tavolo.cardgames.bots.tricks.memory import TrickMemory
+from tavolo.cardgames.bots.tricks.novice import TrickNovice, TrickTaste, trumps_in_view
 from tavolo.cardgames.bots.tricks.world import (
     STOCK,
     TrickRules,
@@ -272,7 +274,7 @@ def _factory(level: str) -> Callable[[], Bot]:
 
 
 BOTS: dict[str, Callable[[], Bot]] = {
-    "easy": RandomBot,
+    "easy": lambda: Novice(TrickNovice(TrickTaste(ORDER, POINTS, trumps_in_view))),
     "medium": _factory("medium"),
     "hard": _factory("hard"),
 }

@@ -1,6 +1,7 @@
 """Ciapanò bots at three levels: the Tresette judging turned round to avoid points.
 
-- easy: any legal card;
+- easy: a novice (:mod:`~tavolo.cardgames.bots.tricks.novice`): ducks under the winning
+  card, throws its costliest card when void, leads low;
 - medium: lead low, duck under the card winning the trick with the highest card that
   still loses, and when void throw away the aces and figures; with no memory it guesses
   whether a lead can be beaten;
@@ -18,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from tavolo.cardgames.actions import Action, ActionKind
-from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
+from tavolo.cardgames.bots.base import Bot, Novice, pick_best
 from tavolo.cardgames.bots.tricks.determinized import best_move
 from tavolo.cardgames.bots.tricks.memory import TrickMemory
+from tavolo.cardgames.bots.tricks.novice import TrickNovice, TrickTaste, no_trumps
 from tavolo.cardgames.bots.tricks.tresette import TrickSight, tresette_sampler, unseen_cards
 from tavolo.cardgames.bots.tricks.world import Score
 from tavolo.cardgames.contract import View
@@ -108,7 +110,7 @@ def _factory(level: str) -> Callable[[], Bot]:
 
 
 BOTS: dict[str, Callable[[], Bot]] = {
-    "easy": RandomBot,
+    "easy": lambda: Novice(TrickNovice(TrickTaste(ORDER, THIRDS, no_trumps, avoid=True))),
     "medium": _factory("medium"),
     "hard": _factory("hard"),
 }

@@ -20,10 +20,11 @@ from typing import Protocol, TypeVar
 
 from tavolo.cardgames.rng import SeededRandom
 
-MIN_WORLDS = 8
+MIN_WORLDS = 3
 MAX_WORLDS = 160
-DEFAULT_BUDGET = 3000
-"""Card plays simulated per move: about 20 ms of Python on this machine's cores."""
+DEFAULT_BUDGET = 1000
+"""Card plays simulated per move: a third of the 3,000 that took 7-11 ms at p99, to keep a
+decision inside 10 ms (GAMES 8); the bot league prints hard's share against medium."""
 
 W = TypeVar("W", bound="World")
 

@@ -1,6 +1,7 @@
 """Hearts bots at three levels, each choosing from the seat's view and legal actions only.
 
-- **easy**: any legal card at random.
+- **easy**: a novice (:mod:`~tavolo.cardgames.bots.tricks.novice`): passes its highest
+  cards, ducks under the winning card, throws its costliest card when void, leads low.
 - **medium**: passes the most dangerous cards (the Q♠, the A♠ and K♠ that catch it, high
   hearts); following, ducks under the card winning the trick (the highest card that does
   not win), or wins with its highest when it cannot duck; void, it dumps the Q♠, then its
@@ -17,9 +18,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
-from tavolo.cardgames.bots.base import Bot, RandomBot
+from tavolo.cardgames.bots.base import Bot, Novice
+from tavolo.cardgames.bots.tricks.novice import TrickNovice, TrickTaste, no_trumps
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.games.french_deck import full_deck, rank_of, suit_of
+from tavolo.cardgames.games.tricks.core import CardOrder
 from tavolo.cardgames.games.tricks.hearts import danger
 from tavolo.cardgames.games.tricks.hearts_state import QUEEN_OF_SPADES, card_points
 from tavolo.cardgames.rng import SeededRandom
@@ -43,6 +46,24 @@ def pass_danger(card: str, hand: Sequence[str]) -> float:
     if card in _SPADE_CATCHERS:
         score += 20
     return score
+
+
+ORDER = CardOrder(
+    suit={c: suit_of(c) for c in full_deck()}, strength={c: rank_of(c) for c in full_deck()}
+)
+POINTS = {c: card_points(c) for c in full_deck()}
+
+
+class EasyBot(TrickNovice):
+    """A beginner: passes its highest cards and plays the trick in front of it."""
+
+    def __init__(self) -> None:
+        super().__init__(TrickTaste(ORDER, POINTS, no_trumps, avoid=True))
+
+    def choose(self, view: View, legal: Sequence[Action], rng: SeededRandom) -> Action:
+        if legal[0].kind is ActionKind.PASS_CARDS:
+            return max(legal, key=lambda a: rank_of(_card(a)))
+        return super().choose(view, legal, rng)
 
 
 class MediumBot:
@@ -171,7 +192,7 @@ class HardBot(MediumBot):
 
 
 BOTS: Mapping[str, Callable[[], Bot]] = {
-    "easy": RandomBot,
+    "easy": lambda: Novice(EasyBot()),
     "medium": MediumBot,
     "hard": HardBot,
 }

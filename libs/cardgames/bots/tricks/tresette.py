@@ -1,10 +1,11 @@
 """Tresette a vincere bots at three levels; they see only their seat's view.
 
-- easy: any legal card (:class:`~tavolo.cardgames.bots.base.RandomBot`);
-- medium: the standard tactics with no memory: declare every combination held, lead a 3
-  (the top card) to cash it and otherwise a low card, take a trick worth taking with the
-  cheapest card that wins it, give the partner's winning trick a point card, and give
-  an opponent's trick the least;
+- easy: a novice (:mod:`~tavolo.cardgames.bots.tricks.novice`): declares what it holds,
+  takes a trick with points on it with its cheapest winning card, else plays its cheapest;
+- medium: the novice's sense of the trick with the standard tactics it lacks, no memory:
+  load the points on a trick the partner holds for sure (with a 3, or playing last),
+  never overtake the partner otherwise, and let a trick go rather than spend more
+  points on it than it holds (:func:`medium_card`);
 - hard: searches. It remembers every card played and which suits each player has shown
   it lacks, deals the cards it has not seen into many possible hands (and stocks) that
   agree with all of that, and plays each of its cards through every one of them
@@ -23,10 +24,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
-from tavolo.cardgames.bots.base import Bot, RandomBot, pick_best
+from tavolo.cardgames.bots.base import Bot, Novice, pick_best
 from tavolo.cardgames.bots.tricks.determinized import best_move
 from tavolo.cardgames.bots.tricks.endgame import best_endgame_card
 from tavolo.cardgames.bots.tricks.memory import TrickMemory
+from tavolo.cardgames.bots.tricks.novice import TrickNovice, TrickTaste, no_trumps
 from tavolo.cardgames.bots.tricks.world import (
     STOCK,
     Score,
@@ -207,7 +209,9 @@ class TresetteBot:
                 last_trick=LAST_TRICK,
             )
             return _PLAYS[best]
-        if self.memory is not None and len(cards) > 1:
+        if self.memory is None:
+            return _PLAYS[medium_card(view, sight, cards)]
+        if len(cards) > 1:
             score = side_score(sight.seat, view.public["sides"])
             sample = tresette_sampler(self.memory, view, set(), score, avoid=False)
             if sample is not None:
@@ -229,12 +233,34 @@ class TresetteBot:
         return -thirds - keep
 
 
+NOVICE = TrickNovice(TrickTaste(ORDER, THIRDS, no_trumps))
+
+
+def medium_card(view: View, sight: TrickSight, cards: Sequence[str]) -> str:
+    """The novice's sense of the trick in front of it, and the standard plays it lacks:
+    lead a 3 (the top card) to cash it, load the points on a trick the partner holds for
+    sure (with a 3, or as the last to play), and never overtake the partner otherwise."""
+    if not sight.trick:
+        return NOVICE.card(view.public, cards)
+    winner, best = winning_play(sight.trick, ORDER, None)
+    if winner in sight.side:
+        losers = [c for c in cards if not sight.wins_now(c)] or list(cards)
+        if best[:-1] == "3" or sight.after == 0:
+            return max(losers, key=lambda c: (THIRDS[c], -ORDER.strength[c]))
+        return min(losers, key=lambda c: (THIRDS[c], ORDER.strength[c]))
+    winners = [c for c in cards if sight.wins_now(c)]
+    cheapest = min(winners, key=lambda c: (THIRDS[c], ORDER.strength[c]), default=None)
+    if cheapest is not None and THIRDS[cheapest] > sight.trick_thirds():
+        return min(cards, key=lambda c: (THIRDS[c], ORDER.strength[c]))  # not worth it
+    return NOVICE.card(view.public, cards)
+
+
 def _factory(level: str) -> Callable[[], Bot]:
     return lambda: TresetteBot(level)
 
 
 BOTS: dict[str, Callable[[], Bot]] = {
-    "easy": RandomBot,
+    "easy": lambda: Novice(NOVICE),
     "medium": _factory("medium"),
     "hard": _factory("hard"),
 }
