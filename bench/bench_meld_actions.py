@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from itertools import combinations
 
 from tavolo.cardgames.games.rummy.burraco import Burraco
@@ -89,7 +88,7 @@ def main() -> None:
     base = game.new_game({}, 2, b"meld bench")
     for name, hand in HANDS.items():
         assert all(hand.count(c) <= full_deck().count(c) for c in hand), name
-        state = replace(base, hands=(sort_cards(hand), base.hands[1]), phase=PLAY, turn=0)
+        state = base.replace(hands=(sort_cards(hand), base.hands[1]), phase=PLAY, turn=0)
         seconds, actions = timed(lambda s=state: game.legal_actions(s, 0), 20)
         melds = len(melds_in_hand(hand, BURRACO_MELDS))
         assert isinstance(actions, list)
