@@ -10,7 +10,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { TavoloClient, TableStatus, loadInstallationId, type TableAssignment } from "../src/index.js";
+import { TavoloClient, TableStatus, loadInstallationId, receiptOf, type TableAssignment } from "../src/index.js";
 import { addressesFromEnv } from "./env.js";
 import { playSeat, type Played } from "./seat.js";
 
@@ -59,6 +59,11 @@ async function main(argv: string[]): Promise<number> {
   [...places.keys()]
     .sort((a, b) => (places[a] ?? 0) - (places[b] ?? 0))
     .forEach((seatIndex) => console.log(`  ${places[seatIndex]}. ${names[seatIndex]}`));
+  const receipt = receiptOf(played.last);
+  if (receipt !== undefined) {
+    console.log(`your receipt, the hash of the log as the table ended: ${receipt.logHash}`);
+    console.log(`check the stored log against it: ${receipt.verifyCommand}`);
+  }
   return 0;
 }
 

@@ -2,6 +2,7 @@
 export * from "./client.js";
 export * from "./errors.js";
 export * from "./installation.js";
+export * from "./receipt.js";
 export * from "./retry.js";
 export * from "./gen/tavolo/v1/common_pb.js";
 export * from "./gen/tavolo/v1/engine_pb.js";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { timestampFromMs, timestampMs } from "@bufbuild/protobuf/wkt";
-import { TableStatus, UnauthenticatedError, type Session } from "../src/index.js";
+import { TableStatus, UnauthenticatedError, receiptOf, type Session } from "../src/index.js";
 import { acceptAndPlay } from "../examples/invitation-acceptor.js";
 import { playFromQueue } from "../examples/queue-player.js";
 import { playSeat } from "../examples/seat.js";
@@ -21,6 +21,9 @@ test("a queued Pika game is played to FINISHED and the wallet and leaderboard se
 
   assert.equal(played.last.status, TableStatus.FINISHED);
   assert.ok(played.actions > 0, "the SDK played the seat");
+  const receipt = receiptOf(played.last);
+  assert.match(receipt?.logHash ?? "", /^[0-9a-f]{64}$/, "the closing view hands the seat its receipt (AUDIT-3)");
+  assert.equal(receipt?.verifyCommand, `tavolo audit verify --receipt ${receipt?.logHash} ${seat.tableId}`);
   const place = played.last.outcome?.places[seat.seat];
   assert.ok(place === 1 || place === 2, `a place for seat ${seat.seat}: ${place}`);
   const cause = `reward:${seat.tableId}:${seat.seat}`;
