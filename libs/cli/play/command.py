@@ -14,8 +14,10 @@ longer than the window is answered with the ``EXPIRE`` the rules expect.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
+import textwrap
 import time
 from collections.abc import Callable
 from typing import Any, TextIO
@@ -26,25 +28,55 @@ from tavolo.cardgames.bots.registry import make_bot
 from tavolo.cardgames.contract import Game, Outcome, View
 from tavolo.cardgames.errors import RuleError
 from tavolo.cardgames.registry import get_game
-from tavolo.cli.play.renderers import RENDERERS, Renderer, bot_levels, lineup, renderer_for
+from tavolo.cli.play.renderers import (
+    PARTNER_LEVEL,
+    RENDERERS,
+    Renderer,
+    bot_levels,
+    choice_prompt,
+    lineup,
+    menu,
+    not_a_choice,
+    partnerships,
+    renderer_for,
+    table_options,
+    typed_action,
+    with_options,
+)
+from tavolo.cli.play.table_options import add_option_argument, parse_options
 
 DEFAULT_PLAYERS: dict[str, int] = {
     "solitario": 1,
 }
 """Games whose table is not four seats unless ``--players`` says so."""
+DEFAULT_LEVEL = "medium"
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "play",
         help="play a game in the terminal against bots (no server)",
-        description="Play a whole game against bots, offline. You are seat 0.",
+        description="Play a whole game against bots, offline. You are seat 0. "
+        "`tavolo play GAME --help` also lists the game's options, seats and bots.",
+        add_help=False,
+    )
+    parser.add_argument(
+        "-h", "--help", action=_GameHelp, help="this help, and the game's own when one is named"
     )
     parser.add_argument("game", choices=sorted(RENDERERS), help="which game")
     parser.add_argument(
         "--players", type=int, default=None, help="seats at the table (4; Solitario 1)"
     )
-    parser.add_argument("--level", choices=LEVELS, default="medium", help="bot level")
+    parser.add_argument(
+        "--level", choices=LEVELS, default=DEFAULT_LEVEL, help="the opponents' bot level"
+    )
+    parser.add_argument(
+        "--partner",
+        choices=LEVELS,
+        default=None,
+        help=f"your partner's level in a partnership game (default {PARTNER_LEVEL})",
+    )
+    add_option_argument(parser)
     parser.add_argument("--seed", default=None, help="deal seed, to replay a game")
     engine = os.environ.get("TAVOLO_ENGINE_ADDRESS", "127.0.0.1:50052")
     parser.add_argument(
@@ -69,9 +101,80 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=_handle)
 
 
+class _GameHelp(argparse.Action):
+    """``--help``: the command's help, then the named game's own (options with defaults
+    and allowed values, the seat counts, the bots)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        parser.print_help()
+        game = getattr(namespace, "game", None)
+        if game in RENDERERS:
+            print()
+            print(game_help(game))
+        parser.exit()
+
+
+def seat_counts_text(game_name: str) -> str:
+    """``4``, ``2 or 4``, ``2 to 6``: the table sizes a game takes, as a player says them."""
+    counts = get_game(game_name).seat_counts()
+    if len(counts) == 1:
+        return str(counts[0])
+    if list(counts) == list(range(counts[0], counts[-1] + 1)) and len(counts) > 2:
+        return f"{counts[0]} to {counts[-1]}"
+    return " or ".join(str(n) for n in counts)
+
+
+def game_help(game_name: str) -> str:
+    """What ``tavolo play GAME --help`` adds about the game itself."""
+    game = get_game(game_name)
+    players = DEFAULT_PLAYERS.get(game_name, 4)
+    lines = [
+        f"{game.title} is for {seat_counts_text(game_name)} players "
+        f"(--players, default {players}).",
+        f"Bots play at --level {DEFAULT_LEVEL} unless you choose another level.",
+    ]
+    if partnerships(game_name, players):
+        lines.append(
+            f"Partnerships: your partner plays at --partner {PARTNER_LEVEL} unless you choose."
+        )
+    if not game.option_specs:
+        lines.append("Options: none.")
+        return "\n".join(lines)
+    lines.append("Options (--option NAME=VALUE; the default first):")
+    for spec in game.option_specs:
+        allowed = ""
+        if spec.choices is not None:
+            allowed = f" (one of {', '.join(_option_text(c) for c in spec.choices)})"
+        lines.append(f"  {spec.name}={_option_text(spec.default)}{allowed}")
+        lines.extend(f"      {part}" for part in textwrap.wrap(spec.doc, 72))
+    return "\n".join(lines)
+
+
+def _option_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 def _handle(args: argparse.Namespace) -> int:
     if args.players is None:
         args.players = DEFAULT_PLAYERS.get(args.game, 4)
+    if args.players not in get_game(args.game).seat_counts():
+        title = get_game(args.game).title
+        print(f"{title} is for {seat_counts_text(args.game)} players, not {args.players}")
+        return 2
+    try:
+        options = parse_options(args.options)
+    except ValueError as exc:
+        print(f"cannot start: {exc}")
+        return 2
     if args.daily:  # see tavolo.cli.play.daily
         if args.game != "solitario" or args.table is not None:
             print("--daily is for `tavolo play solitario` alone, without --table")
@@ -84,7 +187,15 @@ def _handle(args: argparse.Namespace) -> int:
 
         return play_remote(args, None)  # None: the terminal's own keyboard
     seed = args.seed if args.seed is not None else os.urandom(6).hex()
-    return play(args.game, args.players, args.level, seed, input_line=_read_line)
+    return play(
+        args.game,
+        args.players,
+        args.level,
+        seed,
+        input_line=_read_line,
+        partner=args.partner,
+        options=options,
+    )
 
 
 def _read_line(prompt: str) -> str | None:
@@ -110,27 +221,31 @@ def play(
     input_line: Callable[[str], str | None],
     out: TextIO | None = None,
     clock: Callable[[], float] = time.monotonic,
+    partner: str | None = None,
+    options: dict[str, Any] | None = None,
 ) -> int:
     """Play one game to its end; returns the exit code (0 done, 1 quit, 2 bad set-up)."""
     out = out if out is not None else sys.stdout
     try:
         game = get_game(game_name)
-        state = game.new_game({}, players, seed.encode())
+        state = game.new_game(options or {}, players, seed.encode())
     except ValueError as exc:
         print(f"cannot start: {exc}", file=out)
         return 2
     renderer = renderer_for(game_name)
-    levels = bot_levels(game_name, players, level)
+    levels = bot_levels(game_name, players, level, partner, options)
     bots = {s: make_bot(game_name, levels[s], f"{seed}:{s}") for s in range(1, players)}
     names = ["You", *(f"Bot {s} ({levels[s]})" for s in range(1, players))]
-    print(f"{game.title}: {lineup(game_name, players, level)}. Seed: {seed}", file=out)
+    who = lineup(game_name, players, level, partner, options)
+    print(f"{game.title}: {who}. Seed: {seed}", file=out)
     table = _Table(game, state, renderer, bots, names, input_line, out, clock)
+    table.options = table_options(game_name, options)
     try:
         outcome = table.run()
     except Quit:
         print("You left the table.", file=out)
         return 1
-    print(renderer.outcome(outcome, game.view(table.state, HUMAN), names), file=out)
+    print(renderer.outcome(outcome, table.view(), names), file=out)
     return 0
 
 
@@ -152,9 +267,15 @@ class _Table:
         self.bots, self.names = bots, names
         self.input_line, self.out, self.clock = input_line, out, clock
         self.seen: View | None = None
+        self.options: dict[str, Any] = {}
+
+    def view(self) -> View:
+        """The human's view, as the renderer takes it (with the table's options)."""
+        return with_options(self.game.view(self.state, HUMAN), self.options)
 
     def run(self) -> Outcome:
         game = self.game
+        self._narrate()
         while (outcome := game.outcome(self.state)) is None:
             self._bots_answer_calls()
             if game.outcome(self.state) is not None:
@@ -170,7 +291,9 @@ class _Table:
         return outcome
 
     def _apply(self, seat: int, action: Action) -> None:
+        """One move, told at once: news comes out in the order it happened."""
         self.state, _ = self.game.apply(self.state, seat, action)
+        self._narrate()
         if seat == HUMAN:
             self._timed_call()
 
@@ -184,27 +307,32 @@ class _Table:
                 self._apply(seat, bot.choose(self.game.view(self.state, seat), legal))
 
     def _narrate(self) -> None:
-        view = self.game.view(self.state, HUMAN)
+        view = self.view()
         for line in self.renderer.news(self.seen, view, self.names):
             print(line, file=self.out)
         self.seen = view
 
     def _human_turn(self) -> None:
         self._narrate()
-        view = self.game.view(self.state, HUMAN)
+        view = self.view()
         legal = self.game.legal_actions(self.state, HUMAN)
+        choices = menu(self.renderer, view, legal)
         print(self.renderer.table(view, self.names), file=self.out)
-        for n, action in enumerate(legal, 1):
-            print(f"  {n}) {self.renderer.choice(action, view)}", file=self.out)
+        for n, (label, _) in enumerate(choices, 1):
+            print(f"  {n}) {label}", file=self.out)
         while True:
-            line = self.input_line("Your choice (number; 'sort', 'move I J', 'quit'): ")
+            line = self.input_line(choice_prompt(self.renderer, view))
             if line is None or line.strip().lower() in ("q", "quit"):
                 raise Quit
             text = line.strip()
-            if text.isdigit() and 1 <= int(text) <= len(legal):
-                self._apply(HUMAN, legal[int(text) - 1])
+            if text.isdigit() and 1 <= int(text) <= len(choices):
+                self._apply(HUMAN, choices[int(text) - 1][1])
                 return
-            order = self.renderer.reorder(view, text)
+            typed = typed_action(self.renderer, view, legal, text)
+            if typed is not None:
+                self._apply(HUMAN, typed)
+                return
+            order = self.renderer.reorder(view, text) if len(view.hand) > 1 else None
             if order is not None:
                 try:
                     self.state, _ = self.game.apply(
@@ -215,15 +343,11 @@ class _Table:
                     continue
                 self._human_turn()
                 return
-            print(
-                f"  '{text}' is not a choice: type a number from 1 to {len(legal)}, "
-                "'sort', 'move I J' (card I to place J) or 'quit'",
-                file=self.out,
-            )
+            print(not_a_choice(self.renderer, view, text, len(choices)), file=self.out)
 
     def _timed_call(self) -> None:
         """A timed call opened for the human: ask at once, expire it if the answer is late."""
-        view = self.game.view(self.state, HUMAN)
+        view = self.view()
         question = self.renderer.call_prompt(view)
         if question is None:
             return

@@ -23,15 +23,17 @@ import asyncio
 import sys
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import Any, TextIO
 
 import grpc
+from google.protobuf import struct_pb2
 
 from tavolo.cardgames.contract import Outcome
 from tavolo.cardgames.registry import get_game
 from tavolo.cli import session
 from tavolo.cli.play.renderers import bot_levels, lineup, renderer_for
 from tavolo.cli.play.table_client import TableClient
+from tavolo.cli.play.table_options import parse_options
 from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
 
@@ -83,6 +85,8 @@ def play_remote(args: argparse.Namespace, input_line: Callable[[str], str | None
                 args.level,
                 input_line,
                 nickname=login,
+                partner=getattr(args, "partner", None),
+                options=parse_options(getattr(args, "options", [])),
             )
         )
     except session.NoSession as exc:
@@ -115,11 +119,15 @@ async def play_at_server(
     bot_think_millis: int = BOT_THINK_MILLIS,
     turn_seconds: int = 0,
     nickname: str | None = None,
+    partner: str | None = None,
+    options: dict[str, Any] | None = None,
 ) -> int:
     """Open a versus-computer table and play it to its end; 0 when finished, 1 if quit."""
     renderer = renderer_for(game)
     auth = _auth(token)
-    levels = bot_levels(game, players, level)
+    levels = bot_levels(game, players, level, partner, options)
+    table_options = struct_pb2.Struct()
+    table_options.update(options or {})
     seats = [common_pb2.Seat(seat=0, player_id=player, nickname=player)] + [
         common_pb2.Seat(seat=s, bot=True, bot_level=LEVELS[levels[s]]) for s in range(1, players)
     ]
@@ -129,6 +137,7 @@ async def play_at_server(
         opened = await stub.OpenTable(
             engine_pb2.OpenTableRequest(
                 game=game,
+                options=table_options,
                 seats=seats,
                 mode=common_pb2.MODE_VERSUS_COMPUTER,
                 bot_think_millis=bot_think_millis,
@@ -137,7 +146,8 @@ async def play_at_server(
             metadata=auth(),
         )
         table_id = opened.table_id
-        print(f"Table {table_id} at {server}: {lineup(game, players, level)}.", file=out)
+        who = lineup(game, players, level, partner, options)
+        print(f"Table {table_id} at {server}: {who}.", file=out)
         print(f"The deal is committed to sha256(seed) = {opened.seed_commitment}", file=out)
         client = TableClient(stub, table_id, auth, renderer, names, input_line, out)
         outcome = await client.run()

@@ -2,9 +2,50 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 def ordinal(n: int) -> str:
     """``1st``, ``2nd``, ``3rd``, ``4th`` … ``11th``, ``21st``: a place in words."""
     if 10 <= n % 100 <= 20:
         return f"{n}th"
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 trick``, ``2 tricks``, ``1 ace``, ``0 aces``: a number of things in words."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def does(name: str, verb: str, you: str | None = None) -> str:
+    """``Bot 1 scores`` but ``You score``: the verb agreeing with the seat's name.
+
+    ``verb`` is the third person (``scores``, ``goes``, ``declares``); the form for "You"
+    is ``you`` when given, else the third person without its ``s`` (``goes`` → ``go``)."""
+    return f"{name} {agree(name, verb, you)}"
+
+
+def agree(name: str, verb: str, you: str | None = None) -> str:
+    """The verb alone, as :func:`does` makes it agree: ``goes`` or, for You, ``go``."""
+    if name != "You":
+        return verb
+    if you is not None:
+        return you
+    return verb[:-2] if verb.endswith(("oes", "shes", "ches", "sses")) else verb[:-1]
+
+
+def side_places(places: Sequence[int]) -> list[int]:
+    """Each side's place among the sides, from the place of one of its seats: two
+    partnerships read 1st and 2nd, not 1st and 3rd (seats' places count seats)."""
+    return [1 + sum(1 for other in places if other < mine) for mine in places]
+
+
+def match_words(match_length: str) -> str:
+    """A table's ``match_length`` option as a player says it: ``points:51`` is "first to
+    51 points", ``hands:3`` is "3 hands"; other values stand as they are."""
+    kind, _, n = match_length.partition(":")
+    if kind == "points" and n.isdigit():
+        return f"first to {n} points"
+    if kind == "hands" and n.isdigit():
+        return count(int(n), "hand")
+    return match_length

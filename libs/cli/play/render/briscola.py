@@ -14,8 +14,7 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.italian_cards import SUIT_NAMES, pretty
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
-
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+from tavolo.cli.play.wording import count, ordinal, side_places
 
 
 def _side(names: Sequence[str], seats: Sequence[int]) -> str:
@@ -111,14 +110,14 @@ class BriscolaRenderer:
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
         lines = ["--- Final places " + "-" * 30]
-        sides = sorted(range(len(p["sides"])), key=lambda i: outcome.places[p["sides"][i][0]])
-        for i in sides:
+        places = side_places([outcome.places[side[0]] for side in p["sides"]])
+        for i in sorted(range(len(places)), key=lambda i: places[i]):
             seats = p["sides"][i]
-            place = _ORDINALS[outcome.places[seats[0]]]
+            place = ordinal(places[i])
             measure = (
-                f"{outcome.scores[seats[0]]} points"
+                count(outcome.scores[seats[0]], "point")
                 if p["match_length"] == "single"
-                else f"{p['hands_won'][i]} hands won"
+                else f"{count(p['hands_won'][i], 'hand')} won"
             )
             lines.append(f"{place:>4}  {_side(names, seats)} ({measure})")
         return "\n".join(lines)

@@ -15,7 +15,7 @@ from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.rummy.deck import pretty, pretty_all
 from tavolo.cardgames.games.rummy.melds import BURRACO_MELDS, Meld, describe, read_meld
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
-from tavolo.cli.play.wording import ordinal
+from tavolo.cli.play.wording import ordinal, side_places
 
 
 def _side(names: Sequence[str], seats: Sequence[int]) -> str:
@@ -157,12 +157,10 @@ class BurracoRenderer:
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
         lines = ["--- Final places " + "-" * 30]
-        side_place = [outcome.places[seats[0]] for seats in p["sides"]]
-        for side in sorted((0, 1), key=lambda t: side_place[t]):
+        places = side_places([outcome.places[seats[0]] for seats in p["sides"]])
+        for side in sorted((0, 1), key=lambda t: places[t]):
             seats = p["sides"][side]
-            # Places are per seat (partners share one, so two partnerships read 1st and
-            # 3rd); a side's place counts the sides ahead of it.
-            place = ordinal(1 + sum(1 for other in side_place if other < side_place[side]))
+            place = ordinal(places[side])
             lines.append(f"{place:>4}  {_side(names, seats)} ({p['totals'][side]} points)")
         return "\n".join(lines)
 

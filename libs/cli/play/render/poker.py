@@ -13,8 +13,8 @@ from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.betting.poker_hands import RANK_WORDS
 from tavolo.cardgames.games.french_deck import pretty
 from tavolo.cli.play.turns import CLOCKWISE, turn_line
+from tavolo.cli.play.wording import count, ordinal
 
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 6: "6th"}
 _DOING = {"blind": "decide on the blind", "change": "change cards"}
 
 
@@ -93,7 +93,7 @@ class PokerRenderer:
                 elif p["round_bets"][s] > old["round_bets"][s]:
                     lines.append(f"{names[s]} puts in {p['round_bets'][s] - old['round_bets'][s]}.")
                 if p["changed"][s] is not None and old["changed"][s] is None:
-                    lines.append(f"{names[s]} changes {p['changed'][s]} cards.")
+                    lines.append(f"{names[s]} changes {count(p['changed'][s], 'card')}.")
         ended = p["phase"] == "over" and p["last_hand"] is not None
         if ended and (old is None or old["last_hand"] != p["last_hand"]):
             lines.extend(self._hand_over(p["last_hand"], names, after.seat))
@@ -144,7 +144,7 @@ class PokerRenderer:
         lines = ["--- Final places (by chips) " + "-" * 20]
         for s in sorted(range(len(outcome.places)), key=lambda s: outcome.places[s]):
             lines.append(
-                f"{_ORDINALS[outcome.places[s]]:>4}  {names[s]} ({outcome.scores[s]} chips)"
+                f"{ordinal(outcome.places[s]):>4}  {names[s]} ({count(outcome.scores[s], 'chip')})"
             )
         return "\n".join(lines)
 

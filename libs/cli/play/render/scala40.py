@@ -14,7 +14,7 @@ from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.rummy.deck import pretty, pretty_all
 from tavolo.cardgames.games.rummy.melds import SCALA40_MELDS, Meld, describe, read_meld
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
-from tavolo.cli.play.wording import ordinal
+from tavolo.cli.play.wording import agree, does, ordinal
 
 
 def scoring_lines(
@@ -43,7 +43,9 @@ def scoring_lines(
         )
     )
     for seat in summary["eliminated"]:
-        lines.append(f"  {names[seat]} reaches {p['elimination']} and is out.")
+        who = names[seat]
+        out = agree(who, "is", "are")
+        lines.append(f"  {does(who, 'reaches')} {p['elimination']} and {out} out.")
     return lines
 
 
