@@ -44,7 +44,9 @@ class BriscolaRenderer:
         p: Any = view.public
         lines = [f"--- Hand {p['hand_no']}, trick {p['trick_number']} - your turn " + "-" * 20]
         turned = f", the {pretty(p['turned'])} under the stock" if p["turned"] else ""
-        lines.append(f"Trumps: {SUIT_NAMES[p['trumps']]}{turned}.  Stock: {p['stock_size']} cards.")
+        lines.append(
+            f"Trumps: {SUIT_NAMES[p['trumps']]}{turned}.  Stock: {count(p['stock_size'], 'card')}."
+        )
         if p["match_length"] != "single":
             lines.append(
                 "Hands won: "

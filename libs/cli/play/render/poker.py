@@ -60,7 +60,11 @@ class PokerRenderer:
         lines.append("; ".join(status))
         if p["to_call"]:
             lines.append(f"To see the bet you put in {p['to_call']}.")
-        if view.hand:
+        if view.hand and p["phase"] == "change" and p["turn"] == view.seat:
+            held = "  ".join(f"[{n}] {pretty(c)}" for n, c in enumerate(view.hand, 1))
+            lines.append(f"Your hand: {held}  ({view.private.get('hand_name', '')})")
+            lines.append("To change cards type 'change' and their numbers, e.g. 'change 1 4'.")
+        elif view.hand:
             held = "  ".join(pretty(c) for c in view.hand)
             lines.append(f"Your hand: {held}  ({view.private.get('hand_name', '')})")
         elif p["phase"] == "blind":
@@ -93,7 +97,12 @@ class PokerRenderer:
                 elif p["round_bets"][s] > old["round_bets"][s]:
                     lines.append(f"{names[s]} puts in {p['round_bets'][s] - old['round_bets'][s]}.")
                 if p["changed"][s] is not None and old["changed"][s] is None:
-                    lines.append(f"{names[s]} changes {count(p['changed'][s], 'card')}.")
+                    n = p["changed"][s]
+                    lines.append(
+                        f"{names[s]} changes {count(n, 'card')}."
+                        if n
+                        else f"{names[s]} keeps all five (servito)."
+                    )
         ended = p["phase"] == "over" and p["last_hand"] is not None
         if ended and (old is None or old["last_hand"] != p["last_hand"]):
             lines.extend(self._hand_over(p["last_hand"], names, after.seat))
@@ -133,6 +142,33 @@ class PokerRenderer:
         if kind is ActionKind.FOLD:
             return "pass (passo)"
         return str(action)
+
+    def menu(self, view: View, legal: Sequence[Action]) -> list[tuple[str, Action]]:
+        """Every choice but the changes of one card or more: those are typed as the cards
+        to change (``change 1 4``), not picked from 31 numbered combinations."""
+        return [
+            (self.choice(a, view), a)
+            for a in legal
+            if a.kind is not ActionKind.DISCARD or not a.cards
+        ]
+
+    def typing_hint(self, view: View) -> str | None:
+        if view.public["phase"] != "change" or view.public["turn"] != view.seat:
+            return None
+        return "'change 1 4' (the numbers of the cards to change)"
+
+    def typed(self, view: View, legal: Sequence[Action], text: str) -> Action | None:
+        """``change 1 4``: the change of those cards of the hand, if it is a legal one."""
+        words = text.lower().replace(",", " ").split()
+        if len(words) < 2 or words[0] != "change" or not all(w.isdigit() for w in words[1:]):
+            return None
+        picked = {int(w) for w in words[1:]}
+        if not all(1 <= n <= len(view.hand) for n in picked):
+            return None
+        cards = {view.hand[n - 1] for n in picked}
+        return next(
+            (a for a in legal if a.kind is ActionKind.DISCARD and set(a.cards) == cards), None
+        )
 
     def call_prompt(self, view: View) -> str | None:
         return None

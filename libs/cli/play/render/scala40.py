@@ -14,7 +14,7 @@ from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.rummy.deck import pretty, pretty_all
 from tavolo.cardgames.games.rummy.melds import SCALA40_MELDS, Meld, describe, read_meld
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
-from tavolo.cli.play.wording import agree, does, ordinal
+from tavolo.cli.play.wording import agree, count, does, ordinal
 
 
 def scoring_lines(
@@ -47,6 +47,18 @@ def scoring_lines(
         out = agree(who, "is", "are")
         lines.append(f"  {does(who, 'reaches')} {p['elimination']} and {out} out.")
     return lines
+
+
+def take_back(p: Mapping[str, Any]) -> str:
+    """The take-back choice in the words of what it undoes: the opening melds not yet
+    down, and the pozzo card only when one was taken this turn."""
+    taken = p.get("pozzo_card_taken")
+    pending = any(m["pending"] for m in p["melds"])
+    back = f"put {pretty(taken)} back on the pozzo" if taken else ""
+    if pending:
+        melds = "take back your opening melds"
+        return f"{melds} and {back}" if back else melds
+    return back or "take back your opening melds"
 
 
 class Scala40Renderer:
@@ -88,7 +100,9 @@ class Scala40Renderer:
         )
         lines.append(f"Cards in hand: {sizes}   Stock: {p['stock_size']}")
         pozzo = p["pozzo"]
-        lines.append(f"Pozzo: {len(pozzo)} cards, top {pretty(pozzo[-1]) if pozzo else 'empty'}")
+        lines.append(
+            f"Pozzo: {count(len(pozzo), 'card')}, top {pretty(pozzo[-1]) if pozzo else 'empty'}"
+        )
         if not p["opened"][seat]:
             lines.append(f"You have not opened: lay 40 or more ({p['opening_so_far']} so far).")
         if p["first_round"]:
@@ -135,7 +149,7 @@ class Scala40Renderer:
         if kind is ActionKind.DISCARD:
             return f"discard {pretty(action.cards[0])}"
         if kind is ActionKind.PASS:
-            return "take back your opening melds (and the pozzo card)"
+            return take_back(view.public)
         return str(action)
 
     def call_prompt(self, view: View) -> str | None:

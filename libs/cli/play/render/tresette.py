@@ -66,7 +66,7 @@ class TresetteRenderer:
             + f"   ({_match(p)})"
         )
         if p["stock_size"]:
-            lines.append(f"Stock: {p['stock_size']} cards.")
+            lines.append(f"Stock: {count(p['stock_size'], 'card')}.")
         for seat, shown in enumerate(p["shown"]):
             if shown and seat != view.seat:
                 lines.append(f"{names[seat]} is known to hold: {_cards(shown)}")
