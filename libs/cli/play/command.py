@@ -44,6 +44,7 @@ from tavolo.cli.play.renderers import (
     with_options,
 )
 from tavolo.cli.play.table_options import add_option_argument, parse_options
+from tavolo.cli.play.wording import fit
 
 DEFAULT_PLAYERS: dict[str, int] = {
     "solitario": 1,
@@ -237,7 +238,7 @@ def play(
     bots = {s: make_bot(game_name, levels[s], f"{seed}:{s}") for s in range(1, players)}
     names = ["You", *(f"Bot {s} ({levels[s]})" for s in range(1, players))]
     who = lineup(game_name, players, level, partner, options)
-    print(f"{game.title}: {who}. Seed: {seed}", file=out)
+    print(fit(f"{game.title}: {who}. Seed: {seed}"), file=out)
     table = _Table(game, state, renderer, bots, names, input_line, out, clock)
     table.options = table_options(game_name, options)
     try:
@@ -245,7 +246,7 @@ def play(
     except Quit:
         print("You left the table.", file=out)
         return 1
-    print(renderer.outcome(outcome, table.view(), names), file=out)
+    print(fit(renderer.outcome(outcome, table.view(), names)), file=out)
     return 0
 
 
@@ -306,10 +307,13 @@ class _Table:
             if legal:
                 self._apply(seat, bot.choose(self.game.view(self.state, seat), legal))
 
+    def _say(self, text: str) -> None:
+        print(fit(text), file=self.out)
+
     def _narrate(self) -> None:
         view = self.view()
         for line in self.renderer.news(self.seen, view, self.names):
-            print(line, file=self.out)
+            self._say(line)
         self.seen = view
 
     def _human_turn(self) -> None:
@@ -317,9 +321,9 @@ class _Table:
         view = self.view()
         legal = self.game.legal_actions(self.state, HUMAN)
         choices = menu(self.renderer, view, legal)
-        print(self.renderer.table(view, self.names), file=self.out)
+        self._say(self.renderer.table(view, self.names))
         for n, (label, _) in enumerate(choices, 1):
-            print(f"  {n}) {label}", file=self.out)
+            self._say(f"  {n}) {label}")
         while True:
             line = self.input_line(choice_prompt(self.renderer, view))
             if line is None or line.strip().lower() in ("q", "quit"):
@@ -339,11 +343,11 @@ class _Table:
                         self.state, HUMAN, Action(ActionKind.REORDER, cards=order)
                     )
                 except RuleError as exc:
-                    print(f"  {exc}", file=self.out)
+                    self._say(f"  {exc}")
                     continue
                 self._human_turn()
                 return
-            print(not_a_choice(self.renderer, view, text, len(choices)), file=self.out)
+            self._say(not_a_choice(self.renderer, view, text, len(choices)))
 
     def _timed_call(self) -> None:
         """A timed call opened for the human: ask at once, expire it if the answer is late."""
@@ -365,6 +369,6 @@ class _Table:
             )
             self.state, _ = self.game.apply(self.state, HUMAN, call)
         else:
-            print("  Too late!" if late else "  You kept quiet.", file=self.out)
+            self._say("  Too late!" if late else "  You kept quiet.")
             expire = Action(ActionKind.EXPIRE, timer=timer.key)
             self.state, _ = self.game.apply(self.state, HUMAN, expire)

@@ -36,6 +36,7 @@ from tavolo.cli.play.renderers import (
     typed_action,
     with_options,
 )
+from tavolo.cli.play.wording import fit
 from tavolo.tablelog.convert import action_from_proto, action_to_proto, struct_to_dict
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
 
@@ -327,5 +328,5 @@ class TableClient:
         """Print a line; one that follows a prompt starts below it, not after it."""
         if self.on_prompt_line:
             print(file=self.out)
-        print(text, file=self.out, end=end, flush=True)
+        print(fit(text), file=self.out, end=end, flush=True)
         self.on_prompt_line = end == ""

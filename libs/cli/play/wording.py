@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 
@@ -49,3 +50,29 @@ def match_words(match_length: str) -> str:
     if kind == "hands" and n.isdigit():
         return count(int(n), "hand")
     return match_length
+
+
+SCREEN_WIDTH = 80
+"""Every line a game prints fits this many columns."""
+
+
+def fit(text: str, width: int = SCREEN_WIDTH) -> str:
+    """``text`` with every line longer than ``width`` wrapped at word boundaries, the
+    rest of it indented under the line's start, so a long trick or list still reads in
+    an 80-column terminal."""
+    lines = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            lines.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()) + 4)
+        lines.extend(
+            textwrap.wrap(
+                line,
+                width,
+                subsequent_indent=indent,
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+        )
+    return "\n".join(lines)

@@ -54,7 +54,7 @@ def take_back(p: Mapping[str, Any]) -> str:
     down, and the pozzo card only when one was taken this turn."""
     taken = p.get("pozzo_card_taken")
     pending = any(m["pending"] for m in p["melds"])
-    back = f"put {pretty(taken)} back on the pozzo" if taken else ""
+    back = f"put {taken} back on the pozzo" if taken else ""  # the view names it
     if pending:
         melds = "take back your opening melds"
         return f"{melds} and {back}" if back else melds
@@ -90,7 +90,7 @@ class Scala40Renderer:
         lines.append("Melds on the table:")
         for i, m in enumerate(p["melds"]):
             pending = "  (opening, not yet down)" if m["pending"] else ""
-            lines.append(f"    {i}: {m['shown']}   by {names[m['owner']]}{pending}")
+            lines.append(f"    {i + 1}: {m['shown']}   by {names[m['owner']]}{pending}")
         if not p["melds"]:
             lines.append("    (none yet)")
         sizes = " | ".join(
@@ -119,16 +119,31 @@ class Scala40Renderer:
                 lines.extend(scoring_lines(p["last_hand"], p, names))
             lines.append(f"Hand {p['hand']}: {names[p['dealer']]} dealt.")
             return lines
+        actor = old["turn"] if old["turn"] is not None else p["turn"]
+        who = names[actor] if actor is not None else "A player"
+        was, now = old["pozzo"], p["pozzo"]
+        if old["phase"] == "draw" and p["stock_size"] < old["stock_size"]:
+            lines.append(f"{does(who, 'draws')} from the stock.")
+        elif old["phase"] == "draw" and len(now) < len(was):
+            lines.append(f"{does(who, 'takes')} {pretty(was[-1])} from the pozzo.")
+        same_turn = p["turn"] == old["turn"] and p["phase"] == old["phase"]
+        returned = same_turn and old["pozzo_card_taken"] and not p["pozzo_card_taken"]
+        took_back = len(p["melds"]) < len(old["melds"]) or returned
+        if len(p["melds"]) < len(old["melds"]):
+            back = f"; {old['pozzo_card_taken']} goes back on the pozzo" if returned else ""
+            lines.append(f"{does(who, 'takes')} back the opening melds{back}.")
+        elif returned:
+            lines.append(f"{does(who, 'puts')} {old['pozzo_card_taken']} back on the pozzo.")
         for i, m in enumerate(p["melds"]):
             if i >= len(old["melds"]):
-                lines.append(f"{names[m['owner']]} meld {m['shown']}.")
+                lines.append(f"{does(names[m['owner']], 'melds')} {m['shown']} (meld {i + 1}).")
             elif old["melds"][i]["cards"] != m["cards"]:
-                lines.append(f"Meld {i} is now {m['shown']}.")
+                lines.append(f"{does(who, 'adds')} to meld {i + 1}: {m['shown']}.")
         for s, opened in enumerate(p["opened"]):
             if opened and not old["opened"][s]:
                 lines.append(f"{names[s]} opened.")
-        if p["pozzo"] and p["pozzo"] != old["pozzo"]:
-            lines.append(f"Pozzo top: {pretty(p['pozzo'][-1])}.")
+        if old["phase"] != "draw" and now and len(now) > len(was) and not took_back:
+            lines.append(f"{does(who, 'discards')} {pretty(now[-1])}.")
         if p["phase"] == "over" and p["last_hand"] is not None:
             lines.extend(scoring_lines(p["last_hand"], p, names))
         return lines
@@ -145,7 +160,7 @@ class Scala40Renderer:
             return f"meld {describe(meld) if isinstance(meld, Meld) else pretty_all(action.cards)}"
         if kind is ActionKind.ATTACH:
             where = f" at the {action.target} end" if action.target else ""
-            return f"add {pretty(action.cards[0])} to meld {action.meld}{where}"
+            return f"add {pretty(action.cards[0])} to meld {(action.meld or 0) + 1}{where}"
         if kind is ActionKind.DISCARD:
             return f"discard {pretty(action.cards[0])}"
         if kind is ActionKind.PASS:
