@@ -44,7 +44,7 @@ from tavolo.cli.play.renderers import (
     with_options,
 )
 from tavolo.cli.play.table_options import add_option_argument, parse_options
-from tavolo.cli.play.wording import fit
+from tavolo.cli.play.wording import SCREEN_WIDTH, fit
 
 DEFAULT_PLAYERS: dict[str, int] = {
     "solitario": 1,
@@ -238,7 +238,10 @@ def play(
     bots = {s: make_bot(game_name, levels[s], f"{seed}:{s}") for s in range(1, players)}
     names = ["You", *(f"Bot {s} ({levels[s]})" for s in range(1, players))]
     who = lineup(game_name, players, level, partner, options)
-    print(fit(f"{game.title}: {who}. Seed: {seed}"), file=out)
+    first = f"{game.title}: {who}. Seed: {seed}"
+    if len(first) > SCREEN_WIDTH:  # the seed on a line of its own, whole, to copy
+        first = f"{fit(f'{game.title}: {who}.')}\nSeed: {seed}"
+    print(first, file=out)
     table = _Table(game, state, renderer, bots, names, input_line, out, clock)
     table.options = table_options(game_name, options)
     try:

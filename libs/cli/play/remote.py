@@ -34,6 +34,7 @@ from tavolo.cli import session
 from tavolo.cli.play.renderers import bot_levels, lineup, renderer_for
 from tavolo.cli.play.table_client import TableClient
 from tavolo.cli.play.table_options import parse_options
+from tavolo.cli.play.wording import fit
 from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
 
@@ -147,8 +148,8 @@ async def play_at_server(
         )
         table_id = opened.table_id
         who = lineup(game, players, level, partner, options)
-        print(f"Table {table_id} at {server}: {who}.", file=out)
-        print(f"The deal is committed to sha256(seed) = {opened.seed_commitment}", file=out)
+        print(fit(f"Table {table_id} at {server}: {who}."), file=out)
+        print(fit(f"The deal is committed to sha256(seed) = {opened.seed_commitment}"), file=out)
         client = TableClient(stub, table_id, auth, renderer, names, input_line, out)
         outcome = await client.run()
     return _ending(client, outcome, table_id, game, nickname, out)
@@ -185,8 +186,10 @@ async def join_table(
         names = seat_names(first)
         others = ", ".join(n for s, n in enumerate(names) if s != first.seat)
         print(
-            f"Table {table_id} at {server}: {get_game(game).title}, "
-            f"you are seat {first.seat}, with {others}.",
+            fit(
+                f"Table {table_id} at {server}: {get_game(game).title}, "
+                f"you are seat {first.seat}, with {others}."
+            ),
             file=out,
         )
         client = TableClient(stub, table_id, auth, renderer_for(game), names, input_line, out)

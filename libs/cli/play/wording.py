@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Sequence
 
@@ -57,15 +58,20 @@ SCREEN_WIDTH = 80
 
 
 def fit(text: str, width: int = SCREEN_WIDTH) -> str:
-    """``text`` with every line longer than ``width`` wrapped at word boundaries, the
-    rest of it indented under the line's start, so a long trick or list still reads in
-    an 80-column terminal."""
-    lines = []
+    """``text`` with every line longer than ``width`` wrapped, the rest of it indented
+    under the line's start, so a long trick or list still reads in an 80-column
+    terminal. Items set apart by two spaces (the cards of a hand, ``[6] yellow 6``)
+    stay whole; other lines break between words."""
+    lines: list[str] = []
     for line in text.split("\n"):
         if len(line) <= width:
             lines.append(line)
             continue
         indent = " " * (len(line) - len(line.lstrip()) + 4)
+        items = re.split(r"(?<=\S)  (?=\S)", line)
+        if len(items) > 1 and all(len(indent) + len(item) <= width for item in items):
+            lines.extend(_fill(items, width, indent))
+            continue
         lines.extend(
             textwrap.wrap(
                 line,
@@ -76,3 +82,14 @@ def fit(text: str, width: int = SCREEN_WIDTH) -> str:
             )
         )
     return "\n".join(lines)
+
+
+def _fill(items: Sequence[str], width: int, indent: str) -> list[str]:
+    """Items joined by two spaces, as many to a line as fit."""
+    lines = [items[0]]
+    for item in items[1:]:
+        if len(lines[-1]) + 2 + len(item) <= width:
+            lines[-1] += "  " + item
+        else:
+            lines.append(indent + item.lstrip())
+    return lines

@@ -97,7 +97,7 @@ class BestiaRenderer:
             ]
         lines = [
             f"Hand {summary['hand']} is over: pot {summary['pot']}, "
-            f"{summary['per_trick']} chips a trick."
+            f"{count(summary['per_trick'], 'chip')} a trick."
         ]
         for s, tricks in enumerate(summary["tricks"]):
             if tricks:

@@ -59,11 +59,10 @@ class TresetteRenderer:
         p: Any = view.public
         lines = [f"--- Hand {p['hand_no']}, trick {p['trick_number']} - your turn " + "-" * 20]
         lines.append(
-            "Totals: "
+            f"Totals ({_match(p)}): "
             + "   ".join(
                 f"{_side(names, side)} {p['totals'][i]}" for i, side in enumerate(p["sides"])
             )
-            + f"   ({_match(p)})"
         )
         if p["stock_size"]:
             lines.append(f"Stock: {count(p['stock_size'], 'card')}.")

@@ -58,7 +58,7 @@ class UnoRenderer(PikaRenderer):
         lines: list[str] = []
         seen = before.public["recent"][-1]["no"] if before and before.public["recent"] else 0
         new_hand = before is not None and before.public["round"] != after.public["round"]
-        if new_hand:
+        if new_hand and before is not None:
             lines.extend(self._hand_over(before, after, names))
             seen = 0
         for move in after.public["recent"]:
