@@ -315,6 +315,8 @@ class _Table:
 
     def _narrate(self) -> None:
         view = self.view()
+        if view == self.seen:
+            return  # nothing new: a view told twice would tell its news twice
         for line in self.renderer.news(self.seen, view, self.names):
             self._say(line)
         self.seen = view

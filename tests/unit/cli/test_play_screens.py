@@ -45,6 +45,13 @@ def test_mode_1_every_game_plays_to_its_end_within_80_columns(screens: dict[str,
         assert not wide, f"{game}: {wide[:3]}"
 
 
+def test_mode_1_each_hand_ends_once_on_screen(screens: dict[str, str]) -> None:
+    """The end of a hand is told once, also the last one (news comes move by move)."""
+    for game, text in screens.items():
+        ends = re.findall(r"^((?:Hand|Round|Tie-break hand) \d+)(?:,| is over)", text, re.M)
+        assert len(ends) == len(set(ends)), (game, ends)
+
+
 def test_mode_1_sort_and_move_are_offered_only_where_the_hand_can_be_arranged(
     screens: dict[str, str],
 ) -> None:

@@ -81,7 +81,7 @@ class BestiaRenderer:
         if last and (new_hand or old["last_trick"] != last):
             won = _does(names, last["winner"], after.seat, "take", "takes")
             lines.append(f"Trick {last['number']}: {_plays(last['plays'], names)} - {won} it.")
-        if p["phase"] == "over" and not new_hand and p["last_hand"] is not None:
+        if p["phase"] == "over" != old["phase"] and not new_hand and p["last_hand"] is not None:
             lines.extend(self._hand_over(p, names))
         return lines
 

@@ -58,7 +58,7 @@ def scoring_lines(
     lines.append(
         "  Match: "
         + "   ".join(f"{_side(names, p['sides'][s])} {totals[s]}" for s in (0, 1))
-        + f"   ({p['match_length']})"
+        + f"   ({match_words(p['match_length'])})"
     )
     return lines
 
@@ -118,7 +118,7 @@ class BurracoRenderer:
             lines.append(f"Hand {p['hand']}: {names[p['dealer']]} dealt.")
             return lines
         lines.extend(self._moves(old, p, names))
-        if p["phase"] == "over" and p["last_hand"] is not None:
+        if p["phase"] == "over" != old["phase"] and p["last_hand"] is not None:
             lines.extend(scoring_lines(p["last_hand"], p, names))
         return lines
 

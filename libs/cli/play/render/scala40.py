@@ -144,7 +144,7 @@ class Scala40Renderer:
                 lines.append(f"{names[s]} opened.")
         if old["phase"] != "draw" and now and len(now) > len(was) and not took_back:
             lines.append(f"{does(who, 'discards')} {pretty(now[-1])}.")
-        if p["phase"] == "over" and p["last_hand"] is not None:
+        if p["phase"] == "over" != old["phase"] and p["last_hand"] is not None:
             lines.extend(scoring_lines(p["last_hand"], p, names))
         return lines
 

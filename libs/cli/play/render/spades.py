@@ -139,7 +139,7 @@ class SpadesRenderer:
                 f"Trick {last['number']}: {_plays(last['plays'], names)}"
                 f" - {_does(names, last['winner'], after.seat, 'take', 'takes')} it."
             )
-        if p["phase"] == "over" and p["last_round"] is not None and not new_round:
+        if p["phase"] == "over" != old["phase"] and p["last_round"] is not None and not new_round:
             lines.extend(self._round_over(p, names))
         return lines
 

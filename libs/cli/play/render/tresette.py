@@ -97,7 +97,7 @@ class TresetteRenderer:
                 lines.append(
                     f"  {_does(names, d['seat'], after.seat, 'draw', 'draws')} {pretty(d['card'])}."
                 )
-        if p["phase"] == "over" and not new_hand and p["last_hand"] is not None:
+        if p["phase"] == "over" != old["phase"] and not new_hand and p["last_hand"] is not None:
             lines.extend(self._hand_over(p, names))
         return lines
 
