@@ -330,3 +330,15 @@ def test_fit_keeps_the_cards_of_a_hand_whole(cards: int, card: str) -> None:
     assert all(len(line) <= 80 for line in fitted)
     found = re.findall(r"\[\d+\] [a-z]+ [+\w]+", "\n".join(fitted))
     assert found == items
+
+
+def test_poker_showdown_shows_your_cards(screens: dict[str, str]) -> None:
+    """At a showdown the player's own hand is shown with its five cards."""
+    text = screens["poker"]
+    shown = re.findall(r"^Hand \d+, showdown:\n((?:  .*\n)+)", text, re.M)
+    assert any("\n  You: " in "\n" + block for block in shown), "no showdown of yours"
+    for block in shown:
+        mine = [line for line in block.splitlines() if line.startswith("  You: ")]
+        for line in mine:
+            cards = re.search(r"\(([^()]*)\)$", line)
+            assert cards is not None and len(cards[1].split()) == 5, line

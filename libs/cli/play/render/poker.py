@@ -53,7 +53,7 @@ class PokerRenderer:
                 if p["all_in"][s]:
                     state += ", all-in"
                 if p["changed"][s] is not None:
-                    state += f", changed {p['changed'][s]}"
+                    state += f", changed {p['changed'][s]}" if p["changed"][s] else ", servito"
             if p["opener"] == s:
                 state += ", opened" + (" blind" if p["blind"] else "")
             status.append(f"{names[s]} {state}")
@@ -81,7 +81,8 @@ class PokerRenderer:
             and p["last_hand"] is not None
             and (old is None or old["last_hand"] != p["last_hand"])
         ):
-            lines.extend(self._hand_over(p["last_hand"], names, after.seat))
+            mine = before.hand if before is not None else ()
+            lines.extend(self._hand_over(p["last_hand"], names, after.seat, mine))
         if new_deal:
             dealer = "You deal" if p["dealer"] == after.seat else f"{names[p['dealer']]} deals"
             lines.append(
@@ -105,10 +106,15 @@ class PokerRenderer:
                     )
         ended = p["phase"] == "over" and p["last_hand"] is not None
         if ended and (old is None or old["last_hand"] != p["last_hand"]):
-            lines.extend(self._hand_over(p["last_hand"], names, after.seat))
+            mine = before.hand if before is not None else ()
+            lines.extend(self._hand_over(p["last_hand"], names, after.seat, mine))
         return lines
 
-    def _hand_over(self, summary: Any, names: Sequence[str], me: int | None) -> list[str]:
+    def _hand_over(
+        self, summary: Any, names: Sequence[str], me: int | None, mine: Sequence[str] = ()
+    ) -> list[str]:
+        """The pot's end; at a showdown every hand in words, the seat's own with its
+        cards (the view keeps the others' cards to the log's showdown event)."""
         if summary.get("no_opening"):
             return ["Nobody opened: the pot stays and the cards are dealt again."]
         if "uncontested" in summary:
@@ -116,7 +122,8 @@ class PokerRenderer:
             return [f"Hand {summary['hand']}: {who} the pot of {summary['pot']} unseen."]
         lines = [f"Hand {summary['hand']}, showdown:"]
         for s, words in summary["shown"].items():
-            lines.append(f"  {names[int(s)]}: {words}")
+            cards = f" ({' '.join(pretty(c) for c in mine)})" if int(s) == me and mine else ""
+            lines.append(f"  {names[int(s)]}: {words}{cards}")
         for n, pot in enumerate(summary["pots"]):
             what = "the pot" if n == 0 else f"side pot {n}"
             lines.append(
