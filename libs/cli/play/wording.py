@@ -60,17 +60,18 @@ SCREEN_WIDTH = 80
 def fit(text: str, width: int = SCREEN_WIDTH) -> str:
     """``text`` with every line longer than ``width`` wrapped, the rest of it indented
     under the line's start, so a long trick or list still reads in an 80-column
-    terminal. Items set apart by two spaces (the cards of a hand, ``[6] yellow 6``)
-    stay whole; other lines break between words."""
+    terminal. Items set apart by two spaces or more (the cards of a hand, ``[6] yellow
+    6``, a player and their score) stay whole; other lines break between words."""
     lines: list[str] = []
     for line in text.split("\n"):
         if len(line) <= width:
             lines.append(line)
             continue
         indent = " " * (len(line) - len(line.lstrip()) + 4)
-        items = re.split(r"(?<=\S)  (?=\S)", line)
+        parts = re.split(r"(?<=\S)( {2,})(?=\S)", line)
+        items = parts[::2]
         if len(items) > 1 and all(len(indent) + len(item) <= width for item in items):
-            lines.extend(_fill(items, width, indent))
+            lines.extend(_fill(items, parts[1::2], width, indent))
             continue
         lines.extend(
             textwrap.wrap(
@@ -84,12 +85,12 @@ def fit(text: str, width: int = SCREEN_WIDTH) -> str:
     return "\n".join(lines)
 
 
-def _fill(items: Sequence[str], width: int, indent: str) -> list[str]:
-    """Items joined by two spaces, as many to a line as fit."""
+def _fill(items: Sequence[str], gaps: Sequence[str], width: int, indent: str) -> list[str]:
+    """Items with their gaps between them, as many to a line as fit."""
     lines = [items[0]]
-    for item in items[1:]:
-        if len(lines[-1]) + 2 + len(item) <= width:
-            lines[-1] += "  " + item
+    for gap, item in zip(gaps, items[1:], strict=True):
+        if len(lines[-1]) + len(gap) + len(item) <= width:
+            lines[-1] += gap + item
         else:
-            lines.append(indent + item.lstrip())
+            lines.append(indent + item)
     return lines

@@ -342,3 +342,12 @@ def test_poker_showdown_shows_your_cards(screens: dict[str, str]) -> None:
         for line in mine:
             cards = re.search(r"\(([^()]*)\)$", line)
             assert cards is not None and len(cards[1].split()) == 5, line
+
+
+@given(st.integers(1, 12), st.integers(2, 5))
+def test_fit_keeps_a_player_and_their_score_together(players: int, gap: int) -> None:
+    """``Bot 2 (medium) 0`` never splits between a name and its number."""
+    items = [f"Bot {n} (medium) {n * 7}" for n in range(1, players + 1)]
+    fitted = fit("Totals (the match ends at 21 points): " + (" " * gap).join(items))
+    assert all(len(line) <= 80 for line in fitted.split("\n"))
+    assert re.findall(r"Bot \d+ \(medium\) \d+", fitted) == items
