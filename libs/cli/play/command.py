@@ -31,7 +31,9 @@ from tavolo.cardgames.registry import get_game
 from tavolo.cli.play.renderers import (
     PARTNER_LEVEL,
     RENDERERS,
+    HandOrder,
     Renderer,
+    arranges_locally,
     bot_levels,
     choice_prompt,
     lineup,
@@ -272,10 +274,13 @@ class _Table:
         self.input_line, self.out, self.clock = input_line, out, clock
         self.seen: View | None = None
         self.options: dict[str, Any] = {}
+        self.hand_order = HandOrder()
 
     def view(self) -> View:
-        """The human's view, as the renderer takes it (with the table's options)."""
-        return with_options(self.game.view(self.state, HUMAN), self.options)
+        """The human's view, as the renderer takes it: with the table's options, and the
+        hand in the player's own order where the client keeps it."""
+        view = self.hand_order.apply(self.game.view(self.state, HUMAN))
+        return with_options(view, self.options)
 
     def run(self) -> Outcome:
         game = self.game
@@ -342,6 +347,10 @@ class _Table:
                 self._apply(HUMAN, typed)
                 return
             order = self.renderer.reorder(view, text) if len(view.hand) > 1 else None
+            if order is not None and arranges_locally(self.renderer):
+                self.hand_order.order = order
+                self._human_turn()
+                return
             if order is not None:
                 try:
                     self.state, _ = self.game.apply(

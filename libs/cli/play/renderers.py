@@ -9,7 +9,8 @@ registered in :data:`RENDERERS` with one line.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from tavolo.cardgames.actions import Action
@@ -156,6 +157,56 @@ def table_options(game_name: str, given: Mapping[str, Any] | None) -> dict[str, 
         return get_game(game_name).options(dict(given or {}))
     except ValueError:
         return dict(given or {})
+
+
+def arrangement(
+    hand: Sequence[str], command: str, key: Callable[[str], Any]
+) -> tuple[str, ...] | None:
+    """The hand in the order a typed ``sort`` (by ``key``) or ``move I J`` (card I to
+    place J, counted from 1) asks for; ``None`` when the line is neither."""
+    words = command.lower().split()
+    if words == ["sort"]:
+        return tuple(sorted(hand, key=key))
+    if len(words) == 3 and words[0] == "move" and words[1].isdigit() and words[2].isdigit():
+        cards = list(hand)
+        i, j = int(words[1]) - 1, int(words[2]) - 1
+        if 0 <= i < len(cards) and 0 <= j < len(cards):
+            cards.insert(j, cards.pop(i))
+            return tuple(cards)
+    return None
+
+
+def arranges_locally(renderer: Renderer) -> bool:
+    """The rules keep no order of this game's hands (Burraco, Scala 40): the client keeps
+    the player's arrangement itself (:class:`HandOrder`) instead of asking the table."""
+    return bool(getattr(renderer, "arranges_locally", False))
+
+
+class HandOrder:
+    """The player's own arrangement of their hand, kept by the client where the rules
+    keep none: every view is shown with the cards still held in that order, the cards
+    drawn since at the end."""
+
+    def __init__(self) -> None:
+        self.order: tuple[str, ...] = ()
+
+    def apply(self, view: View) -> View:
+        if not self.order:
+            return view
+        left = Counter(view.hand)
+        arranged = []
+        for card in self.order:
+            if left[card] > 0:
+                arranged.append(card)
+                left[card] -= 1
+        placed = Counter(arranged)
+        drawn = []
+        for card in view.hand:
+            if placed[card] > 0:
+                placed[card] -= 1
+            else:
+                drawn.append(card)
+        return View(view.seat, (*arranged, *drawn), view.public, view.private)
 
 
 def arranges_hand(renderer: Renderer, view: View) -> bool:

@@ -28,7 +28,9 @@ from tavolo.cardgames.actions import Action
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cli.play.keyboard import Keyboard, TerminalKeyboard, ThreadKeyboard
 from tavolo.cli.play.renderers import (
+    HandOrder,
     Renderer,
+    arranges_locally,
     choice_prompt,
     menu,
     not_a_choice,
@@ -105,6 +107,7 @@ class TableClient:
         self.left = False
         self.aborted = False
         self.unreachable = False
+        self.hand_order = HandOrder()
 
     # -- the loop ---------------------------------------------------------------------
 
@@ -139,7 +142,7 @@ class TableClient:
                 if isinstance(item, Resumed):
                     self._say(f"Back at table {self.table_id}.")
                     if self.asking is not None:
-                        self._prompt(self.asking, view_of(self.asking), menu=False)
+                        self._prompt(self.asking, self._view(self.asking), menu=False)
                     continue
                 finished, outcome = self._show(item)
                 if finished:
@@ -191,7 +194,7 @@ class TableClient:
         """Narrate a view; (the game is over, its outcome)."""
         if self.seen is not None and message.version <= self.seen_version:
             return False, None  # a resumed stream may repeat the view on screen
-        view = view_of(message)
+        view = self._view(message)
         for line in self.renderer.news(self.seen, view, self.names):
             self._say(line)
         self.seen, self.seen_version = view, message.version
@@ -230,6 +233,10 @@ class TableClient:
                 self._say(f"  {n}) {label}")
         self._say(choice_prompt(self.renderer, view), end="")
 
+    def _view(self, message: engine_pb2.TableView) -> View:
+        """The seat's view with the hand in the player's own order, where kept here."""
+        return self.hand_order.apply(view_of(message))
+
     def _choices(self, message: engine_pb2.TableView, view: View) -> list[tuple[str, Action]]:
         """The numbered menu (the same as offline: see :func:`renderers.menu`)."""
         legal = [action_from_proto(a) for a in message.legal_actions]
@@ -252,7 +259,7 @@ class TableClient:
             else:
                 self._say("  You kept quiet.")
             return True
-        view = view_of(message)
+        view = self._view(message)
         choices = self._choices(message, view)
         chosen = None
         if text.isdigit() and 1 <= int(text) <= len(choices):
@@ -265,6 +272,10 @@ class TableClient:
             await self._act(message, action_to_proto(chosen), check_version=True)
             return True
         order = self.renderer.reorder(view, text) if len(view.hand) > 1 else None
+        if order is not None and arranges_locally(self.renderer):
+            self.hand_order.order = order
+            self._prompt(message, self._view(message), menu=True)
+            return True
         if order is not None:
             reply = await self._retrying(
                 lambda request_id: self.stub.ReorderHand(
@@ -276,7 +287,7 @@ class TableClient:
             )
             if reply is not None:
                 self._say(self.renderer.table(view_of(reply.view), self.names))
-            self._prompt(message, view_of(message), menu=False)
+            self._prompt(message, self._view(message), menu=False)
             return True
         self._say(not_a_choice(self.renderer, view, text, len(choices)))
         self._prompt(message, view, menu=False)

@@ -251,7 +251,8 @@ async def _plain_progress(
         await asyncio.wait([everyone], timeout=1.0)
         for line in news():
             console.print(line, highlight=False)
-        if time.monotonic() - last < PLAIN_EVERY and not everyone.done():
+        since = time.monotonic() - last
+        if since < (1.0 if everyone.done() else PLAIN_EVERY):
             sys.stdout.flush()
             continue
         last = time.monotonic()

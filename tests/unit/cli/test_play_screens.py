@@ -5,6 +5,8 @@ named in good English (MODE-1, the terminal client)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given
@@ -14,14 +16,21 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.registry import get_game
 from tavolo.cli.main import main
-from tavolo.cli.play.renderers import RENDERERS, arranges_hand, choice_prompt, renderer_for
+from tavolo.cli.play.renderers import (
+    RENDERERS,
+    HandOrder,
+    arranges_hand,
+    choice_prompt,
+    renderer_for,
+)
 from tavolo.cli.play.wording import agree, count, does, fit, side_places
 
 from .play_script import Player, play_game
 
 ALL_GAMES = sorted(RENDERERS)
-ARRANGED = {"pika", "uno"}
-"""The games whose engine takes a reorder of the hand (REORDER)."""
+ARRANGED = {"pika", "uno", "burraco", "scala40"}
+"""The games whose hand the player may arrange: Pika and Uno at the table (REORDER),
+Burraco and Scala 40 in the client, whose rules keep no order of a hand."""
 
 
 @pytest.fixture(scope="module")
@@ -70,12 +79,42 @@ def test_mode_1_sort_and_move_are_offered_only_where_the_hand_can_be_arranged(
 
 
 @pytest.mark.parametrize("game", sorted(ARRANGED))
-def test_mode_1_sort_works_where_it_is_offered(game: str) -> None:
+def test_mode_1_sort_and_move_work_where_they_are_offered(game: str) -> None:
+    """``move 1 2`` puts the first card second, ``sort`` orders the hand, and the
+    arrangement holds on the next screen."""
     player = Player("arrange", patience=0)
-    player.script = ["sort", "move 1 2"]
+    player.script = ["move 1 2", "sort"]
     code, text = play_game(game, "arrange", player=player)
     assert code == 0
-    assert "is not a choice" not in text.split("Final places")[0][:4000]
+    hands = [
+        re.findall(r"\[\d+\] (\S+(?: \S+)?)", line.split("Your hand: ")[1])
+        for line in text.replace("\n    [", "  [").splitlines()
+        if line.startswith("Your hand: ")
+    ]
+    assert hands[1][:2] == [hands[0][1], hands[0][0]] and hands[1][2:] == hands[0][2:]
+    assert sorted(hands[2]) == sorted(hands[0]) and "is not a choice" not in text[:6000]
+
+
+@given(
+    st.lists(st.sampled_from(["AS", "2S", "KH", "JK", "5D"]), max_size=12),
+    st.lists(st.sampled_from(["AS", "2S", "KH", "JK", "5D", "9C"]), max_size=14),
+)
+def test_a_kept_arrangement_shows_the_same_cards(order: list[str], hand: list[str]) -> None:
+    """The client's arrangement never adds, loses or doubles a card (two decks hold
+    doubles): the cards still held keep its order, the rest follow as dealt."""
+    keep = HandOrder()
+    keep.order = tuple(order)
+    shown = keep.apply(View(0, tuple(hand), {}, {})).hand
+    assert sorted(shown) == sorted(hand)
+    held = Counter(order) & Counter(hand)
+    k = sum(held.values())
+    assert Counter(shown[:k]) == held
+    assert _subsequence(shown[:k], order) and _subsequence(shown[k:], hand)
+
+
+def _subsequence(part: Sequence[str], whole: Sequence[str]) -> bool:
+    rest = iter(whole)
+    return all(card in rest for card in part)
 
 
 def test_mode_1_the_prompt_follows_the_renderer() -> None:
@@ -85,7 +124,7 @@ def test_mode_1_the_prompt_follows_the_renderer() -> None:
     two = View(0, ("R5", "B7"), {}, {})
     assert not arranges_hand(pika, one) and arranges_hand(pika, two)
     assert "'sort'" not in choice_prompt(pika, one) and "'sort'" in choice_prompt(pika, two)
-    assert "'sort'" not in choice_prompt(renderer_for("burraco"), two)
+    assert "'sort'" not in choice_prompt(renderer_for("briscola"), two)
 
 
 PARTNERSHIP_GAMES = ["asso", "briscola", "burraco", "cirulla", "scopa", "scopone", "spades"]

@@ -12,8 +12,9 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
-from tavolo.cardgames.games.rummy.deck import pretty, pretty_all
+from tavolo.cardgames.games.rummy.deck import pretty, pretty_all, sort_key
 from tavolo.cardgames.games.rummy.melds import BURRACO_MELDS, Meld, describe, read_meld
+from tavolo.cli.play.renderers import arrangement
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
 from tavolo.cli.play.wording import count, does, match_words, ordinal, side_places
 
@@ -104,7 +105,9 @@ class BurracoRenderer:
         lines.append(f"Discard pile: {count(len(pile), 'card')}, top {top}{under}")
         if p["last_turn"]:
             lines.append("The stock is down to two cards: this is the last turn of the hand.")
-        lines.append("Your hand: " + "  ".join(pretty(c) for c in view.hand))
+        lines.append(
+            "Your hand: " + "  ".join(f"[{n}] {pretty(c)}" for n, c in enumerate(view.hand, 1))
+        )
         return "\n".join(lines)
 
     def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
@@ -172,8 +175,11 @@ class BurracoRenderer:
     def call_prompt(self, view: View) -> str | None:
         return None  # Burraco has no timed calls
 
+    arranges_locally = True
+    """The rules keep no order of the hand: the client keeps the player's own."""
+
     def reorder(self, view: View, command: str) -> tuple[str, ...] | None:
-        return None  # the hand is always shown sorted
+        return arrangement(view.hand, command, sort_key)
 
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         p: Any = view.public

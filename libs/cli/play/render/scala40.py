@@ -11,8 +11,9 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
-from tavolo.cardgames.games.rummy.deck import pretty, pretty_all
+from tavolo.cardgames.games.rummy.deck import pretty, pretty_all, sort_key
 from tavolo.cardgames.games.rummy.melds import SCALA40_MELDS, Meld, describe, read_meld
+from tavolo.cli.play.renderers import arrangement
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
 from tavolo.cli.play.wording import agree, count, does, ordinal
 
@@ -107,7 +108,9 @@ class Scala40Renderer:
             lines.append(f"You have not opened: lay 40 or more ({p['opening_so_far']} so far).")
         if p["first_round"]:
             lines.append("First round: nobody may close yet.")
-        lines.append("Your hand: " + "  ".join(pretty(c) for c in view.hand))
+        lines.append(
+            "Your hand: " + "  ".join(f"[{n}] {pretty(c)}" for n, c in enumerate(view.hand, 1))
+        )
         return "\n".join(lines)
 
     def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
@@ -170,8 +173,11 @@ class Scala40Renderer:
     def call_prompt(self, view: View) -> str | None:
         return None  # Scala 40 has no timed calls
 
+    arranges_locally = True
+    """The rules keep no order of the hand: the client keeps the player's own."""
+
     def reorder(self, view: View, command: str) -> tuple[str, ...] | None:
-        return None  # the hand is always shown sorted
+        return arrangement(view.hand, command, sort_key)
 
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
