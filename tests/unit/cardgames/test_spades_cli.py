@@ -24,7 +24,7 @@ def test_spades_9_the_partner_is_hard_whatever_the_level() -> None:
     assert play("spades", 4, "easy", "partner", input_line=scripted(iter(["quit"])), out=out) == 1
     text = out.getvalue()
     assert text.startswith(
-        "Spades (Piki): you and Bot 2 (hard) against Bot 1 (easy) & Bot 3 (easy). Seed:"
+        "Spades (Piki): you and Bot 2 (hard) against Bot 1 (easy) & Bot 3 (easy).\nSeed: "
     )
     assert "Bids: You - | Bot 3 (easy) - | Bot 2 (hard) - | Bot 1 (easy) -" in text
     assert "Bot 2 (hard)" in text and "Bot 3 (easy)" in text
