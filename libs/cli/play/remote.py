@@ -185,11 +185,9 @@ async def join_table(
             return 2
         names = seat_names(first)
         others = ", ".join(n for s, n in enumerate(names) if s != first.seat)
+        print(f"Table {table_id} at {server}:", file=out)
         print(
-            fit(
-                f"Table {table_id} at {server}: {get_game(game).title}, "
-                f"you are seat {first.seat}, with {others}."
-            ),
+            fit(f"{get_game(game).title}: you are seat {first.seat}, with {others}."),
             file=out,
         )
         client = TableClient(stub, table_id, auth, renderer_for(game), names, input_line, out)
