@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import View
+from tavolo.cardgames.games.fishing.deck import DECKS
 from tavolo.cardgames.registry import get_game
 from tavolo.cli.main import main
 from tavolo.cli.play.renderers import (
@@ -390,3 +392,21 @@ def test_fit_keeps_a_player_and_their_score_together(players: int, gap: int) -> 
     fitted = fit("Totals (the match ends at 21 points): " + (" " * gap).join(items))
     assert all(len(line) <= 80 for line in fitted.split("\n"))
     assert re.findall(r"Bot \d+ \(medium\) \d+", fitted) == items
+
+
+def test_fishing_verbs_agree_with_whoever_is_named() -> None:
+    """At the engine the player may sit anywhere: seat 0 is "Giulia deals", a lone
+    seat "takes" and "wins", partners and You "take" and "win"."""
+    scopa = get_game("scopa")
+    renderer: Any = renderer_for("scopa")
+    p = dict(scopa.view(scopa.new_game({}, 2, b"verbs"), 1).public)
+    p.update(dealer=0, bonus=[0, 1], cappotto=None)
+    deck = DECKS[p["deck"]]
+    opens = renderer._hand_opens(p, ["Giulia", "You"], deck)
+    assert opens[0].startswith("Hand 1: Giulia deals; on the table")
+    assert ": Giulia takes it as the dealer's side, 1 scopa." in opens[1]
+    assert ": You take it as the dealer's side" in renderer._hand_opens(p, ["You", "G"], deck)[1]
+    p4 = dict(scopa.view(scopa.new_game({}, 4, b"verbs"), 0).public)
+    p4.update(bonus=[1, 2])
+    four = renderer._hand_opens(p4, ["You", "Bot 1", "Bot 2", "Bot 3"], deck)
+    assert ": Bot 1 & Bot 3 take it as the dealer's side, 2 scope." in four[1]

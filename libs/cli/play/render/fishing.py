@@ -16,7 +16,7 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.fishing.deck import DECKS, Deck
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
-from tavolo.cli.play.wording import count, does, match_words, ordinal, side_places
+from tavolo.cli.play.wording import agree, count, does, match_words, ordinal, side_places
 
 _LEGENDS = {
     "italian": "Suits: c coppe, d denari, b bastoni, s spade; F fante, C cavallo, R re.",
@@ -42,6 +42,11 @@ def short_side(names: Sequence[str], seats: Sequence[int]) -> str:
     """A side's name without the bots' levels (the first line gave them), for a
     column or row heading: ``You & Bot 2``."""
     return " & ".join(_LEVEL.sub("", names[s]) for s in seats)
+
+
+def _side_verb(names: Sequence[str], seats: Sequence[int], verb: str) -> str:
+    """The verb for a side: plural for partners (and for You), else as for one seat."""
+    return agree("You", verb) if len(seats) > 1 else agree(names[seats[0]], verb)
 
 
 class FishingRenderer:
@@ -109,21 +114,23 @@ class FishingRenderer:
         if p["over"] and not new_hand and p["last_count"] != old["last_count"]:
             lines.extend(self.count(p, names))
         if p["cappotto"] is not None and (old is None or old["cappotto"] is None):
-            who = side_name(names, p["sides"][p["cappotto"]])
-            lines.append(f"Cappotto! {who} captured all ten denari and win the match at once.")
+            seats = p["sides"][p["cappotto"]]
+            who, win = side_name(names, seats), _side_verb(names, seats, "wins")
+            lines.append(f"Cappotto! {who} captured all ten denari and {win} the match at once.")
         return lines
 
     def _hand_opens(self, p: Any, names: Sequence[str], deck: Deck) -> list[str]:
-        deals = "deal" if p["dealer"] == 0 else "deals"
         lines = [
-            f"Hand {p['hand']}: {names[p['dealer']]} {deals}; on the table "
+            f"Hand {p['hand']}: {does(names[p['dealer']], 'deals')}; on the table "
             f"{_cards(deck, p['opening'])}."
         ]
         if p["bonus"]:
             side, scope = p["bonus"]
+            seats = p["sides"][side]
             lines.append(
-                f"The opening table adds up to {15 * scope}: {side_name(names, p['sides'][side])}"
-                f" take it as the dealer's side, {scope} scop{'a' if scope == 1 else 'e'}."
+                f"The opening table adds up to {15 * scope}: {side_name(names, seats)}"
+                f" {_side_verb(names, seats, 'takes')} it as the dealer's side, "
+                f"{scope} scop{'a' if scope == 1 else 'e'}."
             )
         return lines
 
