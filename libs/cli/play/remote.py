@@ -31,11 +31,18 @@ from google.protobuf import struct_pb2
 from tavolo.cardgames.contract import Outcome
 from tavolo.cardgames.registry import get_game
 from tavolo.cli import session
-from tavolo.cli.play.renderers import bot_levels, lineup, renderer_for
+from tavolo.cli.play.renderers import (
+    bot_levels,
+    lineup,
+    partnerships,
+    renderer_for,
+    sides_line,
+)
 from tavolo.cli.play.table_client import TableClient
 from tavolo.cli.play.table_options import parse_options
 from tavolo.cli.play.wording import fit
 from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS
+from tavolo.tablelog.convert import struct_to_dict
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
 
 DEFAULT_SERVER = f"127.0.0.1:{DEFAULT_GRPC_PORTS['engine']}"
@@ -185,9 +192,11 @@ async def join_table(
             return 2
         names = seat_names(first)
         others = ", ".join(n for s, n in enumerate(names) if s != first.seat)
+        sides = partnerships(game, len(names), struct_to_dict(first.options, "options"))
+        company = sides_line(sides, names, first.seat) if sides else f"with {others}"
         print(f"Table {table_id} at {server}:", file=out)
         print(
-            fit(f"{get_game(game).title}: you are seat {first.seat}, with {others}."),
+            fit(f"{get_game(game).title}: you are seat {first.seat}, {company}."),
             file=out,
         )
         client = TableClient(stub, table_id, auth, renderer_for(game), names, input_line, out)

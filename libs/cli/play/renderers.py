@@ -133,11 +133,8 @@ def lineup(
     if not sides:
         bots = "bot" if len(levels) == 1 else "bots"
         return f"you against {len(levels)} {level} {bots}"
-    mine = " and ".join(["you", *(bot_name(s, levels[s]) for s in partner_seats(sides))])
-    others = [
-        " & ".join(bot_name(s, levels[s]) for s in side) for side in sides if HUMAN not in side
-    ]
-    return f"{mine} against {', '.join(others)}"
+    names = ["You", *(bot_name(s, levels[s]) for s in range(1, players))]
+    return sides_line(sides, names, HUMAN)
 
 
 TABLE_OPTIONS = "table_options"
@@ -157,6 +154,14 @@ def table_options(game_name: str, given: Mapping[str, Any] | None) -> dict[str, 
         return get_game(game_name).options(dict(given or {}))
     except ValueError:
         return dict(given or {})
+
+
+def sides_line(sides: Sequence[Sequence[int]], names: Sequence[str], me: int) -> str:
+    """``you and Giulia against Bot 1 (easy) & Bot 3 (easy)``: the seat's side by name,
+    then every other side."""
+    mine = " and ".join(["you", *(names[s] for s in partner_seats(sides, me))])
+    others = [" & ".join(names[s] for s in side) for side in sides if me not in side]
+    return f"{mine} against {', '.join(others)}"
 
 
 def arrangement(

@@ -12,7 +12,7 @@ from tavolo.cli.lobby.watch import describe, seated_line
 from tavolo.cli.main import build_parser
 from tavolo.cli.play.command import lineup
 from tavolo.cli.play.remote import seat_names
-from tavolo.cli.play.renderers import RENDERERS, bot_levels, partnerships
+from tavolo.cli.play.renderers import RENDERERS, bot_levels, partnerships, sides_line
 from tavolo.cli.session import SavedSession
 from tavolo.v1 import common_pb2, engine_pb2, lobby_pb2
 
@@ -104,3 +104,13 @@ def test_play_takes_a_table_and_a_login() -> None:
     assert (args.table, args.as_nick) == ("T1", "Marco") and args.server
     offline = build_parser().parse_args(["play", "pika"])
     assert offline.server is None and offline.table is None and offline.as_nick is None
+
+
+def test_a_seat_anywhere_reads_its_side_first() -> None:
+    """At a room's table the player may sit at any seat: their side comes first."""
+    names = ["Giulia", "You", "Marco", "Bot 3 (easy)"]
+    assert sides_line([[0, 2], [1, 3]], names, 1) == "you and Bot 3 (easy) against Giulia & Marco"
+    mine = ["You", "Bot 1 (easy)", "Marco", "Bot 3 (easy)"]
+    assert sides_line([[0, 2], [1, 3]], mine, 0) == (
+        "you and Marco against Bot 1 (easy) & Bot 3 (easy)"
+    )
