@@ -61,17 +61,18 @@ def fit(text: str, width: int = SCREEN_WIDTH) -> str:
     """``text`` with every line longer than ``width`` wrapped, the rest of it indented
     under the line's start, so a long trick or list still reads in an 80-column
     terminal. Items set apart by two spaces or more (the cards of a hand, ``[6] yellow
-    6``, a player and their score) stay whole; other lines break between words."""
+    6``, a player and their score) stay whole; so do the parts of a list (a trick's
+    plays, ``Bot 1 (easy) 7 coppe``), which break after a comma or before a bar or a
+    dash; other lines break between words."""
     lines: list[str] = []
     for line in text.split("\n"):
         if len(line) <= width:
             lines.append(line)
             continue
         indent = " " * (len(line) - len(line.lstrip()) + 4)
-        parts = re.split(r"(?<=\S)( {2,})(?=\S)", line)
-        items = parts[::2]
-        if len(items) > 1 and all(len(indent) + len(item) <= width for item in items):
-            lines.extend(_fill(items, parts[1::2], width, indent))
+        filled = _fill_items(line, width, indent)
+        if filled is not None:
+            lines.extend(filled)
             continue
         lines.extend(
             textwrap.wrap(
@@ -85,12 +86,25 @@ def fit(text: str, width: int = SCREEN_WIDTH) -> str:
     return "\n".join(lines)
 
 
+def _fill_items(line: str, width: int, indent: str) -> list[str] | None:
+    """The line filled item by item: items set apart by wide gaps, else the parts of a
+    list (after a comma or a semicolon, before a bar or a dash); ``None`` when an item
+    alone would not fit."""
+    parts = re.split(r"(?<=\S)( {2,})(?=\S)", line)
+    wide = (parts[::2], parts[1::2])
+    pieces = [part for part in re.split(r"(?<=, )|(?<=; )|(?= \| )|(?= - )", line) if part]
+    for items, gaps in (wide, (pieces, [""] * (len(pieces) - 1))):
+        if len(items) > 1 and all(len(indent) + len(item.strip()) <= width for item in items):
+            return _fill(items, gaps, width, indent)
+    return None
+
+
 def _fill(items: Sequence[str], gaps: Sequence[str], width: int, indent: str) -> list[str]:
     """Items with their gaps between them, as many to a line as fit."""
     lines = [items[0]]
     for gap, item in zip(gaps, items[1:], strict=True):
-        if len(lines[-1]) + len(gap) + len(item) <= width:
+        if len((lines[-1] + gap + item).rstrip()) <= width:
             lines[-1] += gap + item
         else:
-            lines.append(indent + item)
-    return lines
+            lines.append(indent + item.lstrip())
+    return [line.rstrip() for line in lines]

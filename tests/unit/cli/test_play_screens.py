@@ -410,3 +410,21 @@ def test_fishing_verbs_agree_with_whoever_is_named() -> None:
     p4.update(bonus=[1, 2])
     four = renderer._hand_opens(p4, ["You", "Bot 1", "Bot 2", "Bot 3"], deck)
     assert ": Bot 1 & Bot 3 take it as the dealer's side, 2 scope." in four[1]
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["You", "Bot 1 (easy)", "Bot 3 (medium)"]), st.integers(1, 7)),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_fit_keeps_each_play_of_a_trick_whole(plays: list[tuple[str, int]]) -> None:
+    """A long trick breaks between plays, never inside ``Bot 1 (easy) 7 coppe``."""
+    parts = [f"{who} {n} coppe" for who, n in plays]
+    fitted = fit(f"Trick 1: {', '.join(parts)} - Bot 1 (easy) takes it.")
+    assert all(len(line) <= 80 for line in fitted.split("\n"))
+    joined = " ".join(line.strip() for line in fitted.split("\n"))
+    assert re.findall(r"(?:You|Bot \d \(\w+\)) \d coppe", joined) == parts
+    for line in fitted.split("\n"):
+        assert not re.search(r"\(\w+\)$|Bot \d$", line), line
