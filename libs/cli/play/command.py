@@ -14,10 +14,8 @@ longer than the window is answered with the ``EXPIRE`` the rules expect.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-import textwrap
 import time
 from collections.abc import Callable
 from typing import Any, TextIO
@@ -28,6 +26,12 @@ from tavolo.cardgames.bots.registry import make_bot
 from tavolo.cardgames.contract import Game, Outcome, View
 from tavolo.cardgames.errors import RuleError
 from tavolo.cardgames.registry import get_game
+from tavolo.cli.play.game_help import (
+    DEFAULT_LEVEL,
+    DEFAULT_PLAYERS,
+    GameHelp,
+    seat_counts_text,
+)
 from tavolo.cli.play.renderers import (
     PARTNER_LEVEL,
     RENDERERS,
@@ -39,7 +43,6 @@ from tavolo.cli.play.renderers import (
     lineup,
     menu,
     not_a_choice,
-    partnerships,
     renderer_for,
     table_options,
     typed_action,
@@ -47,12 +50,6 @@ from tavolo.cli.play.renderers import (
 )
 from tavolo.cli.play.table_options import add_option_argument, parse_options
 from tavolo.cli.play.wording import SCREEN_WIDTH, fit
-
-DEFAULT_PLAYERS: dict[str, int] = {
-    "solitario": 1,
-}
-"""Games whose table is not four seats unless ``--players`` says so."""
-DEFAULT_LEVEL = "medium"
 
 
 def register(subparsers: Any) -> None:
@@ -64,7 +61,7 @@ def register(subparsers: Any) -> None:
         add_help=False,
     )
     parser.add_argument(
-        "-h", "--help", action=_GameHelp, help="this help, and the game's own when one is named"
+        "-h", "--help", action=GameHelp, help="this help, and the game's own when one is named"
     )
     parser.add_argument("game", choices=sorted(RENDERERS), help="which game")
     parser.add_argument(
@@ -102,68 +99,6 @@ def register(subparsers: Any) -> None:
         help="Solitario: enter today's Duplicate Solitario, the same deal for everyone",
     )
     parser.set_defaults(handler=_handle)
-
-
-class _GameHelp(argparse.Action):
-    """``--help``: the command's help, then the named game's own (options with defaults
-    and allowed values, the seat counts, the bots)."""
-
-    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
-
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: Any,
-        option_string: str | None = None,
-    ) -> None:
-        parser.print_help()
-        game = getattr(namespace, "game", None)
-        if game in RENDERERS:
-            print()
-            print(game_help(game))
-        parser.exit()
-
-
-def seat_counts_text(game_name: str) -> str:
-    """``4``, ``2 or 4``, ``2 to 6``: the table sizes a game takes, as a player says them."""
-    counts = get_game(game_name).seat_counts()
-    if len(counts) == 1:
-        return str(counts[0])
-    if list(counts) == list(range(counts[0], counts[-1] + 1)) and len(counts) > 2:
-        return f"{counts[0]} to {counts[-1]}"
-    return " or ".join(str(n) for n in counts)
-
-
-def game_help(game_name: str) -> str:
-    """What ``tavolo play GAME --help`` adds about the game itself."""
-    game = get_game(game_name)
-    players = DEFAULT_PLAYERS.get(game_name, 4)
-    lines = [
-        f"{game.title} is for {seat_counts_text(game_name)} players "
-        f"(--players, default {players}).",
-        f"Bots play at --level {DEFAULT_LEVEL} unless you choose another level.",
-    ]
-    if partnerships(game_name, players):
-        lines.append(
-            f"Partnerships: your partner plays at --partner {PARTNER_LEVEL} unless you choose."
-        )
-    if not game.option_specs:
-        lines.append("Options: none.")
-        return "\n".join(lines)
-    lines.append("Options (--option NAME=VALUE; the default first):")
-    for spec in game.option_specs:
-        allowed = ""
-        if spec.choices is not None:
-            allowed = f" (one of {', '.join(_option_text(c) for c in spec.choices)})"
-        lines.append(f"  {spec.name}={_option_text(spec.default)}{allowed}")
-        lines.extend(f"      {part}" for part in textwrap.wrap(spec.doc, 72))
-    return "\n".join(lines)
-
-
-def _option_text(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value)
 
 
 def _handle(args: argparse.Namespace) -> int:
