@@ -428,3 +428,34 @@ def test_fit_keeps_each_play_of_a_trick_whole(plays: list[tuple[str, int]]) -> N
     assert re.findall(r"(?:You|Bot \d \(\w+\)) \d coppe", joined) == parts
     for line in fitted.split("\n"):
         assert not re.search(r"\(\w+\)$|Bot \d$", line), line
+
+
+def test_scala40_melds_before_opening_come_by_their_worth() -> None:
+    """Before opening, every meld on the menu says what it is worth toward the 40 (and
+    when it opens), the worthiest first, so a meld just taken back is not simply
+    offered first again; after opening the menu is the rules' own order."""
+    scala = get_game("scala40")
+    renderer: Any = renderer_for("scala40")
+    checked = 0
+    for n in range(30):
+        state = scala.new_game({}, 2, f"worth{n}".encode())
+        while min(scala.to_act(state)) != 0:  # the other seat draws and discards
+            seat = min(scala.to_act(state))
+            legal = scala.legal_actions(state, seat)
+            plain = [a for a in legal if a.kind in (ActionKind.DRAW, ActionKind.DISCARD)]
+            state, _ = scala.apply(state, seat, plain[0])
+        draw = next(a for a in scala.legal_actions(state, 0) if a.kind is ActionKind.DRAW)
+        state, _ = scala.apply(state, 0, draw)
+        legal = scala.legal_actions(state, 0)
+        view = scala.view(state, 0)
+        labels = [label for label, a in renderer.menu(view, legal) if a.kind is ActionKind.MELD]
+        if not labels:
+            continue
+        worth = [int(re.search(r"\(worth (\d+)", label)[1]) for label in labels]  # type: ignore[index]
+        assert worth == sorted(worth, reverse=True)
+        for label, value in zip(labels, worth, strict=True):
+            assert label.endswith(", opens)") == (value >= 40), label
+        offered = [a for _, a in renderer.menu(view, legal)]
+        assert len(offered) == len(legal) and all(a in legal for a in offered)
+        checked += 1
+    assert checked >= 10

@@ -13,6 +13,7 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.rummy.deck import pretty, pretty_all, sort_key
 from tavolo.cardgames.games.rummy.melds import SCALA40_MELDS, Meld, describe, read_meld
+from tavolo.cardgames.games.rummy.scala40_scoring import OPENING, meld_value
 from tavolo.cli.play.renderers import arrangement
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
 from tavolo.cli.play.wording import agree, count, does, ordinal
@@ -60,6 +61,23 @@ def take_back(p: Mapping[str, Any]) -> str:
         melds = "take back your opening melds"
         return f"{melds} and {back}" if back else melds
     return back or "take back your opening melds"
+
+
+def _opened(view: View) -> bool:
+    return bool(view.public["opened"][view.seat if view.seat is not None else 0])
+
+
+def _toward_opening(view: View, worth: int) -> str:
+    """`` (worth 18)``, `` (worth 33, opens)`` before the seat opens; nothing after."""
+    if _opened(view):
+        return ""
+    opens = view.public["opening_so_far"] + worth >= OPENING
+    return f" (worth {worth}{', opens' if opens else ''})"
+
+
+def _worth(action: Action) -> int:
+    meld = read_meld(action.cards, SCALA40_MELDS)
+    return meld_value(meld) if isinstance(meld, Meld) else 0
 
 
 class Scala40Renderer:
@@ -160,7 +178,9 @@ class Scala40Renderer:
             return f"take {pretty(pozzo[-1])} from the pozzo"
         if kind is ActionKind.MELD:
             meld = read_meld(action.cards, SCALA40_MELDS)
-            return f"meld {describe(meld) if isinstance(meld, Meld) else pretty_all(action.cards)}"
+            if not isinstance(meld, Meld):
+                return f"meld {pretty_all(action.cards)}"
+            return f"meld {describe(meld)}{_toward_opening(view, meld_value(meld))}"
         if kind is ActionKind.ATTACH:
             where = f" at the {action.target} end" if action.target else ""
             return f"add {pretty(action.cards[0])} to meld {(action.meld or 0) + 1}{where}"
@@ -169,6 +189,16 @@ class Scala40Renderer:
         if kind is ActionKind.PASS:
             return take_back(view.public)
         return str(action)
+
+    def menu(self, view: View, legal: Sequence[Action]) -> list[tuple[str, Action]]:
+        """Before opening, the melds worth most toward the 40 come first (a meld just
+        taken back is not offered first again unless nothing is worth more)."""
+        entries = [(self.choice(a, view), a) for a in legal]
+        if _opened(view):
+            return entries
+        melds = [e for e in entries if e[1].kind is ActionKind.MELD]
+        melds.sort(key=lambda e: -_worth(e[1]))
+        return melds + [e for e in entries if e[1].kind is not ActionKind.MELD]
 
     def call_prompt(self, view: View) -> str | None:
         return None  # Scala 40 has no timed calls
