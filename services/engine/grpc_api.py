@@ -58,7 +58,7 @@ class EngineServicer(engine_pb2_grpc.EngineServicer):
         self, request: engine_pb2.OpenTableRequest, context: Context
     ) -> engine_pb2.OpenTableResponse:
         setup = build_setup(
-            table_id=request.table_id or uuid.uuid4().hex,
+            table_id=request.table_id or str(uuid.uuid4()),  # the lobby's form too
             game=request.game,
             options=struct_to_dict(request.options, "options"),
             seats=[seat_from_proto(s) for s in request.seats],

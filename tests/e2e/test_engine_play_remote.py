@@ -47,7 +47,9 @@ async def test_a_terminal_player_finishes_a_game_at_the_engine_and_verifies_it(
         assert code == 0, text
         assert answers, "the player was never asked to choose"
         # AUDIT-3: the player is shown the receipt and the whole command that checks it.
-        receipt = re.search(r"Your receipt, the hash of the log as the table ended: (\w{64})", text)
+        receipt = re.search(
+            r"Your receipt, the hash of the log as the table ended:\s+(\w{64})", text
+        )
         assert receipt is not None, text
         match = re.search(r"tavolo audit verify --receipt (\w{64}) (\S+)", text)
         assert match is not None, text

@@ -26,25 +26,57 @@ from tavolo.cardgames.bots.registry import make_bot
 from tavolo.cardgames.contract import Game, Outcome, View
 from tavolo.cardgames.errors import RuleError
 from tavolo.cardgames.registry import get_game
-from tavolo.cli.play.renderers import RENDERERS, Renderer, bot_levels, lineup, renderer_for
-
-DEFAULT_PLAYERS: dict[str, int] = {
-    "solitario": 1,
-}
-"""Games whose table is not four seats unless ``--players`` says so."""
+from tavolo.cli.play.game_help import (
+    DEFAULT_LEVEL,
+    DEFAULT_PLAYERS,
+    GameHelp,
+    seat_counts_text,
+)
+from tavolo.cli.play.renderers import (
+    PARTNER_LEVEL,
+    RENDERERS,
+    HandOrder,
+    Renderer,
+    arranges_locally,
+    bot_levels,
+    choice_prompt,
+    lineup,
+    menu,
+    not_a_choice,
+    renderer_for,
+    table_options,
+    typed_action,
+    with_options,
+)
+from tavolo.cli.play.table_options import add_option_argument, parse_options
+from tavolo.cli.play.wording import SCREEN_WIDTH, fit
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "play",
         help="play a game in the terminal against bots (no server)",
-        description="Play a whole game against bots, offline. You are seat 0.",
+        description="Play a whole game against bots, offline. You are seat 0. "
+        "`tavolo play GAME --help` also lists the game's options, seats and bots.",
+        add_help=False,
+    )
+    parser.add_argument(
+        "-h", "--help", action=GameHelp, help="this help, and the game's own when one is named"
     )
     parser.add_argument("game", choices=sorted(RENDERERS), help="which game")
     parser.add_argument(
         "--players", type=int, default=None, help="seats at the table (4; Solitario 1)"
     )
-    parser.add_argument("--level", choices=LEVELS, default="medium", help="bot level")
+    parser.add_argument(
+        "--level", choices=LEVELS, default=DEFAULT_LEVEL, help="the opponents' bot level"
+    )
+    parser.add_argument(
+        "--partner",
+        choices=LEVELS,
+        default=None,
+        help=f"your partner's level in a partnership game (default {PARTNER_LEVEL})",
+    )
+    add_option_argument(parser)
     parser.add_argument("--seed", default=None, help="deal seed, to replay a game")
     engine = os.environ.get("TAVOLO_ENGINE_ADDRESS", "127.0.0.1:50052")
     parser.add_argument(
@@ -72,6 +104,15 @@ def register(subparsers: Any) -> None:
 def _handle(args: argparse.Namespace) -> int:
     if args.players is None:
         args.players = DEFAULT_PLAYERS.get(args.game, 4)
+    if args.players not in get_game(args.game).seat_counts():
+        title = get_game(args.game).title
+        print(f"{title} is for {seat_counts_text(args.game)} players, not {args.players}")
+        return 2
+    try:
+        options = parse_options(args.options)
+    except ValueError as exc:
+        print(f"cannot start: {exc}")
+        return 2
     if args.daily:  # see tavolo.cli.play.daily
         if args.game != "solitario" or args.table is not None:
             print("--daily is for `tavolo play solitario` alone, without --table")
@@ -84,7 +125,15 @@ def _handle(args: argparse.Namespace) -> int:
 
         return play_remote(args, None)  # None: the terminal's own keyboard
     seed = args.seed if args.seed is not None else os.urandom(6).hex()
-    return play(args.game, args.players, args.level, seed, input_line=_read_line)
+    return play(
+        args.game,
+        args.players,
+        args.level,
+        seed,
+        input_line=_read_line,
+        partner=args.partner,
+        options=options,
+    )
 
 
 def _read_line(prompt: str) -> str | None:
@@ -110,27 +159,34 @@ def play(
     input_line: Callable[[str], str | None],
     out: TextIO | None = None,
     clock: Callable[[], float] = time.monotonic,
+    partner: str | None = None,
+    options: dict[str, Any] | None = None,
 ) -> int:
     """Play one game to its end; returns the exit code (0 done, 1 quit, 2 bad set-up)."""
     out = out if out is not None else sys.stdout
     try:
         game = get_game(game_name)
-        state = game.new_game({}, players, seed.encode())
+        state = game.new_game(options or {}, players, seed.encode())
     except ValueError as exc:
         print(f"cannot start: {exc}", file=out)
         return 2
     renderer = renderer_for(game_name)
-    levels = bot_levels(game_name, players, level)
+    levels = bot_levels(game_name, players, level, partner, options)
     bots = {s: make_bot(game_name, levels[s], f"{seed}:{s}") for s in range(1, players)}
     names = ["You", *(f"Bot {s} ({levels[s]})" for s in range(1, players))]
-    print(f"{game.title}: {lineup(game_name, players, level)}. Seed: {seed}", file=out)
+    who = lineup(game_name, players, level, partner, options)
+    first = f"{game.title}: {who}. Seed: {seed}"
+    if len(first) > SCREEN_WIDTH:  # the seed on a line of its own, whole, to copy
+        first = f"{fit(f'{game.title}: {who}.')}\nSeed: {seed}"
+    print(first, file=out)
     table = _Table(game, state, renderer, bots, names, input_line, out, clock)
+    table.options = table_options(game_name, options)
     try:
         outcome = table.run()
     except Quit:
         print("You left the table.", file=out)
         return 1
-    print(renderer.outcome(outcome, game.view(table.state, HUMAN), names), file=out)
+    print(fit(renderer.outcome(outcome, table.view(), names)), file=out)
     return 0
 
 
@@ -152,9 +208,18 @@ class _Table:
         self.bots, self.names = bots, names
         self.input_line, self.out, self.clock = input_line, out, clock
         self.seen: View | None = None
+        self.options: dict[str, Any] = {}
+        self.hand_order = HandOrder()
+
+    def view(self) -> View:
+        """The human's view, as the renderer takes it: with the table's options, and the
+        hand in the player's own order where the client keeps it."""
+        view = self.hand_order.apply(self.game.view(self.state, HUMAN))
+        return with_options(view, self.options)
 
     def run(self) -> Outcome:
         game = self.game
+        self._narrate()
         while (outcome := game.outcome(self.state)) is None:
             self._bots_answer_calls()
             if game.outcome(self.state) is not None:
@@ -170,7 +235,9 @@ class _Table:
         return outcome
 
     def _apply(self, seat: int, action: Action) -> None:
+        """One move, told at once: news comes out in the order it happened."""
         self.state, _ = self.game.apply(self.state, seat, action)
+        self._narrate()
         if seat == HUMAN:
             self._timed_call()
 
@@ -183,47 +250,57 @@ class _Table:
             if legal:
                 self._apply(seat, bot.choose(self.game.view(self.state, seat), legal))
 
+    def _say(self, text: str) -> None:
+        print(fit(text), file=self.out)
+
     def _narrate(self) -> None:
-        view = self.game.view(self.state, HUMAN)
+        view = self.view()
+        if view == self.seen:
+            return  # nothing new: a view told twice would tell its news twice
         for line in self.renderer.news(self.seen, view, self.names):
-            print(line, file=self.out)
+            self._say(line)
         self.seen = view
 
     def _human_turn(self) -> None:
         self._narrate()
-        view = self.game.view(self.state, HUMAN)
+        view = self.view()
         legal = self.game.legal_actions(self.state, HUMAN)
-        print(self.renderer.table(view, self.names), file=self.out)
-        for n, action in enumerate(legal, 1):
-            print(f"  {n}) {self.renderer.choice(action, view)}", file=self.out)
+        choices = menu(self.renderer, view, legal)
+        self._say(self.renderer.table(view, self.names))
+        for n, (label, _) in enumerate(choices, 1):
+            self._say(f"  {n}) {label}")
         while True:
-            line = self.input_line("Your choice (number; 'sort', 'move I J', 'quit'): ")
+            line = self.input_line(choice_prompt(self.renderer, view))
             if line is None or line.strip().lower() in ("q", "quit"):
                 raise Quit
             text = line.strip()
-            if text.isdigit() and 1 <= int(text) <= len(legal):
-                self._apply(HUMAN, legal[int(text) - 1])
+            if text.isdigit() and 1 <= int(text) <= len(choices):
+                self._apply(HUMAN, choices[int(text) - 1][1])
                 return
-            order = self.renderer.reorder(view, text)
+            typed = typed_action(self.renderer, view, legal, text)
+            if typed is not None:
+                self._apply(HUMAN, typed)
+                return
+            order = self.renderer.reorder(view, text) if len(view.hand) > 1 else None
+            if order is not None and arranges_locally(self.renderer):
+                self.hand_order.order = order
+                self._human_turn()
+                return
             if order is not None:
                 try:
                     self.state, _ = self.game.apply(
                         self.state, HUMAN, Action(ActionKind.REORDER, cards=order)
                     )
                 except RuleError as exc:
-                    print(f"  {exc}", file=self.out)
+                    self._say(f"  {exc}")
                     continue
                 self._human_turn()
                 return
-            print(
-                f"  '{text}' is not a choice: type a number from 1 to {len(legal)}, "
-                "'sort', 'move I J' (card I to place J) or 'quit'",
-                file=self.out,
-            )
+            self._say(not_a_choice(self.renderer, view, text, len(choices)))
 
     def _timed_call(self) -> None:
         """A timed call opened for the human: ask at once, expire it if the answer is late."""
-        view = self.game.view(self.state, HUMAN)
+        view = self.view()
         question = self.renderer.call_prompt(view)
         if question is None:
             return
@@ -241,6 +318,6 @@ class _Table:
             )
             self.state, _ = self.game.apply(self.state, HUMAN, call)
         else:
-            print("  Too late!" if late else "  You kept quiet.", file=self.out)
+            self._say("  Too late!" if late else "  You kept quiet.")
             expire = Action(ActionKind.EXPIRE, timer=timer.key)
             self.state, _ = self.game.apply(self.state, HUMAN, expire)

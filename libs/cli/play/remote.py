@@ -23,16 +23,26 @@ import asyncio
 import sys
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import Any, TextIO
 
 import grpc
+from google.protobuf import struct_pb2
 
 from tavolo.cardgames.contract import Outcome
 from tavolo.cardgames.registry import get_game
 from tavolo.cli import session
-from tavolo.cli.play.renderers import bot_levels, lineup, renderer_for
+from tavolo.cli.play.renderers import (
+    bot_levels,
+    lineup,
+    partnerships,
+    renderer_for,
+    sides_line,
+)
 from tavolo.cli.play.table_client import TableClient
+from tavolo.cli.play.table_options import parse_options
+from tavolo.cli.play.wording import fit
 from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS
+from tavolo.tablelog.convert import struct_to_dict
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
 
 DEFAULT_SERVER = f"127.0.0.1:{DEFAULT_GRPC_PORTS['engine']}"
@@ -83,6 +93,8 @@ def play_remote(args: argparse.Namespace, input_line: Callable[[str], str | None
                 args.level,
                 input_line,
                 nickname=login,
+                partner=getattr(args, "partner", None),
+                options=parse_options(getattr(args, "options", [])),
             )
         )
     except session.NoSession as exc:
@@ -115,11 +127,15 @@ async def play_at_server(
     bot_think_millis: int = BOT_THINK_MILLIS,
     turn_seconds: int = 0,
     nickname: str | None = None,
+    partner: str | None = None,
+    options: dict[str, Any] | None = None,
 ) -> int:
     """Open a versus-computer table and play it to its end; 0 when finished, 1 if quit."""
     renderer = renderer_for(game)
     auth = _auth(token)
-    levels = bot_levels(game, players, level)
+    levels = bot_levels(game, players, level, partner, options)
+    table_options = struct_pb2.Struct()
+    table_options.update(options or {})
     seats = [common_pb2.Seat(seat=0, player_id=player, nickname=player)] + [
         common_pb2.Seat(seat=s, bot=True, bot_level=LEVELS[levels[s]]) for s in range(1, players)
     ]
@@ -129,6 +145,7 @@ async def play_at_server(
         opened = await stub.OpenTable(
             engine_pb2.OpenTableRequest(
                 game=game,
+                options=table_options,
                 seats=seats,
                 mode=common_pb2.MODE_VERSUS_COMPUTER,
                 bot_think_millis=bot_think_millis,
@@ -137,8 +154,9 @@ async def play_at_server(
             metadata=auth(),
         )
         table_id = opened.table_id
-        print(f"Table {table_id} at {server}: {lineup(game, players, level)}.", file=out)
-        print(f"The deal is committed to sha256(seed) = {opened.seed_commitment}", file=out)
+        who = lineup(game, players, level, partner, options)
+        print(fit(f"Table {table_id} at {server}: {who}."), file=out)
+        print(fit(f"The deal is committed to sha256(seed) = {opened.seed_commitment}"), file=out)
         client = TableClient(stub, table_id, auth, renderer, names, input_line, out)
         outcome = await client.run()
     return _ending(client, outcome, table_id, game, nickname, out)
@@ -174,9 +192,11 @@ async def join_table(
             return 2
         names = seat_names(first)
         others = ", ".join(n for s, n in enumerate(names) if s != first.seat)
+        sides = partnerships(game, len(names), struct_to_dict(first.options, "options"))
+        company = sides_line(sides, names, first.seat) if sides else f"with {others}"
+        print(f"Table {table_id} at {server}:", file=out)
         print(
-            f"Table {table_id} at {server}: {get_game(game).title}, "
-            f"you are seat {first.seat}, with {others}.",
+            fit(f"{get_game(game).title}: you are seat {first.seat}, {company}."),
             file=out,
         )
         client = TableClient(stub, table_id, auth, renderer_for(game), names, input_line, out)
@@ -248,17 +268,14 @@ def _ending(
     login = f" --as {nickname}" if nickname else ""
     if outcome is not None:
         if client.receipt:
-            print(
-                f"Your receipt, the hash of the log as the table ended: {client.receipt}",
-                file=out,
-            )
-            print(
-                "Check this game yourself, and that the stored log is the one you were given:"
-                f" tavolo audit verify --receipt {client.receipt} {table_id}{login}",
-                file=out,
-            )
+            # The hash and the command stand on lines of their own, whole, to be copied.
+            print("Your receipt, the hash of the log as the table ended:", file=out)
+            print(f"  {client.receipt}", file=out)
+            print("Check this game, and that the stored log is the one you were given:", file=out)
+            print(f"  tavolo audit verify --receipt {client.receipt} {table_id}{login}", file=out)
         else:
-            print(f"Check this game yourself: tavolo audit verify {table_id}{login}", file=out)
+            print("Check this game yourself:", file=out)
+            print(f"  tavolo audit verify {table_id}{login}", file=out)
         return 0
     if client.left:
         print(f"You left table {table_id}; a bot plays your seat.", file=out)

@@ -9,11 +9,13 @@ registered in :data:`RENDERERS` with one line.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
-from typing import Protocol
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 from tavolo.cardgames.actions import Action
 from tavolo.cardgames.contract import Outcome, View
+from tavolo.cardgames.registry import get_game
 
 RENDERERS: dict[str, str] = {
     "pika": "tavolo.cli.play.render.pika",
@@ -36,11 +38,9 @@ RENDERERS: dict[str, str] = {
 }
 """Game name → module with its ``RENDERER``. One line per game."""
 
-PARTNER_LEVELS: dict[str, str] = {
-    "spades": "hard",
-}
-"""Partnership games where the human's partner (the seat opposite) is always this level,
-whatever the opponents' level (SPADES-9)."""
+PARTNER_LEVEL = "hard"
+"""The human's partner's level in every partnership game unless ``--partner`` says
+otherwise: the strongest, whatever the opponents' level (SPADES-9)."""
 
 HUMAN = 0
 
@@ -76,25 +76,188 @@ def renderer_for(game_name: str) -> Renderer:
     return renderer
 
 
-def bot_levels(game_name: str, players: int, level: str) -> dict[int, str]:
-    """Each bot seat's level when the human sits at seat 0: ``level`` everywhere, except a
-    partner opposite in a partnership game (:data:`PARTNER_LEVELS`)."""
+def partnerships(
+    game_name: str, players: int, options: Mapping[str, Any] | None = None
+) -> list[list[int]]:
+    """The table's sides when they are partnerships (a side of two seats or more), read
+    from a probe deal's view (``sides`` or ``teams``); ``[]`` when everyone plays alone."""
+    game = get_game(game_name)
+    try:
+        state = game.new_game(dict(options or {}), players, b"sides")
+    except ValueError:
+        return []
+    public = game.view(state, HUMAN).public
+    sides = public.get("sides") or public.get("teams") or []
+    if not any(len(side) > 1 for side in sides):
+        return []
+    return [[int(s) for s in side] for side in sides]
+
+
+def partner_seats(sides: Sequence[Sequence[int]], seat: int = HUMAN) -> list[int]:
+    """The seats on ``seat``'s side, other than ``seat``."""
+    return [s for side in sides if seat in side for s in side if s != seat]
+
+
+def bot_levels(
+    game_name: str,
+    players: int,
+    level: str,
+    partner: str | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> dict[int, str]:
+    """Each bot seat's level when the human sits at seat 0: ``level`` for every opponent;
+    a partner plays ``partner``, or :data:`PARTNER_LEVEL` when none is asked."""
     levels = {s: level for s in range(1, players)}
-    if game_name in PARTNER_LEVELS and players % 2 == 0:
-        levels[HUMAN + players // 2] = PARTNER_LEVELS[game_name]
+    for s in partner_seats(partnerships(game_name, players, options)):
+        levels[s] = partner or PARTNER_LEVEL
     return levels
 
 
-def lineup(game_name: str, players: int, level: str) -> str:
-    """Who plays whom, as the opening line says it; a stronger partner is named, so the
-    line never promises weaker bots than the table has."""
-    levels = bot_levels(game_name, players, level)
+def bot_name(seat: int, level: str) -> str:
+    return f"Bot {seat} ({level})"
+
+
+def lineup(
+    game_name: str,
+    players: int,
+    level: str,
+    partner: str | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> str:
+    """Who plays whom, as the opening line says it: the partner and each side by name in
+    a partnership game, so the line never promises weaker bots than the table has."""
+    levels = bot_levels(game_name, players, level, partner, options)
     if not levels:
         return "you alone"
-    partners = [s for s, lv in levels.items() if lv != level]
-    opponents = len(levels) - len(partners)
-    bots = "bot" if opponents == 1 else "bots"
-    if not partners:
-        return f"you against {opponents} {level} {bots}"
-    named = " and ".join(f"Bot {s} ({levels[s]})" for s in partners)
-    return f"you and {named} against {opponents} {level} {bots}"
+    sides = partnerships(game_name, players, options)
+    if not sides:
+        bots = "bot" if len(levels) == 1 else "bots"
+        return f"you against {len(levels)} {level} {bots}"
+    names = ["You", *(bot_name(s, levels[s]) for s in range(1, players))]
+    return sides_line(sides, names, HUMAN)
+
+
+TABLE_OPTIONS = "table_options"
+"""Where a client puts the table's options (defaults filled in) in the views it hands a
+renderer: a game's view may not repeat them (Ciapanò's ``limit``)."""
+
+
+def with_options(view: View, options: Mapping[str, Any]) -> View:
+    """The view with the table's options beside its public part, for the renderer."""
+    return View(view.seat, view.hand, {**view.public, TABLE_OPTIONS: dict(options)}, view.private)
+
+
+def table_options(game_name: str, given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The table's options with the game's defaults filled in (``{}`` if they are not
+    the game's: the table itself then says what is wrong)."""
+    try:
+        return get_game(game_name).options(dict(given or {}))
+    except ValueError:
+        return dict(given or {})
+
+
+def sides_line(sides: Sequence[Sequence[int]], names: Sequence[str], me: int) -> str:
+    """``you and Giulia against Bot 1 (easy) & Bot 3 (easy)``: the seat's side by name,
+    then every other side."""
+    mine = " and ".join(["you", *(names[s] for s in partner_seats(sides, me))])
+    others = [" & ".join(names[s] for s in side) for side in sides if me not in side]
+    return f"{mine} against {', '.join(others)}"
+
+
+def arrangement(
+    hand: Sequence[str], command: str, key: Callable[[str], Any]
+) -> tuple[str, ...] | None:
+    """The hand in the order a typed ``sort`` (by ``key``) or ``move I J`` (card I to
+    place J, counted from 1) asks for; ``None`` when the line is neither."""
+    words = command.lower().split()
+    if words == ["sort"]:
+        return tuple(sorted(hand, key=key))
+    if len(words) == 3 and words[0] == "move" and words[1].isdigit() and words[2].isdigit():
+        cards = list(hand)
+        i, j = int(words[1]) - 1, int(words[2]) - 1
+        if 0 <= i < len(cards) and 0 <= j < len(cards):
+            cards.insert(j, cards.pop(i))
+            return tuple(cards)
+    return None
+
+
+def arranges_locally(renderer: Renderer) -> bool:
+    """The rules keep no order of this game's hands (Burraco, Scala 40): the client keeps
+    the player's arrangement itself (:class:`HandOrder`) instead of asking the table."""
+    return bool(getattr(renderer, "arranges_locally", False))
+
+
+class HandOrder:
+    """The player's own arrangement of their hand, kept by the client where the rules
+    keep none: every view is shown with the cards still held in that order, the cards
+    drawn since at the end."""
+
+    def __init__(self) -> None:
+        self.order: tuple[str, ...] = ()
+
+    def apply(self, view: View) -> View:
+        if not self.order:
+            return view
+        left = Counter(view.hand)
+        arranged = []
+        for card in self.order:
+            if left[card] > 0:
+                arranged.append(card)
+                left[card] -= 1
+        placed = Counter(arranged)
+        drawn = []
+        for card in view.hand:
+            if placed[card] > 0:
+                placed[card] -= 1
+            else:
+                drawn.append(card)
+        return View(view.seat, (*arranged, *drawn), view.public, view.private)
+
+
+def arranges_hand(renderer: Renderer, view: View) -> bool:
+    """Whether the seat may arrange its hand here: the game takes a reorder (the renderer
+    turns ``sort`` into a new order) and there is a hand to arrange."""
+    return len(view.hand) > 1 and renderer.reorder(view, "sort") is not None
+
+
+def menu(renderer: Renderer, view: View, legal: Sequence[Action]) -> list[tuple[str, Action]]:
+    """The numbered choices: every legal action, unless the renderer lists fewer (Poker's
+    change is typed as the cards to change, not 31 numbered combinations)."""
+    listed = getattr(renderer, "menu", None)
+    if listed is not None:
+        chosen: list[tuple[str, Action]] = listed(view, legal)
+        return chosen
+    return [(renderer.choice(action, view), action) for action in legal]
+
+
+def typed_action(
+    renderer: Renderer, view: View, legal: Sequence[Action], text: str
+) -> Action | None:
+    """A legal action typed in words the renderer reads (``change 1 3``), if it is one."""
+    reader = getattr(renderer, "typed", None)
+    if reader is None:
+        return None
+    action: Action | None = reader(view, legal, text)
+    return action
+
+
+def _typed_words(renderer: Renderer, view: View) -> list[str]:
+    """What else than a number the prompt takes here."""
+    hint = getattr(renderer, "typing_hint", None)
+    extra: str | None = hint(view) if hint is not None else None
+    words = [extra] if extra else []
+    if arranges_hand(renderer, view):
+        words.extend(["'sort'", "'move I J' (card I to place J)"])
+    return words
+
+
+def choice_prompt(renderer: Renderer, view: View) -> str:
+    """``Your choice (number; 'sort', 'move I J', 'quit'): `` with only what works here."""
+    words = [w.split(" (")[0] for w in _typed_words(renderer, view)] + ["'quit'"]
+    return f"Your choice (number; {', '.join(words)}): "
+
+
+def not_a_choice(renderer: Renderer, view: View, text: str, count: int) -> str:
+    """The refusal of a line that is none of the choices, saying what would be one."""
+    words = [f"a number from 1 to {count}", *_typed_words(renderer, view)]
+    return f"  '{text}' is not a choice: type {', '.join(words)} or 'quit'"

@@ -24,10 +24,22 @@ from typing import Any, TextIO, TypeVar
 
 import grpc
 
+from tavolo.cardgames.actions import Action
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cli.play.keyboard import Keyboard, TerminalKeyboard, ThreadKeyboard
-from tavolo.cli.play.renderers import Renderer
-from tavolo.tablelog.convert import action_from_proto, struct_to_dict
+from tavolo.cli.play.renderers import (
+    HandOrder,
+    Renderer,
+    arranges_locally,
+    choice_prompt,
+    menu,
+    not_a_choice,
+    table_options,
+    typed_action,
+    with_options,
+)
+from tavolo.cli.play.wording import fit
+from tavolo.tablelog.convert import action_from_proto, action_to_proto, struct_to_dict
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
 
 T = TypeVar("T")
@@ -38,16 +50,18 @@ MAX_DELAY = 8.0
 GIVE_UP_AFTER = 120.0
 """Seconds of outage after which the client stops and says how to come back."""
 RETRIED = (grpc.StatusCode.UNAVAILABLE,)
-CHOICE_PROMPT = "Your choice (number; 'sort', 'move I J', 'quit'): "
 
 
 def view_of(message: engine_pb2.TableView) -> View:
-    return View(
+    """The seat's view, with the table's options beside it as offline (see renderers)."""
+    view = View(
         seat=message.seat if message.HasField("seat") else None,
         hand=tuple(message.hand),
         public=struct_to_dict(message.public, "public"),
         private=struct_to_dict(message.private, "private"),
     )
+    given = struct_to_dict(message.options, "options")
+    return with_options(view, table_options(message.game, given) if message.game else given)
 
 
 class Resumed:
@@ -95,6 +109,7 @@ class TableClient:
         self.unreachable = False
         self.receipt = ""
         """The log hash the closing view hands every seat: the player's receipt (AUDIT-3)."""
+        self.hand_order = HandOrder()
 
     # -- the loop ---------------------------------------------------------------------
 
@@ -129,7 +144,7 @@ class TableClient:
                 if isinstance(item, Resumed):
                     self._say(f"Back at table {self.table_id}.")
                     if self.asking is not None:
-                        self._prompt(self.asking, view_of(self.asking), menu=False)
+                        self._prompt(self.asking, self._view(self.asking), menu=False)
                     continue
                 finished, outcome = self._show(item)
                 if finished:
@@ -181,7 +196,7 @@ class TableClient:
         """Narrate a view; (the game is over, its outcome)."""
         if self.seen is not None and message.version <= self.seen_version:
             return False, None  # a resumed stream may repeat the view on screen
-        view = view_of(message)
+        view = self._view(message)
         for line in self.renderer.news(self.seen, view, self.names):
             self._say(line)
         self.seen, self.seen_version = view, message.version
@@ -217,10 +232,18 @@ class TableClient:
             return
         if menu:
             self._say(self.renderer.table(view, self.names))
-            legal = [action_from_proto(a) for a in message.legal_actions]
-            for n, action in enumerate(legal, 1):
-                self._say(f"  {n}) {self.renderer.choice(action, view)}")
-        self._say(CHOICE_PROMPT, end="")
+            for n, (label, _) in enumerate(self._choices(message, view), 1):
+                self._say(f"  {n}) {label}")
+        self._say(choice_prompt(self.renderer, view), end="")
+
+    def _view(self, message: engine_pb2.TableView) -> View:
+        """The seat's view with the hand in the player's own order, where kept here."""
+        return self.hand_order.apply(view_of(message))
+
+    def _choices(self, message: engine_pb2.TableView, view: View) -> list[tuple[str, Action]]:
+        """The numbered menu (the same as offline: see :func:`renderers.menu`)."""
+        legal = [action_from_proto(a) for a in message.legal_actions]
+        return menu(self.renderer, view, legal)
 
     async def _answer(self, line: str | None) -> bool:
         """Act on a typed line against the choices on screen; False when the player leaves."""
@@ -239,12 +262,23 @@ class TableClient:
             else:
                 self._say("  You kept quiet.")
             return True
-        legal = message.legal_actions
-        if text.isdigit() and 1 <= int(text) <= len(legal):
+        view = self._view(message)
+        choices = self._choices(message, view)
+        chosen = None
+        if text.isdigit() and 1 <= int(text) <= len(choices):
+            chosen = choices[int(text) - 1][1]
+        else:
+            legal = [action_from_proto(a) for a in message.legal_actions]
+            chosen = typed_action(self.renderer, view, legal, text)
+        if chosen is not None:
             self.asking, self.answered = None, message.version
-            await self._act(message, legal[int(text) - 1], check_version=True)
+            await self._act(message, action_to_proto(chosen), check_version=True)
             return True
-        order = self.renderer.reorder(view_of(message), text)
+        order = self.renderer.reorder(view, text) if len(view.hand) > 1 else None
+        if order is not None and arranges_locally(self.renderer):
+            self.hand_order.order = order
+            self._prompt(message, self._view(message), menu=True)
+            return True
         if order is not None:
             reply = await self._retrying(
                 lambda request_id: self.stub.ReorderHand(
@@ -256,10 +290,10 @@ class TableClient:
             )
             if reply is not None:
                 self._say(self.renderer.table(view_of(reply.view), self.names))
-            self._prompt(message, view_of(message), menu=False)
+            self._prompt(message, self._view(message), menu=False)
             return True
-        self._say(f"  '{text}' is not a choice: type 1 to {len(legal)}")
-        self._prompt(message, view_of(message), menu=False)
+        self._say(not_a_choice(self.renderer, view, text, len(choices)))
+        self._prompt(message, view, menu=False)
         return True
 
     async def _act(
@@ -308,5 +342,5 @@ class TableClient:
         """Print a line; one that follows a prompt starts below it, not after it."""
         if self.on_prompt_line:
             print(file=self.out)
-        print(text, file=self.out, end=end, flush=True)
+        print(fit(text), file=self.out, end=end, flush=True)
         self.on_prompt_line = end == ""

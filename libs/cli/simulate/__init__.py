@@ -20,6 +20,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from rich.live import Live
 from tavolo.cli.simulate import chaos as chaos_module
 from tavolo.cli.simulate import report as reports
 from tavolo.cli.simulate.client import Client, Stubs
-from tavolo.cli.simulate.display import render
+from tavolo.cli.simulate.display import Happenings, render
 from tavolo.cli.simulate.invariants import Checker
 from tavolo.cli.simulate.platform import OPERATOR, PlatformError, SimPlatform
 from tavolo.cli.simulate.player import PACES, GameChoice, Player, Population
@@ -48,6 +49,8 @@ LOBBY_ENV = {
 WALK_AWAY_SECONDS = 60.0
 """After the run's time is up, players finish the table they sit at for this long (at
 most half the run's length), then leave it running."""
+PLAIN_EVERY = 15.0
+"""Seconds between two lines of figures with ``--plain``."""
 RAMP_SECONDS = 60.0
 """Players arrive over this long (at most a quarter of the run), not all at once."""
 
@@ -88,6 +91,22 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run_simulate)
 
 
+def keep_only_logs(folder: Path) -> Path | None:
+    """Remove a scratch platform's data but keep ``tavolo up``'s logs, which the run's
+    lines quote; the logs folder (``None`` when there is none)."""
+    logs = folder / "logs"
+    for part in folder.iterdir() if folder.exists() else []:
+        if part != logs:
+            if part.is_dir():
+                shutil.rmtree(part, ignore_errors=True)
+            else:
+                part.unlink(missing_ok=True)
+    if logs.is_dir():
+        return logs
+    shutil.rmtree(folder, ignore_errors=True)
+    return None
+
+
 def run_simulate(args: argparse.Namespace) -> int:
     if args.players < 2 or args.minutes <= 0:
         print("--players must be at least 2 and --minutes above 0")
@@ -109,7 +128,9 @@ def run_simulate(args: argparse.Namespace) -> int:
     finally:
         platform.stop()
         if args.data_dir is None:
-            shutil.rmtree(folder, ignore_errors=True)
+            kept = keep_only_logs(folder)
+            if kept is not None:
+                print(f"the services' logs are kept in {kept}")
     print(reports.text(report))
     if args.report:
         args.report.write_text(json.dumps(report, indent=2) + "\n")
@@ -163,7 +184,13 @@ async def simulate(
 
         everyone = asyncio.gather(*living)
         if args.plain or not console.is_terminal:
-            await _plain_progress(everyone, stats, duration, console)
+            happened = Happenings()
+
+            def news() -> list[str]:
+                struck = chaos.struck if chaos else []
+                return happened.fresh(struck, platform.console.supervisor_lines())
+
+            await _plain_progress(everyone, stats, duration, console, news)
         else:
             with Live(frame(), console=console, refresh_per_second=2) as live:
                 while not everyone.done():
@@ -223,10 +250,24 @@ async def _games(operator: Client, only: str) -> list[GameChoice]:
 
 
 async def _plain_progress(
-    everyone: asyncio.Future[Any], stats: Stats, duration: float, console: Console
+    everyone: asyncio.Future[Any],
+    stats: Stats,
+    duration: float,
+    console: Console,
+    news: Callable[[], list[str]],
 ) -> None:
+    """A line of figures every :data:`PLAIN_EVERY` seconds; between them, each fault and
+    each supervisor line as it happens."""
+    last = time.monotonic()
     while not everyone.done():
-        await asyncio.wait([everyone], timeout=15.0)
+        await asyncio.wait([everyone], timeout=1.0)
+        for line in news():
+            console.print(line, highlight=False)
+        since = time.monotonic() - last
+        if since < (1.0 if everyone.done() else PLAIN_EVERY):
+            sys.stdout.flush()
+            continue
+        last = time.monotonic()
         _, actions_s, p50, p99 = stats.live_rates()
         counts = stats.table_counts()
         console.print(

@@ -9,7 +9,7 @@ side by side.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -17,6 +17,7 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
+from tavolo.cli.simulate.chaos import Struck
 from tavolo.cli.simulate.stats import Stats
 
 
@@ -69,3 +70,31 @@ def render(
         ),
         title="tavolo simulate",
     )
+
+
+class Happenings:
+    """What ``--plain`` prints as it happens: each fault when it strikes and when its
+    target is back, and each line of ``tavolo up``'s supervisor, each once."""
+
+    def __init__(self) -> None:
+        self.struck = 0
+        self.recovered: set[int] = set()
+        self.supervised = 0
+
+    def fresh(self, struck: Sequence[Struck], supervisor: Sequence[str]) -> list[str]:
+        """The lines not printed yet, chaos first, in the order they happened."""
+        lines = [
+            f"{r.at:6.0f}s  chaos: {r.fault.describe()} {r.detail}".rstrip()
+            for r in struck[self.struck :]
+        ]
+        self.struck = len(struck)
+        for n, record in enumerate(struck):
+            if record.recovered_after is not None and n not in self.recovered:
+                self.recovered.add(n)
+                lines.append(
+                    f"{record.at + record.recovered_after:6.0f}s  chaos: after "
+                    f"{record.fault.describe()}, back in {record.recovered_after:.0f}s"
+                )
+        lines += [f"        supervisor: {text}" for text in supervisor[self.supervised :]]
+        self.supervised = len(supervisor)
+        return lines

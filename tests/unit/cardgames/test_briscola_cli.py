@@ -16,7 +16,7 @@ def test_scripted_stdin_plays_briscola_to_the_end(
     monkeypatch.setattr("sys.stdin", io.StringIO("2\n1\n" * 100))
     assert main(["play", "briscola", "--players", players, "--seed", "cli"]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("Briscola: you against") and "Seed: cli" in text
+    assert text.startswith("Briscola: you ") and "Seed: cli" in text
     assert "Hand 1: " in text and "trumps are " in text
     assert "Trick 1: " in text and "take" in text
     assert "Hand 1 is over (card points, 120 in the deck):" in text

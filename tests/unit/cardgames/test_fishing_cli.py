@@ -36,7 +36,7 @@ def test_a_scripted_player_plays_a_fishing_game_to_the_end(
     assert re.search(r"\) \S+ takes \S+", text), "a capture among the choices"
     assert re.search(r": \S+ takes \S+", text), "a capture narrated"
     count = text.split("The hand is over. The count:")[1].splitlines()
-    names = [line.split()[0] for line in count[1:10]]
+    names = [line.split()[0] for line in count[2:11]]  # under the row of side names
     if game == "cirulla":
         assert names[5:8] == ["grande", "piccola", "accusi"]
         names = names[:5] + names[8:]
@@ -48,7 +48,8 @@ def test_a_scripted_player_plays_a_fishing_game_to_the_end(
         "scope",
         "hand",
     ]
-    assert re.match(r"  primiera +You\S* .*\d+ \| Bot", count[4])
+    assert count[1].split()[0] == "You"
+    assert re.match(r"^  primiera +\d+( \+1)? +\d+( \+1)?", count[5])
     if game == "cirulla":
         assert "Your hand (shown to all)" in text or "declare " not in text
     assert "--- Final places" in text
@@ -60,6 +61,9 @@ def test_the_table_lists_every_capture_choice() -> None:
     assert play("scopa", 2, "easy", "look", input_line=scripted(lines), out=out) == 1
     text = out.getvalue()
     assert text.startswith("Scopa: you against 1 easy bot. Seed: look")
-    assert "Totals: You 0 | Bot 1 (easy) 0   (match points:11)" in text
+    assert "Match: first to 11 points.   Stock: 30 cards." in text
+    assert re.search(r"^\s+total\s+cards\s+denari\s+scope$", text, re.M)
+    assert re.search(r"^  You\s+0\s+0\s+0\s+0$", text, re.M)
+    assert re.search(r"^  Bot 1\s+0\s+0\s+0\s+0$", text, re.M)
     assert "Suits: c coppe, d denari, b bastoni, s spade" in text
     assert re.search(r"  1\) (lay \S+|\S+ takes )", text)

@@ -34,7 +34,7 @@ def test_solitario_plays_alone_by_default_and_ends_with_the_score(
     text = capsys.readouterr().out
     assert text.startswith("Solitario (Klondike): you alone. Seed: cli")
     assert "--- Solitario, draw 1, standard scoring" in text
-    assert "Stock 24 card(s)   Waste: empty" in text
+    assert "Stock 24 cards   Waste: empty" in text
     assert "   1     2     3     4     5     6     7" in text
     assert "turn the stock" in text and "stop here with this score" in text
 

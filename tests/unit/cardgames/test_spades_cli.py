@@ -23,7 +23,9 @@ def test_spades_9_the_partner_is_hard_whatever_the_level() -> None:
     out = io.StringIO()
     assert play("spades", 4, "easy", "partner", input_line=scripted(iter(["quit"])), out=out) == 1
     text = out.getvalue()
-    assert text.startswith("Spades (Piki): you and Bot 2 (hard) against 2 easy bots. Seed:")
+    assert text.startswith(
+        "Spades (Piki): you and Bot 2 (hard) against Bot 1 (easy) & Bot 3 (easy).\nSeed: "
+    )
     assert "Bids: You - | Bot 3 (easy) - | Bot 2 (hard) - | Bot 1 (easy) -" in text
     assert "Bot 2 (hard)" in text and "Bot 3 (easy)" in text
 
@@ -41,7 +43,7 @@ def test_scripted_stdin_plays_spades_to_the_end(
     assert "Round 1 is over:" in text and "You & Bot 2 (hard): bid " in text
     assert "is not a choice" in text  # a "4" with fewer than four cards to choose from
     final = text.split("--- Final places")[1].splitlines()
-    assert final[1].startswith(" 1st") and final[2].startswith(" 3rd")
+    assert final[1].startswith(" 1st") and final[2].startswith(" 2nd")  # sides, not seats
     assert {"You & Bot 2 (hard)" in final[1], "You & Bot 2 (hard)" in final[2]} == {True, False}
 
 

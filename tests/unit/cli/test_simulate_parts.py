@@ -3,10 +3,12 @@ up`, the percentiles and the report's wording."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.console import Console as RichConsole
 
-from tavolo.cli.simulate import chaos, report
-from tavolo.cli.simulate.display import render
+from tavolo.cli.simulate import chaos, keep_only_logs, report
+from tavolo.cli.simulate.display import Happenings, render
 from tavolo.cli.simulate.invariants import Check
 from tavolo.cli.simulate.platform import Console
 from tavolo.cli.simulate.stats import Stats, TableRecord, percentile
@@ -96,3 +98,43 @@ def test_the_live_view_shows_progress_tables_rates_and_faults() -> None:
     assert "1 running" in shown
     assert "DEADLINE_EXCEEDED 1" in shown
     assert "SIGKILL engine pid 9" in shown
+
+
+def test_plain_lines_tell_each_fault_recovery_and_supervisor_line_once() -> None:
+    """``--plain`` prints chaos and supervisor lines while the run goes on, each once and
+    in the order they came, not only in the JSON report at the end."""
+    happened = Happenings()
+    kill = chaos.Struck(chaos.Fault(30.0, "kill", "engine"), at=31.0, detail="pid 41")
+    assert happened.fresh([], []) == []
+    first = happened.fresh([kill], ["engine exited with signal SIGKILL; restarting in 1s"])
+    assert first == [
+        "    31s  chaos: SIGKILL engine pid 41",
+        "        supervisor: engine exited with signal SIGKILL; restarting in 1s",
+    ]
+    assert happened.fresh([kill], ["engine exited with signal SIGKILL; restarting in 1s"]) == []
+    kill.recovered_after = 4.0
+    pause = chaos.Struck(chaos.Fault(50.0, "pause", "lobby", 20.0), at=50.0)
+    later = happened.fresh(
+        [kill, pause],
+        ["engine exited with signal SIGKILL; restarting in 1s", "engine SERVING again"],
+    )
+    assert later == [
+        "    50s  chaos: SIGSTOP lobby for 20s",
+        "    35s  chaos: after SIGKILL engine, back in 4s",
+        "        supervisor: engine SERVING again",
+    ]
+
+
+def test_a_scratch_platform_keeps_its_logs_and_says_where(tmp_path: Path) -> None:
+    """The log paths the run quoted stay readable once it ends; the data goes."""
+    folder = tmp_path / "tavolo-simulate-x"
+    (folder / "logs").mkdir(parents=True)
+    (folder / "logs" / "engine.log").write_text("engine started\n")
+    (folder / "postgres" / "base").mkdir(parents=True)
+    (folder / "token-secret").write_text("s")
+    assert keep_only_logs(folder) == folder / "logs"
+    assert sorted(p.name for p in folder.iterdir()) == ["logs"]
+    assert (folder / "logs" / "engine.log").read_text() == "engine started\n"
+    empty = tmp_path / "no-logs"
+    (empty / "nats").mkdir(parents=True)
+    assert keep_only_logs(empty) is None and not empty.exists()

@@ -12,8 +12,7 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.italian_cards import SUIT_NAMES, pretty
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
-
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 6: "6th"}
+from tavolo.cli.play.wording import agree, count, does, ordinal
 
 
 def _does(names: Sequence[str], seat: int, me: int | None, you: str, others: str) -> str:
@@ -82,7 +81,7 @@ class BestiaRenderer:
         if last and (new_hand or old["last_trick"] != last):
             won = _does(names, last["winner"], after.seat, "take", "takes")
             lines.append(f"Trick {last['number']}: {_plays(last['plays'], names)} - {won} it.")
-        if p["phase"] == "over" and not new_hand and p["last_hand"] is not None:
+        if p["phase"] == "over" != old["phase"] and not new_hand and p["last_hand"] is not None:
             lines.extend(self._hand_over(p, names))
         return lines
 
@@ -92,18 +91,24 @@ class BestiaRenderer:
             return [f"Hand {summary['hand']}: nobody played; the pot stays."]
         if "alone" in summary:
             return [
-                f"Hand {summary['hand']}: {names[summary['alone']]} alone takes the pot "
+                f"Hand {summary['hand']}: {names[summary['alone']]} alone "
+                f"{agree(names[summary['alone']], 'takes')} the pot "
                 f"of {summary['won']}."
             ]
         lines = [
             f"Hand {summary['hand']} is over: pot {summary['pot']}, "
-            f"{summary['per_trick']} chips a trick."
+            f"{count(summary['per_trick'], 'chip')} a trick."
         ]
         for s, tricks in enumerate(summary["tricks"]):
             if tricks:
-                lines.append(f"  {names[s]}: {tricks} tricks, +{tricks * summary['per_trick']}")
+                lines.append(
+                    f"  {names[s]}: {count(tricks, 'trick')}, +{tricks * summary['per_trick']}"
+                )
         for s, paid in summary["bestia"].items():
-            lines.append(f"  {names[int(s)]} goes bestia and pays {paid} into the next pot.")
+            who = names[int(s)]
+            lines.append(
+                f"  {does(who, 'goes')} bestia and {agree(who, 'pays')} {paid} into the next pot."
+            )
         return lines
 
     def choice(self, action: Action, view: View) -> str:
@@ -130,7 +135,7 @@ class BestiaRenderer:
         lines = ["--- Final places (by chips) " + "-" * 20]
         for s in sorted(range(len(outcome.places)), key=lambda s: outcome.places[s]):
             lines.append(
-                f"{_ORDINALS[outcome.places[s]]:>4}  {names[s]} ({outcome.scores[s]} chips)"
+                f"{ordinal(outcome.places[s]):>4}  {names[s]} ({count(outcome.scores[s], 'chip')})"
             )
         return "\n".join(lines)
 

@@ -14,8 +14,7 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.italian_cards import SUIT_NAMES, pretty
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
-
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+from tavolo.cli.play.wording import count, ordinal, side_places
 
 
 def _side(names: Sequence[str], seats: Sequence[int]) -> str:
@@ -45,7 +44,9 @@ class BriscolaRenderer:
         p: Any = view.public
         lines = [f"--- Hand {p['hand_no']}, trick {p['trick_number']} - your turn " + "-" * 20]
         turned = f", the {pretty(p['turned'])} under the stock" if p["turned"] else ""
-        lines.append(f"Trumps: {SUIT_NAMES[p['trumps']]}{turned}.  Stock: {p['stock_size']} cards.")
+        lines.append(
+            f"Trumps: {SUIT_NAMES[p['trumps']]}{turned}.  Stock: {count(p['stock_size'], 'card')}."
+        )
         if p["match_length"] != "single":
             lines.append(
                 "Hands won: "
@@ -79,7 +80,7 @@ class BriscolaRenderer:
         if last and (new_hand or old["last_trick"] != last):
             won = _does(names, last["winner"], after.seat, "take", "takes")
             lines.append(f"Trick {last['number']}: {_plays(last['plays'], names)} - {won} it.")
-        if p["phase"] == "over" and not new_hand and p["last_hand"] is not None:
+        if p["phase"] == "over" != old["phase"] and not new_hand and p["last_hand"] is not None:
             lines.extend(self._hand_over(p, names))
         return lines
 
@@ -111,14 +112,14 @@ class BriscolaRenderer:
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
         lines = ["--- Final places " + "-" * 30]
-        sides = sorted(range(len(p["sides"])), key=lambda i: outcome.places[p["sides"][i][0]])
-        for i in sides:
+        places = side_places([outcome.places[side[0]] for side in p["sides"]])
+        for i in sorted(range(len(places)), key=lambda i: places[i]):
             seats = p["sides"][i]
-            place = _ORDINALS[outcome.places[seats[0]]]
+            place = ordinal(places[i])
             measure = (
-                f"{outcome.scores[seats[0]]} points"
+                count(outcome.scores[seats[0]], "point")
                 if p["match_length"] == "single"
-                else f"{p['hands_won'][i]} hands won"
+                else f"{count(p['hands_won'][i], 'hand')} won"
             )
             lines.append(f"{place:>4}  {_side(names, seats)} ({measure})")
         return "\n".join(lines)

@@ -12,10 +12,11 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
-from tavolo.cardgames.games.rummy.deck import pretty, pretty_all
+from tavolo.cardgames.games.rummy.deck import pretty, pretty_all, sort_key
 from tavolo.cardgames.games.rummy.melds import BURRACO_MELDS, Meld, describe, read_meld
+from tavolo.cli.play.renderers import arrangement
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
-from tavolo.cli.play.wording import ordinal
+from tavolo.cli.play.wording import count, does, match_words, ordinal, side_places
 
 
 def _side(names: Sequence[str], seats: Sequence[int]) -> str:
@@ -23,11 +24,12 @@ def _side(names: Sequence[str], seats: Sequence[int]) -> str:
 
 
 def side_melds(p: Mapping[str, Any], side: int) -> list[str]:
-    """One line per meld: its number, its cards with what a wild stands for, a burraco."""
+    """One line per meld: its number (from 1, as the menu says it), its cards with what
+    a wild stands for, a burraco."""
     lines = []
     for i, m in enumerate(p["melds"][side]):
         tag = f"  [burraco {m['burraco']}]" if m.get("burraco") else ""
-        lines.append(f"    {i}: {m['shown']}{tag}")
+        lines.append(f"    {i + 1}: {m['shown']}{tag}")
     return lines or ["    (no melds yet)"]
 
 
@@ -57,7 +59,7 @@ def scoring_lines(
     lines.append(
         "  Match: "
         + "   ".join(f"{_side(names, p['sides'][s])} {totals[s]}" for s in (0, 1))
-        + f"   ({p['match_length']})"
+        + f"   ({match_words(p['match_length'])})"
     )
     return lines
 
@@ -85,7 +87,7 @@ class BurracoRenderer:
         lines.append(
             "Match: "
             + "   ".join(f"{_side(names, p['sides'][s])} {p['totals'][s]}" for s in (0, 1))
-            + f"   ({p['match_length']})"
+            + f"   ({match_words(p['match_length'])})"
         )
         for side in (0, 1):
             taken = "taken" if p["took_pozzetto"][side] else "waiting"
@@ -100,10 +102,12 @@ class BurracoRenderer:
             if len(pile) > 1
             else ""
         )
-        lines.append(f"Discard pile: {len(pile)} cards, top {top}{under}")
+        lines.append(f"Discard pile: {count(len(pile), 'card')}, top {top}{under}")
         if p["last_turn"]:
             lines.append("The stock is down to two cards: this is the last turn of the hand.")
-        lines.append("Your hand: " + "  ".join(pretty(c) for c in view.hand))
+        lines.append(
+            "Your hand: " + "  ".join(f"[{n}] {pretty(c)}" for n, c in enumerate(view.hand, 1))
+        )
         return "\n".join(lines)
 
     def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
@@ -116,19 +120,39 @@ class BurracoRenderer:
                 lines.extend(scoring_lines(p["last_hand"], p, names))
             lines.append(f"Hand {p['hand']}: {names[p['dealer']]} dealt.")
             return lines
+        lines.extend(self._moves(old, p, names))
+        if p["phase"] == "over" != old["phase"] and p["last_hand"] is not None:
+            lines.extend(scoring_lines(p["last_hand"], p, names))
+        return lines
+
+    def _moves(self, old: Any, p: Any, names: Sequence[str]) -> list[str]:
+        """Who drew from where, melded, added to a meld or discarded, since ``old``: the
+        seat whose turn it was did it (views come move by move)."""
+        actor = old["turn"] if old["turn"] is not None else p["turn"]
+        who = names[actor] if actor is not None else "A player"
+        lines = []
+        was_pile, pile = old["discard"], p["discard"]
+        took_pile = len(was_pile) > 0 and len(pile) < len(was_pile)
+        if took_pile:
+            lines.append(
+                f"{does(who, 'takes')} the discard pile "
+                f"({count(len(was_pile), 'card')}: {pretty_all(was_pile)})."
+            )
+        elif p["stock_size"] < old["stock_size"] and old["phase"] == "draw":
+            lines.append(f"{does(who, 'draws')} from the stock.")
         for side in (0, 1):
             was, now = old["melds"][side], p["melds"][side]
             for i, m in enumerate(now):
                 if i >= len(was):
-                    lines.append(f"{_side(names, p['sides'][side])} meld {m['shown']}.")
+                    lines.append(f"{does(who, 'melds')} {m['shown']} (meld {i + 1}).")
                 elif was[i]["cards"] != m["cards"]:
-                    lines.append(f"{_side(names, p['sides'][side])} add to meld {i}: {m['shown']}.")
+                    lines.append(f"{does(who, 'adds')} to meld {i + 1}: {m['shown']}.")
             if p["took_pozzetto"][side] and not old["took_pozzetto"][side]:
-                lines.append(f"{_side(names, p['sides'][side])} take their pozzetto.")
-        if p["discard"] and p["discard"] != old["discard"]:
-            lines.append(f"Discard pile top: {pretty(p['discard'][-1])}.")
-        if p["phase"] == "over" and p["last_hand"] is not None:
-            lines.extend(scoring_lines(p["last_hand"], p, names))
+                lines.append(f"{does(who, 'takes')} the pozzetto.")
+        if len(pile) > len(was_pile) or (
+            pile and was_pile and pile[-1] != was_pile[-1] and not took_pile
+        ):
+            lines.append(f"{does(who, 'discards')} {pretty(pile[-1])}.")
         return lines
 
     def choice(self, action: Action, view: View) -> str:
@@ -137,13 +161,13 @@ class BurracoRenderer:
             return "draw from the stock"
         if kind is ActionKind.TAKE_DISCARD:
             pile = view.public["discard"]
-            return f"take the discard pile ({len(pile)} cards: {pretty_all(pile)})"
+            return f"take the discard pile ({count(len(pile), 'card')}: {pretty_all(pile)})"
         if kind is ActionKind.MELD:
             meld = read_meld(action.cards, BURRACO_MELDS)
             return f"meld {describe(meld) if isinstance(meld, Meld) else pretty_all(action.cards)}"
         if kind is ActionKind.ATTACH:
             where = f" at the {action.target} end" if action.target else ""
-            return f"add {pretty(action.cards[0])} to meld {action.meld}{where}"
+            return f"add {pretty(action.cards[0])} to meld {(action.meld or 0) + 1}{where}"
         if kind is ActionKind.DISCARD:
             return f"discard {pretty(action.cards[0])}"
         return str(action)
@@ -151,18 +175,19 @@ class BurracoRenderer:
     def call_prompt(self, view: View) -> str | None:
         return None  # Burraco has no timed calls
 
+    arranges_locally = True
+    """The rules keep no order of the hand: the client keeps the player's own."""
+
     def reorder(self, view: View, command: str) -> tuple[str, ...] | None:
-        return None  # the hand is always shown sorted
+        return arrangement(view.hand, command, sort_key)
 
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
         lines = ["--- Final places " + "-" * 30]
-        side_place = [outcome.places[seats[0]] for seats in p["sides"]]
-        for side in sorted((0, 1), key=lambda t: side_place[t]):
+        places = side_places([outcome.places[seats[0]] for seats in p["sides"]])
+        for side in sorted((0, 1), key=lambda t: places[t]):
             seats = p["sides"][side]
-            # Places are per seat (partners share one, so two partnerships read 1st and
-            # 3rd); a side's place counts the sides ahead of it.
-            place = ordinal(1 + sum(1 for other in side_place if other < side_place[side]))
+            place = ordinal(places[side])
             lines.append(f"{place:>4}  {_side(names, seats)} ({p['totals'][side]} points)")
         return "\n".join(lines)
 

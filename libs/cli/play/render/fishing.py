@@ -8,6 +8,7 @@ settebello, primiera with each side's total, scope, and the game's extra lines.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,12 +16,13 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.fishing.deck import DECKS, Deck
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
-from tavolo.cli.play.wording import ordinal
+from tavolo.cli.play.wording import agree, count, does, match_words, ordinal, side_places
 
 _LEGENDS = {
     "italian": "Suits: c coppe, d denari, b bastoni, s spade; F fante, C cavallo, R re.",
     "french": "Quadri (♦) are the denari; J, Q, K count 8, 9, 10.",
 }
+_LEVEL = re.compile(r" \((easy|medium|hard)\)$")
 _ACCUSI = {"cirulla": "cirulla (+3)", "decino": "decino (+10)"}
 
 
@@ -34,6 +36,17 @@ def _cards(deck: Deck, cards: Sequence[str]) -> str:
 
 def side_name(names: Sequence[str], seats: Sequence[int]) -> str:
     return " & ".join(names[s] for s in seats)
+
+
+def short_side(names: Sequence[str], seats: Sequence[int]) -> str:
+    """A side's name without the bots' levels (the first line gave them), for a
+    column or row heading: ``You & Bot 2``."""
+    return " & ".join(_LEVEL.sub("", names[s]) for s in seats)
+
+
+def _side_verb(names: Sequence[str], seats: Sequence[int], verb: str) -> str:
+    """The verb for a side: plural for partners (and for You), else as for one seat."""
+    return agree("You", verb) if len(seats) > 1 else agree(names[seats[0]], verb)
 
 
 class FishingRenderer:
@@ -51,16 +64,20 @@ class FishingRenderer:
         deck = _deck(view)
         sides = p["sides"]
         lines = [f"--- Hand {p['hand']} - your turn " + "-" * 30]
-        totals = " | ".join(
-            f"{side_name(names, seats)} {p['totals'][k]}" for k, seats in enumerate(sides)
+        lines.append(
+            f"Match: {match_words(p['match_length'])}.   Stock: {count(p['stock'], 'card')}."
         )
-        lines.append(f"Totals: {totals}   (match {p['match_length']})   Stock: {p['stock']}")
-        taken = " | ".join(
-            f"{side_name(names, seats)} {p['captured'][k]} cards, {p['denari'][k]} denari, "
-            f"{p['scope'][k]} scope" + (f", accusi {p['accusi'][k]}" if p["accusi"] else "")
-            for k, seats in enumerate(sides)
-        )
-        lines.append(f"Captured: {taken}")
+        heads = ["total", "cards", "denari", "scope"] + (["accusi"] if p["accusi"] else [])
+        rows = [
+            [p["totals"][k], p["captured"][k], p["denari"][k], p["scope"][k]]
+            + ([p["accusi"][k]] if p["accusi"] else [])
+            for k in range(len(sides))
+        ]
+        who = [short_side(names, seats) for seats in sides]
+        width = max(len(w) for w in who)
+        lines.append(" " * (width + 2) + "".join(f"{h:>8}" for h in heads))
+        for label, row in zip(who, rows, strict=True):
+            lines.append(f"  {label:<{width}}" + "".join(f"{v:>8}" for v in row))
         for seat, shown in sorted(p["shown"].items()):
             if int(seat) != view.seat:
                 lines.append(f"{names[int(seat)]} shows: {_cards(deck, shown)}")
@@ -91,25 +108,29 @@ class FishingRenderer:
             for seat, kind in enumerate(p["declared"]):
                 if kind and (new_hand or not old["declared"][seat]):
                     shown = _cards(deck, p["shown"].get(str(seat), ()))
-                    lines.append(f"{names[seat]} declares {_ACCUSI[kind]}, showing {shown}.")
+                    lines.append(
+                        f"{does(names[seat], 'declares')} {_ACCUSI[kind]}, showing {shown}."
+                    )
         if p["over"] and not new_hand and p["last_count"] != old["last_count"]:
             lines.extend(self.count(p, names))
         if p["cappotto"] is not None and (old is None or old["cappotto"] is None):
-            who = side_name(names, p["sides"][p["cappotto"]])
-            lines.append(f"Cappotto! {who} captured all ten denari and win the match at once.")
+            seats = p["sides"][p["cappotto"]]
+            who, win = side_name(names, seats), _side_verb(names, seats, "wins")
+            lines.append(f"Cappotto! {who} captured all ten denari and {win} the match at once.")
         return lines
 
     def _hand_opens(self, p: Any, names: Sequence[str], deck: Deck) -> list[str]:
-        deals = "deal" if p["dealer"] == 0 else "deals"
         lines = [
-            f"Hand {p['hand']}: {names[p['dealer']]} {deals}; on the table "
+            f"Hand {p['hand']}: {does(names[p['dealer']], 'deals')}; on the table "
             f"{_cards(deck, p['opening'])}."
         ]
         if p["bonus"]:
             side, scope = p["bonus"]
+            seats = p["sides"][side]
             lines.append(
-                f"The opening table adds up to {15 * scope}: {side_name(names, p['sides'][side])}"
-                f" take it as the dealer's side, {scope} scop{'a' if scope == 1 else 'e'}."
+                f"The opening table adds up to {15 * scope}: {side_name(names, seats)}"
+                f" {_side_verb(names, seats, 'takes')} it as the dealer's side, "
+                f"{scope} scop{'a' if scope == 1 else 'e'}."
             )
         return lines
 
@@ -121,23 +142,25 @@ class FishingRenderer:
         return f"{who}: {card} takes {_cards(deck, play['capture'])}{scopa}"
 
     def count(self, p: Any, names: Sequence[str]) -> list[str]:
-        """The count of the last hand, line by line, then the totals."""
+        """The count of the last hand as a small table: a row per count line, a column
+        per side with what it held and, marked ``+N``, the points it scored."""
         counts, sides = p["last_count"], p["sides"]
-        who = [side_name(names, seats) for seats in sides]
+        who = [short_side(names, seats) for seats in sides]
+        width = max(12, *(len(w) + 2 for w in who))
         tiebreak = p["tiebreak"] is not None and p["tiebreak"]["hands"]
-        lines = ["The hand is over. The count:"]
+        lines = ["The hand is over. The count:", " " * 14 + "".join(f"{w:<{width}}" for w in who)]
         for n, line in enumerate(counts[0]["lines"]):
-            held = " | ".join(f"{who[k]} {c['lines'][n][1]}" for k, c in enumerate(counts))
-            scored = [
-                f"{who[k]} +{c['lines'][n][2]}" for k, c in enumerate(counts) if c["lines"][n][2]
-            ]
-            lines.append(f"  {line[0]:<11} {held:<40} {', '.join(scored) or 'nobody'}")
-        hand = " | ".join(f"{who[k]} {c['points']}" for k, c in enumerate(counts))
-        lines.append(f"  {'hand':<11} {hand}")
-        totals = " | ".join(f"{who[k]} {t}" for k, t in enumerate(p["totals"]))
-        note = " (a tie-break hand: its points decide the tie only)" if tiebreak else ""
-        lines.append(f"  Totals: {totals}{note}")
-        return lines
+            cells = []
+            for c in counts:
+                held, scored = c["lines"][n][1], c["lines"][n][2]
+                cells.append(f"{held}" + (f" +{scored}" if scored else ""))
+            lines.append(f"  {line[0]:<12}" + "".join(f"{cell:<{width}}" for cell in cells))
+        lines.append(f"  {'hand':<12}" + "".join(f"{c['points']:<{width}}" for c in counts))
+        note = "  (a tie-break hand: its points decide the tie only)" if tiebreak else ""
+        lines.append(f"  {'totals':<12}" + "".join(f"{t:<{width}}" for t in p["totals"]))
+        if note:
+            lines.append(note)
+        return [line.rstrip() for line in lines]
 
     def choice(self, action: Action, view: View) -> str:
         deck = _deck(view)
@@ -162,10 +185,10 @@ class FishingRenderer:
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
         lines = ["--- Final places " + "-" * 30]
-        order = sorted(range(len(p["sides"])), key=lambda k: outcome.places[p["sides"][k][0]])
-        for k in order:
+        places = side_places([outcome.places[side[0]] for side in p["sides"]])
+        for k in sorted(range(len(places)), key=lambda k: places[k]):
             seats = p["sides"][k]
-            place = ordinal(outcome.places[seats[0]])
+            place = ordinal(places[k])
             lines.append(f"{place:>4}  {side_name(names, seats)} ({p['totals'][k]} points)")
         reason = outcome.detail.get("reason")
         if reason == "ko":

@@ -43,7 +43,11 @@ class HeartsRenderer:
             lines.append(
                 "Points taken this hand: "
                 + " | ".join(f"{names[s]} {n}" for s, n in enumerate(p["points_taken"]))
-                + f"   Hearts {'broken' if p['hearts_broken'] else 'not broken yet'}"
+                + (
+                    f"   Hearts {'broken' if p['hearts_broken'] else 'not broken yet'}"
+                    if p["rules"] == "standard"  # the seed's rules let hearts lead any time
+                    else ""
+                )
             )
             table = _plays(p["trick"], names) if p["trick"] else "nothing yet: you lead"
             lines.append(f"On the table: {table}")
@@ -80,7 +84,8 @@ class HeartsRenderer:
             lines.append(f"Hand {old['hand']} is over:")
             for s, g in enumerate(gained):
                 note = " - shot the moon!" if s in moon else ""
-                lines.append(f"  {names[s]}: {g:+d} points, now {p['totals'][s]}{note}")
+                points = f"{g:+d} point{'' if abs(g) == 1 else 's'}"
+                lines.append(f"  {names[s]}: {points}, now {p['totals'][s]}{note}")
         last = p["last_trick"]
         if last and (old is None or old["last_trick"] != last):
             trick = tuple((c["seat"], c["card"]) for c in last)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.shedding.deck import COLOUR_NAMES, describe
 from tavolo.cli.play.turns import ANTICLOCKWISE, CLOCKWISE, turn_line
-from tavolo.cli.play.wording import ordinal
+from tavolo.cli.play.wording import agree, ordinal
 
 _DOING = {"stack": "chain the stack or take it", "drawn": "play the drawn card or keep it"}
 _SUIT_ORDER = {letter: n for n, letter in enumerate([*COLOUR_NAMES, "W"])}
@@ -21,6 +21,26 @@ def _cards(n: int) -> str:
 
 def _sort_key(card: str) -> tuple[int, str]:
     return _SUIT_ORDER[card[0]], card[1:].rjust(4)
+
+
+def skipped(move: Mapping[str, Any], p: Mapping[str, Any]) -> int | None:
+    """The seat a played skip passes over (a reverse does so with two players): the
+    next one from the player in the direction of play."""
+    if move["move"] != "play" or not move["card"]:
+        return None
+    value, seats = move["card"][1:], len(p["hand_sizes"])
+    if value != "skip" and not (value == "rev" and seats == 2):
+        return None
+    step = CLOCKWISE if p["direction"] == "clockwise" else ANTICLOCKWISE
+    return int((move["seat"] + step) % seats)
+
+
+def skip_line(move: Mapping[str, Any], p: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """``Bot 2 is skipped.`` after a skip, so the turn that never came is told."""
+    seat = skipped(move, p)
+    if seat is None:
+        return []
+    return [f"{names[seat]} {agree(names[seat], 'is', 'are')} skipped."]
 
 
 class PikaRenderer:
@@ -71,6 +91,7 @@ class PikaRenderer:
                 card = describe(move["card"]) if move["card"] else "a card"
                 named = f", naming {move['colour']}" if move["card"].startswith("W") else ""
                 lines.append(f"{who} played {card}{named}.")
+                lines.extend(skip_line(move, after.public, names))
             elif kind == "draw":
                 lines.append(f"{who} drew {_cards(move['count'])}.")
             elif kind == "keep":

@@ -13,8 +13,8 @@ from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.betting.poker_hands import RANK_WORDS
 from tavolo.cardgames.games.french_deck import pretty
 from tavolo.cli.play.turns import CLOCKWISE, turn_line
+from tavolo.cli.play.wording import count, ordinal
 
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 6: "6th"}
 _DOING = {"blind": "decide on the blind", "change": "change cards"}
 
 
@@ -53,14 +53,18 @@ class PokerRenderer:
                 if p["all_in"][s]:
                     state += ", all-in"
                 if p["changed"][s] is not None:
-                    state += f", changed {p['changed'][s]}"
+                    state += f", changed {p['changed'][s]}" if p["changed"][s] else ", servito"
             if p["opener"] == s:
                 state += ", opened" + (" blind" if p["blind"] else "")
             status.append(f"{names[s]} {state}")
         lines.append("; ".join(status))
         if p["to_call"]:
             lines.append(f"To see the bet you put in {p['to_call']}.")
-        if view.hand:
+        if view.hand and p["phase"] == "change" and p["turn"] == view.seat:
+            held = "  ".join(f"[{n}] {pretty(c)}" for n, c in enumerate(view.hand, 1))
+            lines.append(f"Your hand: {held}  ({view.private.get('hand_name', '')})")
+            lines.append("To change cards type 'change' and their numbers, e.g. 'change 1 4'.")
+        elif view.hand:
             held = "  ".join(pretty(c) for c in view.hand)
             lines.append(f"Your hand: {held}  ({view.private.get('hand_name', '')})")
         elif p["phase"] == "blind":
@@ -77,7 +81,8 @@ class PokerRenderer:
             and p["last_hand"] is not None
             and (old is None or old["last_hand"] != p["last_hand"])
         ):
-            lines.extend(self._hand_over(p["last_hand"], names, after.seat))
+            mine = before.hand if before is not None else ()
+            lines.extend(self._hand_over(p["last_hand"], names, after.seat, mine))
         if new_deal:
             dealer = "You deal" if p["dealer"] == after.seat else f"{names[p['dealer']]} deals"
             lines.append(
@@ -93,13 +98,23 @@ class PokerRenderer:
                 elif p["round_bets"][s] > old["round_bets"][s]:
                     lines.append(f"{names[s]} puts in {p['round_bets'][s] - old['round_bets'][s]}.")
                 if p["changed"][s] is not None and old["changed"][s] is None:
-                    lines.append(f"{names[s]} changes {p['changed'][s]} cards.")
+                    n = p["changed"][s]
+                    lines.append(
+                        f"{names[s]} changes {count(n, 'card')}."
+                        if n
+                        else f"{names[s]} keeps all five (servito)."
+                    )
         ended = p["phase"] == "over" and p["last_hand"] is not None
         if ended and (old is None or old["last_hand"] != p["last_hand"]):
-            lines.extend(self._hand_over(p["last_hand"], names, after.seat))
+            mine = before.hand if before is not None else ()
+            lines.extend(self._hand_over(p["last_hand"], names, after.seat, mine))
         return lines
 
-    def _hand_over(self, summary: Any, names: Sequence[str], me: int | None) -> list[str]:
+    def _hand_over(
+        self, summary: Any, names: Sequence[str], me: int | None, mine: Sequence[str] = ()
+    ) -> list[str]:
+        """The pot's end; at a showdown every hand in words, the seat's own with its
+        cards (the view keeps the others' cards to the log's showdown event)."""
         if summary.get("no_opening"):
             return ["Nobody opened: the pot stays and the cards are dealt again."]
         if "uncontested" in summary:
@@ -107,7 +122,8 @@ class PokerRenderer:
             return [f"Hand {summary['hand']}: {who} the pot of {summary['pot']} unseen."]
         lines = [f"Hand {summary['hand']}, showdown:"]
         for s, words in summary["shown"].items():
-            lines.append(f"  {names[int(s)]}: {words}")
+            cards = f" ({' '.join(pretty(c) for c in mine)})" if int(s) == me and mine else ""
+            lines.append(f"  {names[int(s)]}: {words}{cards}")
         for n, pot in enumerate(summary["pots"]):
             what = "the pot" if n == 0 else f"side pot {n}"
             lines.append(
@@ -134,6 +150,33 @@ class PokerRenderer:
             return "pass (passo)"
         return str(action)
 
+    def menu(self, view: View, legal: Sequence[Action]) -> list[tuple[str, Action]]:
+        """Every choice but the changes of one card or more: those are typed as the cards
+        to change (``change 1 4``), not picked from 31 numbered combinations."""
+        return [
+            (self.choice(a, view), a)
+            for a in legal
+            if a.kind is not ActionKind.DISCARD or not a.cards
+        ]
+
+    def typing_hint(self, view: View) -> str | None:
+        if view.public["phase"] != "change" or view.public["turn"] != view.seat:
+            return None
+        return "'change 1 4' (the numbers of the cards to change)"
+
+    def typed(self, view: View, legal: Sequence[Action], text: str) -> Action | None:
+        """``change 1 4``: the change of those cards of the hand, if it is a legal one."""
+        words = text.lower().replace(",", " ").split()
+        if len(words) < 2 or words[0] != "change" or not all(w.isdigit() for w in words[1:]):
+            return None
+        picked = {int(w) for w in words[1:]}
+        if not all(1 <= n <= len(view.hand) for n in picked):
+            return None
+        cards = {view.hand[n - 1] for n in picked}
+        return next(
+            (a for a in legal if a.kind is ActionKind.DISCARD and set(a.cards) == cards), None
+        )
+
     def call_prompt(self, view: View) -> str | None:
         return None
 
@@ -144,7 +187,7 @@ class PokerRenderer:
         lines = ["--- Final places (by chips) " + "-" * 20]
         for s in sorted(range(len(outcome.places)), key=lambda s: outcome.places[s]):
             lines.append(
-                f"{_ORDINALS[outcome.places[s]]:>4}  {names[s]} ({outcome.scores[s]} chips)"
+                f"{ordinal(outcome.places[s]):>4}  {names[s]} ({count(outcome.scores[s], 'chip')})"
             )
         return "\n".join(lines)
 

@@ -11,10 +11,12 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
-from tavolo.cardgames.games.rummy.deck import pretty, pretty_all
+from tavolo.cardgames.games.rummy.deck import pretty, pretty_all, sort_key
 from tavolo.cardgames.games.rummy.melds import SCALA40_MELDS, Meld, describe, read_meld
+from tavolo.cardgames.games.rummy.scala40_scoring import OPENING, meld_value
+from tavolo.cli.play.renderers import arrangement
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
-from tavolo.cli.play.wording import ordinal
+from tavolo.cli.play.wording import agree, count, does, ordinal
 
 
 def scoring_lines(
@@ -43,8 +45,39 @@ def scoring_lines(
         )
     )
     for seat in summary["eliminated"]:
-        lines.append(f"  {names[seat]} reaches {p['elimination']} and is out.")
+        who = names[seat]
+        out = agree(who, "is", "are")
+        lines.append(f"  {does(who, 'reaches')} {p['elimination']} and {out} out.")
     return lines
+
+
+def take_back(p: Mapping[str, Any]) -> str:
+    """The take-back choice in the words of what it undoes: the opening melds not yet
+    down, and the pozzo card only when one was taken this turn."""
+    taken = p.get("pozzo_card_taken")
+    pending = any(m["pending"] for m in p["melds"])
+    back = f"put {taken} back on the pozzo" if taken else ""  # the view names it
+    if pending:
+        melds = "take back your opening melds"
+        return f"{melds} and {back}" if back else melds
+    return back or "take back your opening melds"
+
+
+def _opened(view: View) -> bool:
+    return bool(view.public["opened"][view.seat if view.seat is not None else 0])
+
+
+def _toward_opening(view: View, worth: int) -> str:
+    """`` (worth 18)``, `` (worth 33, opens)`` before the seat opens; nothing after."""
+    if _opened(view):
+        return ""
+    opens = view.public["opening_so_far"] + worth >= OPENING
+    return f" (worth {worth}{', opens' if opens else ''})"
+
+
+def _worth(action: Action) -> int:
+    meld = read_meld(action.cards, SCALA40_MELDS)
+    return meld_value(meld) if isinstance(meld, Meld) else 0
 
 
 class Scala40Renderer:
@@ -76,7 +109,7 @@ class Scala40Renderer:
         lines.append("Melds on the table:")
         for i, m in enumerate(p["melds"]):
             pending = "  (opening, not yet down)" if m["pending"] else ""
-            lines.append(f"    {i}: {m['shown']}   by {names[m['owner']]}{pending}")
+            lines.append(f"    {i + 1}: {m['shown']}   by {names[m['owner']]}{pending}")
         if not p["melds"]:
             lines.append("    (none yet)")
         sizes = " | ".join(
@@ -86,12 +119,16 @@ class Scala40Renderer:
         )
         lines.append(f"Cards in hand: {sizes}   Stock: {p['stock_size']}")
         pozzo = p["pozzo"]
-        lines.append(f"Pozzo: {len(pozzo)} cards, top {pretty(pozzo[-1]) if pozzo else 'empty'}")
+        lines.append(
+            f"Pozzo: {count(len(pozzo), 'card')}, top {pretty(pozzo[-1]) if pozzo else 'empty'}"
+        )
         if not p["opened"][seat]:
             lines.append(f"You have not opened: lay 40 or more ({p['opening_so_far']} so far).")
         if p["first_round"]:
             lines.append("First round: nobody may close yet.")
-        lines.append("Your hand: " + "  ".join(pretty(c) for c in view.hand))
+        lines.append(
+            "Your hand: " + "  ".join(f"[{n}] {pretty(c)}" for n, c in enumerate(view.hand, 1))
+        )
         return "\n".join(lines)
 
     def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
@@ -103,17 +140,32 @@ class Scala40Renderer:
                 lines.extend(scoring_lines(p["last_hand"], p, names))
             lines.append(f"Hand {p['hand']}: {names[p['dealer']]} dealt.")
             return lines
+        actor = old["turn"] if old["turn"] is not None else p["turn"]
+        who = names[actor] if actor is not None else "A player"
+        was, now = old["pozzo"], p["pozzo"]
+        if old["phase"] == "draw" and p["stock_size"] < old["stock_size"]:
+            lines.append(f"{does(who, 'draws')} from the stock.")
+        elif old["phase"] == "draw" and len(now) < len(was):
+            lines.append(f"{does(who, 'takes')} {pretty(was[-1])} from the pozzo.")
+        same_turn = p["turn"] == old["turn"] and p["phase"] == old["phase"]
+        returned = same_turn and old["pozzo_card_taken"] and not p["pozzo_card_taken"]
+        took_back = len(p["melds"]) < len(old["melds"]) or returned
+        if len(p["melds"]) < len(old["melds"]):
+            back = f"; {old['pozzo_card_taken']} goes back on the pozzo" if returned else ""
+            lines.append(f"{does(who, 'takes')} back the opening melds{back}.")
+        elif returned:
+            lines.append(f"{does(who, 'puts')} {old['pozzo_card_taken']} back on the pozzo.")
         for i, m in enumerate(p["melds"]):
             if i >= len(old["melds"]):
-                lines.append(f"{names[m['owner']]} meld {m['shown']}.")
+                lines.append(f"{does(names[m['owner']], 'melds')} {m['shown']} (meld {i + 1}).")
             elif old["melds"][i]["cards"] != m["cards"]:
-                lines.append(f"Meld {i} is now {m['shown']}.")
+                lines.append(f"{does(who, 'adds')} to meld {i + 1}: {m['shown']}.")
         for s, opened in enumerate(p["opened"]):
             if opened and not old["opened"][s]:
                 lines.append(f"{names[s]} opened.")
-        if p["pozzo"] and p["pozzo"] != old["pozzo"]:
-            lines.append(f"Pozzo top: {pretty(p['pozzo'][-1])}.")
-        if p["phase"] == "over" and p["last_hand"] is not None:
+        if old["phase"] != "draw" and now and len(now) > len(was) and not took_back:
+            lines.append(f"{does(who, 'discards')} {pretty(now[-1])}.")
+        if p["phase"] == "over" != old["phase"] and p["last_hand"] is not None:
             lines.extend(scoring_lines(p["last_hand"], p, names))
         return lines
 
@@ -126,21 +178,36 @@ class Scala40Renderer:
             return f"take {pretty(pozzo[-1])} from the pozzo"
         if kind is ActionKind.MELD:
             meld = read_meld(action.cards, SCALA40_MELDS)
-            return f"meld {describe(meld) if isinstance(meld, Meld) else pretty_all(action.cards)}"
+            if not isinstance(meld, Meld):
+                return f"meld {pretty_all(action.cards)}"
+            return f"meld {describe(meld)}{_toward_opening(view, meld_value(meld))}"
         if kind is ActionKind.ATTACH:
             where = f" at the {action.target} end" if action.target else ""
-            return f"add {pretty(action.cards[0])} to meld {action.meld}{where}"
+            return f"add {pretty(action.cards[0])} to meld {(action.meld or 0) + 1}{where}"
         if kind is ActionKind.DISCARD:
             return f"discard {pretty(action.cards[0])}"
         if kind is ActionKind.PASS:
-            return "take back your opening melds (and the pozzo card)"
+            return take_back(view.public)
         return str(action)
+
+    def menu(self, view: View, legal: Sequence[Action]) -> list[tuple[str, Action]]:
+        """Before opening, the melds worth most toward the 40 come first (a meld just
+        taken back is not offered first again unless nothing is worth more)."""
+        entries = [(self.choice(a, view), a) for a in legal]
+        if _opened(view):
+            return entries
+        melds = [e for e in entries if e[1].kind is ActionKind.MELD]
+        melds.sort(key=lambda e: -_worth(e[1]))
+        return melds + [e for e in entries if e[1].kind is not ActionKind.MELD]
 
     def call_prompt(self, view: View) -> str | None:
         return None  # Scala 40 has no timed calls
 
+    arranges_locally = True
+    """The rules keep no order of the hand: the client keeps the player's own."""
+
     def reorder(self, view: View, command: str) -> tuple[str, ...] | None:
-        return None  # the hand is always shown sorted
+        return arrangement(view.hand, command, sort_key)
 
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         p: Any = view.public

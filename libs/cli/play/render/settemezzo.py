@@ -12,10 +12,7 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.italian_cards import pretty
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
-
-_ORDINALS = {
-    n: f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}" for n in range(1, 9)
-}
+from tavolo.cli.play.wording import count, does, ordinal
 
 
 def points(halves: int) -> str:
@@ -102,7 +99,7 @@ class SetteMezzoRenderer:
         for s, bust in enumerate(p["busted"]):
             if bust and (new_hand or not old["busted"][s]) and p["phase"] != "over":
                 cards = _cards(p["cards"][s])
-                lines.append(f"{names[s]} goes over 7½ with {cards}.")
+                lines.append(f"{does(names[s], 'goes')} over 7½ with {cards}.")
         return lines
 
     def hand_over(self, summary: Any, names: Sequence[str], me: int | None) -> list[str]:
@@ -138,7 +135,7 @@ class SetteMezzoRenderer:
 
     def choice(self, action: Action, view: View) -> str:
         if action.kind is ActionKind.BET:
-            return f"bet {action.amount} chip{'' if action.amount == 1 else 's'}"
+            return f"bet {count(action.amount or 0, 'chip')}"
         if action.kind is ActionKind.HIT:
             return "draw a card (tirare)"
         if action.kind is ActionKind.STAND:
@@ -155,7 +152,7 @@ class SetteMezzoRenderer:
         lines = ["--- Final places (by chips) " + "-" * 20]
         for s in sorted(range(len(outcome.places)), key=lambda s: outcome.places[s]):
             lines.append(
-                f"{_ORDINALS[outcome.places[s]]:>4}  {names[s]} ({outcome.scores[s]} chips)"
+                f"{ordinal(outcome.places[s]):>4}  {names[s]} ({count(outcome.scores[s], 'chip')})"
             )
         return "\n".join(lines)
 

@@ -7,14 +7,20 @@ says them: "9♥ from the waste onto column 3".
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.french_deck import SUIT_SYMBOLS, SUITS, pretty
-from tavolo.cardgames.games.solitario.piles import card_of
-from tavolo.cli.play.wording import ordinal
+from tavolo.cardgames.games.solitario.piles import (
+    RANK,
+    RED,
+    SUIT_INDEX,
+    card_of,
+    fits_on_column,
+)
+from tavolo.cli.play.wording import count, ordinal
 
 _RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 _RESULTS = {
@@ -39,6 +45,45 @@ def _foundation(suit: str, top: int) -> str:
     return f"[{_RANK_NAMES.get(top, str(top))}{SUIT_SYMBOLS[suit]}]"
 
 
+def _pointless(action: Action, me: Mapping[str, Any]) -> bool:
+    """A move that only comes back: an ace off its foundation (nothing goes on it in a
+    column), or a run between columns that uncovers nothing new (it leaves a card of
+    the target's rank and colour, or an empty column for an empty one)."""
+    source, target = action.source or "", action.target or ""
+    if action.kind is not ActionKind.MOVE:
+        return False
+    if source.startswith("f"):
+        return bool(me["foundations"][SUITS.index(source[1:])] == 1)
+    if not (source.startswith("t") and target.startswith("t")):
+        return False
+    k, to = int(source[1:]) - 1, int(target[1:]) - 1
+    up, left = me["columns"][k], me["columns"][k][: -(action.count or 1)]
+    if left:
+        under, onto = left[-1], me["columns"][to][-1] if me["columns"][to] else None
+        return onto is not None and RANK[under] == RANK[onto] and RED[under] == RED[onto]
+    return bool(up) and not me["face_down"][k] and not me["columns"][to]
+
+
+def _fits_somewhere(card: str, me: Mapping[str, Any]) -> bool:
+    """Could ``card`` go onto a foundation or a column as the layout stands?"""
+    if me["foundations"][SUIT_INDEX[card]] == RANK[card] - 1:
+        return True
+    return any(
+        fits_on_column(card, up[-1] if up else None) if up or not down else False
+        for up, down in zip(me["columns"], me["face_down"], strict=True)
+    )
+
+
+def only_cycling(view: View, legal: Sequence[Action]) -> bool:
+    """Nothing is left but turning the stock: no move between piles is offered, every
+    card is in the waste (so the player has seen them all) and none of them fits
+    anywhere, so another pass would change nothing."""
+    me: Any = view.private
+    if any(a.kind is ActionKind.MOVE for a in legal) or me["stock"]:
+        return False
+    return not any(_fits_somewhere(card, me) for card in me["waste"])
+
+
 class SolitarioRenderer:
     """Renders Solitario views; see :class:`tavolo.cli.play.command.Renderer`."""
 
@@ -51,7 +96,7 @@ class SolitarioRenderer:
         me: Any = view.private
         seat = view.seat or 0
         left = me["recycles_left"]
-        passes = "" if left is None else f", {left} more turn(s) of the waste"
+        passes = "" if left is None else f", {count(left, 'more turn')} of the waste"
         lines = [f"--- Solitario, draw {p['draw']}, {p['scoring']} scoring " + "-" * 20]
         lines.append(
             f"Score {p['scores'][seat]}   Moves {me['moves']}   "
@@ -59,7 +104,7 @@ class SolitarioRenderer:
         )
         shown = me["waste"][-int(p["draw"]) :]
         waste = " ".join(pretty(c) for c in shown) if shown else "empty"
-        lines.append(f"Stock {me['stock']} card(s){passes}   Waste: {waste}")
+        lines.append(f"Stock {count(me['stock'], 'card')}{passes}   Waste: {waste}")
         columns = [
             ["##"] * down + [pretty(c) for c in up]
             for down, up in zip(me["face_down"], me["columns"], strict=True)
@@ -93,17 +138,31 @@ class SolitarioRenderer:
         if kind is ActionKind.STOP:
             return "stop here with this score"
         if kind is ActionKind.MOVE and action.source and action.target:
-            count = action.count or 1
+            moved = action.count or 1
             if action.source == "waste":
                 card = me["waste"][-1]
             elif action.source.startswith("t"):
-                card = me["columns"][int(action.source[1:]) - 1][-count]
+                card = me["columns"][int(action.source[1:]) - 1][-moved]
             else:
                 suit = SUITS.index(action.source[1:])
                 card = card_of(suit, me["foundations"][suit])
-            run = f" and the {count - 1} on it" if count > 1 else ""
+            run = ""
+            if moved == 2:
+                run = " and the card on it"
+            elif moved > 2:
+                run = f" and the {moved - 1} cards on it"
             return f"{pretty(card)}{run} from {_pile(action.source)} onto {_pile(action.target)}"
         return str(action)
+
+    def menu(self, view: View, legal: Sequence[Action]) -> list[tuple[str, Action]]:
+        """The moves worth offering: never an ace off its foundation (nothing can go on
+        it in a column, so it only comes back); when nothing but the stock could move
+        any more, stopping alone."""
+        useful = [a for a in legal if not _pointless(a, view.private)]
+        if only_cycling(view, useful):
+            stop = [a for a in useful if a.kind is ActionKind.STOP]
+            return [("stop: nothing but the stock can move any more", a) for a in stop]
+        return [(self.choice(a, view), a) for a in useful]
 
     def call_prompt(self, view: View) -> str | None:
         return None  # no timed calls

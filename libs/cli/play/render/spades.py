@@ -14,7 +14,7 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.french_deck import pretty
 from tavolo.cli.play.turns import CLOCKWISE, seats_from, turn_line
-from tavolo.cli.play.wording import ordinal
+from tavolo.cli.play.wording import ordinal, side_places
 
 
 def _bid(amount: int | None, blind: bool) -> str:
@@ -139,7 +139,7 @@ class SpadesRenderer:
                 f"Trick {last['number']}: {_plays(last['plays'], names)}"
                 f" - {_does(names, last['winner'], after.seat, 'take', 'takes')} it."
             )
-        if p["phase"] == "over" and p["last_round"] is not None and not new_round:
+        if p["phase"] == "over" != old["phase"] and p["last_round"] is not None and not new_round:
             lines.extend(self._round_over(p, names))
         return lines
 
@@ -177,9 +177,10 @@ class SpadesRenderer:
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
         lines = ["--- Final places " + "-" * 30]
-        for t in sorted((0, 1), key=lambda t: outcome.places[p["teams"][t][0]]):
+        places = side_places([outcome.places[team[0]] for team in p["teams"]])
+        for t in sorted((0, 1), key=lambda t: places[t]):
             seats = p["teams"][t]
-            place = ordinal(outcome.places[seats[0]])
+            place = ordinal(places[t])
             lines.append(f"{place:>4}  {_team(names, seats)} ({p['scores'][t]} points)")
         return "\n".join(lines)
 

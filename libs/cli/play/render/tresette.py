@@ -14,9 +14,10 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.italian_cards import pretty
+from tavolo.cli.play.renderers import TABLE_OPTIONS
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
+from tavolo.cli.play.wording import count, match_words, ordinal, side_places
 
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 _CALLS = {"napoletana": "napoletana (A-2-3)", "three": "three of a kind", "four": "four of a kind"}
 
 
@@ -36,6 +37,14 @@ def _cards(cards: Sequence[str]) -> str:
     return " ".join(pretty(c) for c in cards)
 
 
+def _match(p: Mapping[str, Any]) -> str:
+    """How the match ends: Ciapanò's ``limit`` names its number from the table's options."""
+    if p["match_length"] == "limit":
+        limit = p.get(TABLE_OPTIONS, {}).get("limit")
+        return f"the match ends at {limit} points" if limit else "to the limit"
+    return match_words(p["match_length"])
+
+
 class TresetteRenderer:
     """Renders Tresette and Ciapanò views; see :class:`tavolo.cli.play.command.Renderer`."""
 
@@ -50,14 +59,13 @@ class TresetteRenderer:
         p: Any = view.public
         lines = [f"--- Hand {p['hand_no']}, trick {p['trick_number']} - your turn " + "-" * 20]
         lines.append(
-            "Totals: "
+            f"Totals ({_match(p)}): "
             + "   ".join(
                 f"{_side(names, side)} {p['totals'][i]}" for i, side in enumerate(p["sides"])
             )
-            + f"   ({p['match_length']})"
         )
         if p["stock_size"]:
-            lines.append(f"Stock: {p['stock_size']} cards.")
+            lines.append(f"Stock: {count(p['stock_size'], 'card')}.")
         for seat, shown in enumerate(p["shown"]):
             if shown and seat != view.seat:
                 lines.append(f"{names[seat]} is known to hold: {_cards(shown)}")
@@ -89,7 +97,7 @@ class TresetteRenderer:
                 lines.append(
                     f"  {_does(names, d['seat'], after.seat, 'draw', 'draws')} {pretty(d['card'])}."
                 )
-        if p["phase"] == "over" and not new_hand and p["last_hand"] is not None:
+        if p["phase"] == "over" != old["phase"] and not new_hand and p["last_hand"] is not None:
             lines.extend(self._hand_over(p, names))
         return lines
 
@@ -102,7 +110,8 @@ class TresetteRenderer:
             declared = summary.get("declared")
             extra = f" + {declared[i]} declared" if declared and declared[i] else ""
             lines.append(
-                f"  {_side(names, side)}: {aces} aces, {thirds} thirds{last}{extra}: "
+                f"  {_side(names, side)}: {count(aces, 'ace')}, "
+                f"{count(thirds, 'third')}{last}{extra}: "
                 f"{summary['points'][i]}"
             )
         if summary.get("cappotto"):
@@ -125,10 +134,10 @@ class TresetteRenderer:
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
         lines = ["--- Final places " + "-" * 30]
-        sides = sorted(range(len(p["sides"])), key=lambda i: outcome.places[p["sides"][i][0]])
-        for i in sides:
+        places = side_places([outcome.places[side[0]] for side in p["sides"]])
+        for i in sorted(range(len(places)), key=lambda i: places[i]):
             seats = p["sides"][i]
-            place = _ORDINALS[outcome.places[seats[0]]]
+            place = ordinal(places[i])
             lines.append(f"{place:>4}  {_side(names, seats)} ({p['totals'][i]} points)")
         return "\n".join(lines)
 

@@ -10,8 +10,8 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.shedding.deck import describe
 from tavolo.cardgames.games.shedding.uno_state import ANSWER_PLUS4, NAME_COLOUR
-from tavolo.cli.play.render.pika import PikaRenderer
-from tavolo.cli.play.wording import ordinal
+from tavolo.cli.play.render.pika import PikaRenderer, skip_line
+from tavolo.cli.play.wording import does, ordinal
 
 
 def _cards(n: int) -> str:
@@ -57,18 +57,9 @@ class UnoRenderer(PikaRenderer):
     def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
         lines: list[str] = []
         seen = before.public["recent"][-1]["no"] if before and before.public["recent"] else 0
-        if before is not None and before.public["round"] != after.public["round"]:
-            gained = [
-                a - b for a, b in zip(after.public["totals"], before.public["totals"], strict=True)
-            ]
-            scorer = max(range(len(gained)), key=lambda s: gained[s])
-            if gained[scorer]:
-                lines.append(
-                    f"Hand {before.public['round']} is over: {names[scorer]} scores "
-                    f"{gained[scorer]} (the points left in the other hands)."
-                )
-            else:
-                lines.append(f"Hand {before.public['round']} is over: nobody scores.")
+        new_hand = before is not None and before.public["round"] != after.public["round"]
+        if new_hand and before is not None:
+            lines.extend(self._hand_over(before, after, names))
             seen = 0
         for move in after.public["recent"]:
             if move["no"] <= seen:
@@ -78,6 +69,7 @@ class UnoRenderer(PikaRenderer):
                 card = describe(move["card"]) if move["card"] else "a card"
                 named = f", naming {move['colour']}" if move["card"].startswith("W") else ""
                 lines.append(f"{who} played {card}{named}.")
+                lines.extend(skip_line(move, after.public, names))
             elif kind == "draw":
                 lines.append(f"{who} drew a card.")
             elif kind == "keep":
@@ -89,8 +81,25 @@ class UnoRenderer(PikaRenderer):
             elif kind == "names":
                 lines.append(f"{who} named {move['colour']}.")
             elif kind.startswith("draws "):
-                lines.append(f"{who} {kind} cards.")
+                lines.append(f"{does(who, 'draws')} {kind.split()[1]} cards.")
+        ended = after.public["phase"] == "over" and (
+            before is None or before.public["phase"] != "over"
+        )
+        if ended and before is not None and not new_hand:
+            lines.extend(self._hand_over(before, after, names))
         return lines
+
+    def _hand_over(self, before: View, after: View, names: Sequence[str]) -> list[str]:
+        """Who scored the hand that just ended, from the match totals before and after."""
+        was, now = before.public["totals"], after.public["totals"]
+        gained = [a - b for a, b in zip(now, was, strict=True)]
+        scorer = max(range(len(gained)), key=lambda s: gained[s])
+        if not gained[scorer]:
+            return [f"Hand {before.public['round']} is over: nobody scores."]
+        return [
+            f"Hand {before.public['round']} is over: {does(names[scorer], 'scores')} "
+            f"{gained[scorer]} (the points left in the other hands)."
+        ]
 
     def choice(self, action: Action, view: View) -> str:
         kind = action.kind
