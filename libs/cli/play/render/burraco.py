@@ -188,7 +188,7 @@ class BurracoRenderer:
         for side in sorted((0, 1), key=lambda t: places[t]):
             seats = p["sides"][side]
             place = ordinal(places[side])
-            lines.append(f"{place:>4}  {_side(names, seats)} ({p['totals'][side]} points)")
+            lines.append(f"{place:>4}  {_side(names, seats)} ({count(p['totals'][side], 'point')})")
         return "\n".join(lines)
 
 

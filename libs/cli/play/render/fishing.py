@@ -189,7 +189,9 @@ class FishingRenderer:
         for k in sorted(range(len(places)), key=lambda k: places[k]):
             seats = p["sides"][k]
             place = ordinal(places[k])
-            lines.append(f"{place:>4}  {side_name(names, seats)} ({p['totals'][k]} points)")
+            lines.append(
+                f"{place:>4}  {side_name(names, seats)} ({count(p['totals'][k], 'point')})"
+            )
         reason = outcome.detail.get("reason")
         if reason == "ko":
             lines.append("Decided by KO: the tied side that captured last loses.")

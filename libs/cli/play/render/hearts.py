@@ -11,7 +11,7 @@ from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.french_deck import pretty
 from tavolo.cardgames.games.tricks.hearts_state import trick_winner
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
-from tavolo.cli.play.wording import ordinal
+from tavolo.cli.play.wording import count, ordinal
 
 _TO = {
     "right": "to the player on your right",
@@ -114,7 +114,7 @@ class HeartsRenderer:
         lines = ["--- Final places " + "-" * 30]
         for s in sorted(range(4), key=lambda s: (outcome.places[s], s)):
             place = ordinal(outcome.places[s])
-            lines.append(f"{place:>4}  {names[s]} ({outcome.scores[s]} points)")
+            lines.append(f"{place:>4}  {names[s]} ({count(outcome.scores[s], 'point')})")
         return "\n".join(lines)
 
 

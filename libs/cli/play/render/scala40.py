@@ -214,7 +214,7 @@ class Scala40Renderer:
         lines = ["--- Final places " + "-" * 30]
         for seat in sorted(range(len(outcome.places)), key=lambda s: outcome.places[s]):
             place = ordinal(outcome.places[seat])
-            lines.append(f"{place:>4}  {names[seat]} ({p['totals'][seat]} points)")
+            lines.append(f"{place:>4}  {names[seat]} ({count(p['totals'][seat], 'point')})")
         return "\n".join(lines)
 
 

@@ -175,7 +175,7 @@ class SolitarioRenderer:
         results = outcome.detail.get("results", [])
         for s in sorted(range(len(outcome.places)), key=lambda s: outcome.places[s]):
             how = _RESULTS.get(results[s], "") if s < len(results) else ""
-            points = f"{outcome.scores[s]} points" + (f", {how}" if how else "")
+            points = count(outcome.scores[s], "point") + (f", {how}" if how else "")
             lines.append(f"{ordinal(outcome.places[s]):>4}  {names[s]} ({points})")
         return "\n".join(lines)
 

@@ -14,7 +14,7 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.french_deck import pretty
 from tavolo.cli.play.turns import CLOCKWISE, seats_from, turn_line
-from tavolo.cli.play.wording import ordinal, side_places
+from tavolo.cli.play.wording import count, ordinal, side_places
 
 
 def _bid(amount: int | None, blind: bool) -> str:
@@ -181,7 +181,7 @@ class SpadesRenderer:
         for t in sorted((0, 1), key=lambda t: places[t]):
             seats = p["teams"][t]
             place = ordinal(places[t])
-            lines.append(f"{place:>4}  {_team(names, seats)} ({p['scores'][t]} points)")
+            lines.append(f"{place:>4}  {_team(names, seats)} ({count(p['scores'][t], 'point')})")
         return "\n".join(lines)
 
 

@@ -138,7 +138,7 @@ class TresetteRenderer:
         for i in sorted(range(len(places)), key=lambda i: places[i]):
             seats = p["sides"][i]
             place = ordinal(places[i])
-            lines.append(f"{place:>4}  {_side(names, seats)} ({p['totals'][i]} points)")
+            lines.append(f"{place:>4}  {_side(names, seats)} ({count(p['totals'][i], 'point')})")
         return "\n".join(lines)
 
 

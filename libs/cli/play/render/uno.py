@@ -11,7 +11,7 @@ from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.shedding.deck import describe
 from tavolo.cardgames.games.shedding.uno_state import ANSWER_PLUS4, NAME_COLOUR
 from tavolo.cli.play.render.pika import PikaRenderer, skip_line
-from tavolo.cli.play.wording import does, ordinal
+from tavolo.cli.play.wording import count, does, ordinal
 
 
 def _cards(n: int) -> str:
@@ -130,7 +130,7 @@ class UnoRenderer(PikaRenderer):
         lines = ["--- Final places " + "-" * 30]
         for s in order:
             place = ordinal(outcome.places[s])
-            lines.append(f"{place:>4}  {names[s]} ({outcome.scores[s]} points)")
+            lines.append(f"{place:>4}  {names[s]} ({count(outcome.scores[s], 'point')})")
         return "\n".join(lines)
 
 
