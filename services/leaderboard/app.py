@@ -162,18 +162,28 @@ class Leaderboard:
     def _game(self, game: str, *, required: bool) -> str:
         if not game:
             if required:
-                raise InvalidArgument("name a game, e.g. 'pika'")
+                raise InvalidArgument(
+                    "name a game, e.g. 'pika'", reason="FIELD_REQUIRED", metadata={"field": "game"}
+                )
             return ALL_GAMES
         if game not in self._games:
             offered = ", ".join(sorted(self._games))
-            raise InvalidArgument(f"unknown game {game!r}; games offered: {offered}")
+            raise InvalidArgument(
+                f"unknown game {game!r}; games offered: {offered}",
+                reason="GAME_UNKNOWN",
+                metadata={"game": game, "allowed": offered},
+            )
         return game
 
     @staticmethod
     def _player(requested: str, principal: Principal) -> str:
         player_id = requested or principal.player_id
         if len(player_id) > MAX_PLAYER_ID_LENGTH:
-            raise InvalidArgument(f"player_id is longer than {MAX_PLAYER_ID_LENGTH} characters")
+            raise InvalidArgument(
+                f"player_id is longer than {MAX_PLAYER_ID_LENGTH} characters",
+                reason="FIELD_INVALID",
+                metadata={"field": "player_id"},
+            )
         return player_id
 
     async def league(

@@ -96,7 +96,11 @@ def _refusal(exc: grpc.aio.AioRpcError, service: str) -> DomainError:
     kind = _PASSED_ON.get(exc.code())
     if kind is not None:
         return kind(exc.details() or f"the {service} refused")
-    return Unavailable(f"the {service} is not reachable right now; try again in a moment")
+    return Unavailable(
+        f"the {service} is not reachable right now; try again in a moment",
+        reason="SERVICE_UNREACHABLE",
+        metadata={"service": service},
+    )
 
 
 class GrpcWallet:

@@ -43,9 +43,15 @@ class ReportAbout:
 def _text(value: str, what: str, limit: int) -> str:
     cleaned = value.strip()
     if not cleaned:
-        raise InvalidArgument(f"say why: a {what} cannot be empty")
+        raise InvalidArgument(
+            f"say why: a {what} cannot be empty", reason="REPORT_INVALID", metadata={"field": what}
+        )
     if len(cleaned) > limit:
-        raise InvalidArgument(f"a {what} has at most {limit} characters, not {len(cleaned)}")
+        raise InvalidArgument(
+            f"a {what} has at most {limit} characters, not {len(cleaned)}",
+            reason="REPORT_INVALID",
+            metadata={"field": what},
+        )
     return cleaned
 
 
@@ -70,9 +76,17 @@ class Reports:
                 await self._player(conn, about.player_id)
                 report = self._new(caller, Subject.PLAYER, about.player_id, None, None, why)
             else:
-                raise InvalidArgument("say what you report: a message, a table or a player")
+                raise InvalidArgument(
+                    "say what you report: a message, a table or a player",
+                    reason="REPORT_INVALID",
+                    metadata={"field": "target"},
+                )
             if report.player_id == caller.player_id:
-                raise InvalidArgument("you cannot report yourself")
+                raise InvalidArgument(
+                    "you cannot report yourself",
+                    reason="REPORT_INVALID",
+                    metadata={"field": "player_id"},
+                )
             await reports_store.insert(conn, report)
         return report
 
@@ -108,20 +122,40 @@ class Reports:
     ) -> Report:
         caller.require(Role.MODERATOR)
         if not sanction_id and not note.strip():
-            raise InvalidArgument("link the sanction you applied, or dismiss with a note")
+            raise InvalidArgument(
+                "link the sanction you applied, or dismiss with a note",
+                reason="REPORT_INVALID",
+                metadata={"field": "sanction_id"},
+            )
         remark = _text(note, "note", MAX_NOTE) if note.strip() else None
         async with self.ctx.db.transaction() as conn:
             found = await reports_store.for_update(conn, report_id) if report_id else None
             if found is None:
-                raise NotFound(f"no report has the id {quoted(report_id)}")
+                raise NotFound(
+                    f"no report has the id {quoted(report_id)}",
+                    reason="REPORT_NOT_FOUND",
+                    metadata={"report_id": report_id},
+                )
             if found.handled:
-                raise FailedPrecondition("this report was already handled")
+                raise FailedPrecondition(
+                    "this report was already handled",
+                    reason="REPORT_HANDLED",
+                    metadata={"report_id": report_id},
+                )
             if sanction_id:
                 sanction = await accounts_store.sanction_for_update(conn, sanction_id)
                 if sanction is None:
-                    raise NotFound(f"no sanction has the id {quoted(sanction_id)}")
+                    raise NotFound(
+                        f"no sanction has the id {quoted(sanction_id)}",
+                        reason="SANCTION_NOT_FOUND",
+                        metadata={"sanction_id": sanction_id},
+                    )
                 if found.player_id is not None and sanction.player_id != found.player_id:
-                    raise InvalidArgument("that sanction is on another player than the reported")
+                    raise InvalidArgument(
+                        "that sanction is on another player than the reported",
+                        reason="SANCTION_MISMATCH",
+                        metadata={"sanction_id": sanction_id},
+                    )
             resolved = await reports_store.resolve(
                 conn,
                 found.report_id,
@@ -163,7 +197,11 @@ class Reports:
     ) -> Report:
         located = await reports_store.locate_message(conn, message_id)
         if located is None or not await self._reads(conn, caller, located.channel):
-            raise NotFound(f"no message {quoted(message_id)} in a chat you can read")
+            raise NotFound(
+                f"no message {quoted(message_id)} in a chat you can read",
+                reason="MESSAGE_NOT_FOUND",
+                metadata={"message_id": message_id},
+            )
         lines = await reports_store.lines_around(
             conn, located.channel, located.seq, LINES_BEFORE, LINES_AFTER
         )
@@ -177,17 +215,29 @@ class Reports:
     ) -> Report:
         table_id = about.table_id
         if not await tables_store.is_seated(conn, table_id, caller.player_id):
-            raise NotFound(f"you did not sit at table {quoted(table_id)}")
+            raise NotFound(
+                f"you did not sit at table {quoted(table_id)}",
+                reason="NOT_AT_TABLE",
+                metadata={"table_id": table_id},
+            )
         player_id = about.player_id or None
         if player_id is not None and not await tables_store.is_seated(conn, table_id, player_id):
-            raise NotFound(f"player {quoted(player_id)} did not sit at table {quoted(table_id)}")
+            raise NotFound(
+                f"player {quoted(player_id)} did not sit at table {quoted(table_id)}",
+                reason="NOT_AT_TABLE",
+                metadata={"table_id": table_id, "player_id": player_id},
+            )
         channel = Channel(ChannelKind.TABLE, table_id)
         lines = await reports_store.lines_around(conn, channel, None, TABLE_LINES, 0)
         return self._new(caller, Subject.TABLE, player_id, None, table_id, reason, lines)
 
     async def _player(self, conn: Connection, player_id: str) -> None:
         if await accounts_store.account_by_id(conn, player_id) is None:
-            raise NotFound(f"no player has the id {quoted(player_id)}")
+            raise NotFound(
+                f"no player has the id {quoted(player_id)}",
+                reason="PLAYER_NOT_FOUND",
+                metadata={"player_id": player_id},
+            )
 
     async def _reads(self, conn: Connection, caller: Principal, channel: Channel) -> bool:
         if channel.kind is ChannelKind.TABLE:
