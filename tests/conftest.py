@@ -20,6 +20,11 @@ import grpc
 import pytest
 
 from tavolo.servicekit.embedded import EmbeddedNats, EmbeddedPostgres, scratch_database
+from tavolo.servicekit.interceptors import STRICT_REASONS_VARIABLE
+
+# A refusal that names no registered reason reaches a test as INTERNAL (API-1); services
+# the tests start as processes inherit it.
+os.environ[STRICT_REASONS_VARIABLE] = "1"
 
 
 @pytest.fixture(scope="session")

@@ -55,11 +55,19 @@ class OptionSpec:
     def validate(self, value: JSON) -> JSON:
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise InvalidOptions(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+            raise InvalidOptions(
+                f"option {self.name!r} must be one of {allowed}, not {value!r}",
+                reason="OPTION_INVALID",
+                metadata={"option": self.name, "allowed": allowed},
+            )
         if self.check is not None:
             problem = self.check(value)
             if problem:
-                raise InvalidOptions(f"option {self.name!r}: {problem}")
+                raise InvalidOptions(
+                    f"option {self.name!r}: {problem}",
+                    reason="OPTION_INVALID",
+                    metadata={"option": self.name},
+                )
         return value
 
 
@@ -155,7 +163,9 @@ class Game(ABC, Generic[S]):
         if unknown:
             offered = ", ".join(sorted(specs)) or "none"
             raise InvalidOptions(
-                f"{self.name} has no option {', '.join(sorted(unknown))}; options: {offered}"
+                f"{self.name} has no option {', '.join(sorted(unknown))}; options: {offered}",
+                reason="OPTION_INVALID",
+                metadata={"option": ",".join(sorted(unknown)), "allowed": offered},
             )
         return {
             name: spec.validate(given[name]) if name in given else spec.default
@@ -171,11 +181,18 @@ class Game(ABC, Generic[S]):
         """A fresh game, dealt from ``seed``; everything random comes from it."""
         if not self.min_players <= seats <= self.max_players:
             raise InvalidOptions(
-                f"{self.title} is for {self.min_players} to {self.max_players} players, not {seats}"
+                f"{self.title} is for {self.min_players} to {self.max_players} players,"
+                f" not {seats}",
+                reason="PLAYER_COUNT_INVALID",
+                metadata={"game": self.name, "min": self.min_players, "max": self.max_players},
             )
         if seats not in self.seat_counts():
             counts = " or ".join(str(n) for n in self.seat_counts())
-            raise InvalidOptions(f"{self.title} is for {counts} players, not {seats}")
+            raise InvalidOptions(
+                f"{self.title} is for {counts} players, not {seats}",
+                reason="PLAYER_COUNT_INVALID",
+                metadata={"game": self.name, "allowed": counts},
+            )
         return self._new_game(self.options(options), seats, SeededRandom(bytes(seed)))
 
     # -- play -----------------------------------------------------------------------
@@ -191,17 +208,27 @@ class Game(ABC, Generic[S]):
         if self.outcome(state) is not None:
             raise GameOver("the game is over")
         if not 0 <= seat < self.seats(state):
-            raise NotYourTurn(f"there is no seat {seat} at this table")
+            raise NotYourTurn(
+                f"there is no seat {seat} at this table",
+                reason="SEAT_UNKNOWN",
+                metadata={"seat": seat},
+            )
         if action.kind is ActionKind.EXPIRE:
             if not any(t.key == action.timer and t.seat == seat for t in self.timers(state)):
-                raise RuleError(f"no timer {action.timer!r} is running for seat {seat}")
+                raise RuleError(
+                    f"no timer {action.timer!r} is running for seat {seat}",
+                    reason="TIMER_NOT_RUNNING",
+                )
         elif not self._is_legal(state, seat, action):
             raise self._explain(state, seat, action)
         return self._apply(state, seat, action)
 
     def timeout_action(self, state: S, seat: int) -> Action:
         """What a seat's expired turn timer plays for it; games with turn timers say."""
-        raise RuleError(f"{self.name} plays nothing for an expired timer of seat {seat}")
+        raise RuleError(
+            f"{self.name} plays nothing for an expired timer of seat {seat}",
+            reason="TIMER_NOT_RUNNING",
+        )
 
     def _play_expiry(
         self, state: S, seat: int, expire: Action, default: Action | None = None
@@ -225,8 +252,12 @@ class Game(ABC, Generic[S]):
     def _explain(self, state: S, seat: int, action: Action) -> RuleError:
         """The refusal for an illegal action; games override it with precise reasons."""
         if seat not in self.to_act(state):
-            return NotYourTurn(f"it is not your turn (seat {seat})")
-        return RuleError(f"{action} is not allowed now")
+            return NotYourTurn(
+                f"it is not your turn (seat {seat})",
+                reason="NOT_YOUR_TURN",
+                metadata={"seat": seat},
+            )
+        return RuleError(f"{action} is not allowed now", reason="ACTION_NOT_ALLOWED")
 
     # -- what games implement ---------------------------------------------------------
 
@@ -277,7 +308,11 @@ class Game(ABC, Generic[S]):
         """From a match that ended drawn: a state dealing one tie-break hand, whose
         ``outcome`` ranks that hand alone (its points never enter the match totals), and
         the deal's events. Its randomness continues the match's generator."""
-        raise InvalidOptions(f"{self.title} has no tie-break hand for knock-out play yet")
+        raise InvalidOptions(
+            f"{self.title} has no tie-break hand for knock-out play yet",
+            reason="KNOCKOUT_UNSUPPORTED",
+            metadata={"game": self.name},
+        )
 
     def last_capture(self, state: S) -> int | None:
         """The seat that made the last capture of the hand being played (in trick games the

@@ -57,7 +57,9 @@ def knock_out(game: Game[Any]) -> KnockOut:
     if not game.offers_knock_out:
         raise InvalidOptions(
             f"{game.title} does not offer knock-out play: it supplies no tie-break hand"
-            " and last capture (RULES §0 rule 14)"
+            " and last capture (RULES §0 rule 14)",
+            reason="KNOCKOUT_UNSUPPORTED",
+            metadata={"game": game.name},
         )
     return KnockOut(game)
 

@@ -56,5 +56,7 @@ def get_game(name: str) -> Game[Any]:
         return games[name]
     except KeyError:
         raise InvalidOptions(
-            f"unknown game {name[:40]!r}; games offered: {', '.join(sorted(games))}"
+            f"unknown game {name[:40]!r}; games offered: {', '.join(sorted(games))}",
+            reason="GAME_UNKNOWN",
+            metadata={"game": name[:40], "allowed": sorted(games)},
         ) from None

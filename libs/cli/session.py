@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 import grpc
 import jwt
 
+from tavolo.servicekit.error_details import refusal_from_error
 from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS
 from tavolo.v1 import lobby_pb2, lobby_pb2_grpc
 
@@ -252,7 +253,8 @@ def aio_channel(target: str, options: Sequence[tuple[str, Any]] = ()) -> grpc.ai
 
 
 def rpc_error_text(error: grpc.RpcError) -> str:
-    """A one-line message for a refused call, as the service worded it."""
+    """A one-line message for a refused call, as the service worded it, with the
+    refusal's reason (API-1) that scripts and bug reports can quote."""
     code: grpc.StatusCode | None = None
     details = str(error)
     if isinstance(error, grpc.Call | grpc.aio.AioRpcError):  # a sync or an asyncio stub's
@@ -260,7 +262,9 @@ def rpc_error_text(error: grpc.RpcError) -> str:
     if code is grpc.StatusCode.UNAVAILABLE:
         return "the platform is not reachable: is `make run` running?"
     name = code.name if code is not None else "ERROR"
-    return f"{details} ({name})"
+    refusal = refusal_from_error(error)
+    reason = f" [{refusal.reason}]" if refusal is not None and refusal.reason else ""
+    return f"{details} ({name}){reason}"
 
 
 def run_call(fn: Callable[[], None]) -> int:

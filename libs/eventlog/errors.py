@@ -12,7 +12,9 @@ class ConcurrencyError(Conflict):
 
     def __init__(self, stream_id: str, actual_version: int, expected_version: int) -> None:
         super().__init__(
-            f"stream {stream_id} is at version {actual_version}, not {expected_version}"
+            f"stream {stream_id} is at version {actual_version}, not {expected_version}",
+            reason="LOG_CONFLICT",
+            metadata={"version": actual_version},
         )
         self.stream_id = stream_id
         self.actual_version = actual_version
@@ -24,7 +26,9 @@ class DuplicateEventError(Conflict):
 
     def __init__(self, event_id: uuid.UUID, stream_id: str, version: int) -> None:
         super().__init__(
-            f"event id {event_id} is already recorded as version {version} of stream {stream_id}"
+            f"event id {event_id} is already recorded as version {version} of stream {stream_id}",
+            reason="LOG_CONFLICT",
+            metadata={"version": version},
         )
         self.event_id = event_id
         self.stream_id = stream_id

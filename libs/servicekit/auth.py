@@ -51,7 +51,9 @@ class Principal:
         """Raise PERMISSION_DENIED unless the caller holds one of ``roles``."""
         if not self.roles.intersection(roles):
             needed = " or ".join(r.value for r in roles)
-            raise PermissionDenied(f"this needs the {needed} role")
+            raise PermissionDenied(
+                f"this needs the {needed} role", reason="ROLE_REQUIRED", metadata={"role": needed}
+            )
 
 
 current_principal: contextvars.ContextVar[Principal | None] = contextvars.ContextVar(
@@ -63,7 +65,7 @@ def caller() -> Principal:
     """The authenticated caller of the current RPC (set by the auth interceptor)."""
     principal = current_principal.get()
     if principal is None:
-        raise Unauthenticated("this call needs a session token")
+        raise Unauthenticated("this call needs a session token", reason="TOKEN_MISSING")
     return principal
 
 
@@ -138,11 +140,17 @@ class TokenSigner:
                 token, self._secret, algorithms=["HS256"], options={"require": ["exp", "sub"]}
             )
         except jwt.ExpiredSignatureError:
-            raise Unauthenticated("the session token has expired: refresh it or log in") from None
+            raise Unauthenticated(
+                "the session token has expired: refresh it or log in", reason="TOKEN_EXPIRED"
+            ) from None
         except jwt.InvalidTokenError:
-            raise Unauthenticated("the session token is not valid: log in again") from None
+            raise Unauthenticated(
+                "the session token is not valid: log in again", reason="TOKEN_INVALID"
+            ) from None
         if claims.get("typ") != kind:
-            raise Unauthenticated(f"a {claims.get('typ')} token cannot be used here")
+            raise Unauthenticated(
+                f"a {claims.get('typ')} token cannot be used here", reason="TOKEN_INVALID"
+            )
         return claims
 
     @staticmethod
@@ -150,7 +158,9 @@ class TokenSigner:
         try:
             roles = frozenset(Role(r) for r in claims.get("roles", []))
         except ValueError:
-            raise Unauthenticated("the session token names an unknown role") from None
+            raise Unauthenticated(
+                "the session token names an unknown role", reason="TOKEN_INVALID"
+            ) from None
         issued = claims.get("iat", 0)
         return Principal(
             str(claims["sub"]),

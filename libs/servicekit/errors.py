@@ -7,6 +7,8 @@ escapes a handler is a bug: it becomes ``INTERNAL`` with a logged error id.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import grpc
 
 QUOTE_LIMIT = 40
@@ -24,10 +26,36 @@ def quoted(value: str, limit: int = QUOTE_LIMIT) -> str:
     return f"{value[:limit]!r}... ({len(value)} characters)"
 
 
+def as_text(value: object) -> str:
+    """A metadata value as ErrorInfo carries it: a string; a collection joined by commas."""
+    if isinstance(value, list | tuple | set | frozenset):
+        return ",".join(str(item) for item in value)
+    return str(value)
+
+
 class DomainError(Exception):
-    """Base of every error a caller can cause; the message is shown to them."""
+    """Base of every error a caller can cause; the message is shown to them.
+
+    ``reason`` names it for a client app (one of ``tavolo.servicekit.reasons.REASONS``,
+    sent as a ``google.rpc.ErrorInfo``), and ``metadata`` gives the values the client
+    needs to explain it in its own words (``table_id``, ``version``, ``allowed`` ...).
+    A subclass may fix its ``reason`` once for all its raise sites.
+    """
 
     status: grpc.StatusCode = grpc.StatusCode.FAILED_PRECONDITION
+    reason: str | None = None
+
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        reason: str | None = None,
+        metadata: Mapping[str, object] | None = None,
+    ) -> None:
+        super().__init__(message)
+        if reason is not None:
+            self.reason = reason
+        self.metadata: dict[str, str] = {k: as_text(v) for k, v in (metadata or {}).items()}
 
 
 class InvalidArgument(DomainError):

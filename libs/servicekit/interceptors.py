@@ -13,6 +13,7 @@ to the caller).
 
 from __future__ import annotations
 
+import os
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -22,12 +23,15 @@ from typing import TYPE_CHECKING, Any
 import grpc
 import structlog
 from google.protobuf.message import DecodeError
+from grpc_status import rpc_status
 
 from tavolo.servicekit.auth import Principal, TokenSigner, current_principal
+from tavolo.servicekit.error_details import rich_status
 from tavolo.servicekit.errors import DomainError, InvalidArgument, PermissionDenied, Unauthenticated
 from tavolo.servicekit.metrics import RPC_SECONDS, RPC_TOTAL
 from tavolo.servicekit.outages import MESSAGE as OUTAGE_MESSAGE
 from tavolo.servicekit.outages import is_outage
+from tavolo.servicekit.reasons import FALLBACK, REASONS
 from tavolo.servicekit.revocation import Revocations
 from tavolo.servicekit.validation import check_request
 
@@ -42,6 +46,8 @@ ErrorMap = Mapping[type[BaseException], grpc.StatusCode]
 # message that repeated a large input would break the reply itself.
 MAX_STATUS_MESSAGE = 1000
 LOGGED_ID_LENGTH = 80
+#: Set to "1" (the test suite does) to refuse with INTERNAL what names no registered reason.
+STRICT_REASONS_VARIABLE = "TAVOLO_STRICT_REASONS"
 
 
 def bounded(message: str, limit: int = MAX_STATUS_MESSAGE) -> str:
@@ -84,7 +90,9 @@ def check_input(request: Any) -> None:
     if isinstance(request, Undecodable):
         raise InvalidArgument(
             f"the request is not a valid message for {request.method}: "
-            + bounded(request.reason, 200)
+            + bounded(request.reason, 200),
+            reason="REQUEST_UNDECODABLE",
+            metadata={"method": request.method},
         )
     check_request(request)
 
@@ -99,6 +107,35 @@ def status_for(exc: BaseException, extra: ErrorMap) -> grpc.StatusCode | None:
         if kind in extra:
             return extra[kind]
     return None
+
+
+def strict_reasons() -> bool:
+    """Whether a refusal without a registered reason fails loudly (the tests set it)."""
+    return os.environ.get(STRICT_REASONS_VARIABLE, "") == "1"
+
+
+def explain(
+    exc: BaseException, status: grpc.StatusCode, request: Any
+) -> tuple[str, dict[str, str]]:
+    """The reason and metadata a refusal is sent with (API-1).
+
+    An outage is ``DEPENDENCY_OUTAGE``; a domain or rules error names its own reason. One
+    that names none, or names one that is not registered or comes with another status,
+    is logged as the bug it is and sent as ``REFUSED``. A reason whose keys include
+    ``table_id`` gets the request's table when the raise site did not say it.
+    """
+    if is_outage(exc):
+        return "DEPENDENCY_OUTAGE", {}
+    name = getattr(exc, "reason", None)
+    metadata = {str(k): str(v) for k, v in (getattr(exc, "metadata", None) or {}).items()}
+    known = REASONS.get(name) if isinstance(name, str) else None
+    if known is None or known.status is not status:
+        log.error("refusal without a registered reason", reason=name, code=status.name)
+        return FALLBACK, metadata
+    table_id = getattr(request, "table_id", "")
+    if "table_id" in known.metadata and "table_id" not in metadata and table_id:
+        metadata["table_id"] = str(table_id)[:LOGGED_ID_LENGTH]
+    return known.name, metadata
 
 
 class ServiceInterceptor(grpc.aio.ServerInterceptor):
@@ -149,10 +186,14 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         if not header:
             if public:
                 return
-            raise Unauthenticated("this call needs a session token: log in first")
+            raise Unauthenticated(
+                "this call needs a session token: log in first", reason="TOKEN_MISSING"
+            )
         scheme, _, token = str(header).partition(" ")
         if scheme.lower() != "bearer" or not token:
-            raise Unauthenticated("the authorization header must be 'Bearer <token>'")
+            raise Unauthenticated(
+                "the authorization header must be 'Bearer <token>'", reason="TOKEN_MALFORMED"
+            )
         principal = self._signer.verify(token)
         self._refuse_if_revoked(principal)
         current_principal.set(principal)
@@ -163,7 +204,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
             return
         refusal = self._revocations.refusal(principal, datetime.now(UTC))
         if refusal is not None:
-            raise PermissionDenied(refusal)
+            raise PermissionDenied(refusal, reason="SESSION_REVOKED")
 
     def _begin(self, method: str, metadata: Mapping[str, Any], request: Any) -> None:
         structlog.contextvars.clear_contextvars()
@@ -181,7 +222,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         if table_id:
             structlog.contextvars.bind_contextvars(table_id=str(table_id)[:LOGGED_ID_LENGTH])
 
-    async def _fail(self, exc: BaseException, context: Context) -> None:
+    async def _fail(self, exc: BaseException, context: Context, request: Any) -> None:
         status = status_for(exc, self._extra)
         if status is None:
             error_id = uuid.uuid4().hex[:12]
@@ -191,8 +232,18 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
             )
         else:
             message = OUTAGE_MESSAGE if is_outage(exc) else bounded(str(exc))
-            log.info("request refused", code=status.name, reason=message, error=repr(exc)[:300])
-            await context.abort(status, message)
+            reason, metadata = explain(exc, status, request)
+            log.info(
+                "request refused",
+                code=status.name,
+                reason=reason,
+                message=message,
+                error=repr(exc)[:300],
+            )
+            if reason == FALLBACK and strict_reasons():
+                status, message = grpc.StatusCode.INTERNAL, f"refusal without a reason: {message}"
+            wire = rpc_status.to_status(rich_status(status, message, reason, metadata))
+            await context.abort(wire.code, wire.details, trailing_metadata=wire.trailing_metadata)
 
     def _record(self, method: str, started: float, code: str) -> None:
         name = method.rsplit("/", 1)[-1]
@@ -215,7 +266,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
                 raise
             except Exception as exc:
                 code = (status_for(exc, self._extra) or grpc.StatusCode.INTERNAL).name
-                await self._fail(exc, context)
+                await self._fail(exc, context, request)
             finally:
                 self._record(method, started, code)
 
@@ -241,7 +292,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
                 raise
             except Exception as exc:
                 code = (status_for(exc, self._extra) or grpc.StatusCode.INTERNAL).name
-                await self._fail(exc, context)
+                await self._fail(exc, context, request)
             finally:
                 self._record(method, started, code)
 

@@ -65,7 +65,8 @@ async def apply_scripts(conn: Any, schema: str, scripts: list[tuple[str, str]]) 
         if name in done:
             if done[name] != checksum:
                 raise MigrationError(
-                    f"migration {name} of schema {schema} changed after it was applied"
+                    f"migration {name} of schema {schema} changed after it was applied",
+                    reason="SCHEMA_MISMATCH",
                 )
             continue
         await conn.execute(sql)

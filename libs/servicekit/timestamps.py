@@ -20,5 +20,9 @@ def time_field(message: Any, field: str) -> datetime | None:
     try:
         stamp: datetime = getattr(message, field).ToDatetime(tzinfo=UTC)
     except (ValueError, OverflowError):
-        raise InvalidArgument(f"{field} is not a time from 1970 to the year 9999") from None
+        raise InvalidArgument(
+            f"{field} is not a time from 1970 to the year 9999",
+            reason="FIELD_INVALID",
+            metadata={"field": field},
+        ) from None
     return stamp

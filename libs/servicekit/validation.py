@@ -76,21 +76,35 @@ def rule_for(field: FieldDescriptor) -> Rule:
 def check_text(value: str, rule: Rule, where: str) -> None:
     """Length first (cheap, and it bounds the rest), then the characters."""
     if len(value) > rule.max_chars:
-        raise InvalidArgument(f"{where} is longer than {rule.max_chars} characters ({len(value)})")
+        raise InvalidArgument(
+            f"{where} is longer than {rule.max_chars} characters ({len(value)})",
+            reason="FIELD_INVALID",
+            metadata={"field": where},
+        )
     if rule.shape is Shape.UUID:
         if value and not _UUID.fullmatch(value):
-            raise InvalidArgument(f"{where} must be {rule.shape.value}, not {quoted(value)}")
+            raise InvalidArgument(
+                f"{where} must be {rule.shape.value}, not {quoted(value)}",
+                reason="FIELD_INVALID",
+                metadata={"field": where},
+            )
         return
     if rule.shape is Shape.ID:
         if not (value.isascii() and value.isprintable() and " " not in value):
-            raise InvalidArgument(f"{where} must be {rule.shape.value}, not {quoted(value)}")
+            raise InvalidArgument(
+                f"{where} must be {rule.shape.value}, not {quoted(value)}",
+                reason="FIELD_INVALID",
+                metadata={"field": where},
+            )
         return
     allowed = _PROSE_BREAKS if rule.shape is Shape.PROSE else frozenset()
     for position, char in enumerate(value):
         if unicodedata.category(char) == "Cc" and char not in allowed:
             raise InvalidArgument(
                 f"{where} must be {rule.shape.value}: it holds the control character "
-                f"U+{ord(char):04X} at position {position}"
+                f"U+{ord(char):04X} at position {position}",
+                reason="FIELD_INVALID",
+                metadata={"field": where},
             )
 
 
@@ -107,7 +121,9 @@ def _check_message(message: Message, path: str) -> None:
         if field.is_repeated:
             if len(value) > rule.max_items:
                 raise InvalidArgument(
-                    f"{where} has {len(value)} items; at most {rule.max_items} are allowed"
+                    f"{where} has {len(value)} items; at most {rule.max_items} are allowed",
+                    reason="FIELD_INVALID",
+                    metadata={"field": where},
                 )
             for index, item in enumerate(value):
                 _check_value(field, rule, item, f"{where}[{index}]")
@@ -124,14 +140,26 @@ def _check_value(field: FieldDescriptor, rule: Rule, value: Any, where: str) -> 
     elif kind == FieldDescriptor.TYPE_ENUM:
         enum = field.enum_type
         if enum is not None and value not in enum.values_by_number:
-            raise InvalidArgument(f"{where}: {value} is not a {enum.name} this service knows")
+            raise InvalidArgument(
+                f"{where}: {value} is not a {enum.name} this service knows",
+                reason="FIELD_INVALID",
+                metadata={"field": where},
+            )
     elif kind in _INTEGERS:
         if not rule.low <= value <= rule.high:
-            raise InvalidArgument(f"{where} must be from {rule.low} to {rule.high}, not {value}")
+            raise InvalidArgument(
+                f"{where} must be from {rule.low} to {rule.high}, not {value}",
+                reason="FIELD_INVALID",
+                metadata={"field": where},
+            )
     elif kind in _FLOATS:
         _check_number(value, where)
     elif kind == FieldDescriptor.TYPE_BYTES and len(value) > rule.max_chars:
-        raise InvalidArgument(f"{where} is longer than {rule.max_chars} bytes ({len(value)})")
+        raise InvalidArgument(
+            f"{where} is longer than {rule.max_chars} bytes ({len(value)})",
+            reason="FIELD_INVALID",
+            metadata={"field": where},
+        )
 
 
 def _check_time(stamp: timestamp_pb2.Timestamp, where: str) -> None:
@@ -140,20 +168,34 @@ def _check_time(stamp: timestamp_pb2.Timestamp, where: str) -> None:
     if not (first <= stamp.seconds <= last and low <= stamp.nanos <= high):
         raise InvalidArgument(
             f"{where} is not a time from 1970 to the year 9999 (seconds {stamp.seconds},"
-            f" nanos {stamp.nanos})"
+            f" nanos {stamp.nanos})",
+            reason="FIELD_INVALID",
+            metadata={"field": where},
         )
 
 
 def _check_number(value: float, where: str) -> None:
     if not math.isfinite(value):
-        raise InvalidArgument(f"{where} must be a finite number, not {value}")
+        raise InvalidArgument(
+            f"{where} must be a finite number, not {value}",
+            reason="FIELD_INVALID",
+            metadata={"field": where},
+        )
     if abs(value) > MAX_SAFE_INTEGER:
-        raise InvalidArgument(f"{where} must be at most {MAX_SAFE_INTEGER} in size, not {value:g}")
+        raise InvalidArgument(
+            f"{where} must be at most {MAX_SAFE_INTEGER} in size, not {value:g}",
+            reason="FIELD_INVALID",
+            metadata={"field": where},
+        )
 
 
 def _check_struct(struct: struct_pb2.Struct, where: str, depth: int, seen: list[int]) -> None:
     if depth > STRUCT_DEPTH:
-        raise InvalidArgument(f"{where} is nested deeper than {STRUCT_DEPTH} levels")
+        raise InvalidArgument(
+            f"{where} is nested deeper than {STRUCT_DEPTH} levels",
+            reason="FIELD_INVALID",
+            metadata={"field": where},
+        )
     for key, value in struct.fields.items():
         check_text(key, STRUCT_KEY, f"a key of {where}")
         _check_json(value, f"{where}.{key}", depth, seen)
@@ -162,7 +204,11 @@ def _check_struct(struct: struct_pb2.Struct, where: str, depth: int, seen: list[
 def _check_json(value: struct_pb2.Value, where: str, depth: int, seen: list[int]) -> None:
     seen[0] += 1
     if seen[0] > STRUCT_ENTRIES:
-        raise InvalidArgument(f"the options hold more than {STRUCT_ENTRIES} values")
+        raise InvalidArgument(
+            f"the options hold more than {STRUCT_ENTRIES} values",
+            reason="FIELD_INVALID",
+            metadata={"field": "options"},
+        )
     kind = value.WhichOneof("kind")
     if kind == "number_value":
         _check_number(value.number_value, where)
@@ -172,6 +218,10 @@ def _check_json(value: struct_pb2.Value, where: str, depth: int, seen: list[int]
         _check_struct(value.struct_value, where, depth + 1, seen)
     elif kind == "list_value":
         if depth + 1 > STRUCT_DEPTH:
-            raise InvalidArgument(f"{where} is nested deeper than {STRUCT_DEPTH} levels")
+            raise InvalidArgument(
+                f"{where} is nested deeper than {STRUCT_DEPTH} levels",
+                reason="FIELD_INVALID",
+                metadata={"field": where},
+            )
         for index, item in enumerate(value.list_value.values):
             _check_json(item, f"{where}[{index}]", depth + 1, seen)

@@ -61,7 +61,11 @@ def struct_to_dict(message: struct_pb2.Struct, where: str) -> dict[str, Any]:
 
 def mode_name(value: int) -> str:
     if value not in MODE_NAMES:
-        raise InvalidArgument("mode is required: versus computer, friends, online or stake")
+        raise InvalidArgument(
+            "mode is required: versus computer, friends, online or stake",
+            reason="FIELD_REQUIRED",
+            metadata={"field": "mode"},
+        )
     return MODE_NAMES[value]
 
 
@@ -71,11 +75,15 @@ def mode_name(value: int) -> str:
 def action_from_proto(message: common_pb2.Action) -> Action:
     """The domain action; INVALID_ARGUMENT for a missing or unknown kind."""
     if message.kind == common_pb2.ACTION_KIND_UNSPECIFIED:
-        raise InvalidArgument("the action needs a kind (play, draw, take, call, ...)")
+        raise InvalidArgument(
+            "the action needs a kind (play, draw, take, call, ...)", reason="ACTION_MALFORMED"
+        )
     try:
         enum_name = common_pb2.ActionKind.Name(message.kind)
     except ValueError:
-        raise InvalidArgument(f"unknown action kind {message.kind}") from None
+        raise InvalidArgument(
+            f"unknown action kind {message.kind}", reason="ACTION_MALFORMED"
+        ) from None
     data: dict[str, Any] = {"kind": enum_name.removeprefix(_KIND_PREFIX).lower()}
     if message.cards:
         data["cards"] = list(message.cards)
@@ -87,7 +95,7 @@ def action_from_proto(message: common_pb2.Action) -> Action:
     try:
         return Action.from_dict(data)
     except MalformedAction as exc:
-        raise InvalidArgument(str(exc)) from None
+        raise InvalidArgument(str(exc), reason=exc.reason, metadata=exc.metadata) from None
 
 
 def action_to_proto(action: Action) -> common_pb2.Action:

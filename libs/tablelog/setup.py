@@ -144,12 +144,20 @@ def normalise_json(value: Any, where: str) -> Any:
     if isinstance(value, float):
         if value.is_integer() and abs(value) <= 2**53 - 1:
             return int(value)
-        raise InvalidArgument(f"{where} is {value}: use a whole number")
+        raise InvalidArgument(
+            f"{where} is {value}: use a whole number",
+            reason="OPTION_INVALID",
+            metadata={"option": where},
+        )
     if isinstance(value, Mapping):
         return {str(k): normalise_json(v, f"{where}.{k}") for k, v in value.items()}
     if isinstance(value, Sequence):
         return [normalise_json(v, f"{where}[{i}]") for i, v in enumerate(value)]
-    raise InvalidArgument(f"{where} has a value of unsupported type {type(value).__name__}")
+    raise InvalidArgument(
+        f"{where} has a value of unsupported type {type(value).__name__}",
+        reason="OPTION_INVALID",
+        metadata={"option": where},
+    )
 
 
 def build_setup(
@@ -169,50 +177,102 @@ def build_setup(
     """A checked setup, or InvalidArgument saying what is wrong. The game's own option
     check runs when the table is dealt (``new_game``), which raises InvalidOptions."""
     if not table_id or len(table_id) > 100 or not table_id.replace("-", "").isalnum():
-        raise InvalidArgument("a table id is 1 to 100 letters, digits and '-'")
+        raise InvalidArgument(
+            "a table id is 1 to 100 letters, digits and '-'",
+            reason="TABLE_SETUP_INVALID",
+            metadata={"field": "table_id"},
+        )
     try:
         rules = get_game(game)
     except InvalidOptions as exc:
-        raise InvalidArgument(str(exc)) from None
+        raise InvalidArgument(str(exc), reason=exc.reason, metadata=exc.metadata) from None
     if mode not in MODES:
-        raise InvalidArgument(f"mode must be one of {', '.join(MODES)}")
+        raise InvalidArgument(
+            f"mode must be one of {', '.join(MODES)}",
+            reason="TABLE_SETUP_INVALID",
+            metadata={"field": "mode"},
+        )
     if not rules.min_players <= len(seats) <= rules.max_players:
         raise InvalidArgument(
             f"{rules.title} is for {rules.min_players} to {rules.max_players} players,"
-            f" not {len(seats)}"
+            f" not {len(seats)}",
+            reason="PLAYER_COUNT_INVALID",
+            metadata={"game": rules.name, "min": rules.min_players, "max": rules.max_players},
         )
     opts = _game_options(rules, normalise_json(dict(options), "options"), len(seats))
     for expected, info in enumerate(seats):
         if info.seat != expected:
-            raise InvalidArgument(f"seats must be numbered 0 to {len(seats) - 1} in order")
+            raise InvalidArgument(
+                f"seats must be numbered 0 to {len(seats) - 1} in order",
+                reason="TABLE_SETUP_INVALID",
+                metadata={"field": "seats"},
+            )
         if info.bot:
             if info.bot_level not in BOT_LEVELS:
-                raise InvalidArgument(f"seat {info.seat}: a bot needs a level ({BOT_LEVELS})")
+                raise InvalidArgument(
+                    f"seat {info.seat}: a bot needs a level ({BOT_LEVELS})",
+                    reason="BOT_LEVEL_UNKNOWN",
+                    metadata={"allowed": BOT_LEVELS},
+                )
         elif not info.player_id:
-            raise InvalidArgument(f"seat {info.seat} needs a player id, or mark it as a bot")
+            raise InvalidArgument(
+                f"seat {info.seat} needs a player id, or mark it as a bot",
+                reason="TABLE_SETUP_INVALID",
+                metadata={"field": f"seats[{info.seat}].player_id"},
+            )
     players = [s.player_id for s in seats if s.player_id]
     if len(players) != len(set(players)):
-        raise InvalidArgument("a player can hold only one seat at a table")
+        raise InvalidArgument(
+            "a player can hold only one seat at a table",
+            reason="TABLE_SETUP_INVALID",
+            metadata={"field": "seats"},
+        )
     if mode == "stake":
         if stake not in STAKES:
-            raise InvalidArgument(f"a stake table's stake is one of {STAKES} coins")
+            raise InvalidArgument(
+                f"a stake table's stake is one of {STAKES} coins",
+                reason="STAKE_INVALID",
+                metadata={"allowed": STAKES},
+            )
         if any(s.bot for s in seats):
-            raise InvalidArgument("stake tables fill only with real people (MODE-4)")
+            raise InvalidArgument(
+                "stake tables fill only with real people (MODE-4)",
+                reason="TABLE_SETUP_INVALID",
+                metadata={"field": "seats"},
+            )
     elif stake:
-        raise InvalidArgument("only stake tables have a stake")
+        raise InvalidArgument(
+            "only stake tables have a stake",
+            reason="TABLE_SETUP_INVALID",
+            metadata={"field": "stake"},
+        )
     if mode == "versus_computer" and bot_filled:
-        raise InvalidArgument("a versus-computer table cannot be marked as bot-filled")
+        raise InvalidArgument(
+            "a versus-computer table cannot be marked as bot-filled",
+            reason="TABLE_SETUP_INVALID",
+            metadata={"field": "mode"},
+        )
     if ko and not rules.offers_knock_out:
         raise InvalidArgument(
             f"{rules.title} does not offer knock-out play: it supplies no tie-break hand"
-            " and last capture (RULES §0 rule 14)"
+            " and last capture (RULES §0 rule 14)",
+            reason="KNOCKOUT_UNSUPPORTED",
+            metadata={"game": rules.name},
         )
     if ko and any(spec.name == "ko" for spec in rules.option_specs):
         opts["ko"] = True  # what the KO form plays (knockout.py), so the echo says so too
     if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
-        raise InvalidArgument(f"turn_seconds must be 0 (no limit) to {MAX_TURN_SECONDS}")
+        raise InvalidArgument(
+            f"turn_seconds must be 0 (no limit) to {MAX_TURN_SECONDS}",
+            reason="TABLE_SETUP_INVALID",
+            metadata={"field": "turn_seconds"},
+        )
     if not 0 <= bot_think_millis <= MAX_BOT_THINK_MILLIS:
-        raise InvalidArgument(f"bot think time must be 0 to {MAX_BOT_THINK_MILLIS} ms")
+        raise InvalidArgument(
+            f"bot think time must be 0 to {MAX_BOT_THINK_MILLIS} ms",
+            reason="TABLE_SETUP_INVALID",
+            metadata={"field": "bot_think_millis"},
+        )
     return TableSetup(
         table_id=table_id,
         game=game,
@@ -238,7 +298,7 @@ def _game_options(rules: Game[Any], given: Mapping[str, Any], seats: int) -> dic
     try:
         return rules.options(given)
     except InvalidOptions as exc:
-        raise InvalidArgument(str(exc)) from None
+        raise InvalidArgument(str(exc), reason=exc.reason, metadata=exc.metadata) from None
 
 
 def split_engine_options(
@@ -252,5 +312,9 @@ def split_engine_options(
         options.get("bot_think_millis", DEFAULT_BOT_THINK_MILLIS), "bot_think_millis"
     )
     if not isinstance(turn, int) or not isinstance(think, int):
-        raise InvalidArgument("turn_seconds and bot_think_millis are whole numbers")
+        raise InvalidArgument(
+            "turn_seconds and bot_think_millis are whole numbers",
+            reason="TABLE_SETUP_INVALID",
+            metadata={"field": "turn_seconds"},
+        )
     return game_options, turn, think

@@ -99,27 +99,39 @@ class EngineApp:
         entrant's table from its own committed seed."""
         privileged = bool(principal.roles.intersection(PRIVILEGED))
         if (deal_seed or setup.sealed_until) and not privileged:
-            raise PermissionDenied("only the platform's services choose a table's seed")
+            raise PermissionDenied(
+                "only the platform's services choose a table's seed", reason="SEED_FORBIDDEN"
+            )
         if setup.sealed_until and not deal_seed:
-            raise InvalidArgument("a sealed log is for a table dealt from a given seed")
+            raise InvalidArgument(
+                "a sealed log is for a table dealt from a given seed", reason="SEED_INVALID"
+            )
         if deal_seed and len(deal_seed) < MIN_SEED_BYTES:
-            raise InvalidArgument(f"a deal seed has {MIN_SEED_BYTES} bytes or more")
+            raise InvalidArgument(
+                f"a deal seed has {MIN_SEED_BYTES} bytes or more", reason="SEED_INVALID"
+            )
         if setup.sealed_until:
             try:
                 zone = datetime.fromisoformat(setup.sealed_until).tzinfo
             except ValueError:
                 zone = None
             if zone is None:
-                raise InvalidArgument("log_sealed_until is not a time with its time zone")
+                raise InvalidArgument(
+                    "log_sealed_until is not a time with its time zone",
+                    reason="FIELD_INVALID",
+                    metadata={"field": "log_sealed_until"},
+                )
         if not privileged:
             mine = [s for s in setup.seats if s.player_id == principal.player_id and not s.bot]
             if setup.mode != "versus_computer":
                 raise PermissionDenied(
-                    "players open only versus-computer tables; other tables form in the lobby"
+                    "players open only versus-computer tables; other tables form in the lobby",
+                    reason="TABLE_KIND_FORBIDDEN",
                 )
             if len(mine) != 1 or any(not s.bot for s in setup.seats if s not in mine):
                 raise PermissionDenied(
-                    "a versus-computer table has you in one seat and bots in all the others"
+                    "a versus-computer table has you in one seat and bots in all the others",
+                    reason="TABLE_KIND_FORBIDDEN",
                 )
         return await self.open_setup(setup, deal_seed)
 
@@ -131,7 +143,7 @@ class EngineApp:
         try:
             decision = open_table(setup, seed, now)
         except InvalidOptions as exc:
-            raise InvalidArgument(str(exc)) from None
+            raise InvalidArgument(str(exc), reason=exc.reason, metadata=exc.metadata) from None
         table, _ = await self.repo.create(setup, seed, decision, now)
         return table
 
@@ -168,7 +180,11 @@ class EngineApp:
         """
         events, head = await self.repo.store.log_and_head(table_id)
         if head is None or not events:
-            raise NotFound(f"there is no table {quoted(table_id)}: check the id you were given")
+            raise NotFound(
+                f"there is no table {quoted(table_id)}: check the id you were given",
+                reason="TABLE_NOT_FOUND",
+                metadata={"table_id": table_id},
+            )
         problem = ""
         try:
             await self.repo.live(table_id)
@@ -189,23 +205,31 @@ class EngineApp:
         except (KeyError, TypeError, ValueError):
             raise FailedPrecondition(
                 f"the opening event of table {table_id} no longer names its seats: ask an"
-                " auditor to check the table"
+                " auditor to check the table",
+                reason="TABLE_LOG_UNREADABLE",
+                metadata={"table_id": table_id},
             ) from None
         service = principal.has(Role.SERVICE)
         if not service and setup.seat_of(principal.player_id) is None:
             raise PermissionDenied(
-                f"you had no seat at table {table_id}: players check only their own tables"
+                f"you had no seat at table {table_id}: players check only their own tables",
+                reason="NO_SEAT",
+                metadata={"table_id": table_id},
             )
         if status == PLAYING:
             raise FailedPrecondition(
                 f"table {table_id} is still in play: its log opens to its players when it"
-                " ends and its seed is revealed"
+                " ends and its seed is revealed",
+                reason="LOG_SEALED",
+                metadata={"table_id": table_id},
             )
         sealed = setup.sealed_until  # the seal keeps the deal from players only
         if sealed and not service and await self.repo.store.now() < datetime.fromisoformat(sealed):
             raise FailedPrecondition(
                 f"table {table_id} plays a Duplicate Solitario deal: its log opens to"
-                f" its player when the competition closes, at {sealed}"
+                f" its player when the competition closes, at {sealed}",
+                reason="LOG_SEALED",
+                metadata={"table_id": table_id, "until": sealed},
             )
 
     async def log_index(
@@ -214,7 +238,11 @@ class EngineApp:
         """A page of the whole log's index, for auditors (a deleted event shows as a gap)."""
         principal.require(*OBSERVERS)
         if after_position < 0 or limit < 0:
-            raise InvalidArgument("after_position and limit are 0 or more")
+            raise InvalidArgument(
+                "after_position and limit are 0 or more",
+                reason="FIELD_INVALID",
+                metadata={"field": "after_position"},
+            )
         return await self.repo.store.log_index(after_position, min(limit or 10_000, 10_000))
 
     async def _with_receipt(self, view: SeatView) -> SeatView:
@@ -232,7 +260,11 @@ class EngineApp:
         live = await self.repo.live(table_id)
         seat = self._viewer_seat(live.table, principal)
         if after_version < 0:
-            raise InvalidArgument("after_version is 0 or a version you have seen")
+            raise InvalidArgument(
+                "after_version is 0 or a version you have seen",
+                reason="FIELD_INVALID",
+                metadata={"field": "after_version"},
+            )
         wake = asyncio.Event()
         live.watchers.add(wake)
         try:
@@ -240,7 +272,9 @@ class EngineApp:
             if after_version > table.version:
                 raise InvalidArgument(
                     f"table {table_id} is at version {table.version}; it has no version"
-                    f" {after_version} yet"
+                    f" {after_version} yet",
+                    reason="VERSION_UNKNOWN",
+                    metadata={"table_id": table_id, "version": table.version},
                 )
             last = after_version
             if after_version == 0:
@@ -277,9 +311,16 @@ class EngineApp:
     ) -> SeatView:
         """Apply ``action`` for the caller's seat and return the caller's view after it."""
         if action.kind is ActionKind.EXPIRE:
-            raise PermissionDenied("timers are run by the engine: a client cannot expire one")
+            raise PermissionDenied(
+                "timers are run by the engine: a client cannot expire one",
+                reason="TIMER_CLIENT_FORBIDDEN",
+            )
         if expected_version < 0:
-            raise InvalidArgument("expected_version is 0 (no check) or the version you saw")
+            raise InvalidArgument(
+                "expected_version is 0 (no check) or the version you saw",
+                reason="FIELD_INVALID",
+                metadata={"field": "expected_version"},
+            )
         live = await self.repo.live(table_id)
         own = self._acting_seat(live.table, principal, seat)
 
@@ -287,28 +328,51 @@ class EngineApp:
             if expected_version > table.version:
                 raise InvalidArgument(
                     f"table {table_id} is at version {table.version}; it has no version"
-                    f" {expected_version} yet: send the version of the last view you saw"
+                    f" {expected_version} yet: send the version of the last view you saw",
+                    reason="VERSION_UNKNOWN",
+                    metadata={"table_id": table_id, "version": table.version},
                 )
             if expected_version and expected_version != table.version:
                 raise Conflict(
                     f"the table moved on to version {table.version} (you saw {expected_version}):"
-                    " look at the new view and choose again"
+                    " look at the new view and choose again",
+                    reason="TABLE_MOVED_ON",
+                    metadata={
+                        "table_id": table_id,
+                        "version": table.version,
+                        "expected_version": expected_version,
+                    },
                 )
             if not table.playing:
-                raise FailedPrecondition(f"the table has {table.status}: no more actions")
+                raise FailedPrecondition(
+                    f"the table has {table.status}: no more actions",
+                    reason="TABLE_ENDED",
+                    metadata={"table_id": table_id, "status": table.status},
+                )
             if table.seats[own].bot:
-                raise PermissionDenied(f"you left table {table_id}: a bot plays seat {own} now")
-            return decide_action(
-                table,
-                own,
-                action,
-                by=BY_PLAYER,
-                seed=table_seed,
-                now=now,
-                metadata={"player_id": principal.player_id, "request_id": request_id}
-                if request_id
-                else {"player_id": principal.player_id},
-            )
+                raise PermissionDenied(
+                    f"you left table {table_id}: a bot plays seat {own} now",
+                    reason="SEAT_LEFT",
+                    metadata={"table_id": table_id, "seat": own},
+                )
+            try:
+                return decide_action(
+                    table,
+                    own,
+                    action,
+                    by=BY_PLAYER,
+                    seed=table_seed,
+                    now=now,
+                    metadata={"player_id": principal.player_id, "request_id": request_id}
+                    if request_id
+                    else {"player_id": principal.player_id},
+                )
+            except RuleError as refusal:
+                # What a client needs to explain the refusal in its own words (API-1).
+                refusal.metadata.update(
+                    table_id=table_id, version=str(table.version), seat=str(own)
+                )
+                raise
 
         request = Request(principal.player_id, request_id) if request_id else None
         self._player_acts()
@@ -326,9 +390,17 @@ class EngineApp:
 
         def decide(table: Table, table_seed: bytes, now: datetime) -> Decision:
             if not table.playing:
-                raise FailedPrecondition(f"the table has {table.status}: there is nothing to leave")
+                raise FailedPrecondition(
+                    f"the table has {table.status}: there is nothing to leave",
+                    reason="TABLE_ENDED",
+                    metadata={"table_id": table_id, "status": table.status},
+                )
             if table.seats[own].bot:
-                raise FailedPrecondition(f"you have already left table {table_id}")
+                raise FailedPrecondition(
+                    f"you have already left table {table_id}",
+                    reason="ALREADY_LEFT",
+                    metadata={"table_id": table_id},
+                )
             return decide_leave(table, own, LEAVER_BOT_LEVEL, seed=table_seed)
 
         self._player_acts()
@@ -421,16 +493,30 @@ class EngineApp:
             return seat
         if principal.roles.intersection(OBSERVERS):
             return None
-        raise PermissionDenied(f"you have no seat at table {table.table_id}")
+        raise PermissionDenied(
+            f"you have no seat at table {table.table_id}",
+            reason="NO_SEAT",
+            metadata={"table_id": table.table_id},
+        )
 
     def _acting_seat(self, table: Table, principal: Principal, requested: int | None) -> int:
         seat = table.setup.seat_of(principal.player_id)
         if seat is None:
             raise PermissionDenied(
-                f"you have no seat at table {table.table_id}: only its players can act"
+                f"you have no seat at table {table.table_id}: only its players can act",
+                reason="NO_SEAT",
+                metadata={"table_id": table.table_id},
             )
         if requested is not None and requested != seat:
-            raise PermissionDenied(f"you sit at seat {seat}: you cannot act for seat {requested}")
+            raise PermissionDenied(
+                f"you sit at seat {seat}: you cannot act for seat {requested}",
+                reason="SEAT_NOT_YOURS",
+                metadata={"seat": seat, "requested": requested},
+            )
         if table.seats[seat].bot:
-            raise PermissionDenied(f"you left table {table.table_id}: a bot plays seat {seat} now")
+            raise PermissionDenied(
+                f"you left table {table.table_id}: a bot plays seat {seat} now",
+                reason="SEAT_LEFT",
+                metadata={"table_id": table.table_id, "seat": seat},
+            )
         return seat

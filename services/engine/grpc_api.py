@@ -43,7 +43,9 @@ def sealed_until(request: engine_pb2.OpenTableRequest) -> str:
 
 def _table_id(value: str) -> str:
     if not value:
-        raise InvalidArgument("table_id is required")
+        raise InvalidArgument(
+            "table_id is required", reason="FIELD_REQUIRED", metadata={"field": "table_id"}
+        )
     return value
 
 
@@ -90,7 +92,9 @@ class EngineServicer(engine_pb2_grpc.EngineServicer):
 
     async def Act(self, request: engine_pb2.ActRequest, context: Context) -> engine_pb2.ActResponse:
         if not request.HasField("action"):
-            raise InvalidArgument("an action is required")
+            raise InvalidArgument(
+                "an action is required", reason="FIELD_REQUIRED", metadata={"field": "action"}
+            )
         view = await self._app.act(
             caller(),
             _table_id(request.table_id),

@@ -70,7 +70,9 @@ class LogDoesNotReplay(DomainError):
     def __init__(self, table_id: str, mismatch: ReplayMismatch) -> None:
         super().__init__(
             f"the stored log of table {table_id} does not replay at {mismatch}: it was changed"
-            f" after it was written (`tavolo audit verify {table_id}` names what)"
+            f" after it was written (`tavolo audit verify {table_id}` names what)",
+            reason="TABLE_LOG_CHANGED",
+            metadata={"table_id": table_id},
         )
         self.mismatch = mismatch
 
@@ -119,7 +121,11 @@ class TableRepository:
         seed = await self.store.seed(table_id)
         events = await self.store.read_events(table_id) if seed is not None else []
         if seed is None or not events:
-            raise NotFound(f"there is no table {quoted(table_id)}: check the id you were given")
+            raise NotFound(
+                f"there is no table {quoted(table_id)}: check the id you were given",
+                reason="TABLE_NOT_FOUND",
+                metadata={"table_id": table_id},
+            )
         loaded: LiveTable | None = None
         try:
             for table in tables_by_version(events, seed):
@@ -159,7 +165,11 @@ class TableRepository:
             return [t for t in found if t is not None]
         events = await self.store.read_events(live.table.table_id)
         if len(events) < last:
-            raise NotFound(f"table {live.table.table_id} has no version {last}")
+            raise NotFound(
+                f"table {live.table.table_id} has no version {last}",
+                reason="VERSION_NOT_FOUND",
+                metadata={"table_id": live.table.table_id, "version": last},
+            )
         return [
             t for t in tables_by_version(events[:last], live.seed) if first <= t.version <= last
         ]
@@ -197,7 +207,9 @@ class TableRepository:
             first = (await self.table_at(live, 1)).setup
             if first != setup:
                 raise AlreadyExists(
-                    f"table {setup.table_id} exists with another setup: choose another id"
+                    f"table {setup.table_id} exists with another setup: choose another id",
+                    reason="TABLE_EXISTS",
+                    metadata={"table_id": setup.table_id},
                 )
             return live.table, False
         live = self.cache.put(LiveTable(table, seed, opened_by=tracing.current_traceparent()))
@@ -222,7 +234,11 @@ class TableRepository:
                     return applied
                 log.info("stale table copy; catching up", table_id=table_id, attempt=attempt)
                 await self._catch_up(live)
-        raise Conflict(f"table {table_id} is very busy right now: try again")
+        raise Conflict(
+            f"table {table_id} is very busy right now: try again",
+            reason="TABLE_BUSY",
+            metadata={"table_id": table_id},
+        )
 
     async def _attempt(
         self, live: LiveTable, decide: Decide, request: Request | None, fired: DeadlineRow | None
@@ -254,7 +270,11 @@ class TableRepository:
             case "busy" | "gone" if fired is not None:
                 return None  # another replica fires it, or it stopped meanwhile
             case "gone":
-                raise NotFound(f"there is no table {quoted(table.table_id)}")
+                raise NotFound(
+                    f"there is no table {quoted(table.table_id)}",
+                    reason="TABLE_NOT_FOUND",
+                    metadata={"table_id": table.table_id},
+                )
         return MOVED
 
     async def fire_together(

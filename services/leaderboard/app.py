@@ -232,18 +232,28 @@ class Leaderboard:
     def _game(self, game: str, *, required: bool) -> str:
         if not game:
             if required:
-                raise InvalidArgument("name a game, e.g. 'pika'")
+                raise InvalidArgument(
+                    "name a game, e.g. 'pika'", reason="FIELD_REQUIRED", metadata={"field": "game"}
+                )
             return ALL_GAMES
         if game not in self._games:
             offered = ", ".join(sorted(self._games))
-            raise InvalidArgument(f"unknown game {game!r}; games offered: {offered}")
+            raise InvalidArgument(
+                f"unknown game {game!r}; games offered: {offered}",
+                reason="GAME_UNKNOWN",
+                metadata={"game": game, "allowed": offered},
+            )
         return game
 
     @staticmethod
     def _player(requested: str, principal: Principal) -> str:
         player_id = requested or principal.player_id
         if len(player_id) > MAX_PLAYER_ID_LENGTH:
-            raise InvalidArgument(f"player_id is longer than {MAX_PLAYER_ID_LENGTH} characters")
+            raise InvalidArgument(
+                f"player_id is longer than {MAX_PLAYER_ID_LENGTH} characters",
+                reason="FIELD_INVALID",
+                metadata={"field": "player_id"},
+            )
         return player_id
 
     async def league(
@@ -339,7 +349,9 @@ class Leaderboard:
             where = f" in {the_game}" if the_game else ""
             raise NotFound(
                 f"player {the_player!r} has no rating{where} yet: ratings start with the"
-                " first finished online or stake table"
+                " first finished online or stake table",
+                reason="RATING_NOT_FOUND",
+                metadata={"player_id": the_player, "game": the_game},
             )
         return [GameRating(game, rating) for game, rating in rows]
 
@@ -360,7 +372,11 @@ class Leaderboard:
                 and after is None
                 and not await queries.has_rating(conn, the_player, the_game)
             ):
-                raise NotFound(f"player {the_player!r} has no rating in {the_game} yet")
+                raise NotFound(
+                    f"player {the_player!r} has no rating in {the_game} yet",
+                    reason="RATING_NOT_FOUND",
+                    metadata={"player_id": the_player, "game": the_game},
+                )
         more = len(rows) > limit
         rows = rows[:limit]
         next_token = ""

@@ -53,7 +53,9 @@ def page_size(requested: int) -> int:
     if not 1 <= requested <= MAX_PAGE_SIZE:
         raise InvalidArgument(
             f"page_size must be between 1 and {MAX_PAGE_SIZE} (0 = {DEFAULT_PAGE_SIZE}),"
-            f" not {requested}"
+            f" not {requested}",
+            reason="FIELD_INVALID",
+            metadata={"field": "page_size"},
         )
     return requested
 
@@ -64,7 +66,9 @@ def around_size(requested: int) -> int:
         return DEFAULT_AROUND
     if not 1 <= requested <= MAX_AROUND:
         raise InvalidArgument(
-            f"around must be between 1 and {MAX_AROUND} (0 = {DEFAULT_AROUND}), not {requested}"
+            f"around must be between 1 and {MAX_AROUND} (0 = {DEFAULT_AROUND}), not {requested}",
+            reason="FIELD_INVALID",
+            metadata={"field": "around"},
         )
     return requested
 
@@ -113,9 +117,15 @@ def decode_token(token: str, scope: str) -> Cursor | None:
     except (binascii.Error, ValueError, TypeError):
         valid = False
     if not valid:
-        raise InvalidArgument("page_token is not one this service issued: start from page one")
+        raise InvalidArgument(
+            "page_token is not one this service issued: start from page one",
+            reason="PAGE_TOKEN_INVALID",
+            metadata={"field": "page_token"},
+        )
     if found != scope:
         raise InvalidArgument(
-            "page_token belongs to another ranking (week or game changed): start from page one"
+            "page_token belongs to another ranking (week or game changed): start from page one",
+            reason="PAGE_TOKEN_INVALID",
+            metadata={"field": "page_token"},
         )
     return Cursor(found, points, player_id, rank, offset)

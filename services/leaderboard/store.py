@@ -343,7 +343,9 @@ async def rebuild(
     """
     async with pool.acquire() as conn:
         if not await conn.fetchval("SELECT pg_try_advisory_lock(hashtext($1))", REBUILD_LOCK):
-            raise FailedPrecondition("a rebuild is already running: wait for it to finish")
+            raise FailedPrecondition(
+                "a rebuild is already running: wait for it to finish", reason="REBUILD_RUNNING"
+            )
         try:
             await _create_shadows(conn)
             ratings.reset()

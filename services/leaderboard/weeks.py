@@ -54,10 +54,18 @@ def week_of(moment: dt.datetime, zone: ZoneInfo) -> IsoWeek:
 def checked_week(year: int, week: int) -> IsoWeek:
     """A week a caller named, refused with INVALID_ARGUMENT unless it exists."""
     if not MIN_YEAR <= year <= MAX_YEAR:
-        raise InvalidArgument(f"week year must be between {MIN_YEAR} and {MAX_YEAR}, not {year}")
+        raise InvalidArgument(
+            f"week year must be between {MIN_YEAR} and {MAX_YEAR}, not {year}",
+            reason="FIELD_INVALID",
+            metadata={"field": "week"},
+        )
     last = weeks_in_year(year)
     if not 1 <= week <= last:
-        raise InvalidArgument(f"ISO year {year} has weeks 1 to {last}; week {week} does not exist")
+        raise InvalidArgument(
+            f"ISO year {year} has weeks 1 to {last}; week {week} does not exist",
+            reason="FIELD_INVALID",
+            metadata={"field": "week"},
+        )
     return IsoWeek(year, week)
 
 

@@ -19,6 +19,7 @@ from google.protobuf import json_format, struct_pb2
 from tavolo.lobby.events import LEVEL_TO_PROTO, MODE_TO_PROTO
 from tavolo.lobby.play.tables import Mode, Seat, TableSpec
 from tavolo.servicekit.auth import Role, TokenSigner
+from tavolo.servicekit.error_details import refusal_from_error
 from tavolo.servicekit.errors import (
     AlreadyExists,
     DomainError,
@@ -95,8 +96,18 @@ class ServiceToken:
 def _refusal(exc: grpc.aio.AioRpcError, service: str) -> DomainError:
     kind = _PASSED_ON.get(exc.code())
     if kind is not None:
-        return kind(exc.details() or f"the {service} refused")
-    return Unavailable(f"the {service} is not reachable right now; try again in a moment")
+        # The other service's reason and values go on to the caller as they came (API-1).
+        said = refusal_from_error(exc)
+        return kind(
+            exc.details() or f"the {service} refused",
+            reason=said.reason if said else None,
+            metadata=said.metadata if said else None,
+        )
+    return Unavailable(
+        f"the {service} is not reachable right now; try again in a moment",
+        reason="SERVICE_UNREACHABLE",
+        metadata={"service": service},
+    )
 
 
 class GrpcWallet:

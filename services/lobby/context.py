@@ -102,7 +102,9 @@ class LobbyContext:
         """The caller's account; a valid token for an account that is gone is refused."""
         account = await accounts_store.account_by_id(conn, caller.player_id)
         if account is None:
-            raise Unauthenticated("this session belongs to no account: register or log in")
+            raise Unauthenticated(
+                "this session belongs to no account: register or log in", reason="ACCOUNT_MISSING"
+            )
         return account
 
     async def sanctions(self, conn: Connection, player_id: str) -> list[Sanction]:
@@ -118,7 +120,11 @@ class LobbyContext:
         """Refuse when the player already waits in a queue or sits at a live table."""
         busy = await tables_store.busy_with(conn, player_id)
         if busy is not None:
-            raise FailedPrecondition(busy_message(busy, nickname, you))
+            raise FailedPrecondition(
+                busy_message(busy, nickname, you),
+                reason="PLAYER_BUSY",
+                metadata=busy_metadata(busy, nickname),
+            )
 
 
 def busy_message(busy: tables_store.Busy, nickname: str, you: bool) -> str:
@@ -128,6 +134,13 @@ def busy_message(busy: tables_store.Busy, nickname: str, you: bool) -> str:
         return f"{who} waiting in a queue (ticket {busy.ticket_id}): {fix}"
     fix = "finish or leave that table first" if you else "wait until their table ends"
     return f"{who} already seated at table {busy.table_id}: {fix}"
+
+
+def busy_metadata(busy: tables_store.Busy, nickname: str) -> dict[str, str]:
+    """What a client needs to explain ``busy_message`` in its own words (API-1)."""
+    if busy.ticket_id is not None:
+        return {"nickname": nickname, "ticket_id": str(busy.ticket_id)}
+    return {"nickname": nickname, "table_id": str(busy.table_id)}
 
 
 def seconds(value: float) -> timedelta:

@@ -115,7 +115,7 @@ def bot_level_in(value: common_pb2.BotLevel.ValueType) -> BotLevel | None:
         return None
     level = LEVEL_FROM_PROTO.get(value)
     if level is None:
-        raise InvalidArgument(f"unknown bot level {value}")
+        raise InvalidArgument(f"unknown bot level {value}", reason="BOT_LEVEL_UNKNOWN")
     return level
 
 
@@ -123,7 +123,7 @@ def roles_in(values: Any) -> list[Role]:
     roles = []
     for value in values:
         if value not in ROLE_FROM_PROTO:
-            raise InvalidArgument(f"unknown role {value}")
+            raise InvalidArgument(f"unknown role {value}", reason="ROLE_UNKNOWN")
         roles.append(ROLE_FROM_PROTO[value])
     return roles
 
@@ -138,7 +138,11 @@ def channel_in(message: lobby_pb2.ChatChannel) -> Channel:
         return Channel(ChannelKind.TABLE, message.table_id)
     if which == "room_id":
         return Channel(ChannelKind.ROOM, message.room_id)
-    raise InvalidArgument("say which chat: a table_id or a room_id")
+    raise InvalidArgument(
+        "say which chat: a table_id or a room_id",
+        reason="FIELD_REQUIRED",
+        metadata={"field": "channel"},
+    )
 
 
 def channel_out(channel: Channel) -> lobby_pb2.ChatChannel:

@@ -23,5 +23,9 @@ class DeadLetterDesk:
     async def latest(self, caller: Principal, limit: int) -> list[events_pb2.DeadLetter]:
         caller.require(Role.OPERATOR)
         if not 0 <= limit <= MAX_LISTED:
-            raise InvalidArgument(f"limit is 1 to {MAX_LISTED} (0 for {DEFAULT_LIMIT})")
+            raise InvalidArgument(
+                f"limit is 1 to {MAX_LISTED} (0 for {DEFAULT_LIMIT})",
+                reason="FIELD_INVALID",
+                metadata={"field": "limit"},
+            )
         return await self._letters.latest(limit or DEFAULT_LIMIT)

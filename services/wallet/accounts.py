@@ -131,7 +131,9 @@ def check_caller_id(value: str, what: str) -> str:
     if not _CALLER_ID.match(value):
         raise InvalidArgument(
             f"{what} {value!r} is not valid: use 1 to 128 letters, digits, '.', '_', '@' or"
-            " '-', starting with a letter or digit"
+            " '-', starting with a letter or digit",
+            reason="FIELD_INVALID",
+            metadata={"field": what},
         )
     return value
 
@@ -139,7 +141,9 @@ def check_caller_id(value: str, what: str) -> str:
 def check_player_id(value: str) -> str:
     if not value or len(value) > MAX_PLAYER_ID_LENGTH or value.strip() != value:
         raise InvalidArgument(
-            f"player_id {value!r} is not valid: give the player's id (1 to 128 characters)"
+            f"player_id {value!r} is not valid: give the player's id (1 to 128 characters)",
+            reason="FIELD_INVALID",
+            metadata={"field": "player_id"},
         )
     return value
 
@@ -176,7 +180,11 @@ class InsufficientCoins(FailedPrecondition):
     """The account has fewer available coins than the transfer needs."""
 
     def __init__(self, available: int, needed: int) -> None:
-        super().__init__(f"insufficient coins: {available} available, {needed} needed")
+        super().__init__(
+            f"insufficient coins: {available} available, {needed} needed",
+            reason="INSUFFICIENT_COINS",
+            metadata={"available": available, "needed": needed},
+        )
         self.available = available
         self.needed = needed
 
@@ -189,7 +197,9 @@ class AccountIsFrozen(FailedPrecondition):
         who = player_of(account.account_id) or account.account_id
         super().__init__(
             f"the account of {who} is frozen{reason}: it cannot {doing} until a moderator"
-            " or operator unfreezes it"
+            " or operator unfreezes it",
+            reason="ACCOUNT_FROZEN",
+            metadata={"player_id": who},
         )
 
 

@@ -102,9 +102,17 @@ class TransfersPage:
 
 def _text(value: str, what: str, *, required: bool) -> str:
     if required and not value.strip():
-        raise InvalidArgument(f"{what} is required: say what it is for")
+        raise InvalidArgument(
+            f"{what} is required: say what it is for",
+            reason="FIELD_REQUIRED",
+            metadata={"field": what},
+        )
     if len(value) > MAX_TEXT:
-        raise InvalidArgument(f"{what} is {len(value)} characters long; the limit is {MAX_TEXT}")
+        raise InvalidArgument(
+            f"{what} is {len(value)} characters long; the limit is {MAX_TEXT}",
+            reason="FIELD_INVALID",
+            metadata={"field": what},
+        )
     return value
 
 
@@ -128,7 +136,7 @@ class WalletApp:
         target = player_id or who.player_id
         check_player_id(target)
         if target != who.player_id and not who.roles.intersection(READERS):
-            raise PermissionDenied("you can read only your own account")
+            raise PermissionDenied("you can read only your own account", reason="OWN_ACCOUNT_ONLY")
         return target
 
     async def get_balance(self, who: Principal, player_id: str) -> BalanceView:
@@ -141,12 +149,20 @@ class WalletApp:
     ) -> TransfersPage:
         target = self._whose(who, player_id)
         if page_size < 0 or page_size > MAX_PAGE:
-            raise InvalidArgument(f"page_size must be between 1 and {MAX_PAGE}, not {page_size}")
+            raise InvalidArgument(
+                f"page_size must be between 1 and {MAX_PAGE}, not {page_size}",
+                reason="FIELD_INVALID",
+                metadata={"field": "page_size"},
+            )
         size = page_size or DEFAULT_PAGE
         before: int | None = None
         if page_token:
             if not page_token.isdigit():
-                raise InvalidArgument("page_token is not one this service gave: start again")
+                raise InvalidArgument(
+                    "page_token is not one this service gave: start again",
+                    reason="PAGE_TOKEN_INVALID",
+                    metadata={"field": "page_token"},
+                )
             before = int(page_token)
         async with self._pool.acquire() as conn:
             rows = await store.list_transfers(conn, player_account(target), before, size + 1)
@@ -169,7 +185,11 @@ class WalletApp:
         own = player_account(who.player_id)
         if any(own in (t.debit_account, t.credit_account) for t in moved):
             return moved
-        raise NotFound(f"no coin movements of table {table_id!r} that you can see")
+        raise NotFound(
+            f"no coin movements of table {table_id!r} that you can see",
+            reason="TABLE_NOT_FOUND",
+            metadata={"table_id": table_id},
+        )
 
     async def hold_stake(
         self,
@@ -186,12 +206,18 @@ class WalletApp:
         check_player_id(player_id)
         if amount not in self._config.stakes:
             allowed = ", ".join(str(s) for s in self._config.stakes)
-            raise InvalidArgument(f"a stake must be one of {allowed} coins, not {amount}")
+            raise InvalidArgument(
+                f"a stake must be one of {allowed} coins, not {amount}",
+                reason="STAKE_INVALID",
+                metadata={"allowed": allowed},
+            )
         _text(cause, "cause", required=False)
         if not 0 <= expires_in_seconds <= MAX_EXPIRY_SECONDS:
             raise InvalidArgument(
                 f"expires_in_seconds must be between 0 (never) and {MAX_EXPIRY_SECONDS},"
-                f" not {expires_in_seconds}"
+                f" not {expires_in_seconds}",
+                reason="FIELD_INVALID",
+                metadata={"field": "expires_in_seconds"},
             )
         now = self._clock()
         spec = TransferSpec(
@@ -211,7 +237,9 @@ class WalletApp:
                 # A retry may find its hold; a hold already posted or voided holds nothing,
                 # and answering as if it did would seat a player who paid nothing.
                 raise AlreadyExists(
-                    f"hold {hold_id!r} was already {held.state.value}: a new hold needs a new id"
+                    f"hold {hold_id!r} was already {held.state.value}: a new hold needs a new id",
+                    reason="HOLD_ID_USED",
+                    metadata={"hold_id": hold_id, "state": held.state.value},
                 )
             await self._holds.tell(conn, hold_events.placed(held))
             return held
@@ -254,7 +282,9 @@ class WalletApp:
         check_player_id(player_id)
         if not 0 < amount <= self._config.max_grant:
             raise InvalidArgument(
-                f"a grant must be between 1 and {self._config.max_grant} coins, not {amount}"
+                f"a grant must be between 1 and {self._config.max_grant} coins, not {amount}",
+                reason="GRANT_INVALID",
+                metadata={"allowed": f"1-{self._config.max_grant}"},
             )
         _text(reason, "reason", required=True)
         account = player_account(player_id)
@@ -325,7 +355,9 @@ async def _require_account(conn: Connection, player_id: str) -> None:
     if not await store.player_account_exists(conn, player_id):
         raise NotFound(
             f"the wallet has no account for player {player_id!r}: accounts open when the"
-            " lobby registers a player"
+            " lobby registers a player",
+            reason="WALLET_ACCOUNT_NOT_FOUND",
+            metadata={"player_id": player_id},
         )
 
 

@@ -100,7 +100,11 @@ async def resolve(
     """
     pending = await store.find_transfer(conn, hold_id)
     if pending is None or pending.kind is not TransferKind.PENDING:
-        raise NotFound(f"there is no hold {quoted(hold_id)}: check the hold id")
+        raise NotFound(
+            f"there is no hold {quoted(hold_id)}: check the hold id",
+            reason="HOLD_NOT_FOUND",
+            metadata={"hold_id": hold_id},
+        )
     await store.lock_accounts(
         conn, {pending.debit_account, pending.credit_account, *([post_to] if post_to else [])}
     )

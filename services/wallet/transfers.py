@@ -99,7 +99,9 @@ class TransferIdTaken(AlreadyExists):
         super().__init__(
             f"transfer id {recorded.transfer_id!r} is already used by another transfer"
             f" ({recorded.amount} coins, {recorded.debit_account} -> {recorded.credit_account},"
-            f" cause {recorded.cause!r}): choose a new id"
+            f" cause {recorded.cause!r}): choose a new id",
+            reason="TRANSFER_ID_USED",
+            metadata={"transfer_id": recorded.transfer_id},
         )
         self.recorded = recorded
 

@@ -181,7 +181,9 @@ def test_a_new_user_plays_friends_and_sees_the_reward(terminal: Terminal) -> Non
     )
     taken = terminal.run("account", "register", "GIULIA", "--password", "another-secret")
     assert taken.returncode != 0
-    assert "is taken" in taken.stdout and "(ALREADY_EXISTS)" in taken.stdout, taken.stdout
+    assert "is taken" in taken.stdout and "(ALREADY_EXISTS) [NICKNAME_TAKEN]" in taken.stdout, (
+        taken.stdout
+    )
 
     # -- the room -------------------------------------------------------------------------
     offered = terminal.ok("room", "games", "--as", "Giulia")
@@ -191,7 +193,9 @@ def test_a_new_user_plays_friends_and_sees_the_reward(terminal: Terminal) -> Non
         "--as", "Giulia",
     )  # fmt: skip
     assert bad.returncode != 0, bad.stdout
-    assert "'hands:N'" in bad.stdout and "(INVALID_ARGUMENT)" in bad.stdout, bad.stdout
+    assert "'hands:N'" in bad.stdout and "(INVALID_ARGUMENT) [OPTION_INVALID]" in bad.stdout, (
+        bad.stdout
+    )
     created = terminal.ok(
         "room", "create", "pika", "--players", "2", "--option", "match_length=single",
         "--as", "Giulia",
@@ -268,7 +272,7 @@ def test_a_new_user_plays_friends_and_sees_the_reward(terminal: Terminal) -> Non
     assert "verdict: OK" in terminal.ok("audit", "verify", table_id, "--as", "Marco")
     terminal.ok("account", "register", "Lucia", "--password", "lucia-secret")
     stranger = terminal.run("audit", "verify", table_id, "--as", "Lucia").stderr
-    assert "no seat at table" in stranger and "(PERMISSION_DENIED)" in stranger, stranger
+    assert "no seat at table" in stranger and "(PERMISSION_DENIED) [NO_SEAT]" in stranger, stranger
     terminal.ok("account", "login", OPERATOR[0], "--password", OPERATOR[1])
     verdict = terminal.ok("audit", "verify", table_id, "--as", OPERATOR[0])
     assert "verdict: OK" in verdict, verdict

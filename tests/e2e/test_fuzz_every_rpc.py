@@ -6,7 +6,9 @@ appears. They are sent over real gRPC to the real lobby, engine, wallet and lead
 (PostgreSQL and NATS underneath), once with a player's token and once with an operator's,
 and every answer must be a status a caller can act on: never INTERNAL or UNKNOWN, never a
 reply broken by its own size (RESOURCE_EXHAUSTED about metadata), never a message that
-repeats unbounded input. Streaming RPCs are read up to their first message or error.
+repeats unbounded input, and never a refusal without a ``google.rpc.ErrorInfo`` naming a
+registered reason of domain ``tavolo.v1`` that comes with the status sent (API-1).
+Streaming RPCs are read up to their first message or error.
 
 Sized by ``tests.scale``: a modest run in `make test`, ten times more in `make soak`.
 """
@@ -23,6 +25,8 @@ from google.protobuf.descriptor import MethodDescriptor
 from hypothesis import HealthCheck, given, settings
 
 from tavolo.cardgames.registry import all_games
+from tavolo.servicekit.error_details import Refusal, refusal_from_error
+from tavolo.servicekit.reasons import DOMAIN, REASONS
 from tavolo.v1 import (
     common_pb2,
     engine_pb2,
@@ -52,6 +56,8 @@ UNARY_WAIT = 20.0
 STREAM_WAIT = 1.0  # a stream with nothing to say yet is fine: its first answer is the test
 LONGEST_MESSAGE = 1024  # characters of a status message: never an echo of a 1 MB input
 BUGS = (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN)
+# What the client library says of itself (a stream cut at STREAM_WAIT), not a refusal.
+CLIENT_SIDE = (grpc.StatusCode.OK, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED)
 
 
 @dataclass
@@ -60,12 +66,22 @@ class Tally:
 
     calls: int = 0
     codes: Counter[str] = field(default_factory=Counter)
+    reasons: Counter[str] = field(default_factory=Counter)
     bad: dict[tuple[str, str], str] = field(default_factory=dict)
 
-    def record(self, where: str, payload: bytes, code: grpc.StatusCode, details: str) -> None:
+    def record(
+        self,
+        where: str,
+        payload: bytes,
+        code: grpc.StatusCode,
+        details: str,
+        refusal: Refusal | None = None,
+    ) -> None:
         self.calls += 1
         self.codes[code.name] += 1
-        wrong = _wrong(code, details)
+        if refusal is not None:
+            self.reasons[refusal.reason] += 1
+        wrong = _wrong(code, details) or _unexplained(code, refusal)
         if wrong and (where, wrong) not in self.bad:
             self.bad[where, wrong] = (
                 f"{code.name} {details[:160]!r}; request {payload[:100]!r} ({len(payload)} bytes)"
@@ -83,6 +99,20 @@ def _wrong(code: grpc.StatusCode, details: str) -> str:
     return ""
 
 
+def _unexplained(code: grpc.StatusCode, refusal: Refusal | None) -> str:
+    """Why a refusal is not machine-readable (API-1); empty when it is."""
+    if code in CLIENT_SIDE:
+        return ""
+    if refusal is None:
+        return "NO_ERROR_INFO"
+    known = REASONS.get(refusal.reason)
+    if refusal.domain != DOMAIN or known is None:
+        return f"UNREGISTERED_REASON {refusal.domain}/{refusal.reason}"
+    if known.status != code:
+        return f"REASON_WITH_OTHER_STATUS {refusal.reason}"
+    return ""
+
+
 def every_method() -> Iterator[tuple[str, MethodDescriptor]]:
     for service_name, service in SERVICES.items():
         for method in service.methods:
@@ -91,8 +121,9 @@ def every_method() -> Iterator[tuple[str, MethodDescriptor]]:
 
 def call(
     channel: grpc.Channel, method: MethodDescriptor, payload: bytes, token: str
-) -> tuple[grpc.StatusCode, str]:
-    """Send raw request bytes; the status of the answer (or of the stream's first one)."""
+) -> tuple[grpc.StatusCode, str, Refusal | None]:
+    """Send raw request bytes; the status of the answer (or of the stream's first one),
+    with the refusal's details."""
     path = f"/{method.containing_service.full_name}/{method.name}"
     metadata = (("authorization", f"Bearer {token}"),)
     try:
@@ -105,8 +136,9 @@ def call(
         else:
             channel.unary_unary(path)(payload, metadata=metadata, timeout=UNARY_WAIT)
     except grpc.RpcError as exc:
-        return exc.code(), exc.details() or ""  # type: ignore[attr-defined]
-    return grpc.StatusCode.OK, ""
+        code, details = exc.code(), exc.details() or ""  # type: ignore[attr-defined]
+        return code, details, refusal_from_error(exc)
+    return grpc.StatusCode.OK, "", None
 
 
 @dataclass
@@ -213,8 +245,8 @@ def fuzz_method(
     )
     @given(payload=request_bytes(method.input_type, known))
     def one_request(payload: bytes) -> None:
-        code, details = call(channel, method, payload, token)
-        tally.record(where, payload, code, details)
+        code, details, refusal = call(channel, method, payload, token)
+        tally.record(where, payload, code, details, refusal)
 
     one_request()
 
@@ -247,9 +279,10 @@ def test_no_rpc_answers_bad_input_with_internal_for_a_player_or_an_operator(
     report = []
     for who, tally in tallies.items():
         print(f"{who}: {tally.calls} calls, {dict(sorted(tally.codes.items()))}")
+        print(f"{who}: reasons {dict(sorted(tally.reasons.items()))}")
         report += [
             f"{who} {where} {kind}: {bad}" for (where, kind), bad in sorted(tally.bad.items())
         ]
-    assert not report, "bad input answered as a bug:\n" + "\n".join(report)
+    assert not report, "bad input answered as a bug or without a reason:\n" + "\n".join(report)
     for who, tally in tallies.items():
         assert tally.calls >= len(list(every_method())), f"{who}: too few calls"

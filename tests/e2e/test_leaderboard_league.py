@@ -20,6 +20,7 @@ from tavolo.leaderboard.config import LeaderboardConfig
 from tavolo.leaderboard.model import Mode
 from tavolo.messaging import Topology, publish_with_id
 from tavolo.servicekit.auth import Role, TokenSigner
+from tavolo.servicekit.error_details import refusal_from_error
 from tavolo.servicekit.runtime import RunningService, start_service
 from tavolo.servicekit.settings import Settings
 from tavolo.v1 import common_pb2
@@ -162,6 +163,18 @@ async def test_a_redelivered_or_malformed_event_neither_counts_twice_nor_blocks(
     assert rows(seen) == [(1, "ann", 6), (1, "cyd", 6), (3, "bob", 2), (3, "dan", 2)]
 
 
+# API-1: the reason, and the field it names, of each refusal of BAD_REQUESTS by its words.
+REASONS = {
+    "weeks 1 to 52": ("FIELD_INVALID", "week"),
+    "unknown game": ("GAME_UNKNOWN", ""),
+    "page_size": ("FIELD_INVALID", "page_size"),
+    "page_token": ("PAGE_TOKEN_INVALID", "page_token"),
+    "around": ("FIELD_INVALID", "around"),
+    "name a game": ("FIELD_REQUIRED", "game"),
+    "longer than 200": ("FIELD_INVALID", "player_id"),
+    "operator": ("ROLE_REQUIRED", ""),
+}
+
 BAD_REQUESTS = [
     (
         "GetLeague",
@@ -229,6 +242,11 @@ async def test_bad_requests_get_clear_statuses_and_change_nothing(platform: Plat
             await getattr(platform.stub, call)(request, metadata=ann)
         assert (call, caught.value.code()) == (call, code)
         assert message in (caught.value.details() or ""), (call, caught.value.details())
+        refusal = refusal_from_error(caught.value)
+        assert refusal is not None, (call, message)
+        assert (refusal.reason, refusal.metadata.get("field", "")) == REASONS[message], message
+        if refusal.metadata.get("field"):  # API-1: the field named in a BadRequest too
+            assert set(refusal.fields) == {refusal.metadata["field"]}
     assert await league() == before
 
 

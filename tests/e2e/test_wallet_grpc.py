@@ -10,6 +10,7 @@ import grpc
 import pytest
 
 from tavolo.servicekit.auth import Role, TokenSigner
+from tavolo.servicekit.error_details import refusal_from_error
 from tavolo.servicekit.runtime import start_service
 from tavolo.servicekit.settings import Settings
 from tavolo.v1 import common_pb2
@@ -61,6 +62,13 @@ async def client(database_url: str, nats_url: str, namespace: str) -> AsyncItera
         await service.stop(0.5)
 
 
+def _reason(error: grpc.aio.AioRpcError) -> str:
+    """The refusal's reason (API-1); an error without one fails the test."""
+    refusal = refusal_from_error(error)
+    assert refusal is not None and refusal.domain == "tavolo.v1", error.details()
+    return refusal.reason
+
+
 async def refused(call: object) -> grpc.aio.AioRpcError:
     with pytest.raises(grpc.aio.AioRpcError) as error:
         await call  # type: ignore[misc]
@@ -88,6 +96,9 @@ async def test_mode4_two_tables_with_funds_for_one_fails_precondition_and_change
     )
     assert error.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert error.details() == "insufficient coins: 400 available, 500 needed"
+    refusal = refusal_from_error(error)  # API-1: what an app needs to say it in its words
+    assert refusal is not None and refusal.reason == "INSUFFICIENT_COINS"
+    assert dict(refusal.metadata) == {"available": "400", "needed": "500"}
     after = await client.stub.GetBalance(pb.GetBalanceRequest(), metadata=client.as_("ann"))
     assert after == before
     assert (after.available, after.held) == (400, 500)
@@ -112,6 +123,7 @@ async def test_coins_for_an_account_nobody_registered_are_refused_not_found(
         error = await refused(call)
         assert error.code() == grpc.StatusCode.NOT_FOUND, error.details()
         assert "no account for player 'ghost'" in (error.details() or "")
+        assert _reason(error) == "WALLET_ACCOUNT_NOT_FOUND"
     ghost = await client.stub.GetBalance(
         pb.GetBalanceRequest(player_id="ghost"), metadata=client.operator
     )
@@ -125,6 +137,7 @@ async def test_coins_for_an_account_nobody_registered_are_refused_not_found(
 async def test_guarantee9_every_call_needs_a_token_and_the_right_role(client: Client) -> None:
     error = await refused(client.stub.GetBalance(pb.GetBalanceRequest()))
     assert error.code() == grpc.StatusCode.UNAUTHENTICATED
+    assert _reason(error) == "TOKEN_MISSING"
     denied = [
         client.stub.GetBalance(pb.GetBalanceRequest(player_id="bob"), metadata=client.as_("ann")),
         client.stub.ListTransfers(
@@ -145,7 +158,9 @@ async def test_guarantee9_every_call_needs_a_token_and_the_right_role(client: Cl
         client.stub.Unfreeze(pb.UnfreezeRequest(player_id="bob"), metadata=client.lobby),
     ]
     for call in denied:
-        assert (await refused(call)).code() == grpc.StatusCode.PERMISSION_DENIED
+        error = await refused(call)
+        assert error.code() == grpc.StatusCode.PERMISSION_DENIED
+        assert _reason(error) in {"OWN_ACCOUNT_ONLY", "ROLE_REQUIRED"}
     moderator = client.as_("mod", Role.MODERATOR)
     frozen = await client.stub.Freeze(
         pb.FreezeRequest(player_id="bob", reason="chargeback"), metadata=moderator
@@ -160,6 +175,7 @@ async def test_guarantee9_every_call_needs_a_token_and_the_right_role(client: Cl
     )
     assert error.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert "frozen (chargeback)" in (error.details() or "")
+    assert _reason(error) == "ACCOUNT_FROZEN"
 
 
 async def test_guarantee8_bad_input_and_reused_ids_get_clear_statuses(client: Client) -> None:
@@ -171,11 +187,13 @@ async def test_guarantee8_bad_input_and_reused_ids_get_clear_statuses(client: Cl
             ),
             grpc.StatusCode.INVALID_ARGUMENT,
             "100, 250, 500, 1000",
+            "STAKE_INVALID",
         ),
         (
             client.stub.ReleaseHold(pb.ReleaseHoldRequest(hold_id="nope"), metadata=client.lobby),
             grpc.StatusCode.NOT_FOUND,
             "no hold",
+            "HOLD_NOT_FOUND",
         ),
         (
             client.stub.ListTransfers(
@@ -184,17 +202,20 @@ async def test_guarantee8_bad_input_and_reused_ids_get_clear_statuses(client: Cl
             ),
             grpc.StatusCode.INVALID_ARGUMENT,
             "page_size",
+            "FIELD_INVALID",
         ),
     ]
-    for call, code, says in cases:
+    for call, code, says, reason in cases:
         error = await refused(call)
         assert error.code() == code and says in (error.details() or "")
+        assert _reason(error) == reason, error.details()
     grant = pb.GrantRequest(transfer_id="g1", player_id="ann", amount=10, reason="r")
     first = await client.stub.Grant(grant, metadata=client.operator)
     assert await client.stub.Grant(grant, metadata=client.operator) == first
     grant.amount = 11
     error = await refused(client.stub.Grant(grant, metadata=client.operator))
     assert error.code() == grpc.StatusCode.ALREADY_EXISTS
+    assert _reason(error) == "TRANSFER_ID_USED"
     balance = await client.stub.GetBalance(pb.GetBalanceRequest(), metadata=client.as_("ann"))
     assert balance.available == 10
 

@@ -15,6 +15,7 @@ import grpc
 import pytest
 
 from tavolo.messaging import Topology
+from tavolo.servicekit.error_details import refusal_from_error
 from tavolo.v1 import events_pb2, lobby_pb2
 from tests.integration.lobby.harness import event_tap
 from tests.integration.lobby.platform import PLATFORM_WALLET, Platform, balance, running_platform
@@ -84,3 +85,7 @@ async def test_a_new_person_is_welcomed_once_and_can_sit_at_a_stake_table(
         )
     assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert "insufficient coins: 0 available" in (refused.value.details() or "")
+    # The wallet's reason and values reach the player through the lobby unchanged (API-1).
+    passed_on = refusal_from_error(refused.value)
+    assert passed_on is not None and passed_on.reason == "INSUFFICIENT_COINS"
+    assert dict(passed_on.metadata) == {"available": "0", "needed": "100"}

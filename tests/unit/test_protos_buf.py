@@ -76,16 +76,27 @@ def test_a_breaking_change_fails_with_bufs_message(
     assert re.search(message, done.stdout + done.stderr), done.stdout + done.stderr
 
 
+@pytest.mark.parametrize(
+    ("source", "template", "folder"),
+    [
+        (PROTOS, "buf.gen.yaml", "gen"),
+        # google.rpc's error details, from the vendored proto (API-1).
+        (PACKAGE / "proto", "buf.gen.rpc.yaml", "gen-rpc"),
+    ],
+    ids=["tavolo", "google-rpc"],
+)
 def test_the_generated_typescript_is_what_the_pinned_generators_produce(
-    buf: str, tmp_path: Path
+    buf: str, tmp_path: Path, source: Path, template: str, folder: str
 ) -> None:
     done = _run(
-        buf, "generate", str(PROTOS), "--template", "buf.gen.yaml", "-o", str(tmp_path),
+        buf, "generate", str(source), "--template", template, "-o", str(tmp_path),
         cwd=PACKAGE,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
-    fresh, committed = tmp_path / "src" / "gen", PACKAGE / "src" / "gen"
+    fresh, committed = tmp_path / "src" / folder, PACKAGE / "src" / folder
     names = sorted(p.relative_to(fresh) for p in fresh.rglob("*") if p.is_file())
-    assert names == sorted(p.relative_to(committed) for p in committed.rglob("*") if p.is_file())
+    assert names and names == sorted(
+        p.relative_to(committed) for p in committed.rglob("*") if p.is_file()
+    )
     stale = [str(n) for n in names if not filecmp.cmp(fresh / n, committed / n, shallow=False)]
     assert not stale, f"regenerate with `npm run generate` in clients/typescript: {stale}"

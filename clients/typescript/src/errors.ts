@@ -1,9 +1,31 @@
 /**
  * Errors of the Tavolo services as typed exceptions: every failed call becomes a
- * {@link TavoloError} subclass named after its gRPC status, carrying the status code and
- * the service's own message (what the service says is wrong, meant for the person).
+ * {@link TavoloError} subclass named after its gRPC status, carrying the status code, the
+ * service's own message (what the service says is wrong, meant for the person) and the
+ * refusal's machine-readable details (API-1): the `google.rpc.ErrorInfo` every refusal
+ * carries in its `grpc-status-details-bin` trailer (a stable `reason` such as
+ * "NOT_YOUR_TURN", the domain "tavolo.v1", and `metadata` such as the table and its
+ * version), the fields a `BadRequest` names, and a `RetryInfo`'s delay. The reasons are
+ * listed in docs/errors.md.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
+import { BadRequestSchema, ErrorInfoSchema, RetryInfoSchema } from "./gen-rpc/google/rpc/error_details_pb.js";
+
+/** What a refusal says for a program: its reason, domain, metadata and more. */
+export interface RefusalDetails {
+  /** The stable UPPER_SNAKE_CASE reason, e.g. "NOT_YOUR_TURN"; "" when none was sent. */
+  readonly reason: string;
+  /** "tavolo.v1" for the services' refusals; "" when none was sent. */
+  readonly domain: string;
+  /** The values that explain it (table_id, version, allowed ...), all strings. */
+  readonly metadata: Readonly<Record<string, string>>;
+  /** The request fields found invalid, each with the service's description. */
+  readonly fieldViolations: ReadonlyArray<{ readonly field: string; readonly description: string }>;
+  /** How long to wait before retrying, when the service says a retry may work. */
+  readonly retryDelayMs?: number | undefined;
+}
+
+const NO_DETAILS: RefusalDetails = { reason: "", domain: "", metadata: {}, fieldViolations: [] };
 
 /** A call the service refused or could not serve: its gRPC status and message. */
 export class TavoloError extends Error {
@@ -13,14 +35,34 @@ export class TavoloError extends Error {
   readonly status: string;
   /** The service's message, unchanged. */
   readonly serviceMessage: string;
+  /** The refusal's stable reason, e.g. "CARD_NOT_HELD" (see docs/errors.md); "" if none. */
+  readonly reason: string;
+  /** The reason's domain: "tavolo.v1". */
+  readonly domain: string;
+  /** The values a client needs to explain the refusal in its own words. */
+  readonly metadata: Readonly<Record<string, string>>;
+  /** The invalid fields a BadRequest names. */
+  readonly fieldViolations: RefusalDetails["fieldViolations"];
+  /** The delay a RetryInfo asks for before trying again, if any. */
+  readonly retryDelayMs: number | undefined;
 
-  constructor(code: Code, serviceMessage: string, options?: { cause?: unknown }) {
+  constructor(
+    code: Code,
+    serviceMessage: string,
+    options?: { cause?: unknown; details?: RefusalDetails },
+  ) {
     const status = statusName(code);
-    super(`${serviceMessage} (${status})`, options);
+    const details = options?.details ?? NO_DETAILS;
+    super(`${serviceMessage} (${details.reason ? `${status} ${details.reason}` : status})`, options);
     this.name = new.target.name;
     this.code = code;
     this.status = status;
     this.serviceMessage = serviceMessage;
+    this.reason = details.reason;
+    this.domain = details.domain;
+    this.metadata = details.metadata;
+    this.fieldViolations = details.fieldViolations;
+    this.retryDelayMs = details.retryDelayMs;
   }
 }
 
@@ -47,8 +89,14 @@ export class CancelledError extends TavoloError {}
 /** The call's deadline passed before an answer came (DEADLINE_EXCEEDED). */
 export class DeadlineExceededError extends TavoloError {}
 
-const CLASSES: ReadonlyMap<Code, new (code: Code, message: string, options?: { cause?: unknown }) => TavoloError> =
-  new Map<Code, new (code: Code, message: string, options?: { cause?: unknown }) => TavoloError>([
+type ErrorClass = new (
+  code: Code,
+  message: string,
+  options?: { cause?: unknown; details?: RefusalDetails },
+) => TavoloError;
+
+const CLASSES: ReadonlyMap<Code, ErrorClass> =
+  new Map<Code, ErrorClass>([
     [Code.InvalidArgument, InvalidArgumentError],
     [Code.NotFound, NotFoundError],
     [Code.AlreadyExists, AlreadyExistsError],
@@ -78,5 +126,20 @@ export function toTavoloError(error: unknown): TavoloError {
   }
   const connect = ConnectError.from(error);
   const Class = CLASSES.get(connect.code) ?? TavoloError;
-  return new Class(connect.code, connect.rawMessage, { cause: error });
+  return new Class(connect.code, connect.rawMessage, { cause: error, details: refusalDetails(connect) });
+}
+
+/** The machine-readable details of a refusal, decoded from its status details. */
+export function refusalDetails(error: ConnectError): RefusalDetails {
+  const info = error.findDetails(ErrorInfoSchema)[0];
+  const violations = error.findDetails(BadRequestSchema).flatMap((bad) => bad.fieldViolations);
+  const retry = error.findDetails(RetryInfoSchema)[0]?.retryDelay;
+  return {
+    reason: info?.reason ?? "",
+    domain: info?.domain ?? "",
+    metadata: { ...(info?.metadata ?? {}) },
+    fieldViolations: violations.map((v) => ({ field: v.field, description: v.description })),
+    retryDelayMs:
+      retry === undefined ? undefined : Number(retry.seconds) * 1000 + retry.nanos / 1_000_000,
+  };
 }

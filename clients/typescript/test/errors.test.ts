@@ -1,6 +1,7 @@
 /**
  * Bad input through the SDK (SDK-1): every refusal comes out as the typed error of its
- * gRPC status with the service's own message, and changes nothing.
+ * gRPC status with the service's own message and its machine-readable reason, domain and
+ * metadata (API-1), and changes nothing.
  */
 import assert from "node:assert/strict";
 import { createServer, type AddressInfo, type Socket } from "node:net";
@@ -19,12 +20,26 @@ import {
 } from "../src/index.js";
 import { PASSWORD, newClient, nickname } from "./platform.js";
 
-/** `call` fails with an error of `Class` whose service message matches `message`. */
-async function refused(call: Promise<unknown>, Class: new (...args: never[]) => TavoloError, message: RegExp) {
+/**
+ * `call` fails with an error of `Class` whose service message matches `message`, with the
+ * refusal's `reason` in domain tavolo.v1 and at least the `metadata` given.
+ */
+async function refused(
+  call: Promise<unknown>,
+  Class: new (...args: never[]) => TavoloError,
+  message: RegExp,
+  reason: string,
+  metadata: Record<string, string> = {},
+) {
   await assert.rejects(call, (error: unknown) => {
     assert.ok(error instanceof Class, `expected ${Class.name}, got ${String(error)}`);
     assert.match(error.serviceMessage, message);
     assert.equal(error.status, statusName(error.code));
+    assert.equal(error.reason, reason);
+    assert.equal(error.domain, reason ? "tavolo.v1" : "");
+    for (const [key, value] of Object.entries(metadata)) {
+      assert.equal(error.metadata[key], value, `metadata ${key} of ${reason}`);
+    }
     return true;
   });
 }
@@ -47,12 +62,20 @@ test("an empty action, a stale version and another player's table are typed erro
   }
   const before = view.version;
 
-  await refused(owner.act(table.tableId, {}, view.version), InvalidArgumentError, /needs a kind/);
+  await refused(owner.act(table.tableId, {}, view.version), InvalidArgumentError, /needs a kind/, "ACTION_MALFORMED");
   const legal = view.legalActions[0];
   assert.ok(legal !== undefined);
-  await refused(owner.act(table.tableId, legal, before - 1n), AbortedError, /moved on/);
-  await refused(owner.act(table.tableId, legal, before + 10n), InvalidArgumentError, /has no version/);
-  await refused(other.act(table.tableId, legal, before), PermissionDeniedError, /no seat at table/);
+  const table_id = table.tableId;
+  await refused(owner.act(table.tableId, legal, before - 1n), AbortedError, /moved on/, "TABLE_MOVED_ON", {
+    table_id,
+    version: String(before),
+    expected_version: String(before - 1n),
+  });
+  await refused(owner.act(table.tableId, legal, before + 10n), InvalidArgumentError, /has no version/, "VERSION_UNKNOWN", {
+    table_id,
+    version: String(before),
+  });
+  await refused(other.act(table.tableId, legal, before), PermissionDeniedError, /no seat at table/, "NO_SEAT", { table_id });
   assert.equal((await owner.getTable(table.tableId)).version, before, "nothing was applied");
 
   // The same request id twice: the engine applies it once and answers the same.
@@ -65,9 +88,12 @@ test("an empty action, a stale version and another player's table are typed erro
 test("accounts: a taken nickname, a wrong password and no session are typed errors", { timeout: 120_000 }, async () => {
   const name = nickname("taken");
   await newClient().register(name, PASSWORD);
-  await refused(newClient().register(name.toUpperCase(), PASSWORD), AlreadyExistsError, /taken/);
-  await refused(newClient().login(name, "not-the-password"), UnauthenticatedError, /password is wrong/);
-  await refused(newClient().balance(), UnauthenticatedError, /log in/);
+  await refused(newClient().register(name.toUpperCase(), PASSWORD), AlreadyExistsError, /taken/, "NICKNAME_TAKEN", {
+    nickname: name.toUpperCase(),
+  });
+  await refused(newClient().login(name, "not-the-password"), UnauthenticatedError, /password is wrong/, "LOGIN_FAILED");
+  // Refused by the SDK itself, before any call: no service, so no reason.
+  await refused(newClient().balance(), UnauthenticatedError, /log in/, "");
 });
 
 test("a call's deadline ends a call nobody answers with DEADLINE_EXCEEDED", { timeout: 120_000 }, async () => {

@@ -50,17 +50,21 @@ def make_bot(game_name: str, level: str, seed: bytes | str | int) -> SeatedBot:
     factories = _factories(game_name)
     if level not in factories:
         offered = ", ".join(factories)
-        raise InvalidOptions(f"no {level!r} bot for {game_name}; levels: {offered}")
+        raise InvalidOptions(
+            f"no {level!r} bot for {game_name}; levels: {offered}",
+            reason="BOT_LEVEL_UNKNOWN",
+            metadata={"allowed": offered},
+        )
     return SeatedBot(game_name, level, factories[level](), SeededRandom(seed_bytes(seed)))
 
 
 def _factories(game_name: str) -> Mapping[str, Callable[[], Bot]]:
     family = FAMILIES.get(game_name)
     if family is None:
-        raise InvalidOptions(f"no bots for game {game_name!r}")
+        raise InvalidOptions(f"no bots for game {game_name!r}", reason="BOT_LEVEL_UNKNOWN")
     module = importlib.import_module(f"tavolo.cardgames.bots.{family}.{game_name}")
     bots = getattr(module, "BOTS", None)
     if not isinstance(bots, Mapping):
-        raise InvalidOptions(f"no bots for game {game_name!r}")
+        raise InvalidOptions(f"no bots for game {game_name!r}", reason="BOT_LEVEL_UNKNOWN")
     found = cast(Mapping[str, Callable[[], Bot]], bots)
     return {level: found[level] for level in LEVELS if level in found}

@@ -96,7 +96,9 @@ class Accounts:
         except NicknameTaken:
             raise AlreadyExists(
                 f"the nickname {shown!r} is taken (nicknames are unique regardless of case and"
-                " look-alike letters): choose another one"
+                " look-alike letters): choose another one",
+                reason="NICKNAME_TAKEN",
+                metadata={"nickname": shown},
             ) from None
         self.ctx.on_append()
         async with self.ctx.db.transaction() as conn:
@@ -104,18 +106,22 @@ class Accounts:
 
     async def login(self, nickname: str, password: str) -> SessionTokens:
         if not nickname.strip() or not password:
-            raise InvalidArgument("give your nickname and your password")
+            raise InvalidArgument(
+                "give your nickname and your password",
+                reason="FIELD_REQUIRED",
+                metadata={"field": "nickname"},
+            )
         try:
             key = skeleton(normalise(nickname))
         except InvalidArgument:
-            raise Unauthenticated(_WRONG_LOGIN) from None
+            raise Unauthenticated(_WRONG_LOGIN, reason="LOGIN_FAILED") from None
         async with self.ctx.db.connection() as conn:
             account = await accounts_store.account_by_key(conn, key)
             if account is None:
                 await self.ctx.passwords.verify_unknown(password)
-                raise Unauthenticated(_WRONG_LOGIN)
+                raise Unauthenticated(_WRONG_LOGIN, reason="LOGIN_FAILED")
             if not await self.ctx.passwords.verify(account.password_hash, password):
-                raise Unauthenticated(_WRONG_LOGIN)
+                raise Unauthenticated(_WRONG_LOGIN, reason="LOGIN_FAILED")
             ensure_account_active(
                 await self.ctx.sanctions(conn, account.player_id), self.ctx.clock()
             )
@@ -129,17 +135,25 @@ class Accounts:
         A token presented a second time was copied: its family is revoked, so whoever holds
         a copy is shut out with the owner, who logs in again (OAuth 2.0 Security BCP 4.14)."""
         if not refresh_token:
-            raise InvalidArgument("give the refresh token of your last session")
+            raise InvalidArgument(
+                "give the refresh token of your last session",
+                reason="FIELD_REQUIRED",
+                metadata={"field": "refresh_token"},
+            )
         principal, _ = self.ctx.signer.verify_refresh(refresh_token)
         now = self.ctx.clock()
         async with self.ctx.db.transaction() as conn:
             stored = await refresh_store.for_update(conn, refresh_token)
             if stored is None or stored.player_id != principal.player_id:
-                raise Unauthenticated("this session is not known or has ended: log in again")
+                raise Unauthenticated(
+                    "this session is not known or has ended: log in again", reason="SESSION_ENDED"
+                )
             if stored.revoked_at is not None:
                 # A suspension says why (PERMISSION_DENIED); any other revocation does not.
                 ensure_account_active(await self.ctx.sanctions(conn, stored.player_id), now)
-                raise Unauthenticated("this session was revoked: log in again")
+                raise Unauthenticated(
+                    "this session was revoked: log in again", reason="SESSION_ENDED"
+                )
             reused = stored.used_at is not None
             if reused:
                 await refresh_store.revoke_family(conn, stored.family_id, now, "reused")
@@ -151,7 +165,8 @@ class Accounts:
         if reused:  # raised after the commit, which keeps the family revoked
             raise Unauthenticated(
                 "this refresh token was used before, so someone else may hold a copy: every"
-                " session of this login is revoked; log in again"
+                " session of this login is revoked; log in again",
+                reason="REFRESH_TOKEN_REUSED",
             )
         return session
 
@@ -159,12 +174,18 @@ class Accounts:
         """End the login ``refresh_token`` belongs to: its family is revoked. Logging out
         twice is no error; a token this lobby never issued is."""
         if not refresh_token:
-            raise InvalidArgument("give the refresh token of the session to end")
+            raise InvalidArgument(
+                "give the refresh token of the session to end",
+                reason="FIELD_REQUIRED",
+                metadata={"field": "refresh_token"},
+            )
         self.ctx.signer.verify_refresh(refresh_token)
         async with self.ctx.db.transaction() as conn:
             stored = await refresh_store.for_update(conn, refresh_token)
             if stored is None:
-                raise Unauthenticated("this session is not known or has ended: log in again")
+                raise Unauthenticated(
+                    "this session is not known or has ended: log in again", reason="SESSION_ENDED"
+                )
             await refresh_store.revoke_family(
                 conn, stored.family_id, self.ctx.clock(), "logged out"
             )
@@ -175,7 +196,11 @@ class Accounts:
         async with self.ctx.db.connection() as conn:
             account = await accounts_store.account_by_id(conn, wanted)
             if account is None:
-                raise NotFound(f"no player has the id {quoted(wanted)}")
+                raise NotFound(
+                    f"no player has the id {quoted(wanted)}",
+                    reason="PLAYER_NOT_FOUND",
+                    metadata={"player_id": wanted},
+                )
             staff = (
                 caller.has(Role.MODERATOR) or caller.has(Role.OPERATOR) or caller.has(Role.AUDITOR)
             )
@@ -195,27 +220,45 @@ class Accounts:
         caller.require(Role.OPERATOR)
         wanted = set(roles)
         if not wanted <= GRANTABLE:
-            raise InvalidArgument("roles are player, moderator, auditor and operator")
+            raise InvalidArgument(
+                "roles are player, moderator, auditor and operator",
+                reason="ROLE_UNKNOWN",
+                metadata={"allowed": "player,moderator,auditor,operator"},
+            )
         wanted.add(Role.PLAYER)
         async with self.ctx.db.transaction() as conn:
             account = await accounts_store.set_roles(conn, player_id, wanted)
         if account is None:
-            raise NotFound(f"no player has the id {quoted(player_id)}")
+            raise NotFound(
+                f"no player has the id {quoted(player_id)}",
+                reason="PLAYER_NOT_FOUND",
+                metadata={"player_id": player_id},
+            )
         return await self.profile(caller, player_id)
 
     async def find(self, caller: Principal, nickname: str) -> ProfileView:
         """Staff: a player by nickname, case and look-alike letters ignored."""
         caller.require(Role.MODERATOR, Role.OPERATOR)
         if not nickname.strip():
-            raise InvalidArgument("give the nickname to find")
+            raise InvalidArgument(
+                "give the nickname to find", reason="FIELD_REQUIRED", metadata={"field": "nickname"}
+            )
         try:
             key = skeleton(normalise(nickname))
         except InvalidArgument:
-            raise NotFound(f"no player is called {quoted(nickname.strip())}") from None
+            raise NotFound(
+                f"no player is called {quoted(nickname.strip())}",
+                reason="PLAYER_NOT_FOUND",
+                metadata={"nickname": nickname.strip()},
+            ) from None
         async with self.ctx.db.connection() as conn:
             account = await accounts_store.account_by_key(conn, key)
         if account is None:
-            raise NotFound(f"no player is called {quoted(nickname.strip())}")
+            raise NotFound(
+                f"no player is called {quoted(nickname.strip())}",
+                reason="PLAYER_NOT_FOUND",
+                metadata={"nickname": nickname.strip()},
+            )
         return await self.profile(caller, account.player_id)
 
     async def ensure_operator(self, nickname: str, password: str) -> Account:

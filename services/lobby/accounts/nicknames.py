@@ -115,14 +115,24 @@ def normalise(raw: str) -> str:
     Allowed: 3 to 20 characters, each a letter or digit (of any script) or ``_``/``-``.
     """
     if not isinstance(raw, str):
-        raise InvalidArgument("a nickname is text")
+        raise InvalidArgument(
+            "a nickname is text",
+            reason="NICKNAME_INVALID",
+            metadata={"min_length": MIN_LENGTH, "max_length": MAX_LENGTH},
+        )
     nickname = unicodedata.normalize("NFKC", raw).strip()
     if not nickname:
-        raise InvalidArgument("choose a nickname: 3 to 20 letters, digits, '_' or '-'")
+        raise InvalidArgument(
+            "choose a nickname: 3 to 20 letters, digits, '_' or '-'",
+            reason="NICKNAME_INVALID",
+            metadata={"min_length": MIN_LENGTH, "max_length": MAX_LENGTH},
+        )
     if not MIN_LENGTH <= len(nickname) <= MAX_LENGTH:
         raise InvalidArgument(
             f"a nickname has {MIN_LENGTH} to {MAX_LENGTH} characters; {nickname!r} has"
-            f" {len(nickname)}"
+            f" {len(nickname)}",
+            reason="NICKNAME_INVALID",
+            metadata={"min_length": MIN_LENGTH, "max_length": MAX_LENGTH},
         )
     for char in nickname:
         if char in _PUNCTUATION:
@@ -136,10 +146,16 @@ def normalise(raw: str) -> str:
             else:
                 shown = f"the invisible character U+{ord(char):04X}"
             raise InvalidArgument(
-                f"a nickname may hold only letters, digits, '_' and '-'; {shown} is not allowed"
+                f"a nickname may hold only letters, digits, '_' and '-'; {shown} is not allowed",
+                reason="NICKNAME_INVALID",
+                metadata={"min_length": MIN_LENGTH, "max_length": MAX_LENGTH},
             )
     if all(char in _PUNCTUATION for char in nickname):
-        raise InvalidArgument("a nickname needs at least one letter or digit")
+        raise InvalidArgument(
+            "a nickname needs at least one letter or digit",
+            reason="NICKNAME_INVALID",
+            metadata={"min_length": MIN_LENGTH, "max_length": MAX_LENGTH},
+        )
     return nickname
 
 
@@ -153,14 +169,18 @@ def check_acceptable(nickname: str) -> None:
     if any(not judge(reading).clean for reading in readings):
         raise InvalidArgument(
             f"the nickname {nickname!r} reads as vulgar language, which nicknames may not"
-            " hold (the chat's filter, PCG-3): choose another one"
+            " hold (the chat's filter, PCG-3): choose another one",
+            reason="NICKNAME_VULGAR",
+            metadata={"nickname": nickname},
         )
     folded = fold(nickname)
     staff = next((word for word in STAFF_WORDS if fold(word) in folded), None)
     if staff is not None:
         raise InvalidArgument(
             f"the nickname {nickname!r} is reserved: names that read as staff ({staff!r})"
-            " are kept for the platform's moderators and operators; choose another one"
+            " are kept for the platform's moderators and operators; choose another one",
+            reason="NICKNAME_RESERVED",
+            metadata={"nickname": nickname},
         )
 
 

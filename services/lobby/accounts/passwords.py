@@ -20,9 +20,17 @@ MAX_PASSWORD = 256
 
 def check_password(password: str) -> str:
     if len(password) < MIN_PASSWORD:
-        raise InvalidArgument(f"choose a password of at least {MIN_PASSWORD} characters")
+        raise InvalidArgument(
+            f"choose a password of at least {MIN_PASSWORD} characters",
+            reason="PASSWORD_INVALID",
+            metadata={"min_length": MIN_PASSWORD, "max_length": MAX_PASSWORD},
+        )
     if len(password) > MAX_PASSWORD:
-        raise InvalidArgument(f"a password has at most {MAX_PASSWORD} characters")
+        raise InvalidArgument(
+            f"a password has at most {MAX_PASSWORD} characters",
+            reason="PASSWORD_INVALID",
+            metadata={"min_length": MIN_PASSWORD, "max_length": MAX_PASSWORD},
+        )
     return password
 
 

@@ -108,7 +108,9 @@ def sanction_until(
     if kind is SanctionKind.FREEZE and duration is not SanctionDuration.PERMANENT:
         raise InvalidArgument(
             "a balance freeze lasts until a moderator lifts it (PCG-4: pending the"
-            " authority's decision); apply it as permanent and lift it when decided"
+            " authority's decision); apply it as permanent and lift it when decided",
+            reason="SANCTION_INVALID",
+            metadata={"field": "duration"},
         )
     if duration is SanctionDuration.PERMANENT:
         return None
@@ -123,9 +125,17 @@ def check_reason(reason: str) -> str:
     """Every sanction records why; an empty reason is refused."""
     text = reason.strip()
     if not text:
-        raise InvalidArgument("say why: a sanction needs a reason, which is recorded with it")
+        raise InvalidArgument(
+            "say why: a sanction needs a reason, which is recorded with it",
+            reason="SANCTION_INVALID",
+            metadata={"field": "reason"},
+        )
     if len(text) > MAX_REASON_LENGTH:
-        raise InvalidArgument(f"the reason is at most {MAX_REASON_LENGTH} characters")
+        raise InvalidArgument(
+            f"the reason is at most {MAX_REASON_LENGTH} characters",
+            reason="SANCTION_INVALID",
+            metadata={"field": "reason"},
+        )
     return text
 
 
@@ -133,6 +143,11 @@ def _describe_until(sanction: Sanction) -> str:
     if sanction.until is None:
         return "permanently"
     return f"until {sanction.until.strftime('%Y-%m-%d %H:%M UTC')}"
+
+
+def _until(sanction: Sanction) -> str:
+    """When a sanction ends, for a client app: an ISO time, or "permanent"."""
+    return sanction.until.isoformat() if sanction.until else "permanent"
 
 
 def _longest(found: list[Sanction]) -> Sanction:
@@ -155,7 +170,9 @@ def ensure_account_active(sanctions: Iterable[Sanction], now: datetime) -> None:
     hit = _active(sanctions, {SanctionKind.ALL_ACCOUNTS}, now)
     if hit is not None:
         raise PermissionDenied(
-            f"all of your accounts are suspended {_describe_until(hit)}: {hit.reason}"
+            f"all of your accounts are suspended {_describe_until(hit)}: {hit.reason}",
+            reason="ACCOUNTS_SUSPENDED",
+            metadata={"until": _until(hit)},
         )
 
 
@@ -166,7 +183,9 @@ def ensure_may_use_lobby(sanctions: Iterable[Sanction], now: datetime) -> None:
     hit = _active(materialised, {SanctionKind.LOBBY}, now)
     if hit is not None:
         raise PermissionDenied(
-            f"your lobby access is suspended {_describe_until(hit)}: {hit.reason}"
+            f"your lobby access is suspended {_describe_until(hit)}: {hit.reason}",
+            reason="LOBBY_SUSPENDED",
+            metadata={"until": _until(hit)},
         )
 
 
@@ -182,4 +201,8 @@ def ensure_may_chat(sanctions: Iterable[Sanction], now: datetime) -> None:
     ensure_may_use_lobby(materialised, now)
     hit = _active(materialised, {SanctionKind.CHAT}, now)
     if hit is not None:
-        raise PermissionDenied(f"your chat is suspended {_describe_until(hit)}: {hit.reason}")
+        raise PermissionDenied(
+            f"your chat is suspended {_describe_until(hit)}: {hit.reason}",
+            reason="CHAT_SUSPENDED",
+            metadata={"until": _until(hit)},
+        )

@@ -20,7 +20,7 @@ import asyncpg
 import structlog
 from google.protobuf import json_format
 
-from tavolo.lobby.context import LobbyContext, busy_message
+from tavolo.lobby.context import LobbyContext, busy_message, busy_metadata
 from tavolo.lobby.duplicates import store
 from tavolo.lobby.duplicates.competition import Competition, daily, daily_id, new_competition
 from tavolo.lobby.duplicates.ranking import ABORTED, Entry, Standing, rank
@@ -63,13 +63,21 @@ class Duplicates:
         caller.require(Role.OPERATOR)
         now = self.ctx.clock()
         if closes_at is None:
-            raise InvalidArgument("say when the competition closes (closes_at)")
+            raise InvalidArgument(
+                "say when the competition closes (closes_at)",
+                reason="FIELD_REQUIRED",
+                metadata={"field": "closes_at"},
+            )
         made = new_competition(
             duplicate_id, options, opens_at or now, closes_at, self._new_seed(), now
         )
         async with self.ctx.db.transaction() as conn:
             if not await store.insert(conn, made, caller.player_id, now):
-                raise AlreadyExists(f"there is already a competition {made.duplicate_id}")
+                raise AlreadyExists(
+                    f"there is already a competition {made.duplicate_id}",
+                    reason="COMPETITION_EXISTS",
+                    metadata={"duplicate_id": made.duplicate_id},
+                )
         return made
 
     async def ensure_daily(self, now: datetime) -> Competition:
@@ -101,7 +109,11 @@ class Duplicates:
             table_id = self.ctx.new_id()
             busy = await tables_store.claim(conn, [account.player_id], now, table_id=table_id)
             if busy:
-                raise FailedPrecondition(busy_message(busy[0], account.nickname, you=True))
+                raise FailedPrecondition(
+                    busy_message(busy[0], account.nickname, you=True),
+                    reason="PLAYER_BUSY",
+                    metadata=busy_metadata(busy[0], account.nickname),
+                )
             seat = Seat(0, account.player_id, account.nickname)
             record = TableRecord(table_id, found.spec, Mode.VERSUS_COMPUTER, now)
             await tables_store.insert_tables(conn, [record], [[seat]])
@@ -155,13 +167,25 @@ class Duplicates:
     ) -> Competition:
         if today:
             if duplicate_id and duplicate_id != daily_id(now):
-                raise InvalidArgument("ask for today's competition or name one, not both")
+                raise InvalidArgument(
+                    "ask for today's competition or name one, not both",
+                    reason="COMPETITION_INVALID",
+                    metadata={"field": "duplicate_id"},
+                )
             return await self._daily(conn, now)
         if not duplicate_id:
-            raise InvalidArgument("name a competition, or ask for today's daily one")
+            raise InvalidArgument(
+                "name a competition, or ask for today's daily one",
+                reason="FIELD_REQUIRED",
+                metadata={"field": "duplicate_id"},
+            )
         found = await store.competition(conn, duplicate_id)
         if found is None:
-            raise NotFound(f"there is no competition {duplicate_id}")
+            raise NotFound(
+                f"there is no competition {duplicate_id}",
+                reason="COMPETITION_NOT_FOUND",
+                metadata={"duplicate_id": duplicate_id},
+            )
         return found
 
     async def _daily(self, conn: Connection, now: datetime) -> Competition:

@@ -44,12 +44,16 @@ class Competition:
         """Entries are taken between the opening and the close."""
         if now < self.opens_at:
             raise FailedPrecondition(
-                f"competition {self.duplicate_id} opens at {self.opens_at.isoformat()}"
+                f"competition {self.duplicate_id} opens at {self.opens_at.isoformat()}",
+                reason="COMPETITION_NOT_OPEN",
+                metadata={"opens_at": self.opens_at.isoformat()},
             )
         if self.closed(now):
             raise FailedPrecondition(
                 f"competition {self.duplicate_id} closed at {self.closes_at.isoformat()}:"
-                " its standings are final"
+                " its standings are final",
+                reason="COMPETITION_CLOSED",
+                metadata={"closes_at": self.closes_at.isoformat()},
             )
 
 
@@ -86,15 +90,35 @@ def new_competition(
     """An operator's competition, checked; refusals say what to change."""
     name = duplicate_id.strip()
     if not name or len(name) > 60 or not name.replace("-", "").isalnum():
-        raise InvalidArgument("a competition id is 1 to 60 letters, digits and '-'")
+        raise InvalidArgument(
+            "a competition id is 1 to 60 letters, digits and '-'",
+            reason="COMPETITION_INVALID",
+            metadata={"field": "duplicate_id"},
+        )
     if name.startswith(DAILY_PREFIX):
-        raise InvalidArgument(f"ids starting {DAILY_PREFIX!r} are the daily competitions'")
+        raise InvalidArgument(
+            f"ids starting {DAILY_PREFIX!r} are the daily competitions'",
+            reason="COMPETITION_INVALID",
+            metadata={"field": "duplicate_id"},
+        )
     if closes_at <= opens_at:
-        raise InvalidArgument("a competition closes after it opens")
+        raise InvalidArgument(
+            "a competition closes after it opens",
+            reason="COMPETITION_INVALID",
+            metadata={"field": "closes_at"},
+        )
     if closes_at <= now:
-        raise InvalidArgument("a competition closes in the future")
+        raise InvalidArgument(
+            "a competition closes in the future",
+            reason="COMPETITION_INVALID",
+            metadata={"field": "closes_at"},
+        )
     if closes_at - opens_at > timedelta(days=MAX_DAYS):
-        raise InvalidArgument(f"a competition runs for at most {MAX_DAYS} days")
+        raise InvalidArgument(
+            f"a competition runs for at most {MAX_DAYS} days",
+            reason="COMPETITION_INVALID",
+            metadata={"field": "closes_at"},
+        )
     spec = table_spec(GAME, 1, options)
     return Competition(name, spec, opens_at, closes_at, _checked_seed(seed))
 

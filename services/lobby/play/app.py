@@ -15,7 +15,7 @@ from tavolo.lobby import events
 from tavolo.lobby.accounts import store as accounts_store
 from tavolo.lobby.accounts.nicknames import normalise, skeleton
 from tavolo.lobby.accounts.sanctions import may_use_lobby
-from tavolo.lobby.context import LobbyContext, busy_message
+from tavolo.lobby.context import LobbyContext, busy_message, busy_metadata
 from tavolo.lobby.play import rooms_store, tables_store
 from tavolo.lobby.play.rooms import (
     Invitation,
@@ -62,7 +62,11 @@ class Play:
             ]
             busy = await tables_store.claim(conn, [account.player_id], now, table_id=table_id)
             if busy:
-                raise FailedPrecondition(busy_message(busy[0], account.nickname, you=True))
+                raise FailedPrecondition(
+                    busy_message(busy[0], account.nickname, you=True),
+                    reason="PLAYER_BUSY",
+                    metadata=busy_metadata(busy[0], account.nickname),
+                )
             record = TableRecord(table_id, spec, Mode.VERSUS_COMPUTER, now)
             await tables_store.insert_tables(conn, [record], [seats])
             # Opened while the seat is claimed: if the engine refuses or cannot be
@@ -84,13 +88,21 @@ class Play:
 
     async def invite(self, caller: Principal, room_id: str, nickname: str) -> Room:
         if not nickname.strip():
-            raise InvalidArgument("name the player to invite by their nickname")
+            raise InvalidArgument(
+                "name the player to invite by their nickname",
+                reason="FIELD_REQUIRED",
+                metadata={"field": "nickname"},
+            )
         async with self.ctx.db.transaction() as conn:
             await self.ctx.lobby_account(conn, caller)
             room = await self._room(conn, room_id)
             invitee = await accounts_store.account_by_key(conn, _key(nickname))
             if invitee is None:
-                raise NotFound(f"no player is called {quoted(nickname.strip())}")
+                raise NotFound(
+                    f"no player is called {quoted(nickname.strip())}",
+                    reason="PLAYER_NOT_FOUND",
+                    metadata={"nickname": nickname.strip()},
+                )
             check_invite(room, caller.player_id, invitee.player_id, invitee.nickname)
             invitation = Invitation(
                 room.room_id,
@@ -135,7 +147,9 @@ class Play:
                 if not may_use_lobby(sanctions, now):
                     raise FailedPrecondition(
                         f"{seat.nickname} cannot play: their lobby access is suspended;"
-                        " start without them"
+                        " start without them",
+                        reason="PLAYER_SUSPENDED",
+                        metadata={"nickname": seat.nickname},
                     )
             busy = await tables_store.claim(
                 conn, [s.player_id for s in humans if s.player_id], now, table_id=table_id
@@ -143,7 +157,11 @@ class Play:
             if busy:
                 nick = next(s.nickname for s in humans if s.player_id == busy[0].player_id)
                 you = busy[0].player_id == caller.player_id
-                raise FailedPrecondition(busy_message(busy[0], nick, you))
+                raise FailedPrecondition(
+                    busy_message(busy[0], nick, you),
+                    reason="PLAYER_BUSY",
+                    metadata=busy_metadata(busy[0], nick),
+                )
             record = TableRecord(
                 table_id,
                 room.spec,
@@ -171,7 +189,11 @@ class Play:
     async def _room(self, conn: Connection, room_id: str) -> Room:
         room = await rooms_store.room(conn, room_id, for_update=True) if room_id else None
         if room is None:
-            raise NotFound(f"no room has the id {quoted(room_id)}")
+            raise NotFound(
+                f"no room has the id {quoted(room_id)}",
+                reason="ROOM_NOT_FOUND",
+                metadata={"room_id": room_id},
+            )
         return room
 
 
@@ -179,4 +201,8 @@ def _key(nickname: str) -> str:
     try:
         return skeleton(normalise(nickname))
     except InvalidArgument:
-        raise NotFound(f"no player is called {quoted(nickname.strip())}") from None
+        raise NotFound(
+            f"no player is called {quoted(nickname.strip())}",
+            reason="PLAYER_NOT_FOUND",
+            metadata={"nickname": nickname.strip()},
+        ) from None

@@ -18,7 +18,7 @@ from typing import Any
 import structlog
 
 from tavolo.lobby.accounts.store import Account
-from tavolo.lobby.context import LobbyContext, busy_message
+from tavolo.lobby.context import LobbyContext, busy_message, busy_metadata
 from tavolo.lobby.play import queue_store, tables_store
 from tavolo.lobby.play.queue_store import Ticket, TicketState
 from tavolo.lobby.play.tables import TableSpec, check_stake, table_spec
@@ -113,14 +113,24 @@ class Queue:
         async with self.ctx.db.transaction() as conn:
             ticket = await queue_store.ticket_for_update(conn, ticket_id) if ticket_id else None
             if ticket is None or ticket.player_id != caller.player_id:
-                raise NotFound(f"you have no ticket {quoted(ticket_id)}")
+                raise NotFound(
+                    f"you have no ticket {quoted(ticket_id)}",
+                    reason="TICKET_NOT_FOUND",
+                    metadata={"ticket_id": ticket_id},
+                )
             if ticket.state is TicketState.SEATED:
                 raise FailedPrecondition(
                     f"this ticket is already seated at table {ticket.table_id}: leave the"
-                    " table in the game instead"
+                    " table in the game instead",
+                    reason="TICKET_SEATED",
+                    metadata={"table_id": ticket.table_id},
                 )
             if ticket.state is not TicketState.WAITING:
-                raise FailedPrecondition(f"this ticket has already {ticket.state.value}")
+                raise FailedPrecondition(
+                    f"this ticket has already {ticket.state.value}",
+                    reason="TICKET_CLOSED",
+                    metadata={"state": ticket.state.value},
+                )
             left = await queue_store.close_ticket(conn, ticket_id, TicketState.LEFT, now)
             await tables_store.release_ticket_claim(conn, ticket.player_id, ticket_id)
             if ticket.hold_id is not None:
@@ -177,7 +187,11 @@ async def _record(conn: Connection, ticket: Ticket) -> None:
         conn, [ticket.player_id], ticket.queued_at, ticket_id=ticket.ticket_id
     )
     if busy:
-        raise FailedPrecondition(busy_message(busy[0], ticket.nickname, you=True))
+        raise FailedPrecondition(
+            busy_message(busy[0], ticket.nickname, you=True),
+            reason="PLAYER_BUSY",
+            metadata=busy_metadata(busy[0], ticket.nickname),
+        )
     await queue_store.insert_ticket(conn, ticket)
 
 

@@ -75,24 +75,34 @@ class Room:
 
 def _not_started(room: Room) -> None:
     if room.table_id is not None:
-        raise FailedPrecondition("this room has started its table; create a new room to play again")
+        raise FailedPrecondition(
+            "this room has started its table; create a new room to play again",
+            reason="ROOM_STARTED",
+            metadata={"room_id": room.room_id},
+        )
 
 
 def check_invite(room: Room, caller_id: str, invitee_id: str, invitee_nickname: str) -> None:
     """May ``caller_id`` invite ``invitee_id`` now?"""
     if caller_id != room.host_id:
-        raise PermissionDenied("only the room's host can invite players")
+        raise PermissionDenied("only the room's host can invite players", reason="HOST_ONLY")
     _not_started(room)
     if invitee_id == room.host_id:
-        raise InvalidArgument("you are the host: you hold a seat already")
+        raise InvalidArgument(
+            "you are the host: you hold a seat already", reason="INVITATION_INVALID"
+        )
     existing = room.invitation_of(invitee_id)
     if existing is not None and existing.state is not InvitationState.DECLINED:
         raise AlreadyExists(
-            f"{invitee_nickname} is already invited to this room ({existing.state.value})"
+            f"{invitee_nickname} is already invited to this room ({existing.state.value})",
+            reason="ALREADY_INVITED",
+            metadata={"nickname": invitee_nickname, "state": existing.state.value},
         )
     if room.seats_taken >= room.spec.players:
         raise FailedPrecondition(
-            f"every seat of this room is taken ({room.spec.players}); start the table"
+            f"every seat of this room is taken ({room.spec.players}); start the table",
+            reason="ROOM_FULL",
+            metadata={"allowed": room.spec.players},
         )
 
 
@@ -100,31 +110,47 @@ def check_response(room: Room, caller_id: str, accept: bool) -> Invitation:
     """The caller's pending invitation, if they may answer it now."""
     invitation = room.invitation_of(caller_id)
     if invitation is None:
-        raise NotFound("you have no invitation to this room")
+        raise NotFound(
+            "you have no invitation to this room",
+            reason="INVITATION_NOT_FOUND",
+            metadata={"room_id": room.room_id},
+        )
     _not_started(room)
     if invitation.state is not InvitationState.PENDING:
-        raise FailedPrecondition(f"you have already {invitation.state.value} this invitation")
+        raise FailedPrecondition(
+            f"you have already {invitation.state.value} this invitation",
+            reason="INVITATION_ANSWERED",
+            metadata={"state": invitation.state.value},
+        )
     if accept and room.seats_taken >= room.spec.players:
-        raise FailedPrecondition("every seat of this room is taken; ask the host for a new room")
+        raise FailedPrecondition(
+            "every seat of this room is taken; ask the host for a new room",
+            reason="ROOM_FULL",
+            metadata={"allowed": room.spec.players},
+        )
     return invitation
 
 
 def plan_start(room: Room, caller_id: str, fill_with_bots: bool, level: BotLevel) -> list[Seat]:
     """The seats of the room's table: host, accepted friends, then bots if asked."""
     if caller_id != room.host_id:
-        raise PermissionDenied("only the room's host can start its table")
+        raise PermissionDenied("only the room's host can start its table", reason="HOST_ONLY")
     _not_started(room)
     friends = room.accepted
     if not friends:
         raise FailedPrecondition(
             "invite at least one friend and wait for them to accept; to play bots alone,"
-            " play versus computer"
+            " play versus computer",
+            reason="ROOM_NOT_READY",
+            metadata={"taken": room.seats_taken, "allowed": room.spec.players},
         )
     empty = room.spec.players - room.seats_taken
     if empty and not fill_with_bots:
         raise FailedPrecondition(
             f"{room.seats_taken} of {room.spec.players} seats are taken: wait for more"
-            " friends to accept, or start with bots in the empty seats"
+            " friends to accept, or start with bots in the empty seats",
+            reason="ROOM_NOT_READY",
+            metadata={"taken": room.seats_taken, "allowed": room.spec.players},
         )
     seats = [Seat(0, room.host_id, room.host_nickname)]
     seats += [Seat(i + 1, inv.player_id, inv.nickname) for i, inv in enumerate(friends)]

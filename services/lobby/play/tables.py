@@ -82,15 +82,19 @@ def table_spec(game: str, players: int, options: Mapping[str, Any] | None) -> Ta
     """Check a requested table against the game's rules; refuse with the game's reason."""
     name = game.strip().lower()
     if not name:
-        raise InvalidArgument("choose a game, e.g. 'pika'")
+        raise InvalidArgument(
+            "choose a game, e.g. 'pika'", reason="FIELD_REQUIRED", metadata={"field": "game"}
+        )
     try:
         rules = get_game(name)
     except InvalidOptions as exc:
-        raise InvalidArgument(str(exc)) from None
+        raise InvalidArgument(str(exc), reason=exc.reason, metadata=exc.metadata) from None
     if not rules.min_players <= players <= rules.max_players:
         raise InvalidArgument(
             f"{rules.title} is for {rules.min_players} to {rules.max_players} players,"
-            f" not {players}"
+            f" not {players}",
+            reason="PLAYER_COUNT_INVALID",
+            metadata={"game": rules.name, "min": rules.min_players, "max": rules.max_players},
         )
     given = {str(k): _plain(v) for k, v in dict(options or {}).items()}
     names = {spec.name for spec in rules.option_specs}
@@ -98,13 +102,15 @@ def table_spec(game: str, players: int, options: Mapping[str, Any] | None) -> Ta
         # The seat count decides the 'players' option; an explicit one must agree.
         if given.get("players", players) != players:
             raise InvalidArgument(
-                f"option 'players' is {given['players']!r} but the table has {players} seats"
+                f"option 'players' is {given['players']!r} but the table has {players} seats",
+                reason="OPTION_INVALID",
+                metadata={"option": "players", "allowed": players},
             )
         given["players"] = players
     try:
         merged = rules.options(given)
     except InvalidOptions as exc:
-        raise InvalidArgument(str(exc)) from None
+        raise InvalidArgument(str(exc), reason=exc.reason, metadata=exc.metadata) from None
     return TableSpec(name, players, merged)
 
 
@@ -112,7 +118,11 @@ def check_stake(stake: int) -> int:
     """0 for an online table, or one of the stake levels (MODE-4)."""
     if stake != 0 and stake not in STAKES:
         levels = ", ".join(str(s) for s in STAKES)
-        raise InvalidArgument(f"a stake is one of {levels} coins (or 0 for no stake), not {stake}")
+        raise InvalidArgument(
+            f"a stake is one of {levels} coins (or 0 for no stake), not {stake}",
+            reason="STAKE_INVALID",
+            metadata={"allowed": levels},
+        )
     return stake
 
 

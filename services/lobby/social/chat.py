@@ -35,19 +35,31 @@ MAX_PAGE = 500
 def _check_text(text: str) -> str:
     cleaned = text.strip()
     if not cleaned:
-        raise InvalidArgument("write something: an empty message is not sent")
+        raise InvalidArgument(
+            "write something: an empty message is not sent",
+            reason="CHAT_MESSAGE_INVALID",
+            metadata={"max_length": MAX_TEXT},
+        )
     if len(cleaned) > MAX_TEXT:
         raise InvalidArgument(
-            f"a chat message has at most {MAX_TEXT} characters, not {len(cleaned)}"
+            f"a chat message has at most {MAX_TEXT} characters, not {len(cleaned)}",
+            reason="CHAT_MESSAGE_INVALID",
+            metadata={"max_length": MAX_TEXT},
         )
     if any(not ch.isprintable() and ch not in "\n\t" for ch in cleaned):
-        raise InvalidArgument("a chat message may not hold control characters")
+        raise InvalidArgument(
+            "a chat message may not hold control characters",
+            reason="CHAT_MESSAGE_INVALID",
+            metadata={"max_length": MAX_TEXT},
+        )
     return cleaned
 
 
 def _page_size(size: int) -> int:
     if size < 0:
-        raise InvalidArgument("page_size cannot be negative")
+        raise InvalidArgument(
+            "page_size cannot be negative", reason="FIELD_INVALID", metadata={"field": "page_size"}
+        )
     return min(size or DEFAULT_PAGE, MAX_PAGE)
 
 
@@ -57,9 +69,17 @@ def _after(token: str) -> int:
     try:
         value = int(token)
     except ValueError:
-        raise InvalidArgument("page_token is not one this service gave out") from None
+        raise InvalidArgument(
+            "page_token is not one this service gave out",
+            reason="PAGE_TOKEN_INVALID",
+            metadata={"field": "page_token"},
+        ) from None
     if value < 0:
-        raise InvalidArgument("page_token is not one this service gave out")
+        raise InvalidArgument(
+            "page_token is not one this service gave out",
+            reason="PAGE_TOKEN_INVALID",
+            metadata={"field": "page_token"},
+        )
     return value
 
 
@@ -75,7 +95,7 @@ class Chat:
             await self._member(conn, caller, channel, writing=True)
             settings = await chat_settings.load(conn, channel)
             if not settings.enabled:
-                raise FailedPrecondition("chat is off here")
+                raise FailedPrecondition("chat is off here", reason="CHAT_OFF")
             verdict = judge(cleaned)
             refused = not verdict.clean and settings.policy is Policy.REFUSE
             message = ChatMessage(
@@ -90,14 +110,20 @@ class Chat:
             )
             await chat_store.insert_message(conn, message)
         if refused:  # recorded for moderators, shown to nobody (PCG-3)
-            raise InvalidArgument("not sent: vulgar language is not allowed here (PCG-3)")
+            raise InvalidArgument(
+                "not sent: vulgar language is not allowed here (PCG-3)", reason="CHAT_VULGAR"
+            )
         return replace(message, original_text=None)
 
     async def configure(self, caller: Principal, settings: ChatSettings) -> ChatSettings:
         """Turn chat on or off and choose mask or refuse: a room's host, or a moderator."""
         channel = settings.channel
         if not channel.channel_id:
-            raise InvalidArgument("say which table or room: the channel is empty")
+            raise InvalidArgument(
+                "say which table or room: the channel is empty",
+                reason="FIELD_REQUIRED",
+                metadata={"field": "channel"},
+            )
         async with self.ctx.db.transaction() as conn:
             if not caller.has(Role.MODERATOR):
                 room = None
@@ -105,13 +131,22 @@ class Chat:
                     room = await rooms_store.room(conn, channel.channel_id)
                 if room is None or room.host_id != caller.player_id:
                     raise PermissionDenied(
-                        "only a room's host or a moderator sets where chat is enabled"
+                        "only a room's host or a moderator sets where chat is enabled",
+                        reason="HOST_ONLY",
                     )
             elif channel.kind is ChannelKind.TABLE:
                 if await tables_store.table(conn, channel.channel_id) is None:
-                    raise NotFound(f"no table {quoted(channel.channel_id)}")
+                    raise NotFound(
+                        f"no table {quoted(channel.channel_id)}",
+                        reason="TABLE_NOT_FOUND",
+                        metadata={"table_id": channel.channel_id},
+                    )
             elif await rooms_store.room(conn, channel.channel_id) is None:
-                raise NotFound(f"no room {quoted(channel.channel_id)}")
+                raise NotFound(
+                    f"no room {quoted(channel.channel_id)}",
+                    reason="ROOM_NOT_FOUND",
+                    metadata={"room_id": channel.channel_id},
+                )
             await chat_settings.save(conn, settings, caller.player_id, self.ctx.clock())
         return settings
 
@@ -132,15 +167,31 @@ class Chat:
         self, conn: Connection, caller: Principal, channel: Channel, *, writing: bool
     ) -> None:
         if not channel.channel_id:
-            raise InvalidArgument("say which table or room: the channel is empty")
+            raise InvalidArgument(
+                "say which table or room: the channel is empty",
+                reason="FIELD_REQUIRED",
+                metadata={"field": "channel"},
+            )
         if channel.kind is ChannelKind.TABLE:
             if not await tables_store.is_seated(conn, channel.channel_id, caller.player_id):
-                raise NotFound(f"you are not seated at table {quoted(channel.channel_id)}")
+                raise NotFound(
+                    f"you are not seated at table {quoted(channel.channel_id)}",
+                    reason="NOT_AT_TABLE",
+                    metadata={"table_id": channel.channel_id},
+                )
             if writing:
                 record = await tables_store.table(conn, channel.channel_id)
                 if record is not None and record.ended_at is not None:
-                    raise FailedPrecondition("this table has ended; its chat is closed")
+                    raise FailedPrecondition(
+                        "this table has ended; its chat is closed",
+                        reason="CHAT_CLOSED",
+                        metadata={"table_id": channel.channel_id},
+                    )
             return
         room = await rooms_store.room(conn, channel.channel_id)
         if room is None or not room.is_member(caller.player_id):
-            raise NotFound(f"you are not in room {quoted(channel.channel_id)}")
+            raise NotFound(
+                f"you are not in room {quoted(channel.channel_id)}",
+                reason="NOT_IN_ROOM",
+                metadata={"room_id": channel.channel_id},
+            )

@@ -42,17 +42,25 @@ class Moderation:
     ) -> Sanction:
         caller.require(Role.MODERATOR, Role.OPERATOR)
         if kind is None:
-            raise InvalidArgument("say what to suspend: chat, lobby, all accounts or a freeze")
+            raise InvalidArgument(
+                "say what to suspend: chat, lobby, all accounts or a freeze",
+                reason="SANCTION_INVALID",
+                metadata={"field": "kind"},
+            )
         if duration is None:
             raise InvalidArgument(
                 "say how long: a warning, one day, one week, one, three or six months,"
-                " one year, or permanent"
+                " one year, or permanent",
+                reason="SANCTION_INVALID",
+                metadata={"field": "duration"},
             )
         why = check_reason(reason)
         now = self.ctx.clock()
         until = sanction_until(kind, duration, now)
         if player_id == caller.player_id:
-            raise FailedPrecondition("you cannot sanction yourself; ask another moderator")
+            raise FailedPrecondition(
+                "you cannot sanction yourself; ask another moderator", reason="SELF_SANCTION"
+            )
         sanction = Sanction(
             sanction_id=self.ctx.new_id(),
             player_id=player_id,
@@ -66,7 +74,11 @@ class Moderation:
         shut_out: list[str] = []
         async with self.ctx.db.transaction() as conn:
             if player_id == "" or await accounts_store.account_by_id(conn, player_id) is None:
-                raise NotFound(f"no player has the id {quoted(player_id)}")
+                raise NotFound(
+                    f"no player has the id {quoted(player_id)}",
+                    reason="PLAYER_NOT_FOUND",
+                    metadata={"player_id": player_id},
+                )
             await accounts_store.lock_account(conn, player_id)
             await accounts_store.insert_sanction(conn, sanction)
             if kind is SanctionKind.LOBBY and not sanction.warning:
@@ -91,7 +103,11 @@ class Moderation:
             caller.require(Role.MODERATOR, Role.OPERATOR)
         async with self.ctx.db.connection() as conn:
             if player_id == "" or await accounts_store.account_by_id(conn, player_id) is None:
-                raise NotFound(f"no player has the id {quoted(player_id)}")
+                raise NotFound(
+                    f"no player has the id {quoted(player_id)}",
+                    reason="PLAYER_NOT_FOUND",
+                    metadata={"player_id": player_id},
+                )
             return await accounts_store.sanction_history(conn, player_id)
 
     async def lift(self, caller: Principal, sanction_id: str) -> Sanction:
@@ -101,9 +117,17 @@ class Moderation:
                 await accounts_store.sanction_for_update(conn, sanction_id) if sanction_id else None
             )
             if found is None:
-                raise NotFound(f"no sanction has the id {quoted(sanction_id)}")
+                raise NotFound(
+                    f"no sanction has the id {quoted(sanction_id)}",
+                    reason="SANCTION_NOT_FOUND",
+                    metadata={"sanction_id": sanction_id},
+                )
             if found.lifted_at is not None:
-                raise FailedPrecondition("this sanction was already lifted")
+                raise FailedPrecondition(
+                    "this sanction was already lifted",
+                    reason="SANCTION_LIFTED",
+                    metadata={"sanction_id": sanction_id},
+                )
             await accounts_store.lock_account(conn, found.player_id)
             lifted = await accounts_store.lift_sanction(
                 conn, sanction_id, caller.player_id, self.ctx.clock()

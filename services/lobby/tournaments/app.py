@@ -126,7 +126,11 @@ class Tournaments:
         spec_table = _match_spec(asked.game, asked.options)
         now = self.ctx.clock()
         if asked.starts_at is None:
-            raise InvalidArgument("say when the tournament starts (starts_at)")
+            raise InvalidArgument(
+                "say when the tournament starts (starts_at)",
+                reason="FIELD_REQUIRED",
+                metadata={"field": "starts_at"},
+            )
         check_stake(asked.fee)
         spec = TournamentSpec(
             game=spec_table.game,
@@ -178,7 +182,11 @@ class Tournaments:
 
     async def listed(self, caller: Principal, limit: int) -> list[Tournament]:
         if not 0 <= limit <= MAX_LIST:
-            raise InvalidArgument(f"limit is 1 to {MAX_LIST}, not {limit}")
+            raise InvalidArgument(
+                f"limit is 1 to {MAX_LIST}, not {limit}",
+                reason="FIELD_INVALID",
+                metadata={"field": "limit"},
+            )
         async with self.ctx.db.connection() as conn:
             ids = await store.listed(conn, limit or DEFAULT_LIST)
             found = [await store.read(self.ctx.events, conn, i) for i in ids]
@@ -429,7 +437,11 @@ class Tournaments:
         known = self._folded.get(tournament_id)
         t = await store.read(self.ctx.events, conn, tournament_id, known) if tournament_id else None
         if t is None:
-            raise NotFound(f"no tournament has the id {quoted(tournament_id)}")
+            raise NotFound(
+                f"no tournament has the id {quoted(tournament_id)}",
+                reason="TOURNAMENT_NOT_FOUND",
+                metadata={"tournament_id": tournament_id},
+            )
         self._folded[tournament_id] = t
         return t
 
@@ -450,5 +462,5 @@ def _match_spec(game: str, options: Mapping[str, Any]) -> TableSpec:
     try:
         knock_out(get_game(spec.game))
     except InvalidOptions as exc:
-        raise InvalidArgument(str(exc)) from None
+        raise InvalidArgument(str(exc), reason=exc.reason, metadata=exc.metadata) from None
     return spec

@@ -31,7 +31,8 @@ def bracket_size(entrants: int) -> int:
     """The power of two the bracket is drawn in."""
     if not MIN_ENTRANTS <= entrants <= MAX_ENTRANTS:
         raise InvalidArgument(
-            f"a bracket takes {MIN_ENTRANTS} to {MAX_ENTRANTS} entrants, not {entrants}"
+            f"a bracket takes {MIN_ENTRANTS} to {MAX_ENTRANTS} entrants, not {entrants}",
+            reason="BRACKET_INVALID",
         )
     size = MIN_ENTRANTS
     while size < entrants:
@@ -66,7 +67,9 @@ class Bracket:
 
     def match(self, round_: int, index: int) -> Match:
         if not (0 <= round_ < len(self.rounds) and 0 <= index < len(self.rounds[round_])):
-            raise InvalidArgument(f"the bracket has no match {index} in round {round_ + 1}")
+            raise InvalidArgument(
+                f"the bracket has no match {index} in round {round_ + 1}", reason="BRACKET_INVALID"
+            )
         return self.rounds[round_][index]
 
     def ready(self) -> list[Match]:
@@ -77,7 +80,7 @@ class Bracket:
 def draw(entrants: Sequence[str], seed: bytes) -> Bracket:
     """The bracket drawn from ``seed``; byes walk over at once."""
     if len(set(entrants)) != len(entrants):
-        raise InvalidArgument("an entrant is registered once")
+        raise InvalidArgument("an entrant is registered once", reason="BRACKET_INVALID")
     size = bracket_size(len(entrants))
     order = sorted(entrants)  # the registration order must not matter, only the seed
     SeededRandom(seed).shuffle(order)
@@ -105,9 +108,16 @@ def advance(bracket: Bracket, round_: int, index: int, winner: str) -> Bracket:
     """``winner`` takes match (``round_``, ``index``) and its place in the next round."""
     match = bracket.match(round_, index)
     if match.winner is not None:
-        raise FailedPrecondition(f"match {index + 1} of round {round_ + 1} is already decided")
+        raise FailedPrecondition(
+            f"match {index + 1} of round {round_ + 1} is already decided",
+            reason="MATCH_STATE",
+            metadata={"round": round_ + 1, "match": index + 1},
+        )
     if winner not in (match.a, match.b):
-        raise InvalidArgument(f"{winner!r} does not play match {index + 1} of round {round_ + 1}")
+        raise InvalidArgument(
+            f"{winner!r} does not play match {index + 1} of round {round_ + 1}",
+            reason="BRACKET_INVALID",
+        )
     rounds = [list(r) for r in bracket.rounds]
     rounds[round_][index] = replace(match, winner=winner)
     if round_ + 1 < len(rounds):

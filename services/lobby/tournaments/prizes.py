@@ -19,14 +19,28 @@ def check_split(shares: Sequence[int], max_entrants: int | None = None) -> tuple
     paying no more places than the tournament can have entrants."""
     split = tuple(shares)
     if not split or any(isinstance(s, bool) or not isinstance(s, int) or s <= 0 for s in split):
-        raise InvalidArgument("a prize split is whole positive percentages, e.g. 60/30/10")
+        raise InvalidArgument(
+            "a prize split is whole positive percentages, e.g. 60/30/10",
+            reason="TOURNAMENT_INVALID",
+            metadata={"field": "prize_split"},
+        )
     if sum(split) != 100:
-        raise InvalidArgument(f"a prize split sums to 100, not {sum(split)}")
+        raise InvalidArgument(
+            f"a prize split sums to 100, not {sum(split)}",
+            reason="TOURNAMENT_INVALID",
+            metadata={"field": "prize_split"},
+        )
     if list(split) != sorted(split, reverse=True):
-        raise InvalidArgument("a prize split pays a better place at least as much as a worse")
+        raise InvalidArgument(
+            "a prize split pays a better place at least as much as a worse",
+            reason="TOURNAMENT_INVALID",
+            metadata={"field": "prize_split"},
+        )
     if max_entrants is not None and len(split) > max_entrants:
         raise InvalidArgument(
             f"a prize split of {len(split)} places pays more places than the"
-            f" {max_entrants} entrants the tournament can have"
+            f" {max_entrants} entrants the tournament can have",
+            reason="TOURNAMENT_INVALID",
+            metadata={"field": "prize_split"},
         )
     return split

@@ -15,7 +15,7 @@ def final_places(bracket: Bracket) -> dict[str, int]:
     """Player → place, once the final is decided."""
     champion = bracket.champion
     if champion is None:
-        raise FailedPrecondition("the final is not decided yet")
+        raise FailedPrecondition("the final is not decided yet", reason="MATCH_STATE")
     places = {champion: 1}
     for round_ in range(len(bracket.rounds) - 1, -1, -1):
         losers = [

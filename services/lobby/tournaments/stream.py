@@ -93,16 +93,36 @@ class Tournament:
 def create(tournament_id: str, spec: TournamentSpec, seed: bytes) -> Event:
     """The first event: the spec, checked, and the commitment to the draw's seed."""
     if not MIN_ENTRANTS <= spec.max_entrants <= MAX_ENTRANTS:
-        raise InvalidArgument(f"a bracket holds {MIN_ENTRANTS} to {MAX_ENTRANTS} entrants")
+        raise InvalidArgument(
+            f"a bracket holds {MIN_ENTRANTS} to {MAX_ENTRANTS} entrants",
+            reason="TOURNAMENT_INVALID",
+            metadata={"field": "max_entrants"},
+        )
     if spec.fee < 0:
-        raise InvalidArgument("the entry fee is 0 coins or more")
+        raise InvalidArgument(
+            "the entry fee is 0 coins or more",
+            reason="TOURNAMENT_INVALID",
+            metadata={"field": "entry_fee"},
+        )
     if spec.starts_at <= spec.opens_at:
-        raise InvalidArgument("a tournament starts after its registration opens")
+        raise InvalidArgument(
+            "a tournament starts after its registration opens",
+            reason="TOURNAMENT_INVALID",
+            metadata={"field": "starts_at"},
+        )
     check_split(spec.split, spec.max_entrants)
     if spec.no_show not in ("bot", "forfeit"):
-        raise InvalidArgument("a no-show option is 'bot' or 'forfeit'")
+        raise InvalidArgument(
+            "a no-show option is 'bot' or 'forfeit'",
+            reason="TOURNAMENT_INVALID",
+            metadata={"field": "no_show"},
+        )
     if not 1 <= spec.show_seconds <= 3600:
-        raise InvalidArgument("a match waits 1 to 3600 seconds for its players to show")
+        raise InvalidArgument(
+            "a match waits 1 to 3600 seconds for its players to show",
+            reason="TOURNAMENT_INVALID",
+            metadata={"field": "show_up_seconds"},
+        )
     return "tournament_created", {
         "tournament_id": tournament_id,
         "game": spec.game,
@@ -125,11 +145,17 @@ def register(
     own: a withdrawal releases it for good, so entering again takes a new one)."""
     _registering(t, now)
     if player_id in t.entrants:
-        raise FailedPrecondition("you are already registered")
+        raise FailedPrecondition("you are already registered", reason="ALREADY_REGISTERED")
     if len(t.entrants) >= t.spec.max_entrants:
-        raise FailedPrecondition(f"the tournament is full ({t.spec.max_entrants} entrants)")
+        raise FailedPrecondition(
+            f"the tournament is full ({t.spec.max_entrants} entrants)",
+            reason="TOURNAMENT_FULL",
+            metadata={"allowed": t.spec.max_entrants},
+        )
     if t.spec.fee and hold_id and hold_id in t.holds.values():
-        raise FailedPrecondition(f"the entry fee's hold {hold_id} is another registration's")
+        raise FailedPrecondition(
+            f"the entry fee's hold {hold_id} is another registration's", reason="TOURNAMENT_STATE"
+        )
     data: dict[str, Any] = {"player_id": player_id, "fee": t.spec.fee}
     if nickname:
         data["nickname"] = nickname
@@ -141,7 +167,7 @@ def register(
 def unregister(t: Tournament, player_id: str, now: datetime) -> Event:
     _registering(t, now)
     if player_id not in t.entrants:
-        raise FailedPrecondition("you are not registered")
+        raise FailedPrecondition("you are not registered", reason="NOT_REGISTERED")
     data: dict[str, Any] = {"player_id": player_id, "refund": t.spec.fee}
     if player_id in t.holds:
         data["hold_id"] = t.holds[player_id]
@@ -151,11 +177,21 @@ def unregister(t: Tournament, player_id: str, now: datetime) -> Event:
 def start(t: Tournament, seed: bytes, now: datetime) -> Event:
     """At the start time: the draw (the seed revealed), or too few entrants cancel it."""
     if t.status != REGISTERING:
-        raise FailedPrecondition(f"the tournament is {t.status}")
+        raise FailedPrecondition(
+            f"the tournament is {t.status}",
+            reason="TOURNAMENT_STATE",
+            metadata={"status": t.status},
+        )
     if now < t.spec.starts_at:
-        raise FailedPrecondition("the tournament has not reached its start time")
+        raise FailedPrecondition(
+            "the tournament has not reached its start time",
+            reason="TOURNAMENT_STATE",
+            metadata={"status": t.status},
+        )
     if commitment(seed) != t.commitment:
-        raise InvalidArgument("the seed does not match the tournament's commitment")
+        raise InvalidArgument(
+            "the seed does not match the tournament's commitment", reason="SEED_MISMATCH"
+        )
     if len(t.entrants) < MIN_ENTRANTS:
         refunds = {p: t.spec.fee for p in t.entrants if t.spec.fee}
         return "tournament_cancelled", {"reason": "too few entrants", "refunds": refunds}
@@ -175,10 +211,18 @@ def cancel(t: Tournament, reason: str, by: str) -> Event:
     """An operator calls the tournament off before its end: every entrant's fee is owed
     back (``refunds``), from the holds before the draw or from the escrow after it."""
     if t.status not in (REGISTERING, PLAYING):
-        raise FailedPrecondition(f"the tournament is {t.status}: there is nothing to cancel")
+        raise FailedPrecondition(
+            f"the tournament is {t.status}: there is nothing to cancel",
+            reason="TOURNAMENT_STATE",
+            metadata={"status": t.status},
+        )
     reason = reason.strip()
     if not 1 <= len(reason) <= MAX_REASON:
-        raise InvalidArgument(f"say why the tournament is cancelled (1 to {MAX_REASON} characters)")
+        raise InvalidArgument(
+            f"say why the tournament is cancelled (1 to {MAX_REASON} characters)",
+            reason="TOURNAMENT_INVALID",
+            metadata={"field": "reason"},
+        )
     refunds = {p: t.spec.fee for p in t.entrants if t.spec.fee}
     return "tournament_cancelled", {
         "reason": reason,
@@ -196,11 +240,17 @@ def open_match(
     not show, whose seats a bot plays (the tournament's ``bot`` no-show option)."""
     match = _bracket(t).match(round_, index)
     if not match.ready:
-        raise FailedPrecondition(f"match {index + 1} of round {round_ + 1} cannot open now")
+        raise FailedPrecondition(
+            f"match {index + 1} of round {round_ + 1} cannot open now",
+            reason="MATCH_STATE",
+            metadata={"round": round_ + 1, "match": index + 1},
+        )
     if table_id in t.tables:
-        raise FailedPrecondition(f"table {table_id} already plays a match")
+        raise FailedPrecondition(f"table {table_id} already plays a match", reason="MATCH_STATE")
     if any(b not in (match.a, match.b) for b in bots):
-        raise InvalidArgument("only the match's own players can be played by a bot")
+        raise InvalidArgument(
+            "only the match's own players can be played by a bot", reason="BRACKET_INVALID"
+        )
     data: dict[str, Any] = {"round": round_, "index": index, "table_id": table_id}
     if bots:
         data["bots"] = list(bots)
@@ -212,7 +262,9 @@ def decide_match(
 ) -> list[Event]:
     """A finished table's winner advances; the final's end also pays the prizes."""
     if table_id not in t.tables:
-        raise FailedPrecondition(f"table {table_id} plays no match of this tournament")
+        raise FailedPrecondition(
+            f"table {table_id} plays no match of this tournament", reason="MATCH_STATE"
+        )
     round_, index = t.tables[table_id]
     return decide(t, round_, index, winner, how, now)
 
@@ -221,7 +273,11 @@ def forfeit(t: Tournament, round_: int, index: int, shown: str, now: datetime) -
     """The ``forfeit`` no-show option: the player who showed advances without a table."""
     match = _bracket(t).match(round_, index)
     if not match.ready or t.table_of(round_, index) is not None:
-        raise FailedPrecondition(f"match {index + 1} of round {round_ + 1} is not waiting")
+        raise FailedPrecondition(
+            f"match {index + 1} of round {round_ + 1} is not waiting",
+            reason="MATCH_STATE",
+            metadata={"round": round_ + 1, "match": index + 1},
+        )
     return decide(t, round_, index, shown, "no_show", now)
 
 
@@ -261,7 +317,7 @@ def rebuild(tournament_id: str, events: Iterable[Event]) -> Tournament:
     for type_, data in events:
         found = _create(tournament_id, data) if found is None else apply(found, type_, data)
     if found is None:
-        raise FailedPrecondition(f"no tournament {tournament_id}")
+        raise FailedPrecondition(f"no tournament {tournament_id}", reason="TOURNAMENT_STATE")
     return found
 
 
@@ -335,12 +391,20 @@ def _at(now: datetime) -> str:
 
 def _registering(t: Tournament, now: datetime) -> None:
     if t.status != REGISTERING or now >= t.spec.starts_at:
-        raise FailedPrecondition("registration is closed: the tournament has started")
+        raise FailedPrecondition(
+            "registration is closed: the tournament has started", reason="REGISTRATION_CLOSED"
+        )
     if now < t.spec.opens_at:
-        raise FailedPrecondition(f"registration opens at {t.spec.opens_at.isoformat()}")
+        raise FailedPrecondition(
+            f"registration opens at {t.spec.opens_at.isoformat()}",
+            reason="REGISTRATION_CLOSED",
+            metadata={"opens_at": t.spec.opens_at.isoformat()},
+        )
 
 
 def _bracket(t: Tournament) -> Bracket:
     if t.bracket is None:
-        raise FailedPrecondition("the bracket is not drawn yet")
+        raise FailedPrecondition(
+            "the bracket is not drawn yet", reason="TOURNAMENT_STATE", metadata={"status": t.status}
+        )
     return t.bracket

@@ -1,4 +1,5 @@
-"""Refusals are clear, use the right status and change nothing (DESIGN guarantees 8, 9)."""
+"""Refusals are clear, use the right status and change nothing (DESIGN guarantees 8, 9), and
+carry the reason and the values a client app needs to explain them (API-1)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import grpc
 import pytest
 
 from tavolo.servicekit.auth import Role
+from tavolo.servicekit.error_details import refusal_from_error
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
 from tests.integration.engine.helpers import auth, bot, human, open_request
 
@@ -25,11 +27,22 @@ async def _log_length(stub: engine_pb2_grpc.EngineStub, table_id: str) -> int:
     return len(log.events)
 
 
-async def _refused(call: object, code: grpc.StatusCode, words: str) -> None:
+async def _refused(
+    call: object,
+    code: grpc.StatusCode,
+    words: str,
+    reason: str = "",
+    metadata: dict[str, str] | None = None,
+) -> None:
     with pytest.raises(grpc.aio.AioRpcError) as caught:
         await call  # type: ignore[misc]
     assert caught.value.code() == code, caught.value.details()
     assert words in (caught.value.details() or ""), caught.value.details()
+    refusal = refusal_from_error(caught.value)
+    assert refusal is not None and refusal.domain == "tavolo.v1", caught.value.details()
+    if reason:
+        assert refusal.reason == reason, refusal
+        assert dict(refusal.metadata) == dict(refusal.metadata) | (metadata or {}), refusal
 
 
 async def test_every_refusal_has_its_status_a_clear_message_and_changes_nothing(
@@ -52,42 +65,76 @@ async def test_every_refusal_has_its_status_a_clear_message_and_changes_nothing(
         act(idle, common_pb2.Action(kind=common_pb2.ACTION_KIND_DRAW)),
         grpc.StatusCode.FAILED_PRECONDITION,
         "out of turn",
+        "NOT_YOUR_TURN",
+        {"table_id": table_id, "version": str(view.version), "seat": str((turn + 1) % 4)},
+    )
+    # A card the mover does not hold: the rules name it (API-1).
+    theirs = await stub.GetTable(engine_pb2.GetTableRequest(table_id=table_id), metadata=auth(idle))
+    stranger = next(card for card in theirs.hand if card not in mine.hand)
+    await _refused(
+        act(mover, common_pb2.Action(kind=common_pb2.ACTION_KIND_PLAY, cards=[stranger])),
+        grpc.StatusCode.FAILED_PRECONDITION,
+        f"you do not hold {stranger}",
+        "CARD_NOT_HELD",
+        {"table_id": table_id, "version": str(view.version), "seat": str(turn), "card": stranger},
     )
     # For another seat, or with no seat at all (PERMISSION_DENIED).
     await _refused(
         act(idle, legal, seat=turn),
         grpc.StatusCode.PERMISSION_DENIED,
         f"cannot act for seat {turn}",
+        "SEAT_NOT_YOURS",
+        {"seat": str((turn + 1) % 4), "requested": str(turn)},
     )
-    await _refused(act("eve", legal), grpc.StatusCode.PERMISSION_DENIED, "no seat")
+    await _refused(
+        act("eve", legal),
+        grpc.StatusCode.PERMISSION_DENIED,
+        "no seat",
+        "NO_SEAT",
+        {"table_id": table_id},
+    )
     # Timers belong to the engine.
     expire = common_pb2.Action(kind=common_pb2.ACTION_KIND_EXPIRE, timer="turn:0")
-    await _refused(act(mover, expire), grpc.StatusCode.PERMISSION_DENIED, "timers")
+    await _refused(
+        act(mover, expire), grpc.StatusCode.PERMISSION_DENIED, "timers", "TIMER_CLIENT_FORBIDDEN"
+    )
     # Malformed: no kind (INVALID_ARGUMENT).
-    await _refused(act(mover, common_pb2.Action()), grpc.StatusCode.INVALID_ARGUMENT, "kind")
+    await _refused(
+        act(mover, common_pb2.Action()),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "kind",
+        "ACTION_MALFORMED",
+    )
     # A version the table has not reached (INVALID_ARGUMENT: no view ever showed it).
     await _refused(
         act(mover, legal, expected_version=view.version + 5),
         grpc.StatusCode.INVALID_ARGUMENT,
         f"at version {view.version}; it has no version {view.version + 5} yet",
+        "VERSION_UNKNOWN",
+        {"table_id": table_id, "version": str(view.version)},
     )
     # Unknown table (NOT_FOUND).
     await _refused(
         stub.Act(engine_pb2.ActRequest(table_id="nope", action=legal), metadata=auth(mover)),
         grpc.StatusCode.NOT_FOUND,
         "no table",
+        "TABLE_NOT_FOUND",
+        {"table_id": "nope"},
     )
     # No token (UNAUTHENTICATED); a player asking for the auditors' log (PERMISSION_DENIED).
     await _refused(
         stub.GetTable(engine_pb2.GetTableRequest(table_id=table_id)),
         grpc.StatusCode.UNAUTHENTICATED,
         "token",
+        "TOKEN_MISSING",
     )
     # The log of a table in play: not even its players (the seed is still secret).
     await _refused(
         stub.GetTableLog(engine_pb2.GetTableLogRequest(table_id=table_id), metadata=auth(mover)),
         grpc.StatusCode.FAILED_PRECONDITION,
         "still in play",
+        "LOG_SEALED",
+        {"table_id": table_id},
     )
     assert await _log_length(stub, table_id) == before
     after = await stub.GetTable(engine_pb2.GetTableRequest(table_id=table_id), metadata=auth(mover))
@@ -101,6 +148,12 @@ async def test_every_refusal_has_its_status_a_clear_message_and_changes_nothing(
         act(mover, legal, expected_version=view.version),
         grpc.StatusCode.ABORTED,
         f"moved on to version {done.view.version} (you saw {view.version})",
+        "TABLE_MOVED_ON",
+        {
+            "table_id": table_id,
+            "version": str(done.view.version),
+            "expected_version": str(view.version),
+        },
     )
 
 

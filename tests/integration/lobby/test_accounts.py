@@ -1,15 +1,23 @@
-"""Accounts over real gRPC (PCG-1, guarantee 9): unique nicknames, sessions, profiles, roles."""
+"""Accounts over real gRPC (PCG-1, guarantee 9): unique nicknames, sessions, profiles, roles;
+each refusal with its reason and values for a client app (API-1)."""
 
 from __future__ import annotations
 
 import grpc
 import pytest
 
+from tavolo.servicekit.error_details import Refusal, refusal_from_error
 from tavolo.v1 import events_pb2, lobby_pb2
 
 from .harness import PASSWORD, Lobby, bearer, event_tap
 
 pytestmark = pytest.mark.integration
+
+
+def _refusal(error: grpc.aio.AioRpcError) -> Refusal:
+    refusal = refusal_from_error(error)
+    assert refusal is not None and refusal.domain == "tavolo.v1", error.details()
+    return refusal
 
 
 async def test_pcg_1_register_logs_in_and_the_token_works(lobby: Lobby) -> None:
@@ -43,6 +51,8 @@ async def test_pcg_1_a_taken_nickname_is_refused_regardless_of_case_and_look_ali
         assert refused.value.code() == grpc.StatusCode.ALREADY_EXISTS, attempt
         assert "is taken" in (refused.value.details() or "")
         assert "choose another" in (refused.value.details() or "")
+        refusal = _refusal(refused.value)
+        assert (refusal.reason, dict(refusal.metadata)) == ("NICKNAME_TAKEN", {"nickname": attempt})
 
 
 async def test_pcg_1_a_bad_nickname_or_password_is_invalid_argument(lobby: Lobby) -> None:
@@ -52,6 +62,9 @@ async def test_pcg_1_a_bad_nickname_or_password_is_invalid_argument(lobby: Lobby
                 lobby_pb2.RegisterRequest(nickname=nickname, password=password)
             )
         assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        refusal = _refusal(refused.value)
+        assert refusal.reason == ("NICKNAME_INVALID" if nickname == "a b" else "PASSWORD_INVALID")
+        assert {"min_length", "max_length"} <= set(refusal.metadata)
 
 
 async def test_login_and_refresh(lobby: Lobby) -> None:
@@ -74,6 +87,7 @@ async def test_a_wrong_password_and_an_unknown_nickname_read_alike(lobby: Lobby)
         with pytest.raises(grpc.aio.AioRpcError) as refused:
             await lobby.stub.Login(lobby_pb2.LoginRequest(nickname=nickname, password=password))
         assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        assert _refusal(refused.value).reason == "LOGIN_FAILED"  # alike in reason too
         messages.add(refused.value.details())
     assert len(messages) == 1
 
@@ -125,6 +139,11 @@ async def test_an_unknown_profile_is_not_found(lobby: Lobby) -> None:
             lobby_pb2.GetProfileRequest(player_id="no-such-player"), metadata=ada.metadata
         )
     assert refused.value.code() == grpc.StatusCode.NOT_FOUND
+    refusal = _refusal(refused.value)
+    assert (refusal.reason, dict(refusal.metadata)) == (
+        "PLAYER_NOT_FOUND",
+        {"player_id": "no-such-player"},
+    )
 
 
 async def test_pcg_3_vulgar_and_staff_like_nicknames_are_refused_and_nothing_is_created(

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import UTC
+
 import grpc
 import pytest
 
+from tavolo.servicekit.error_details import refusal_from_error
 from tavolo.v1 import common_pb2, events_pb2, lobby_pb2
 
 from .harness import PASSWORD, Lobby, Player, bearer, event_tap, running_lobby
@@ -138,6 +141,9 @@ async def test_pcg_4_a_chat_suspended_players_message_is_refused(staffed: Lobby)
     assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
     details = refused.value.details() or ""
     assert "chat is suspended until" in details and "insults" in details
+    refusal = refusal_from_error(refused.value)  # API-1: the end as a time an app can show
+    assert refusal is not None and refusal.reason == "CHAT_SUSPENDED"
+    assert refusal.metadata["until"] == applied.until.ToDatetime(UTC).isoformat()
     # Only the chat: the lobby still works for them, and others still chat.
     await say(lobby, host, channel, "calm down")
     await lobby.stub.JoinQueue(

@@ -148,7 +148,9 @@ async def test_an_engine_refusal_leaves_no_entry_and_the_player_free(lobby: Lobb
     from tavolo.servicekit.errors import Unavailable
 
     anna = await lobby.register("Anna")
-    lobby.engine.refuse_with = Unavailable("the engine is not reachable right now")
+    lobby.engine.refuse_with = Unavailable(
+        "the engine is not reachable right now", reason="SERVICE_UNREACHABLE"
+    )
     with pytest.raises(grpc.aio.AioRpcError) as refused:
         await join(lobby, anna)
     assert refused.value.code() == grpc.StatusCode.UNAVAILABLE

@@ -49,7 +49,9 @@ async def test_mode_1_an_engine_refusal_leaves_the_player_free(lobby: Lobby) -> 
     from tavolo.servicekit.errors import Unavailable
 
     ada = await lobby.register("Ada")
-    lobby.engine.refuse_with = Unavailable("the engine is not reachable right now")
+    lobby.engine.refuse_with = Unavailable(
+        "the engine is not reachable right now", reason="SERVICE_UNREACHABLE"
+    )
     request = lobby_pb2.PlayVersusComputerRequest(game="pika", players=2)
     with pytest.raises(grpc.aio.AioRpcError) as refused:
         await lobby.stub.PlayVersusComputer(request, metadata=ada.metadata)

@@ -38,23 +38,33 @@ class MemoryWallet:
 
     async def hold_stake(self, hold_id: str, player_id: str, amount: int, cause: str) -> None:
         if self.down:
-            raise Unavailable("the wallet is not reachable right now; try again in a moment")
+            raise Unavailable(
+                "the wallet is not reachable right now; try again in a moment",
+                reason="SERVICE_UNREACHABLE",
+            )
         if hold_id in self.holds:
             return
         if player_id in self.frozen:
-            raise FailedPrecondition("your balance is frozen: stakes are refused")
+            raise FailedPrecondition(
+                "your balance is frozen: stakes are refused", reason="ACCOUNT_FROZEN"
+            )
         have = self.available(player_id)
         if have < amount:
-            raise FailedPrecondition(f"you have {have} coins; this stake needs {amount}")
+            raise FailedPrecondition(
+                f"you have {have} coins; this stake needs {amount}", reason="INSUFFICIENT_COINS"
+            )
         self.balances[player_id] = have - amount
         self.holds[hold_id] = HoldRecord(player_id, amount)
 
     async def release_hold(self, hold_id: str) -> None:
         if self.down:
-            raise Unavailable("the wallet is not reachable right now; try again in a moment")
+            raise Unavailable(
+                "the wallet is not reachable right now; try again in a moment",
+                reason="SERVICE_UNREACHABLE",
+            )
         hold = self.holds.get(hold_id)
         if hold is None:
-            raise NotFound(f"no hold {hold_id}")
+            raise NotFound(f"no hold {hold_id}", reason="HOLD_NOT_FOUND")
         if hold.state == "pending":
             hold.state = "voided"
             self.balances[hold.player_id] += hold.amount

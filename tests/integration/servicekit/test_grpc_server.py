@@ -1,5 +1,6 @@
 """The service kit's gRPC server over a real port: health, reflection, authentication and
-the single error mapping (DESIGN guarantees 8 and 9)."""
+the single error mapping (DESIGN guarantees 8 and 9), and the machine-readable details
+every refusal carries (API-1)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
+from tavolo.cli.session import rpc_error_text
 from tavolo.servicekit.auth import Role, TokenSigner, caller
+from tavolo.servicekit.error_details import Refusal, refusal_from_error
 from tavolo.servicekit.errors import FailedPrecondition, NotFound
 from tavolo.servicekit.grpc_server import GrpcService, RunningServer, start_grpc_server
 from tavolo.v1 import engine_pb2, engine_pb2_grpc, leaderboard_pb2, leaderboard_pb2_grpc
@@ -25,15 +28,25 @@ class ProbeLeaderboard(leaderboard_pb2_grpc.LeaderboardServicer):
 
     async def GetPlayerStats(self, request: Any, context: Any) -> leaderboard_pb2.PlayerStats:
         if request.player_id == "missing":
-            raise NotFound("no player 'missing'")
+            raise NotFound(
+                "no player 'missing'", reason="PLAYER_NOT_FOUND", metadata={"player_id": "missing"}
+            )
         if request.player_id == "busy":
-            raise FailedPrecondition("the player is at a table")
+            raise FailedPrecondition(
+                "the player is at a table",
+                reason="PLAYER_BUSY",
+                metadata={"nickname": "p1", "table_id": "t-1"},
+            )
+        if request.player_id == "unexplained":
+            raise FailedPrecondition("a refusal its raise site did not name")
+        if request.player_id == "outage":
+            raise ConnectionRefusedError("the database is restarting")
         if request.player_id == "bug":
             raise RuntimeError("secret internal detail")
         if request.player_id == "role":
             caller().require(Role.OPERATOR)
         if request.player_id == "chatty":
-            raise NotFound("no such player: " + "z" * 100_000)
+            raise NotFound("no such player: " + "z" * 100_000, reason="PLAYER_NOT_FOUND")
         REACHED.append(request.player_id)
         return leaderboard_pb2.PlayerStats(player_id=caller().player_id, xp=7)
 
@@ -219,3 +232,98 @@ async def test_a_huge_error_message_is_cut_instead_of_breaking_the_reply(
     assert info.value.code() is grpc.StatusCode.NOT_FOUND
     details = info.value.details() or ""
     assert details.startswith("no such player: zzz") and len(details) <= 1000
+
+
+def _refusal(error: grpc.aio.AioRpcError) -> Refusal:
+    found = refusal_from_error(error)
+    assert found is not None, f"no ErrorInfo on {error.code().name} {error.details()!r}"
+    return found
+
+
+@pytest.mark.parametrize(
+    ("player", "reason", "metadata"),
+    [
+        ("missing", "PLAYER_NOT_FOUND", {"player_id": "missing"}),
+        ("busy", "PLAYER_BUSY", {"nickname": "p1", "table_id": "t-1"}),
+        ("role", "ROLE_REQUIRED", {"role": "operator"}),
+    ],
+)
+async def test_api_1_a_refusal_carries_its_reason_domain_and_metadata(
+    server: RunningServer, player: str, reason: str, metadata: dict[str, str]
+) -> None:
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await _stats(server, player, _auth())
+    refusal = _refusal(info.value)
+    assert (refusal.reason, refusal.domain, dict(refusal.metadata)) == (
+        reason,
+        "tavolo.v1",
+        metadata,
+    )
+    assert refusal.retry_after is None and not refusal.fields
+
+
+@pytest.mark.parametrize(
+    ("metadata", "reason"),
+    [
+        ([], "TOKEN_MISSING"),
+        ([("authorization", "Basic abc")], "TOKEN_MALFORMED"),
+        ([("authorization", "Bearer not-a-jwt")], "TOKEN_INVALID"),
+    ],
+)
+async def test_api_1_token_refusals_name_what_is_wrong_with_the_token(
+    server: RunningServer, metadata: Any, reason: str
+) -> None:
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await _stats(server, "p1", metadata)
+    assert _refusal(info.value).reason == reason
+
+
+async def test_api_1_an_invalid_field_gets_a_bad_request_naming_it(server: RunningServer) -> None:
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await _stats(server, "p1\x00", _auth())
+    refusal = _refusal(info.value)
+    assert info.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert (refusal.reason, refusal.metadata["field"]) == ("FIELD_INVALID", "player_id")
+    assert refusal.fields == {"player_id": info.value.details()}
+
+
+async def test_api_1_an_outage_is_unavailable_with_a_retry_delay(server: RunningServer) -> None:
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await _stats(server, "outage", _auth())
+    refusal = _refusal(info.value)
+    assert info.value.code() is grpc.StatusCode.UNAVAILABLE
+    assert refusal.reason == "DEPENDENCY_OUTAGE"
+    assert refusal.retry_after is not None and refusal.retry_after > 0
+
+
+async def test_api_1_a_refusal_without_a_reason_fails_loudly_under_test(
+    server: RunningServer,
+) -> None:
+    """The suite runs with strict reasons on (tests/conftest.py): an unnamed refusal is a
+    bug, and shows as one."""
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await _stats(server, "unexplained", _auth())
+    assert info.value.code() is grpc.StatusCode.INTERNAL
+    assert "refusal without a reason" in (info.value.details() or "")
+
+
+async def test_api_1_in_production_an_unnamed_refusal_keeps_its_status_as_refused(
+    server: RunningServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("TAVOLO_STRICT_REASONS")
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await _stats(server, "unexplained", _auth())
+    assert info.value.code() is grpc.StatusCode.FAILED_PRECONDITION
+    assert _refusal(info.value).reason == "REFUSED"
+
+
+async def test_api_1_the_terminal_client_prints_a_refusal_with_its_reason(
+    server: RunningServer,
+) -> None:
+    """What `tavolo account ...` prints for a refusal: the service's words, the status,
+    and the reason a script or a bug report can quote."""
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await _stats(server, "busy", _auth())
+    assert (
+        rpc_error_text(info.value) == "the player is at a table (FAILED_PRECONDITION) [PLAYER_BUSY]"
+    )

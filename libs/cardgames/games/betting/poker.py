@@ -91,7 +91,11 @@ class Poker(Game[PokerState]):
         """The seat count decides ``players``; an explicit ``players`` must agree with it."""
         given = dict(options or {})
         if "players" in given and given["players"] != seats:
-            raise InvalidOptions(f"option 'players' is {given['players']!r} but {seats} seats")
+            raise InvalidOptions(
+                f"option 'players' is {given['players']!r} but {seats} seats",
+                reason="OPTION_INVALID",
+                metadata={"option": "players"},
+            )
         if self.min_players <= seats <= self.max_players:
             given["players"] = seats
         return super().new_game(given, seats, seed)

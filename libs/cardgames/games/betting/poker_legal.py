@@ -136,26 +136,39 @@ def explain(state: PokerState, seat: int, action: Action) -> RuleError:
     if seat != state.turn:
         return NotYourTurn(f"it is not your turn: seat {state.turn} is to act")
     if state.phase == BLIND:
-        return RuleError("open blind with the minimum bet (bet) or see your cards (check)")
+        return RuleError(
+            "open blind with the minimum bet (bet) or see your cards (check)",
+            reason="ACTION_NOT_ALLOWED",
+        )
     if state.phase == CHANGE:
         if action.kind is not ActionKind.DISCARD:
-            return RuleError("change cards: discard 0 to 4 cards of your hand")
+            return RuleError(
+                "change cards: discard 0 to 4 cards of your hand", reason="RULE_VIOLATION"
+            )
         if len(action.cards) > MAX_CHANGE or len(set(action.cards)) != len(action.cards):
-            return RuleError("discard at most 4 different cards")
+            return RuleError("discard at most 4 different cards", reason="RULE_VIOLATION")
         if set(action.cards) <= set(state.hands[seat]):
-            return RuleError("name the cards to discard in the order of your hand")
-        return RuleError(f"you do not hold all of {' '.join(action.cards)}")
+            return RuleError(
+                "name the cards to discard in the order of your hand", reason="RULE_VIOLATION"
+            )
+        return RuleError(f"you do not hold all of {' '.join(action.cards)}", reason="CARD_NOT_HELD")
     legal = betting_actions(state, seat)
     kinds = {a.kind for a in legal}
     if action.kind not in kinds:
         if action.kind is ActionKind.BET and state.rnd.bet == 0:
             name = poker_hands.RANK_WORDS[state.minimum]
-            return RuleError(f"to open you need a pair of {name}s or better")
+            return RuleError(
+                f"to open you need a pair of {name}s or better", reason="RULE_VIOLATION"
+            )
         offered = ", ".join(sorted(k.value for k in kinds))
-        return RuleError(f"{action.kind.value} is not allowed now; you may {offered}")
+        return RuleError(
+            f"{action.kind.value} is not allowed now; you may {offered}",
+            reason="ACTION_NOT_ALLOWED",
+        )
     amounts = [a.amount for a in legal if a.kind is action.kind and a.amount is not None]
     if amounts:
         return RuleError(
-            f"{action.kind.value} from {min(amounts)} to {max(amounts)} chips, not {action.amount}"
+            f"{action.kind.value} from {min(amounts)} to {max(amounts)} chips, not {action.amount}",
+            reason="AMOUNT_OUT_OF_RANGE",
         )
-    return RuleError(f"{action} is not allowed now")
+    return RuleError(f"{action} is not allowed now", reason="ACTION_NOT_ALLOWED")

@@ -124,7 +124,11 @@ class SetteMezzo(Game[SetteMezzoState]):
         """The seat count decides ``players``; an explicit ``players`` must agree with it."""
         given = dict(options or {})
         if "players" in given and given["players"] != seats:
-            raise InvalidOptions(f"option 'players' is {given['players']!r} but {seats} seats")
+            raise InvalidOptions(
+                f"option 'players' is {given['players']!r} but {seats} seats",
+                reason="OPTION_INVALID",
+                metadata={"option": "players"},
+            )
         if self.min_players <= seats <= self.max_players:
             given["players"] = seats
         return super().new_game(given, seats, seed)
@@ -133,7 +137,9 @@ class SetteMezzo(Game[SetteMezzoState]):
         if int(options["min_bet"]) > int(options["max_bet"]):
             raise InvalidOptions(
                 f"option 'max_bet' must be at least min_bet ({options['min_bet']}), "
-                f"not {options['max_bet']!r}"
+                f"not {options['max_bet']!r}",
+                reason="OPTION_INVALID",
+                metadata={"option": "max_bet"},
             )
         rng = rng.copy()
         banker = rng.randbelow(seats)
@@ -220,11 +226,12 @@ class SetteMezzo(Game[SetteMezzoState]):
             assert limits is not None
             return RuleError(
                 f"bet from {limits[0]} to {limits[1]} chips; the bank must be able to pay "
-                "every bet double"
+                "every bet double",
+                reason="AMOUNT_OUT_OF_RANGE",
             )
         if action == HITS:
-            return RuleError("the stock is empty: you can only stand")
-        return RuleError("draw a card (hit) or stand")
+            return RuleError("the stock is empty: you can only stand", reason="STOCK_EMPTY")
+        return RuleError("draw a card (hit) or stand", reason="ACTION_NOT_ALLOWED")
 
     # -- applying an action ---------------------------------------------------------
 

@@ -168,23 +168,36 @@ class FishingGame(Game[FishingState]):
         deck, hand = state.deck, state.hands[seat]
         if action.kind is ActionKind.CALL:
             if not state.rules.accusi:
-                return RuleError("there are no accusi in this game: play a card")
+                return RuleError(
+                    "there are no accusi in this game: play a card", reason="OPTION_OFF"
+                )
             if not state.may_declare[seat]:
                 return RuleError(
                     "an accuso is declared once per deal, before playing the first of "
-                    "your three cards"
+                    "your three cards",
+                    reason="DECLARATION_INVALID",
                 )
             kind = accuso(deck, hand)
             if kind is None:
-                return RuleError("your hand holds no accuso (cirulla: 9 or less; decino)")
-            return RuleError(f"your hand declares {kind}, not {action.call!r}")
+                return RuleError(
+                    "your hand holds no accuso (cirulla: 9 or less; decino)",
+                    reason="DECLARATION_INVALID",
+                )
+            return RuleError(
+                f"your hand declares {kind}, not {action.call!r}", reason="DECLARATION_INVALID"
+            )
         if action.kind is not ActionKind.PLAY or len(action.cards) != 1:
-            return RuleError("play one card from your hand, with the table cards it takes")
+            return RuleError(
+                "play one card from your hand, with the table cards it takes",
+                reason="ONE_CARD_EXPECTED",
+            )
         card = action.cards[0]
         if card not in hand or action != Action(
             ActionKind.PLAY, cards=action.cards, capture=action.capture
         ):
-            return RuleError(f"play one card of your own hand, not {action}")
+            return RuleError(
+                f"play one card of your own hand, not {action}", reason="CARD_NOT_HELD"
+            )
         table = state.table
         values = tuple(deck.value[c] for c in table)
         found = [
@@ -192,13 +205,21 @@ class FishingGame(Game[FishingState]):
             for t in captures(state.rules.style, values, deck.value[card], state.rules.fewest)
         ]
         if not found:
-            return RuleError(f"{card} takes nothing from this table: lay it, taking nothing")
+            return RuleError(
+                f"{card} takes nothing from this table: lay it, taking nothing",
+                reason="CAPTURE_INVALID",
+                metadata={"card": card},
+            )
         if not action.capture:
             return RuleError(
-                f"capturing is compulsory: {card} must take one of: {'; '.join(found)}"
+                f"capturing is compulsory: {card} must take one of: {'; '.join(found)}",
+                reason="CAPTURE_COMPULSORY",
+                metadata={"card": card},
             )
         return RuleError(
-            f"{card} cannot take {' '.join(action.capture)}; it may take: {'; '.join(found)}"
+            f"{card} cannot take {' '.join(action.capture)}; it may take: {'; '.join(found)}",
+            reason="CAPTURE_INVALID",
+            metadata={"card": card},
         )
 
     # -- applying an action -------------------------------------------------------------

@@ -105,7 +105,11 @@ class Pika(Game[PikaState]):
         """The seat count decides ``players``; an explicit ``players`` must agree with it."""
         given = dict(options or {})
         if "players" in given and given["players"] != seats:
-            raise InvalidOptions(f"option 'players' is {given['players']!r} but {seats} seats")
+            raise InvalidOptions(
+                f"option 'players' is {given['players']!r} but {seats} seats",
+                reason="OPTION_INVALID",
+                metadata={"option": "players"},
+            )
         if self.min_players <= seats <= self.max_players:
             given["players"] = seats
         return super().new_game(given, seats, seed)
@@ -253,7 +257,7 @@ class Pika(Game[PikaState]):
         elif kind is ActionKind.EXPIRE:
             self._expire(st, seat, str(action.timer), events)
         else:  # pragma: no cover - _is_legal admits nothing else
-            raise RuleError(f"{kind.value} is not a Pika action")
+            raise RuleError(f"{kind.value} is not a Pika action", reason="ACTION_NOT_ALLOWED")
         return st, events
 
     def _play(self, st: PikaState, seat: int, action: Action, events: list[Event]) -> None:

@@ -156,7 +156,11 @@ class Uno(Game[UnoState]):
         """The seat count decides ``players``; an explicit ``players`` must agree with it."""
         given = dict(options or {})
         if "players" in given and given["players"] != seats:
-            raise InvalidOptions(f"option 'players' is {given['players']!r} but {seats} seats")
+            raise InvalidOptions(
+                f"option 'players' is {given['players']!r} but {seats} seats",
+                reason="OPTION_INVALID",
+                metadata={"option": "players"},
+            )
         if self.min_players <= seats <= self.max_players:
             given["players"] = seats
         return super().new_game(given, seats, seed)
@@ -344,7 +348,7 @@ class Uno(Game[UnoState]):
         elif kind is ActionKind.EXPIRE:
             self._expire(st, seat, str(action.timer), events)
         else:  # pragma: no cover - _is_legal admits nothing else
-            raise RuleError(f"{kind.value} is not an Uno action")
+            raise RuleError(f"{kind.value} is not an Uno action", reason="ACTION_NOT_ALLOWED")
         return st, events
 
     def _play(self, st: UnoState, seat: int, action: Action, events: list[Event]) -> None:
@@ -537,38 +541,63 @@ def _explain(state: UnoState, seat: int, action: Action) -> RuleError:
     """Why ``action`` is refused, in words that say what to do instead."""
     kind = action.kind
     if kind is ActionKind.CALL and action.call == UNO:
-        return RuleError("call UNO only while your window is open, after a play leaving one card")
+        return RuleError(
+            "call UNO only while your window is open, after a play leaving one card",
+            reason="CALL_NOT_ALLOWED",
+        )
     if seat != state.turn:
-        return RuleError(f"it is not your turn: seat {state.turn} plays")
+        return RuleError(f"it is not your turn: seat {state.turn} plays", reason="NOT_YOUR_TURN")
     if state.pending == NAME_COLOUR:
-        return RuleError("name the colour first: call 'colour' with red, yellow, green or blue")
+        return RuleError(
+            "name the colour first: call 'colour' with red, yellow, green or blue",
+            reason="COLOUR_REQUIRED",
+        )
     if state.pending == ANSWER_PLUS4:
-        return RuleError("a wild +4 was played on you: accept it (draw 4) or challenge it")
+        return RuleError(
+            "a wild +4 was played on you: accept it (draw 4) or challenge it",
+            reason="RULE_VIOLATION",
+        )
     if kind is ActionKind.PLAY:
         if len(action.cards) != 1:
-            return RuleError("play exactly one card")
+            return RuleError("play exactly one card", reason="ONE_CARD_EXPECTED")
         card = action.cards[0]
         if card not in state.hands[seat]:
-            return RuleError(f"you do not hold {card!r}")
+            return RuleError(
+                f"you do not hold {card!r}", reason="CARD_NOT_HELD", metadata={"card": card}
+            )
         if state.drawn is not None and card != state.drawn:
-            return RuleError(f"after drawing you may only play the card drawn ({state.drawn})")
+            return RuleError(
+                f"after drawing you may only play the card drawn ({state.drawn})",
+                reason="RULE_VIOLATION",
+            )
         if card[0] == "W" and action.colour not in COLOURS:
-            return RuleError("a wild names a colour: red, yellow, green or blue")
+            return RuleError(
+                "a wild names a colour: red, yellow, green or blue", reason="COLOUR_REQUIRED"
+            )
         if card[0] != "W" and action.colour is not None:
-            return RuleError("only a wild names a colour")
+            return RuleError("only a wild names a colour", reason="COLOUR_NOT_ALLOWED")
         if card not in playable(state.discard[-1], state.colour):
             colour = COLOUR_NAMES[state.colour]
             return RuleError(
                 f"{describe(card)} does not match: play {colour}, the same number or symbol "
-                f"as {describe(state.discard[-1])}, or a wild"
+                f"as {describe(state.discard[-1])}, or a wild",
+                reason="CARD_DOES_NOT_MATCH",
+                metadata={"card": card},
             )
         if card == WILD_DRAW_FOUR:
             colour = COLOUR_NAMES[state.colour]
-            return RuleError(f"a wild +4 is legal only when you hold no {colour} card")
+            return RuleError(
+                f"a wild +4 is legal only when you hold no {colour} card", reason="RULE_VIOLATION"
+            )
         if action.call is not None:
-            return RuleError("call UNO only with a play that leaves you one card")
+            return RuleError(
+                "call UNO only with a play that leaves you one card", reason="CALL_NOT_ALLOWED"
+            )
     if kind is ActionKind.KEEP:
-        return RuleError("you may keep only a card you just drew")
+        return RuleError("you may keep only a card you just drew", reason="RULE_VIOLATION")
     if kind is ActionKind.REORDER:
-        return RuleError("a reorder lists every card of your hand once, in the new order")
-    return RuleError(f"{action} is not allowed now")
+        return RuleError(
+            "a reorder lists every card of your hand once, in the new order",
+            reason="RULE_VIOLATION",
+        )
+    return RuleError(f"{action} is not allowed now", reason="ACTION_NOT_ALLOWED")

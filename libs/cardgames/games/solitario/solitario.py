@@ -126,7 +126,11 @@ class Solitario(Game[SolitarioState]):
     def _new_game(self, options: dict[str, JSON], seats: int, rng: SeededRandom) -> SolitarioState:
         opts = SolitarioOptions(**options)
         if opts.timed and opts.scoring != scoring.STANDARD:
-            raise InvalidOptions("option 'timed' is for standard scoring only, not vegas")
+            raise InvalidOptions(
+                "option 'timed' is for standard scoring only, not vegas",
+                reason="OPTION_INVALID",
+                metadata={"option": "timed"},
+            )
         rng = rng.copy()
         redeals = 0
         while True:
@@ -210,23 +214,34 @@ class Solitario(Game[SolitarioState]):
         kind = action.kind
         if kind is ActionKind.DRAW:
             if action != _DRAW:
-                return RuleError("draw takes no cards or piles: it turns the stock")
+                return RuleError(
+                    "draw takes no cards or piles: it turns the stock", reason="ACTION_NOT_ALLOWED"
+                )
             if g.layout.waste:
-                return RuleError("the stock is empty and the waste may not be turned over again")
-            return RuleError("the stock and the waste are both empty")
+                return RuleError(
+                    "the stock is empty and the waste may not be turned over again",
+                    reason="STOCK_EMPTY",
+                )
+            return RuleError("the stock and the waste are both empty", reason="STOCK_EMPTY")
         if kind is ActionKind.STOP:
-            return RuleError("stop takes no cards or piles")
+            return RuleError("stop takes no cards or piles", reason="ACTION_NOT_ALLOWED")
         if kind is not ActionKind.MOVE:
-            return RuleError("in Solitario you move cards (move), turn the stock (draw) or stop")
+            return RuleError(
+                "in Solitario you move cards (move), turn the stock (draw) or stop",
+                reason="ACTION_NOT_ALLOWED",
+            )
         if action.cards or action.capture or action.amount is not None:
-            return RuleError("a move names its source, target and count, not cards")
+            return RuleError(
+                "a move names its source, target and count, not cards", reason="ACTION_NOT_ALLOWED"
+            )
         if action.source not in PILES or action.target not in PILES:
             piles = ", ".join(sorted(PILES))
-            return RuleError(f"a move goes between two piles of: {piles}")
+            return RuleError(f"a move goes between two piles of: {piles}", reason="RULE_VIOLATION")
         return RuleError(
             f"{action.count or 0} card(s) from {action.source} cannot go to {action.target} "
             "(foundations build up by suit from the ace, columns down in alternating colours, "
-            "only a king fills an empty column)"
+            "only a king fills an empty column)",
+            reason="RULE_VIOLATION",
         )
 
     # -- applying an action ---------------------------------------------------------

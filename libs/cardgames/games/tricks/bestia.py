@@ -99,7 +99,11 @@ class Bestia(Game[BestiaState]):
         """The seat count decides ``players``; an explicit ``players`` must agree with it."""
         given = dict(options or {})
         if "players" in given and given["players"] != seats:
-            raise InvalidOptions(f"option 'players' is {given['players']!r} but {seats} seats")
+            raise InvalidOptions(
+                f"option 'players' is {given['players']!r} but {seats} seats",
+                reason="OPTION_INVALID",
+                metadata={"option": "players"},
+            )
         if self.min_players <= seats <= self.max_players:
             given["players"] = seats
         return super().new_game(given, seats, seed)
@@ -193,18 +197,30 @@ class Bestia(Game[BestiaState]):
         if seat != state.turn:
             return NotYourTurn(f"it is not your turn: seat {state.turn} is to act")
         if state.phase == DECLARE:
-            return RuleError("declare first: play (to take tricks) or pass")
+            return RuleError(
+                "declare first: play (to take tricks) or pass", reason="ACTION_NOT_ALLOWED"
+            )
         if state.phase == BUIO:
-            return RuleError("go al buio (draw 3 unseen cards for your hand) or keep your hand")
+            return RuleError(
+                "go al buio (draw 3 unseen cards for your hand) or keep your hand",
+                reason="ACTION_NOT_ALLOWED",
+            )
         if action != Action(ActionKind.PLAY, cards=action.cards) or len(action.cards) != 1:
-            return RuleError("play one card from your hand")
+            return RuleError("play one card from your hand", reason="ONE_CARD_EXPECTED")
         card = action.cards[0]
         if not italian_cards.is_card(card):
-            return RuleError(f"{card!r} is not a card; cards are written like AD, 3C, RB")
+            return RuleError(
+                f"{card!r} is not a card; cards are written like AD, 3C, RB",
+                reason="CARD_UNKNOWN",
+                metadata={"card": card},
+            )
         if card not in state.hands[seat]:
-            return RuleError(f"you do not hold {card}")
+            return RuleError(
+                f"you do not hold {card}", reason="CARD_NOT_HELD", metadata={"card": card}
+            )
         return RuleError(
-            f"you must follow suit ({italian_cards.SUIT_NAMES[state.trick[0][1][-1]]})"
+            f"you must follow suit ({italian_cards.SUIT_NAMES[state.trick[0][1][-1]]})",
+            reason="MUST_FOLLOW_SUIT",
         )
 
     # -- applying an action ---------------------------------------------------------

@@ -167,21 +167,28 @@ class Briscola(Game[BriscolaState]):
             return NotYourTurn(f"it is not your turn: seat {state.turn} is to play")
         if action.kind is ActionKind.TAKE:
             if not state.options.exchange_two:
-                return RuleError("swapping the 2 of trumps is off at this table")
+                return RuleError(
+                    "swapping the 2 of trumps is off at this table", reason="OPTION_OFF"
+                )
             return RuleError(
                 "only the holder of the 2 of trumps may take the turned card, while it is "
-                "under the stock and a face-down card remains"
+                "under the stock and a face-down card remains",
+                reason="RULE_VIOLATION",
             )
         if action.kind is not ActionKind.PLAY or action != Action(
             ActionKind.PLAY, cards=action.cards
         ):
-            return RuleError("play one card from your hand")
+            return RuleError("play one card from your hand", reason="ONE_CARD_EXPECTED")
         if len(action.cards) != 1:
-            return RuleError("play exactly one card")
+            return RuleError("play exactly one card", reason="ONE_CARD_EXPECTED")
         card = action.cards[0]
         if not italian_cards.is_card(card):
-            return RuleError(f"{card!r} is not a card; cards are written like AD, 3C, RB")
-        return RuleError(f"you do not hold {card}")
+            return RuleError(
+                f"{card!r} is not a card; cards are written like AD, 3C, RB",
+                reason="CARD_UNKNOWN",
+                metadata={"card": card},
+            )
+        return RuleError(f"you do not hold {card}", reason="CARD_NOT_HELD", metadata={"card": card})
 
     # -- applying an action ---------------------------------------------------------
 

@@ -258,25 +258,46 @@ class Hearts(Game[HeartsState]):
     def _explain(self, state: HeartsState, seat: int, action: Action) -> RuleError:
         if seat not in self.to_act(state):
             if state.phase == PASSING:
-                return RuleError("you have chosen your three cards: wait for the others")
-            return RuleError(f"it is not your turn: seat {state.turn} plays")
+                return RuleError(
+                    "you have chosen your three cards: wait for the others", reason="RULE_VIOLATION"
+                )
+            return RuleError(
+                f"it is not your turn: seat {state.turn} plays", reason="NOT_YOUR_TURN"
+            )
         if state.phase == PASSING:
-            return RuleError("choose one card of your hand to pass, not chosen already")
+            return RuleError(
+                "choose one card of your hand to pass, not chosen already", reason="RULE_VIOLATION"
+            )
         if action.kind is not ActionKind.PLAY or len(action.cards) != 1:
-            return RuleError("play one card")
+            return RuleError("play one card", reason="ONE_CARD_EXPECTED")
         card = action.cards[0]
         if not is_card(card):
-            return RuleError(f"{card!r} is not a card; cards are written like AS, 10H, QD")
+            return RuleError(
+                f"{card!r} is not a card; cards are written like AS, 10H, QD",
+                reason="CARD_UNKNOWN",
+                metadata={"card": card},
+            )
         if card not in state.hands[seat]:
-            return RuleError(f"you do not hold {card}")
+            return RuleError(
+                f"you do not hold {card}", reason="CARD_NOT_HELD", metadata={"card": card}
+            )
         if state.trick:
             led = suit_of(state.trick[0][1])
             if any(suit_of(c) == led for c in state.hands[seat]):
-                return RuleError(f"you must follow suit ({SUIT_NAMES[led]})")
-            return RuleError("no heart and no Q♠ on the first trick while you hold another card")
+                return RuleError(
+                    f"you must follow suit ({SUIT_NAMES[led]})",
+                    reason="MUST_FOLLOW_SUIT",
+                    metadata={"suit": led},
+                )
+            return RuleError(
+                "no heart and no Q♠ on the first trick while you hold another card",
+                reason="FIRST_TRICK_RESTRICTED",
+            )
         if state.tricks_played == 0:
-            return RuleError("the 2 of clubs leads the first trick")
-        return RuleError("hearts are not broken yet: lead another suit")
+            return RuleError(
+                "the 2 of clubs leads the first trick", reason="FIRST_TRICK_RESTRICTED"
+            )
+        return RuleError("hearts are not broken yet: lead another suit", reason="SUIT_NOT_BROKEN")
 
     # -- applying ---------------------------------------------------------------------
 

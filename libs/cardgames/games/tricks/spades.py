@@ -234,20 +234,31 @@ class Spades(Game[SpadesState]):
         kind = action.kind
         if state.phase == BLIND:
             return RuleError(
-                "first decide on blind nil: blind_nil to bid it unseen, or pass to see your cards"
+                "first decide on blind nil: blind_nil to bid it unseen, or pass to see your cards",
+                reason="ACTION_NOT_ALLOWED",
             )
         if state.phase == BID:
             if kind is ActionKind.BLIND_NIL:
                 if not state.options.blind_nil:
-                    return RuleError("blind nil is off at this table: bid 0 to 13 (0 is nil)")
+                    return RuleError(
+                        "blind nil is off at this table: bid 0 to 13 (0 is nil)",
+                        reason="OPTION_OFF",
+                    )
                 return RuleError(
-                    "blind nil is bid before seeing your cards, by a team 100 or more behind"
+                    "blind nil is bid before seeing your cards, by a team 100 or more behind",
+                    reason="RULE_VIOLATION",
                 )
             if kind is not ActionKind.BID or action != Action(kind, amount=action.amount):
-                return RuleError("it is the bidding: bid 0 to 13 tricks (0 is nil)")
-            return RuleError("a bid is a whole number of tricks from 0 (nil) to 13")
+                return RuleError(
+                    "it is the bidding: bid 0 to 13 tricks (0 is nil)", reason="ACTION_NOT_ALLOWED"
+                )
+            return RuleError(
+                "a bid is a whole number of tricks from 0 (nil) to 13", reason="AMOUNT_OUT_OF_RANGE"
+            )
         if kind is not ActionKind.PLAY or action != Action(kind, cards=action.cards):
-            return RuleError("the bidding is over: play one card from your hand")
+            return RuleError(
+                "the bidding is over: play one card from your hand", reason="ACTION_NOT_ALLOWED"
+            )
         return play_refusal(
             state.hands[seat],
             state.trick,

@@ -67,19 +67,30 @@ def play_refusal(
 ) -> RuleError:
     """Why playing ``cards`` is refused, in words that say what to do instead."""
     if len(cards) != 1:
-        return RuleError("play exactly one card")
+        return RuleError("play exactly one card", reason="ONE_CARD_EXPECTED")
     card = cards[0]
     if not is_card(card):
-        return RuleError(f"{card!r} is not a card; cards are written like AS, 10H, QD")
+        return RuleError(
+            f"{card!r} is not a card; cards are written like AS, 10H, QD",
+            reason="CARD_UNKNOWN",
+            metadata={"card": card},
+        )
     if card not in hand:
-        return RuleError(f"you do not hold {card}")
+        return RuleError(f"you do not hold {card}", reason="CARD_NOT_HELD", metadata={"card": card})
     if trick:
         led = suit_of(trick[0][1])
-        return RuleError(f"you must follow suit ({SUIT_NAMES[led]})")
+        return RuleError(
+            f"you must follow suit ({SUIT_NAMES[led]})",
+            reason="MUST_FOLLOW_SUIT",
+            metadata={"suit": led},
+        )
     # A held card refused as a lead can only be a spade led too early.
     if first_trick:
-        return RuleError("the first trick may not be led with a spade: lead another suit")
-    return RuleError("spades are not broken yet: lead another suit")
+        return RuleError(
+            "the first trick may not be led with a spade: lead another suit",
+            reason="FIRST_TRICK_RESTRICTED",
+        )
+    return RuleError("spades are not broken yet: lead another suit", reason="SUIT_NOT_BROKEN")
 
 
 def trick_winner(trick: Sequence[tuple[int, str]]) -> int:

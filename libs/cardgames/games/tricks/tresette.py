@@ -128,12 +128,16 @@ class Tresette(TresetteTable):
 
     def _refuse_declaration(self, state: TresetteState, seat: int, action: Action) -> RuleError:
         if not state.options["accusi"]:
-            return RuleError("accusi is off at this table")
+            return RuleError("accusi is off at this table", reason="OPTION_OFF")
         if state.has_played[seat]:
-            return RuleError("declarations are made on your first turn, before you play")
+            return RuleError(
+                "declarations are made on your first turn, before you play",
+                reason="DECLARATION_INVALID",
+            )
         return RuleError(
             "declare a combination you hold, once: napoletana (A-2-3 of a suit), "
-            "three or four aces, 2s or 3s"
+            "three or four aces, 2s or 3s",
+            reason="DECLARATION_INVALID",
         )
 
     def _declare(

@@ -172,7 +172,11 @@ class TresetteTable(Game[TresetteState]):
         """The seat count decides ``players``; an explicit ``players`` must agree with it."""
         given = dict(options or {})
         if "players" in given and given["players"] != seats:
-            raise InvalidOptions(f"option 'players' is {given['players']!r} but {seats} seats")
+            raise InvalidOptions(
+                f"option 'players' is {given['players']!r} but {seats} seats",
+                reason="OPTION_INVALID",
+                metadata={"option": "players"},
+            )
         if seats in self.seat_counts():
             given["players"] = seats
         return super().new_game(given, seats, seed)
@@ -274,19 +278,29 @@ class TresetteTable(Game[TresetteState]):
         if action.kind is not ActionKind.PLAY or action != Action(
             ActionKind.PLAY, cards=action.cards
         ):
-            return RuleError("play one card from your hand")
+            return RuleError("play one card from your hand", reason="ONE_CARD_EXPECTED")
         if len(action.cards) != 1:
-            return RuleError("play exactly one card")
+            return RuleError("play exactly one card", reason="ONE_CARD_EXPECTED")
         card = action.cards[0]
         if not italian_cards.is_card(card):
-            return RuleError(f"{card!r} is not a card; cards are written like AD, 3C, RB")
+            return RuleError(
+                f"{card!r} is not a card; cards are written like AD, 3C, RB",
+                reason="CARD_UNKNOWN",
+                metadata={"card": card},
+            )
         if card not in state.hands[seat]:
-            return RuleError(f"you do not hold {card}")
+            return RuleError(
+                f"you do not hold {card}", reason="CARD_NOT_HELD", metadata={"card": card}
+            )
         led = state.trick[0][1][-1]
-        return RuleError(f"you must follow suit ({SUIT_NAMES[led]})")
+        return RuleError(
+            f"you must follow suit ({SUIT_NAMES[led]})",
+            reason="MUST_FOLLOW_SUIT",
+            metadata={"suit": led},
+        )
 
     def _refuse_declaration(self, state: TresetteState, seat: int, action: Action) -> RuleError:
-        return RuleError("there are no declarations in this game")
+        return RuleError("there are no declarations in this game", reason="ACTION_NOT_ALLOWED")
 
     # -- applying an action ---------------------------------------------------------
 
@@ -304,7 +318,7 @@ class TresetteTable(Game[TresetteState]):
     def _declare(
         self, state: TresetteState, seat: int, action: Action
     ) -> tuple[TresetteState, list[Event]]:
-        raise RuleError("there are no declarations in this game")
+        raise RuleError("there are no declarations in this game", reason="ACTION_NOT_ALLOWED")
 
     def _play(
         self, state: TresetteState, seat: int, card: str

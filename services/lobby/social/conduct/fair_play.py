@@ -80,7 +80,9 @@ def peer_address(peer: str) -> str:
 def installation_id(value: str) -> str:
     if value and not _INSTALLATION.fullmatch(value):
         raise InvalidArgument(
-            f"{INSTALLATION_HEADER} is at most 100 letters, digits and . _ : - characters"
+            f"{INSTALLATION_HEADER} is at most 100 letters, digits and . _ : - characters",
+            reason="FIELD_INVALID",
+            metadata={"field": INSTALLATION_HEADER},
         )
     return value
 
@@ -165,7 +167,9 @@ class FairPlay:
     async def signals(self, caller: Principal, limit: int) -> list[PairSignals]:
         caller.require(Role.MODERATOR, Role.AUDITOR)
         if limit < 0:
-            raise InvalidArgument("limit cannot be negative")
+            raise InvalidArgument(
+                "limit cannot be negative", reason="FIELD_INVALID", metadata={"field": "limit"}
+            )
         async with self.ctx.db.connection() as conn:
             facts = await collusion_store.every_fact(conn)
         found = ranked(rebuild(facts), self.platform_addresses)

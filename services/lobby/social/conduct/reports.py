@@ -62,9 +62,15 @@ class ReportAbout:
 def _text(value: str, what: str, limit: int) -> str:
     cleaned = value.strip()
     if not cleaned:
-        raise InvalidArgument(f"say why: a {what} cannot be empty")
+        raise InvalidArgument(
+            f"say why: a {what} cannot be empty", reason="REPORT_INVALID", metadata={"field": what}
+        )
     if len(cleaned) > limit:
-        raise InvalidArgument(f"a {what} has at most {limit} characters, not {len(cleaned)}")
+        raise InvalidArgument(
+            f"a {what} has at most {limit} characters, not {len(cleaned)}",
+            reason="REPORT_INVALID",
+            metadata={"field": what},
+        )
     return cleaned
 
 
@@ -88,14 +94,22 @@ class Reports:
             elif about.player_id:
                 report = await self._about_player(conn, caller, about.player_id, why)
             else:
-                raise InvalidArgument("say what you report: a message, a table or a player")
+                raise InvalidArgument(
+                    "say what you report: a message, a table or a player",
+                    reason="REPORT_INVALID",
+                    metadata={"field": "target"},
+                )
             report = replace(
                 report,
                 reporter_nickname=await reports_store.nickname_of(conn, caller.player_id),
                 player_nickname=await reports_store.nickname_of(conn, report.player_id),
             )
             if report.player_id == caller.player_id:
-                raise InvalidArgument("you cannot report yourself")
+                raise InvalidArgument(
+                    "you cannot report yourself",
+                    reason="REPORT_INVALID",
+                    metadata={"field": "player_id"},
+                )
             report = await self._into_case(conn, report)
             await reports_store.insert(conn, report)
         return report
@@ -108,7 +122,8 @@ class Reports:
         if filed >= PER_HOUR:
             raise ResourceExhausted(
                 f"you filed {filed} reports in the last hour, the most one may; a moderator"
-                " reads every one of them, try again later"
+                " reads every one of them, try again later",
+                reason="REPORT_THROTTLED",
             )
         await reports_store.lock(conn, report.target)
         case_id = await reports_store.open_case(conn, report.target)
@@ -116,13 +131,15 @@ class Reports:
         if case_id is not None and await reports_store.in_case(conn, case_id, report.reporter_id):
             raise ResourceExhausted(
                 f"you already reported {whom} and a moderator has not decided yet; one"
-                " report per reporter is enough for the case"
+                " report per reporter is enough for the case",
+                reason="REPORT_THROTTLED",
             )
         last = await reports_store.last_filed_on(conn, report.reporter_id, report.target)
         if last is not None and now - last < SAME_TARGET_EVERY:
             minutes = int(SAME_TARGET_EVERY.total_seconds() // 60)
             raise ResourceExhausted(
-                f"you reported {whom} less than {minutes} minutes ago; report again later"
+                f"you reported {whom} less than {minutes} minutes ago; report again later",
+                reason="REPORT_THROTTLED",
             )
         return replace(report, case_id=case_id or report.report_id)
 
@@ -172,9 +189,17 @@ class Reports:
         them, or none when one is unknown, already decided or about another player."""
         caller.require(Role.MODERATOR)
         if not report_ids or (bulk and len(report_ids) > MAX_BULK):
-            raise InvalidArgument(f"name the reports to decide: 1 to {MAX_BULK} ids")
+            raise InvalidArgument(
+                f"name the reports to decide: 1 to {MAX_BULK} ids",
+                reason="REPORT_INVALID",
+                metadata={"field": "report_ids"},
+            )
         if not sanction_id and not note.strip():
-            raise InvalidArgument("link the sanction you applied, or dismiss with a note")
+            raise InvalidArgument(
+                "link the sanction you applied, or dismiss with a note",
+                reason="REPORT_INVALID",
+                metadata={"field": "sanction_id"},
+            )
         remark = _text(note, "note", MAX_NOTE) if note.strip() else None
         decided: list[Report] = []
         async with self.ctx.db.transaction() as conn:
@@ -182,22 +207,34 @@ class Reports:
             if sanction_id:
                 sanction = await accounts_store.sanction_for_update(conn, sanction_id)
                 if sanction is None:
-                    raise NotFound(f"no sanction has the id {quoted(sanction_id)}")
+                    raise NotFound(
+                        f"no sanction has the id {quoted(sanction_id)}",
+                        reason="SANCTION_NOT_FOUND",
+                        metadata={"sanction_id": sanction_id},
+                    )
             cases: dict[str, list[Report]] = {}
             for report_id in dict.fromkeys(report_ids):
                 case = await reports_store.case_for_update(conn, report_id) if report_id else []
                 if not case:
-                    raise NotFound(f"no report has the id {quoted(report_id)}")
+                    raise NotFound(
+                        f"no report has the id {quoted(report_id)}",
+                        reason="REPORT_NOT_FOUND",
+                        metadata={"report_id": report_id},
+                    )
                 if case[0].handled:
                     raise FailedPrecondition(
                         f"report {quoted(report_id)} was already handled (its case"
-                        f" {quoted(case[0].case_id)})"
+                        f" {quoted(case[0].case_id)})",
+                        reason="REPORT_HANDLED",
+                        metadata={"report_id": report_id},
                     )
                 head = case[0]
                 if sanction is not None and head.player_id not in (None, sanction.player_id):
                     raise InvalidArgument(
                         f"that sanction is on another player than the one reported in"
-                        f" {quoted(report_id)}"
+                        f" {quoted(report_id)}",
+                        reason="SANCTION_MISMATCH",
+                        metadata={"sanction_id": sanction_id},
                     )
                 cases[head.case_id] = case
             now = self.ctx.clock()
@@ -238,7 +275,11 @@ class Reports:
     ) -> Report:
         located = await reports_store.locate_message(conn, message_id)
         if located is None or not await self._reads(conn, caller, located.channel):
-            raise NotFound(f"no message {quoted(message_id)} in a chat you can read")
+            raise NotFound(
+                f"no message {quoted(message_id)} in a chat you can read",
+                reason="MESSAGE_NOT_FOUND",
+                metadata={"message_id": message_id},
+            )
         lines = await reports_store.lines_around(
             conn, located.channel, located.seq, LINES_BEFORE, LINES_AFTER
         )
@@ -252,10 +293,18 @@ class Reports:
     ) -> Report:
         table_id = about.table_id
         if not await tables_store.is_seated(conn, table_id, caller.player_id):
-            raise NotFound(f"you did not sit at table {quoted(table_id)}")
+            raise NotFound(
+                f"you did not sit at table {quoted(table_id)}",
+                reason="NOT_AT_TABLE",
+                metadata={"table_id": table_id},
+            )
         player_id = about.player_id or None
         if player_id is not None and not await tables_store.is_seated(conn, table_id, player_id):
-            raise NotFound(f"player {quoted(player_id)} did not sit at table {quoted(table_id)}")
+            raise NotFound(
+                f"player {quoted(player_id)} did not sit at table {quoted(table_id)}",
+                reason="NOT_AT_TABLE",
+                metadata={"table_id": table_id, "player_id": player_id},
+            )
         channel = Channel(ChannelKind.TABLE, table_id)
         lines = await reports_store.lines_around(conn, channel, None, TABLE_LINES, 0)
         return self._new(caller, Subject.TABLE, player_id, None, table_id, reason, lines)
@@ -265,7 +314,11 @@ class Reports:
     ) -> Report:
         """A player, with the last table the two shared and its last lines, if any."""
         if await accounts_store.account_by_id(conn, player_id) is None:
-            raise NotFound(f"no player has the id {quoted(player_id)}")
+            raise NotFound(
+                f"no player has the id {quoted(player_id)}",
+                reason="PLAYER_NOT_FOUND",
+                metadata={"player_id": player_id},
+            )
         table_id = await reports_store.last_shared_table(conn, caller.player_id, player_id)
         lines: tuple[ChatLine, ...] = ()
         if table_id is not None:
