@@ -245,6 +245,8 @@ def play_random_game(
     max_actions: int | None = None,
     deep_steps: int = DEEP_STEPS,
     probe_every: int = 1,
+    stop_after: int | None = None,
+    tally: Tally | None = None,
 ) -> Record:
     """Play one game to its end, checking the contract after every action.
 
@@ -253,6 +255,12 @@ def play_random_game(
     of every seat is applied and more illegal variants are tried. Views and refusals are
     probed at one step in ``probe_every`` (at random); conservation, acceptance of the
     chosen action, an untouched input state, events and the end are checked at every step.
+    At every step each seat waited for has a legal action and no seat's list names an
+    action twice; at each probe every running timer's expiry is accepted and moves the
+    game on, and one seat waited for is handed to a freshly made bot of each level, which
+    must choose one of its legal actions (GAMES.md 6). With ``stop_after`` the game is
+    left after that many actions instead of played to its end; ``tally`` counts the
+    positions checked.
     """
     assert len(levels) == seats, "one level (or None) per seat"
     if max_actions is None:
@@ -266,10 +274,14 @@ def play_random_game(
         for s, level in enumerate(levels)
     ]
     record = Record(seats, dict(options), seed)
+    veterans = [make_bot(game.name, level, chooser_seed + b"v") for level in bot_levels(game.name)]
     old_timers: set[str] = set()
     for step in range(max_actions):
         if game.outcome(state) is not None:
             break
+        if stop_after is not None and step >= stop_after:
+            record.final = state
+            return record
         thorough = deep and step < deep_steps
         probe = thorough or probe_every == 1 or rng.randbelow(probe_every) == 0
         legal = {s: game.legal_actions(state, s) for s in range(seats)}
@@ -278,6 +290,12 @@ def play_random_game(
         assert to_act, "an unfinished game must wait for someone"
         for s in to_act:
             assert legal[s], f"seat {s} must act but has no legal action"
+        for s, actions in legal.items():
+            assert len(set(actions)) == len(actions), f"seat {s}'s legal actions repeat one: " + (
+                ", ".join(str(a) for a, n in Counter(actions).items() if n > 1)
+            )
+        if tally is not None:
+            tally.positions += 1
         timers = game.timers(state)
         keys = {t.key for t in timers}
         assert len(keys) == len(timers), "timer keys must be unique"
@@ -298,6 +316,16 @@ def play_random_game(
                 budget -= 1
                 if budget <= 0:
                     break
+        if probe:
+            for timer in timers:
+                expire = Action(ActionKind.EXPIRE, timer=timer.key)
+                after, produced = apply_checked(game, state, timer.seat, expire, deck, before)
+                assert produced and snapshot(after) != before, f"{timer} expired to no effect"
+                if game.outcome(after) is None:
+                    assert game.to_act(after), f"nobody to act after {timer} expired"
+            if to_act:
+                taken = sorted(to_act)[rng.randbelow(len(to_act))]
+                check_takeover(game, state, taken, legal[taken], rng, tally, veterans)
         if thorough:
             for s, actions in legal.items():
                 for action in actions:
@@ -322,6 +350,39 @@ def play_random_game(
     assert game.to_act(state) == frozenset() and game.timers(state) == ()
     record.final = state
     return record
+
+
+@dataclass
+class Tally:
+    """What the checks covered: positions checked, bot takeovers made."""
+
+    positions: int = 0
+    takeovers: int = 0
+
+
+def check_takeover(
+    game: Game[Any],
+    state: Any,
+    seat: int,
+    legal: Sequence[Action],
+    rng: SeededRandom,
+    tally: Tally | None = None,
+    veterans: Sequence[SeatedBot] = (),
+) -> None:
+    """A freshly made bot of each level, which has seen nothing of this game, takes
+    ``seat`` over (a player leaving mid-game) and must choose one of its legal actions;
+    so must each of ``veterans``, bots asked at every probe whatever the seat, so that
+    the positions they see are never the ones their own choices led to (a stale plan)."""
+    view = game.view(state, seat)
+    for level in bot_levels(game.name):
+        bot = make_bot(game.name, level, bytes([rng.randbelow(256) for _ in range(8)]))
+        choice = bot.choose(view, legal)
+        assert choice in legal, f"a fresh {level} bot chose {choice}, which is not legal"
+        if tally is not None:
+            tally.takeovers += 1
+    for bot in veterans:
+        choice = bot.choose(view, legal)
+        assert choice in legal, f"a {bot.level} bot asked again chose {choice}, not legal"
 
 
 def _next_move(
