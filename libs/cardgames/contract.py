@@ -26,6 +26,7 @@ sees only ``view(state, seat)``.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -53,14 +54,52 @@ class OptionSpec:
     check: Callable[[JSON], str | None] | None = None
 
     def validate(self, value: JSON) -> JSON:
-        if self.choices is not None and value not in self.choices:
-            allowed = ", ".join(repr(c) for c in self.choices)
-            raise InvalidOptions(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+        """``value`` if it is one of the option's values, spelled as the option spells it;
+        else :class:`InvalidOptions` naming the option and the values it takes. Python's
+        ``1 == True`` and ``1.0 == 1`` would let look-alikes in, so types are compared too:
+        a value is stored, logged and shown exactly as accepted."""
+        if self.choices is not None and not any(_same(value, c) for c in self.choices):
+            allowed = ", ".join(_shown(c) for c in self.choices)
+            raise InvalidOptions(
+                f"option {self.name!r} must be one of {allowed}, not {_shown(value)}"
+            )
+        if isinstance(self.default, int) and isinstance(value, bool) != isinstance(
+            self.default, bool
+        ):
+            kind = "true or false" if isinstance(self.default, bool) else "a number"
+            raise InvalidOptions(f"option {self.name!r} takes {kind}, not {_shown(value)}")
+        canonical = _canonical_count(value)
+        if canonical is not None and canonical != value:
+            raise InvalidOptions(f"option {self.name!r}: write {canonical!r}, not {value!r}")
         if self.check is not None:
             problem = self.check(value)
             if problem:
                 raise InvalidOptions(f"option {self.name!r}: {problem}")
         return value
+
+
+def _same(value: JSON, choice: JSON) -> bool:
+    """Equal and of the same type: ``1`` is not ``True``, ``1.0`` is not ``1``."""
+    return type(value) is type(choice) and bool(value == choice)
+
+
+def _shown(value: JSON) -> str:
+    """An option value for a message: ``'hands:7'`` and ``3`` as Python writes them, but
+    ``true``, ``false`` and ``null`` as a client sends them."""
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    return repr(value)
+
+
+def _canonical_count(value: JSON) -> str | None:
+    """The one spelling of a ``kind:N`` value (``"hands:07"`` → ``"hands:7"``), or
+    ``None`` when ``value`` is not of that form."""
+    if not isinstance(value, str):
+        return None
+    kind, colon, number = value.partition(":")
+    if not colon or not number.isdigit():
+        return None
+    return f"{kind}:{int(number)}"
 
 
 @dataclass(frozen=True, slots=True)
