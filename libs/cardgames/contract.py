@@ -261,6 +261,13 @@ class Game(ABC, Generic[S]):
     def _is_legal(self, state: S, seat: int, action: Action) -> bool:
         return action in self._legal_actions(state, seat)
 
+    def listed_form(self, state: S, seat: int, action: Action) -> Action:
+        """How ``legal_actions`` lists ``action`` when ``apply`` also accepts it spelled
+        another way for the same play (Burraco's pinella attached in its own place with
+        ``low``, kept so that older logs replay): the one listed form. Every other action
+        is its own listed form: ``legal_actions`` lists each enumerable play exactly once."""
+        return action
+
     def _explain(self, state: S, seat: int, action: Action) -> RuleError:
         """The refusal for an illegal action; games override it with precise reasons."""
         if seat not in self.to_act(state):

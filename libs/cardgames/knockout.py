@@ -179,6 +179,9 @@ class KnockOut(Game[KnockOutState]):
     ) -> tuple[KnockOutState, list[Event]]:
         return self.apply(state, seat, action)
 
+    def listed_form(self, state: KnockOutState, seat: int, action: Action) -> Action:
+        return self.game.listed_form(state.current, seat, action)
+
     def view(self, state: KnockOutState, seat: int | None) -> View:
         inner = self.game.view(state.current, seat)
         ko: dict[str, JSON] = {"tie_break_hand": len(state.hands) + 1 if state.tied else 0}

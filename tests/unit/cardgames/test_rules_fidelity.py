@@ -148,6 +148,13 @@ def test_burraco_4_a_pinella_in_its_own_place_is_listed_once() -> None:
     assert len(legal) == len(set(legal))
     ends = [a.target for a in legal if a.kind is A.ATTACH and a.cards == ("2S",)]
     assert sorted(map(str, ends)) == ["None", "high"]
+    # The same play named with `low` is still accepted (older logs replay), never listed.
+    low = Action(A.ATTACH, cards=("2S",), meld=0, target=LOW)
+    plain = Action(A.ATTACH, cards=("2S",), meld=0)
+    assert burraco_table.GAME.listed_form(state, 0, low) == plain
+    assert (
+        burraco_table.GAME.apply(state, 0, low)[0] == burraco_table.GAME.apply(state, 0, plain)[0]
+    )
     assert Counter(a.cards for a in legal if a.kind is A.MELD)[("2S", "3S", "4S")] == 1
 
 
@@ -283,3 +290,102 @@ def test_tresette_6_equal_totals_past_the_target_play_tie_break_hands_outside_th
             1 if s % 2 == winner else 1 + players // 2 for s in range(players)
         ]
         assert outcome.scores == (22,) * players
+
+
+# -- RULES decisions the engines follow: Poker 14.7 and 14.9, Cirulla 11.9, Uno 2.7 -------
+
+
+def _poker_table() -> Any:
+    from tests.unit.cardgames.test_poker_rules import table
+
+    return table(
+        {3: "JS JH 7D 8C AS", 2: "10S 10H 7S 8D 9C", 1: "QS KH 9D 7C 8H", 0: "AH AD 9S KD QD"}
+    )
+
+
+def test_poker_7_before_any_opening_a_single_player_left_does_not_take_the_pot() -> None:
+    """POKER-7: everyone else passes before an opening; the last player may still open
+    (and so take the pot) or check, and a check means nobody opened (POKER-8)."""
+    from tavolo.cardgames.games.betting.poker import Poker
+    from tavolo.cardgames.games.betting.poker_legal import CHECK, FOLD
+
+    game = Poker()
+    state = _poker_table()
+    for seat in (3, 2, 1):
+        state, events = game.apply(state, seat, FOLD)
+        assert not [e for e in events if e["type"] == "pot_won"]
+    legal = game.legal_actions(state, 0)
+    assert CHECK in legal and any(a.kind is A.BET for a in legal)
+    _, events = game.apply(state, 0, CHECK)
+    assert [e["type"] for e in events].count("no_opening") == 1
+    assert not [e for e in events if e["type"] == "pot_won"]
+
+
+def test_poker_7_a_carried_pot_is_dead_money_any_seat_still_in_may_win() -> None:
+    """POKER-7: chips carried from unopened deals go to the main pot, which every seat
+    still in is eligible for, whatever it put in itself."""
+    from tavolo.cardgames.games.betting.poker_betting import side_pots
+
+    pots = side_pots([2, 10, 10], [False, False, False], dead=8)
+    assert pots[0].chips == 2 * 3 + 8 and set(pots[0].eligible) == {0, 1, 2}
+    assert sum(p.chips for p in pots) == 22 + 8
+
+
+def test_poker_9_the_change_refills_from_earlier_discards_folded_hands_included() -> None:
+    """POKER-9: a stock too short for a change takes back the earlier discards, the
+    hands folded in the first round among them."""
+    from dataclasses import replace
+
+    from tavolo.cardgames.games.betting.poker import Poker
+    from tavolo.cardgames.games.betting.poker_legal import CALL, FOLD, bet
+
+    game = Poker()
+    state = _poker_table()
+    for seat, action in ((3, bet(2)), (2, FOLD), (1, CALL), (0, CALL)):
+        state, _ = game.apply(state, seat, action)
+    folded = {"10S", "10H", "7S", "8D", "9C"}
+    assert folded <= set(state.discards)
+    state = replace(state, stock=())
+    state, _ = game.apply(state, 3, Action(A.DISCARD, cards=("JH", "7D", "8C", "AS")))
+    drawn = set(state.hands[3]) - {"JS"}
+    assert len(drawn) == 4 and drawn <= folded
+
+
+def test_cirulla_9_a_cappotto_in_a_tie_break_hand_keeps_the_earlier_tie_break_order() -> None:
+    """CIRULLA-9 with RULES §0.13: a cappotto in the second tie-break hand wins; the
+    other sides keep the order the first tie-break hand gave them."""
+    from tavolo.cardgames.games.fishing.cirulla import Cirulla
+    from tests.unit.cardgames.fishing_table import play, table
+
+    game = Cirulla()
+    state = table(
+        game,
+        3,
+        {0: "3C", 1: "2H", 2: "KD 2S"},
+        "KS",
+        piles={2: "AD 2D 3D 4D 5D 6D 7D JD QD"},
+        turn=2,
+        totals=(51, 51, 51),
+        tied=(0, 1, 2),
+        tiebreaks=((2, 4, 2),),
+    )
+    after, _ = game.apply(state, 2, play("KD", "KS"))
+    outcome = game.outcome(after)
+    assert outcome is not None and outcome.detail["reason"] == "cappotto"
+    assert outcome.places == (3, 2, 1)
+
+
+def test_uno_7_a_final_wild_plus4_is_never_challenged() -> None:
+    """UNO-7 (with UNO-5): a final wild +4 is always legal, so no challenge is offered:
+    the next player draws 4 and the hand ends."""
+    from tavolo.cardgames.games.shedding.uno import CHALLENGE, Uno
+    from tests.unit.cardgames.test_uno_rules import play as uno_play
+    from tests.unit.cardgames.test_uno_rules import uno_table
+
+    game = Uno()
+    state = uno_table({0: ["W+4"]}, top="R5", options={"match_length": "hands:2"})
+    before = len(state.hands[2])
+    after, events = game.apply(state, 0, uno_play("W+4", colour="blue"))
+    end = next(e for e in events if e["type"] == "hand_end")
+    assert len(end["hands"][2]) == before + 4
+    assert not any(CHALLENGE in game.legal_actions(after, s) for s in range(3))
