@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import (
@@ -191,11 +190,15 @@ class Burraco(Game[BurracoState]):
         index = action.meld
         if len(action.cards) != 1 or index is None or not 0 <= index < len(own):
             return action
+        if action != Action(
+            ActionKind.ATTACH, cards=action.cards, meld=index, target=action.target
+        ):
+            return action  # other fields set: no spelling of a play
         named = attach(own[index], action.cards[0], action.target, RULES)
         plain = attach(own[index], action.cards[0], None, RULES)
         if isinstance(named, str) or named != plain:
             return action
-        return replace(action, target=None)
+        return Action(ActionKind.ATTACH, cards=action.cards, meld=index)
 
     def _explain(self, state: BurracoState, seat: int, action: Action) -> RuleError:
         if state.phase == OVER:
