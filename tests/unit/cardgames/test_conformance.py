@@ -32,12 +32,13 @@ from tests.unit.cardgames.conformance import (
 GAMES = sorted(all_games())
 
 # Sized so that `make test` checks every game in minutes: the interpreted pass runs all
-# three layers, the compiled pass (`-m "not load"`) the seeded games probed at every
-# action; `make soak` (TAVOLO_SOAK=full) plays the large runs.
+# three layers, the pairwise option sets and the forced ties, the compiled pass
+# (`-m "not load"`) the seeded games probed at every action; `make soak`
+# (TAVOLO_SOAK=full) plays the large runs, ten times the pairwise and tie runs.
 DEEP_EXAMPLES = scaled(6, 100)
-PAIRWISE_STEPS = scaled(40, 400)
+PAIRWISE_STEPS = scaled(40, 200)
 """Actions each pairwise option set is played for, probed at every one."""
-PAIRWISE_GAMES = scaled(1, 10)
+PAIRWISE_GAMES = scaled(1, 2)
 """Games (seeds) each pairwise option set and seat count is played with."""
 FORCED_TIES = scaled(1, 10)
 """Matches per seat count and tie size whose end is forced level."""
@@ -120,6 +121,7 @@ def test_the_same_seed_deals_the_same_game(name: str) -> None:
     assert views != [game.view(other, s).to_dict() for s in range(game.max_players)]
 
 
+@pytest.mark.load
 @pytest.mark.parametrize("name", GAMES)
 def test_every_pair_of_option_values_at_every_seat_count(name: str) -> None:
     """GAMES.md 6: at every seat count, option sets in which every pair of two options'
@@ -175,6 +177,7 @@ def test_options_refuse_look_alikes_and_keep_canonical_values(name: str) -> None
 KO_GAMES = sorted(n for n, g in all_games().items() if g.offers_knock_out and not g.own_tie_breaks)
 
 
+@pytest.mark.load
 @pytest.mark.parametrize("name", KO_GAMES)
 def test_forced_two_three_and_four_way_ties_are_placed_by_rules_0_12_to_0_14(name: str) -> None:
     """PCG-7, RULES §0.12-14: a match ending with 2, 3 or 4 sides level at the top goes
