@@ -133,8 +133,8 @@ class KnockOut(Game[KnockOutState]):
             # Nobody among the tied sides captured: they share their place (RULES §0.13).
             return self._decide(state, match, _rank(state, keys), "shared", last, events)
         losers = self.game.partners(state.current, last)
-        keys = {s: (k, s in losers) for s, k in keys.items()}
-        return self._decide(state, match, _rank(state, keys), "last_capture", last, events)
+        last_loses = {s: (k, s in losers) for s, k in keys.items()}
+        return self._decide(state, match, _rank(state, last_loses), "last_capture", last, events)
 
     def _sides(self, state: KnockOutState, seats: tuple[int, ...]) -> int:
         return len({min(self.game.partners(state.current, s)) for s in seats})
