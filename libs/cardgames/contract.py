@@ -26,6 +26,7 @@ sees only ``view(state, seat)``.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -53,12 +54,32 @@ class OptionSpec:
     check: Callable[[JSON], str | None] | None = None
 
     def validate(self, value: JSON) -> JSON:
-        if self.choices is not None and value not in self.choices:
-            allowed = ", ".join(repr(c) for c in self.choices)
+        """``value`` if it is one of the option's values, spelled as the option spells it;
+        else :class:`InvalidOptions` naming the option and the values it takes. Python's
+        ``1 == True`` and ``1.0 == 1`` would let look-alikes in, so types are compared too:
+        a value is stored, logged and shown exactly as accepted."""
+        if self.choices is not None and not any(_same(value, c) for c in self.choices):
+            allowed = ", ".join(_shown(c) for c in self.choices)
             raise InvalidOptions(
-                f"option {self.name!r} must be one of {allowed}, not {value!r}",
+                f"option {self.name!r} must be one of {allowed}, not {_shown(value)}",
                 reason="OPTION_INVALID",
                 metadata={"option": self.name, "allowed": allowed},
+            )
+        if isinstance(self.default, int) and isinstance(value, bool) != isinstance(
+            self.default, bool
+        ):
+            kind = "true or false" if isinstance(self.default, bool) else "a number"
+            raise InvalidOptions(
+                f"option {self.name!r} takes {kind}, not {_shown(value)}",
+                reason="OPTION_INVALID",
+                metadata={"option": self.name, "allowed": kind},
+            )
+        canonical = _canonical_count(value)
+        if canonical is not None and canonical != value:
+            raise InvalidOptions(
+                f"option {self.name!r}: write {canonical!r}, not {value!r}",
+                reason="OPTION_INVALID",
+                metadata={"option": self.name, "allowed": str(canonical)},
             )
         if self.check is not None:
             problem = self.check(value)
@@ -69,6 +90,30 @@ class OptionSpec:
                     metadata={"option": self.name},
                 )
         return value
+
+
+def _same(value: JSON, choice: JSON) -> bool:
+    """Equal and of the same type: ``1`` is not ``True``, ``1.0`` is not ``1``."""
+    return type(value) is type(choice) and bool(value == choice)
+
+
+def _shown(value: JSON) -> str:
+    """An option value for a message: ``'hands:7'`` and ``3`` as Python writes them, but
+    ``true``, ``false`` and ``null`` as a client sends them."""
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    return repr(value)
+
+
+def _canonical_count(value: JSON) -> str | None:
+    """The one spelling of a ``kind:N`` value (``"hands:07"`` → ``"hands:7"``), or
+    ``None`` when ``value`` is not of that form."""
+    if not isinstance(value, str):
+        return None
+    kind, colon, number = value.partition(":")
+    if not colon or not number.isdigit():
+        return None
+    return f"{kind}:{int(number)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +293,13 @@ class Game(ABC, Generic[S]):
 
     def _is_legal(self, state: S, seat: int, action: Action) -> bool:
         return action in self._legal_actions(state, seat)
+
+    def listed_form(self, state: S, seat: int, action: Action) -> Action:
+        """How ``legal_actions`` lists ``action`` when ``apply`` also accepts it spelled
+        another way for the same play (Burraco's pinella attached in its own place with
+        ``low``, kept so that older logs replay): the one listed form. Every other action
+        is its own listed form: ``legal_actions`` lists each enumerable play exactly once."""
+        return action
 
     def _explain(self, state: S, seat: int, action: Action) -> RuleError:
         """The refusal for an illegal action; games override it with precise reasons."""

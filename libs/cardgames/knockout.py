@@ -42,7 +42,7 @@ class KnockOutState:
     """The match, then each tie-break hand in turn, in ``current``.
 
     ``tied`` are the seats that shared first place in the match (empty while it runs);
-    ``hands`` holds each finished tie-break hand's scores.
+    ``hands`` holds each finished tie-break hand's scores, ``hand_places`` its places.
     """
 
     current: Any
@@ -50,6 +50,7 @@ class KnockOutState:
     tied: tuple[int, ...] = ()
     hands: tuple[tuple[int, ...], ...] = ()
     outcome: Outcome | None = None
+    hand_places: tuple[tuple[int, ...], ...] = ()
 
 
 def knock_out(game: Game[Any]) -> KnockOut:
@@ -121,21 +122,21 @@ class KnockOut(Game[KnockOutState]):
             state = replace(state, match=ended, tied=tied)
             return self._next_hand(state, events)
         hands = (*state.hands, ended.scores)
-        state = replace(state, hands=hands)
-        best = min(ended.places[s] for s in state.tied)
-        winners = tuple(s for s in state.tied if ended.places[s] == best)
-        if len(winners) < len(state.tied):
-            places = _rank(state, winners)
-            return self._decide(state, match, places, "tie_break", None, events)
+        state = replace(state, hands=hands, hand_places=(*state.hand_places, ended.places))
+        keys = _keys(state)
+        best = min(keys.values())
+        leaders = tuple(s for s in state.tied if keys[s] == best)
+        if self._sides(state, leaders) < 2:
+            return self._decide(state, match, _rank(state, keys), "tie_break", None, events)
         if len(hands) < MAX_TIE_BREAK_HANDS:
             return self._next_hand(state, events)
         last = self.game.last_capture(state.current)
-        if last is None or last not in state.tied:
+        if last is None or last not in leaders:
             # Nobody among the tied sides captured: they share their place (RULES §0.13).
-            return self._decide(state, match, match.places, "shared", last, events)
+            return self._decide(state, match, _rank(state, keys), "shared", last, events)
         losers = self.game.partners(state.current, last)
-        places = _rank(state, tuple(s for s in state.tied if s not in losers))
-        return self._decide(state, match, places, "last_capture", last, events)
+        last_loses = {s: (k, s in losers) for s, k in keys.items()}
+        return self._decide(state, match, _rank(state, last_loses), "last_capture", last, events)
 
     def _sides(self, state: KnockOutState, seats: tuple[int, ...]) -> int:
         return len({min(self.game.partners(state.current, s)) for s in seats})
@@ -180,6 +181,9 @@ class KnockOut(Game[KnockOutState]):
     ) -> tuple[KnockOutState, list[Event]]:
         return self.apply(state, seat, action)
 
+    def listed_form(self, state: KnockOutState, seat: int, action: Action) -> Action:
+        return self.game.listed_form(state.current, seat, action)
+
     def view(self, state: KnockOutState, seat: int | None) -> View:
         inner = self.game.view(state.current, seat)
         ko: dict[str, JSON] = {"tie_break_hand": len(state.hands) + 1 if state.tied else 0}
@@ -210,10 +214,20 @@ class KnockOut(Game[KnockOutState]):
         return self.game.shown_cards(state.current, seat)
 
 
-def _rank(state: KnockOutState, winners: tuple[int, ...]) -> tuple[int, ...]:
-    """The match's places with the tied seats split: ``winners`` first, the others next."""
+def _keys(state: KnockOutState) -> dict[int, tuple[int, ...]]:
+    """Each tied seat's places in the tie-break hands so far, in order: the first hand
+    ranks the tied sides, and a later hand only orders those the earlier ones left
+    level (RULES §0.13: among the tied sides, more points in the hand ranks higher)."""
+    return {s: tuple(places[s] for places in state.hand_places) for s in state.tied}
+
+
+def _rank(state: KnockOutState, keys: Mapping[int, Any]) -> tuple[int, ...]:
+    """The match's places with the tied seats ordered by ``keys`` (lower first): each
+    tied seat's place is its group's place plus the tied seats ahead of it, so equal
+    keys share a place (RULES §0.12)."""
     assert state.match is not None
+    top = min(state.match.places[s] for s in state.tied)
     return tuple(
-        (1 if s in winners else 1 + len(winners)) if s in state.tied else place
+        top + sum(1 for t in state.tied if keys[t] < keys[s]) if s in state.tied else place
         for s, place in enumerate(state.match.places)
     )

@@ -168,3 +168,40 @@ async def test_pcg_6_the_queue_seats_together_only_tickets_of_the_same_format(
     paired = await view_of(platform, seats[short[0].id].table_id, short[0])
     assert not any(s.bot for s in paired.seats)
     assert json_format.MessageToDict(paired.options)["match_length"] == "hands:2"
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "named", "allowed"),
+    [
+        ("tresette", {"accusi": 1}, "accusi", "false, true"),
+        ("scala40", {"no_attachable_discard": 0}, "no_attachable_discard", "false, true"),
+        ("pika", {"match_length": "hands:07"}, "match_length", "'hands:7'"),
+        ("scopa", {"match_length": "points:011"}, "match_length", "'points:11'"),
+    ],
+)
+async def test_pcg_6_a_look_alike_option_value_is_refused_and_nothing_stored(
+    platform: Platform, game: str, options: dict[str, Any], named: str, allowed: str
+) -> None:
+    """PCG-6: a Struct carries ``1`` as the number 1.0, never as ``true``; a boolean option
+    refuses it, and a spelling other than the canonical one (``hands:07``) is refused
+    naming the one to write, so the first event and every view hold canonical values."""
+    ada = await platform.register("Somiglia")
+    for request in (
+        platform.lobby.CreateRoom(
+            lobby_pb2.CreateRoomRequest(game=game, players=2, options=struct(**options)),
+            metadata=ada.metadata,
+        ),
+        platform.lobby.PlayVersusComputer(
+            lobby_pb2.PlayVersusComputerRequest(game=game, players=2, options=struct(**options)),
+            metadata=ada.metadata,
+        ),
+    ):
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await request
+        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert named in (refused.value.details() or "")
+        assert allowed in (refused.value.details() or "")
+    rooms = await platform.lobby.PlayVersusComputer(
+        lobby_pb2.PlayVersusComputerRequest(game=game, players=2), metadata=ada.metadata
+    )
+    assert rooms.table_id

@@ -25,14 +25,15 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import islice
+from itertools import combinations, islice, product
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import SeatedBot
 from tavolo.cardgames.bots.registry import bot_levels, make_bot
 from tavolo.cardgames.contract import Event, Game, Outcome
-from tavolo.cardgames.errors import RuleError
+from tavolo.cardgames.errors import InvalidOptions, RuleError
+from tavolo.cardgames.knockout import KnockOut
 from tavolo.cardgames.rng import SeededRandom
 
 EXTRA_OPTIONS: dict[str, list[dict[str, Any]]] = {
@@ -55,12 +56,24 @@ EXTRA_OPTIONS: dict[str, list[dict[str, Any]]] = {
 }
 """Option sets worth playing beyond the defaults and each option's listed choices."""
 
+EXTRA_VALUES: dict[str, dict[str, list[Any]]] = {
+    "bestia": {"ante": [6], "hands": [2], "starting_stack": [20]},
+    "spades": {"boston_bonus": [200], "lose_at": [-200]},
+    "solitario": {"time_limit": [1]},
+    "pika": {"pika_window": [1.5]},
+    "poker": {"starting_stack": [10]},
+    "settemezzo": {"starting_stack": [10]},
+}
+"""Values of options without listed choices that the pairwise rows also draw."""
+
 MAX_ACTIONS = 5000
 MAX_ACTIONS_OF = {"uno": 40_000}
 """Longer limits: a uniformly random Uno seat draws by choice (UNO-3) about one turn in
 three, so a random match to 500 points can run to some ten thousand actions."""
 DEEP_STEPS = 300
 """Deep checks cover a game's first steps; long matches finish with the per-action ones."""
+TAKEOVER_EVERY = 12
+"""A fresh bot of each level takes a seat over at one probed step in this many."""
 NOT_LISTED = frozenset({ActionKind.REORDER, ActionKind.EXPIRE})
 """Kinds that legal_actions cannot list: reorders (any permutation) and timer expiries."""
 
@@ -73,6 +86,77 @@ def option_sets(game: Game[Any]) -> list[dict[str, Any]]:
             sets.extend({spec.name: choice} for choice in spec.choices)
     sets.extend(EXTRA_OPTIONS.get(game.name, []))
     return sets
+
+
+def option_domains(game: Game[Any]) -> dict[str, list[Any]]:
+    """The values the suite draws for each option but ``players`` (the seat count sets
+    it): every listed choice, else the default and the values EXTRA_OPTIONS names."""
+    domains: dict[str, list[Any]] = {}
+    for spec in game.option_specs:
+        if spec.name == "players":
+            continue
+        if spec.choices:
+            domains[spec.name] = list(spec.choices)
+            continue
+        values = [spec.default, *EXTRA_VALUES.get(game.name, {}).get(spec.name, [])]
+        for extra in EXTRA_OPTIONS.get(game.name, []):
+            if spec.name in extra and extra[spec.name] not in values:
+                values.append(extra[spec.name])
+        domains[spec.name] = values
+    return domains
+
+
+def pairwise_rows(game: Game[Any], seats: int) -> list[dict[str, Any]]:
+    """Option sets in which every pair of two options' values occurs at least once
+    (every value, when a game has one option), among the sets the game accepts at
+    ``seats`` seats: a greedy covering array over the options' whole product."""
+    domains = option_domains(game)
+    names = sorted(domains)
+    rows: list[dict[str, Any]] = []
+    for values in product(*(domains[n] for n in names)):
+        row = dict(zip(names, values, strict=True))
+        if any(spec.name == "players" for spec in game.option_specs):
+            row["players"] = seats
+        try:
+            game.new_game(row, seats, b"pairwise")
+        except InvalidOptions:
+            continue
+        rows.append(row)
+
+    def pairs(row: dict[str, Any]) -> set[tuple[Any, ...]]:
+        if len(names) == 1:
+            return {(names[0], repr(row[names[0]]))}
+        return {(a, repr(row[a]), b, repr(row[b])) for a, b in combinations(names, 2)}
+
+    uncovered = set().union(*(pairs(r) for r in rows)) if rows else set()
+    chosen: list[dict[str, Any]] = []
+    while uncovered:
+        best = max(rows, key=lambda r: len(pairs(r) & uncovered))
+        chosen.append(best)
+        uncovered -= pairs(best)
+    return chosen or [{}]
+
+
+def wrong_values(game: Game[Any]) -> list[tuple[str, Any]]:
+    """For each option, values a client might send that are not among its values: another
+    type (``1`` or ``1.0`` or ``"true"`` for a boolean, ``true`` or ``"3"`` for a number,
+    ``true`` or a list for a word) and a non-canonical spelling (``"hands:07"``)."""
+    out: list[tuple[str, Any]] = []
+    for spec in game.option_specs:
+        default = spec.default
+        if isinstance(default, bool):
+            out += [(spec.name, v) for v in (int(default), float(default), str(default).lower())]
+        elif isinstance(default, int):
+            out += [(spec.name, v) for v in (True, str(default), [default])]
+        else:
+            out += [(spec.name, v) for v in (True, None, [default], {"value": default})]
+        for value in [default, *(spec.choices or ())]:
+            if isinstance(value, str) and ":" in value:
+                kind, _, number = value.partition(":")
+                out += [(spec.name, f"{kind}:0{number}"), (spec.name, f"{kind}: {number}")]
+            if isinstance(value, str) and value.lower() != value.upper():
+                out.append((spec.name, value.upper()))
+    return out
 
 
 def snapshot(state: object) -> bytes:
@@ -245,6 +329,9 @@ def play_random_game(
     max_actions: int | None = None,
     deep_steps: int = DEEP_STEPS,
     probe_every: int = 1,
+    stop_after: int | None = None,
+    tally: Tally | None = None,
+    takeover_every: int = TAKEOVER_EVERY,
 ) -> Record:
     """Play one game to its end, checking the contract after every action.
 
@@ -253,6 +340,13 @@ def play_random_game(
     of every seat is applied and more illegal variants are tried. Views and refusals are
     probed at one step in ``probe_every`` (at random); conservation, acceptance of the
     chosen action, an untouched input state, events and the end are checked at every step.
+    At every step each seat waited for has a legal action and no seat's list names an
+    action twice; at each probe every running timer's expiry is accepted and moves the
+    game on, and at one probe in ``takeover_every`` (at random) a seat waited for is
+    handed to a freshly made bot of each level, which must choose one of its legal
+    actions (GAMES.md 6). With ``stop_after`` the game is
+    left after that many actions instead of played to its end; ``tally`` counts the
+    positions checked.
     """
     assert len(levels) == seats, "one level (or None) per seat"
     if max_actions is None:
@@ -266,10 +360,14 @@ def play_random_game(
         for s, level in enumerate(levels)
     ]
     record = Record(seats, dict(options), seed)
+    veterans = [make_bot(game.name, level, chooser_seed + b"v") for level in bot_levels(game.name)]
     old_timers: set[str] = set()
     for step in range(max_actions):
         if game.outcome(state) is not None:
             break
+        if stop_after is not None and step >= stop_after:
+            record.final = state
+            return record
         thorough = deep and step < deep_steps
         probe = thorough or probe_every == 1 or rng.randbelow(probe_every) == 0
         legal = {s: game.legal_actions(state, s) for s in range(seats)}
@@ -278,6 +376,15 @@ def play_random_game(
         assert to_act, "an unfinished game must wait for someone"
         for s in to_act:
             assert legal[s], f"seat {s} must act but has no legal action"
+        for s, actions in legal.items():
+            assert len(set(actions)) == len(actions), f"seat {s}'s legal actions repeat one: " + (
+                ", ".join(str(a) for a, n in Counter(actions).items() if n > 1)
+            )
+            if probe:
+                for action in actions:
+                    assert game.listed_form(state, s, action) == action, f"{action} listed twice"
+        if tally is not None:
+            tally.positions += 1
         timers = game.timers(state)
         keys = {t.key for t in timers}
         assert len(keys) == len(timers), "timer keys must be unique"
@@ -292,12 +399,25 @@ def play_random_game(
                 assert_refused(game, state, rng.randbelow(seats), stale, before)
             budget = 40 if thorough else 5
             for seat, action in islice(mutations(legal, hands, codes, rng), 3 * budget):
-                if action in legal.get(seat, ()) or action.kind in NOT_LISTED:
+                offered = legal.get(seat, ())
+                if action in offered or action.kind in NOT_LISTED:
                     continue
+                if 0 <= seat < seats and game.listed_form(state, seat, action) in offered:
+                    continue  # another spelling of a listed play, which the game names
                 assert_refused(game, state, seat, action, before)
                 budget -= 1
                 if budget <= 0:
                     break
+        if probe:
+            for timer in timers:
+                expire = Action(ActionKind.EXPIRE, timer=timer.key)
+                after, produced = apply_checked(game, state, timer.seat, expire, deck, before)
+                assert produced and snapshot(after) != before, f"{timer} expired to no effect"
+                if game.outcome(after) is None:
+                    assert game.to_act(after), f"nobody to act after {timer} expired"
+            if to_act and rng.randbelow(takeover_every) == 0:
+                taken = sorted(to_act)[rng.randbelow(len(to_act))]
+                check_takeover(game, state, taken, legal[taken], rng, tally, veterans)
         if thorough:
             for s, actions in legal.items():
                 for action in actions:
@@ -322,6 +442,39 @@ def play_random_game(
     assert game.to_act(state) == frozenset() and game.timers(state) == ()
     record.final = state
     return record
+
+
+@dataclass
+class Tally:
+    """What the checks covered: positions checked, bot takeovers made."""
+
+    positions: int = 0
+    takeovers: int = 0
+
+
+def check_takeover(
+    game: Game[Any],
+    state: Any,
+    seat: int,
+    legal: Sequence[Action],
+    rng: SeededRandom,
+    tally: Tally | None = None,
+    veterans: Sequence[SeatedBot] = (),
+) -> None:
+    """A freshly made bot of each level, which has seen nothing of this game, takes
+    ``seat`` over (a player leaving mid-game) and must choose one of its legal actions;
+    so must each of ``veterans``, bots asked at every probe whatever the seat, so that
+    the positions they see are never the ones their own choices led to (a stale plan)."""
+    view = game.view(state, seat)
+    for level in bot_levels(game.name):
+        bot = make_bot(game.name, level, bytes([rng.randbelow(256) for _ in range(8)]))
+        choice = bot.choose(view, legal)
+        assert choice in legal, f"a fresh {level} bot chose {choice}, which is not legal"
+        if tally is not None:
+            tally.takeovers += 1
+    for bot in veterans:
+        choice = bot.choose(view, legal)
+        assert choice in legal, f"a {bot.level} bot asked again chose {choice}, not legal"
 
 
 def _next_move(
@@ -370,3 +523,203 @@ def levels_for(game: Game[Any], rng: SeededRandom, seats: int) -> list[str | Non
     """A random bot level (or none, for uniform choices) per seat."""
     offered: list[str | None] = [None, *bot_levels(game.name)]
     return [offered[rng.randbelow(len(offered))] for _ in range(seats)]
+
+
+# -- ties forced at the end of a match (RULES §0.12-14, PCG-7) ----------------------------
+
+SHORT_MATCH: dict[str, dict[str, Any]] = {
+    "pika": {"match_length": "single"},
+    "uno": {"match_length": "single"},
+    "hearts": {"target": 30},
+    "bestia": {"hands": 1},
+    "ciapano": {"match_length": "hands:3"},
+    "scala40": {"match_length": "hands:1"},
+    "poker": {"hands": 1},
+    "settemezzo": {"hands": 1},
+}
+"""The shortest match each knock-out game offers: the tie is forced at its end."""
+
+
+@dataclass(frozen=True)
+class Forced:
+    inner: Any
+    hand: int  # 0: the match; n: the n-th tie-break hand
+
+
+class ForcedTie(Game[Forced]):
+    """``game`` with its match ending with ``tied`` sharing first place (the others
+    after them in the match's own order); its tie-break hands are the game's own, and
+    ``hand_places`` keeps each one's places as the game gave them."""
+
+    min_players = 2
+    max_players = 10
+    offers_knock_out = True
+
+    def __init__(self, game: Game[Any], tied: Sequence[int]) -> None:
+        self.game, self.tied = game, tuple(tied)
+        self.name, self.title = game.name, game.title
+        self.option_specs = game.option_specs
+        self.hand_places: dict[int, tuple[int, ...]] = {}
+
+    def options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        return self.game.options(given)
+
+    def new_game(self, options: Mapping[str, Any] | None, seats: int, seed: bytes) -> Forced:
+        return Forced(self.game.new_game(options, seats, seed), 0)
+
+    def _new_game(self, options: dict[str, Any], seats: int, rng: SeededRandom) -> Forced:
+        raise NotImplementedError
+
+    def _legal_actions(self, state: Forced, seat: int) -> list[Action]:
+        return self.game.legal_actions(state.inner, seat)
+
+    def apply(self, state: Forced, seat: int, action: Action) -> tuple[Forced, list[Event]]:
+        inner, events = self.game.apply(state.inner, seat, action)
+        return Forced(inner, state.hand), events
+
+    def _apply(self, state: Forced, seat: int, action: Action) -> tuple[Forced, list[Event]]:
+        return self.apply(state, seat, action)
+
+    def outcome(self, state: Forced) -> Outcome | None:
+        found = self.game.outcome(state.inner)
+        if found is None:
+            return None
+        if state.hand:
+            self.hand_places[state.hand] = found.places
+            return found
+        rest = [s for s in range(len(found.places)) if s not in self.tied]
+        places = [1] * len(found.places)
+        for s in rest:
+            places[s] = (
+                1 + len(self.tied) + sum(1 for t in rest if found.places[t] < found.places[s])
+            )
+        return replace(found, places=tuple(places))
+
+    def tie_break_hand(self, state: Forced) -> tuple[Forced, list[Event]]:
+        inner = state.inner
+        if state.hand == 0 and self.game.name in _LEVEL_AT_TOP:
+            inner = _LEVEL_AT_TOP[self.game.name](inner, self.tied)
+        inner, events = self.game.tie_break_hand(inner)
+        return Forced(inner, state.hand + 1), events
+
+    def last_capture(self, state: Forced) -> int | None:
+        return self.game.last_capture(state.inner)
+
+    def partners(self, state: Forced, seat: int) -> frozenset[int]:
+        return self.game.partners(state.inner, seat)
+
+    def listed_form(self, state: Forced, seat: int, action: Action) -> Action:
+        return self.game.listed_form(state.inner, seat, action)
+
+    def view(self, state: Forced, seat: int | None) -> Any:
+        return self.game.view(state.inner, seat)
+
+    def to_act(self, state: Forced) -> frozenset[int]:
+        return self.game.to_act(state.inner)
+
+    def seats(self, state: Forced) -> int:
+        return self.game.seats(state.inner)
+
+    def timers(self, state: Forced) -> tuple[Any, ...]:
+        return self.game.timers(state.inner)
+
+    def cards_in_play(self, state: Forced) -> list[str]:
+        return self.game.cards_in_play(state.inner)
+
+    def hidden_cards(self, state: Forced, seat: int | None) -> list[str]:
+        return self.game.hidden_cards(state.inner, seat)
+
+    def shown_cards(self, state: Forced, seat: int) -> list[str]:
+        return self.game.shown_cards(state.inner, seat)
+
+
+def _chips_level(state: Any, tied: Sequence[int]) -> Any:
+    """A chip game's end with the ``tied`` seats level on more chips than anyone else."""
+    top = max(state.chips) + 1
+    chips = tuple(top if s in tied else c for s, c in enumerate(state.chips))
+    if hasattr(state, "in_match"):
+        in_match = tuple(s in tied or m for s, m in enumerate(state.in_match))
+        return replace(state, chips=chips, in_match=in_match)
+    return replace(state, chips=chips)
+
+
+def _places_level(state: Any, tied: Sequence[int]) -> Any:
+    """Scala 40's end with the ``tied`` seats placed first together."""
+    rest = [s for s in range(len(state.places)) if s not in tied]
+    places = [1 if s in tied else 0 for s in range(len(state.places))]
+    for s in rest:
+        places[s] = 1 + len(tied) + sum(1 for t in rest if state.places[t] < state.places[s])
+    return state.replace(places=tuple(places))
+
+
+_LEVEL_AT_TOP = {"poker": _chips_level, "settemezzo": _chips_level, "scala40": _places_level}
+"""Games whose tie-break hand reads who is tied from their own state: the forced tie is
+written there too before it is dealt, so the hand is played by the sides tied."""
+
+
+def expected_ko_places(
+    match: Sequence[int],
+    tied: Sequence[int],
+    hands: Sequence[Sequence[int]],
+    last_capture: int | None,
+) -> tuple[tuple[int, ...], int]:
+    """RULES §0.12-14 worked out by splitting groups: the tied seats start as one group;
+    each tie-break hand splits every group by its places; play stops once the first group
+    is one seat, or after 3 hands, when the last capture's seat, if in the first group,
+    drops to the end of it. Returns the places and how many hands were needed."""
+    groups = [list(tied)]
+    used = 0
+    for places in hands:
+        used += 1
+        split: list[list[int]] = []
+        for group in groups:
+            for place in sorted({places[s] for s in group}):
+                split.append([s for s in group if places[s] == place])
+        groups = split
+        if len(groups[0]) == 1:
+            break
+    if len(groups[0]) > 1 and last_capture in groups[0]:
+        first = groups[0]
+        others = [s for s in first if s != last_capture]
+        groups = [others, [last_capture], *groups[1:]]
+    out = list(match)
+    ahead = 0
+    for group in groups:
+        for s in group:
+            out[s] = 1 + ahead
+        ahead += len(group)
+    return tuple(out), used
+
+
+def play_forced_tie(game: Game[Any], seats: int, tied: Sequence[int], seed: bytes) -> int:
+    """A match of ``game`` ending with ``tied`` level at the top, played on through the
+    knock-out's tie-break hands by bots of random levels; its places must be those
+    :func:`expected_ko_places` works out. Returns the positions played."""
+    forced = ForcedTie(game, tied)
+    ko = KnockOut(forced)
+    rng = SeededRandom(seed)
+    state = ko.new_game(SHORT_MATCH.get(game.name, {}), seats, seed)
+    levels = bot_levels(game.name)
+    bots = [
+        make_bot(game.name, levels[rng.randbelow(len(levels))], seed + bytes([s]))
+        for s in range(seats)
+    ]
+    steps = 0
+    while state.outcome is None:
+        waiting = sorted(ko.to_act(state))
+        assert waiting, "a knock-out match waits for nobody"
+        seat = waiting[rng.randbelow(len(waiting))]
+        legal = ko.legal_actions(state, seat)
+        assert legal, f"seat {seat} must act but has no legal action"
+        state, _ = ko.apply(state, seat, bots[seat].choose(ko.view(state, seat), legal))
+        steps += 1
+        assert steps < 200_000, "no end"
+    outcome = ko.outcome(state)
+    assert outcome is not None and state.match is not None
+    hands = [forced.hand_places[n] for n in sorted(forced.hand_places)]
+    last = forced.last_capture(state.current)
+    expected, used = expected_ko_places(state.match.places, tied, hands, last)
+    assert len(hands) == used, f"{len(hands)} tie-break hands played where {used} decide"
+    assert outcome.places == expected, (outcome.places, expected, hands, last)
+    check_outcome(outcome, seats)
+    return steps

@@ -94,12 +94,12 @@ def test_burraco_4_one_wild_and_replacing_it() -> None:
     assert events[0]["shown"] == "5♥ 6♥ 7♥ joker(8♥)"
 
 
-def test_burraco_4_a_client_may_place_a_wild_the_list_leaves_out() -> None:
-    """BURRACO-4: legal_actions leaves out a wild inside a run in place of a natural the
-    hand holds; the rules still accept it, and refuse a broken run with its reason."""
+def test_burraco_4_a_wild_in_place_of_a_held_natural_is_listed() -> None:
+    """BURRACO-4: legal_actions lists a wild inside a run in place of a natural the hand
+    holds, and the rules accept it; a broken run is refused with its reason."""
     state = table([["5H", "6H", "7H", "JK", "9C", "KD"], ["4H"]])
     inside = Action(A.MELD, cards=("5H", "JK", "7H"))
-    assert inside not in legal(state)
+    assert inside in legal(state)
     after, _ = GAME.apply(state, 0, inside)
     assert after.melds[0][0].stands_for() == "6H"
     refused(

@@ -12,22 +12,36 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tavolo.cardgames.errors import InvalidOptions
 from tavolo.cardgames.registry import all_games
 from tavolo.cardgames.rng import SeededRandom
 from tests.scale import scaled
 from tests.unit.cardgames.conformance import (
+    SHORT_MATCH,
+    Tally,
     check_replay,
     levels_for,
+    option_domains,
     option_sets,
+    pairwise_rows,
+    play_forced_tie,
     play_random_game,
+    wrong_values,
 )
 
 GAMES = sorted(all_games())
 
 # Sized so that `make test` checks every game in minutes: the interpreted pass runs all
-# three layers, the compiled pass (`-m "not load"`) the seeded games probed at every
-# action; `make soak` (TAVOLO_SOAK=full) plays the large runs.
+# three layers, the pairwise option sets and the forced ties, the compiled pass
+# (`-m "not load"`) the seeded games probed at every action; `make soak`
+# (TAVOLO_SOAK=full) plays the large runs, ten times the pairwise and tie runs.
 DEEP_EXAMPLES = scaled(6, 100)
+PAIRWISE_STEPS = scaled(40, 200)
+"""Actions each pairwise option set is played for, probed at every one."""
+PAIRWISE_GAMES = scaled(1, 2)
+"""Games (seeds) each pairwise option set and seat count is played with."""
+FORCED_TIES = scaled(1, 10)
+"""Matches per seat count and tie size whose end is forced level."""
 PROBED_ACTIONS = scaled(4_000, 50_000)
 VOLUME_ACTIONS = scaled(16_000, 1_200_000)
 
@@ -105,3 +119,82 @@ def test_the_same_seed_deals_the_same_game(name: str) -> None:
     views = [game.view(first, s).to_dict() for s in range(game.max_players)]
     assert views == [game.view(again, s).to_dict() for s in range(game.max_players)]
     assert views != [game.view(other, s).to_dict() for s in range(game.max_players)]
+
+
+@pytest.mark.load
+@pytest.mark.parametrize("name", GAMES)
+def test_every_pair_of_option_values_at_every_seat_count(name: str) -> None:
+    """GAMES.md 6: at every seat count, option sets in which every pair of two options'
+    values occurs, each played with bots of random levels and uniform choices, probed at
+    every action: a seat waited for always has a legal action, no action is listed twice,
+    every running timer's expiry is accepted and moves the game on, and a freshly made
+    bot of each level (and bots asked out of turn, who never produced the position) can
+    take any seat it is handed and choose a legal action."""
+    game = all_games()[name]
+    tally = Tally()
+    rows = 0
+    for seats in game.seat_counts():
+        for index, options in enumerate(pairwise_rows(game, seats)):
+            for repeat in range(PAIRWISE_GAMES):
+                chooser = f"pairwise {seats} {index} {repeat}".encode()
+                levels = levels_for(game, SeededRandom(chooser), seats)
+                seed = f"pairwise game {seats} {index} {repeat}".encode()
+                play_random_game(
+                    game,
+                    seats,
+                    options,
+                    seed,
+                    chooser,
+                    levels,
+                    deep=False,
+                    stop_after=PAIRWISE_STEPS,
+                    tally=tally,
+                    takeover_every=4,
+                )
+                rows += 1
+    print(
+        f"{name}: {rows} pairwise games, {tally.positions} positions, "
+        f"{tally.takeovers} fresh-bot takeovers"
+    )
+    assert tally.positions >= rows
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_options_refuse_look_alikes_and_keep_canonical_values(name: str) -> None:
+    """GAMES.md 3, PCG-6: a value of another type (``1`` or ``1.0`` for ``true``, ``"3"``
+    for 3) or a non-canonical spelling (``"hands:07"``) is refused naming the option and
+    its values; every value the option takes is kept exactly as given, type and all."""
+    game = all_games()[name]
+    for option, value in wrong_values(game):
+        with pytest.raises(InvalidOptions, match=option):
+            game.options({option: value})
+    for option, values in option_domains(game).items():
+        for value in values:
+            kept = game.options({option: value})[option]
+            assert kept == value and type(kept) is type(value), (option, value, kept)
+
+
+KO_GAMES = sorted(n for n, g in all_games().items() if g.offers_knock_out and not g.own_tie_breaks)
+
+
+@pytest.mark.load
+@pytest.mark.parametrize("name", KO_GAMES)
+def test_forced_two_three_and_four_way_ties_are_placed_by_rules_0_12_to_0_14(name: str) -> None:
+    """PCG-7, RULES §0.12-14: a match ending with 2, 3 or 4 sides level at the top goes
+    through knock-out tie-break hands; the places match the rules worked out here by
+    splitting the tied group hand by hand (a later hand ordering only what an earlier
+    left level, the last capture losing after three, other seats keeping their place)."""
+    assert set(SHORT_MATCH) == set(KO_GAMES)
+    game = all_games()[name]
+    matches = positions = 0
+    for seats in game.seat_counts():
+        for size in (2, 3, 4):
+            if size > seats:
+                continue
+            for repeat in range(FORCED_TIES):
+                start = (repeat * 7 + size) % (seats - size + 1)
+                tied = tuple(range(start, start + size))
+                seed = f"forced tie {seats} {size} {repeat}".encode()
+                positions += play_forced_tie(game, seats, tied, seed)
+                matches += 1
+    print(f"{name}: {matches} matches with forced ties, {positions} positions")

@@ -203,8 +203,9 @@ class SolitarioBot:
             if draws == 0 and move in moves:
                 self.watch.played()
                 return moves[self._played(pos, move)]
-            if draws and stock is not None:
-                self.plan, self.plan_draws = (_after_draws(pos, stock, draw_count, draws), move), 0
+            target = None if stock is None else _after_draws(pos, stock, draw_count, draws)
+            if draws and target is not None:
+                self.plan, self.plan_draws = (target, move), 0
                 planned = self._follow_plan(pos, moves, legal)
                 if planned is not None:
                     return planned
@@ -261,12 +262,14 @@ class SolitarioBot:
         return move
 
 
-def _after_draws(pos: Position, stock: Cards, draw: int, draws: int) -> str:
-    """The waste's top after turning the remembered stock ``draws`` times."""
+def _after_draws(pos: Position, stock: Cards, draw: int, draws: int) -> str | None:
+    """The waste's top after turning the remembered stock ``draws`` times, or ``None``
+    when that leaves no waste: a line planned in another position than this one (the
+    seat was played by someone else meanwhile), which is then planned afresh."""
     s, w = stock, pos.waste
     for _ in range(draws):
         s, w = turn_stock(s, w, draw)
-    return w[-1]
+    return w[-1] if w else None
 
 
 def _unseen_move(pos: Position, moves: list[Move], seen: set[tuple[Any, ...]]) -> Move | None:

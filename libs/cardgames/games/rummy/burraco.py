@@ -181,6 +181,25 @@ class Burraco(Game[BurracoState]):
     def _is_legal(self, state: BurracoState, seat: int, action: Action) -> bool:
         return seat == state.turn and state.phase != OVER and refusal(state, seat, action) is None
 
+    def listed_form(self, state: BurracoState, seat: int, action: Action) -> Action:
+        """An attachment naming an end that plays as the same attachment with none (a
+        pinella laid in its own place at the low end) is listed without the end."""
+        if action.kind is not ActionKind.ATTACH or action.target is None:
+            return action
+        own = state.melds[side_of(state, seat)]
+        index = action.meld
+        if len(action.cards) != 1 or index is None or not 0 <= index < len(own):
+            return action
+        if action != Action(
+            ActionKind.ATTACH, cards=action.cards, meld=index, target=action.target
+        ):
+            return action  # other fields set: no spelling of a play
+        named = attach(own[index], action.cards[0], action.target, RULES)
+        plain = attach(own[index], action.cards[0], None, RULES)
+        if isinstance(named, str) or named != plain:
+            return action
+        return Action(ActionKind.ATTACH, cards=action.cards, meld=index)
+
     def _explain(self, state: BurracoState, seat: int, action: Action) -> RuleError:
         if state.phase == OVER:
             return GameOver("the game is over")

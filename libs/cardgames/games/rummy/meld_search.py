@@ -4,10 +4,9 @@ sets it holds, never by filtering subsets (GAMES.md 7).
 A hand of 14 cards with jokers has thousands of subsets, and one that took a big discard
 pile has millions. Runs are found by sliding a window along each suit's positions while
 at most one place is missing; sets by counting each rank's cards per suit; attachments
-by looking up the few cards that can join each meld. The list holds every meld but those
-that put a wild *inside* a run in place of a natural the hand also holds (5♥ joker 7♥
-while holding 6♥): those are legal too, and :func:`~.melds.read_meld` checks them when a
-client sends one.
+by looking up the few cards that can join each meld. The list holds every meld once,
+those that put a wild in a run in place of a natural the hand also holds (5♥ joker 7♥
+while holding 6♥) included: they are legal, so a client and a bot must find them.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ def melds_in_hand(hand: Iterable[str], rules: MeldRules) -> list[FoundMeld]:
     for suit in SUITS:
         found.extend((cards, 0) for cards in _runs(counts, suit, wilds))
     found.extend(_sets(counts, wilds, rules))
-    return found
+    return list(dict.fromkeys(found))  # a pinella in its own place is found twice
 
 
 def _runs(counts: Counter[str], suit: str, wilds: Sequence[str]) -> Iterator[MeldCards]:
@@ -54,7 +53,7 @@ def _runs(counts: Counter[str], suit: str, wilds: Sequence[str]) -> Iterator[Mel
             else:
                 if not (low == ACE_LOW and high == ACE_HIGH):
                     yield whole
-                places = [low, high]
+                places = list(range(low, high + 1))  # a wild for any of them
             for place in places:
                 at = place - low
                 for wild in wilds:
@@ -103,8 +102,13 @@ def attachments(melds: Sequence[Meld], hand: Iterable[str], rules: MeldRules) ->
     wilds = sorted(c for c in have if is_wild(c, rules))
     found: list[Attachment] = []
     for index, meld in enumerate(melds):
+        results: set[tuple[str, object]] = set()
         for card, end in _candidates(meld, have, wilds):
-            if not isinstance(attach(meld, card, end, rules), str):
+            done = attach(meld, card, end, rules)
+            # A pinella laid at the low end in its own place is the same play as laid
+            # there as a natural: listed once.
+            if not isinstance(done, str) and (card, done) not in results:
+                results.add((card, done))
                 found.append((index, card, end))
     return found
 
@@ -122,7 +126,9 @@ def _candidates(meld: Meld, have: set[str], wilds: Sequence[str]) -> list[tuple[
     if meld.wild >= 0:
         places.append(meld.low + meld.wild)
     naturals = {codes[p] for p in places if ACE_LOW <= p <= ACE_HIGH and codes[p] in have}
-    out.extend((c, None) for c in sorted(naturals))
+    for c in sorted(naturals):
+        both = meld.low - 1 == ACE_LOW and meld.high + 1 == ACE_HIGH and RANK.get(c) == ACE_HIGH
+        out.extend([(c, LOW), (c, HIGH)] if both else [(c, None)])
     if meld.wild < 0:
         out.extend((w, end) for w in wilds for end in (LOW, HIGH))
     return out

@@ -254,9 +254,10 @@ class Attached:
 
 
 def attach(meld: Meld, card: str, end: str | None, rules: MeldRules) -> Attached | str:
-    """Add one card to ``meld``. ``end`` ("low"/"high") places a wild on a run; a
-    natural's place is its own. A natural that fills a wild's place moves the wild to
-    the high end (the low end when the top is reached) or, in Scala 40, back to the hand."""
+    """Add one card to ``meld``. ``end`` ("low"/"high") places a wild on a run, and an
+    ace beside 2…K, which could go at either end; another natural's place is its own. A
+    natural that fills a wild's place moves the wild to the high end (the low end when the
+    top is reached) or, in Scala 40, back to the hand."""
     if not is_card(card):
         return f"{card!r} is not a card"
     if meld.kind == SET:
@@ -268,6 +269,12 @@ def attach(meld: Meld, card: str, end: str | None, rules: MeldRules) -> Attached
         or fits(card, meld.high + 1, meld.suit)
         or (meld.wild >= 0 and fits(card, meld.low + meld.wild, meld.suit))
     )
+    both_ends = _fits_both_ends(meld, card)
+    if both_ends and not is_wild(card, rules):
+        # An ace beside 2…K: the player names the end (RULES 12.3, 13.5).
+        if end not in (LOW, HIGH):
+            return f"say where {pretty(card)} goes on {describe(meld)}: low or high"
+        return _run_result(meld, card, end, rules)
     if end is not None and not is_wild(card, rules):
         return f"{pretty(card)} has one place in this run: attach it without low or high"
     if is_wild(card, rules) and (end is not None or not in_place):
@@ -285,6 +292,17 @@ def attach(meld: Meld, card: str, end: str | None, rules: MeldRules) -> Attached
     if fits(card, meld.high + 1, meld.suit) and meld.high < ACE_HIGH:
         return _run_result(meld, card, HIGH, rules)
     return f"{pretty(card)} does not continue {describe(meld)}"
+
+
+def _fits_both_ends(meld: Meld, card: str) -> bool:
+    """Whether a natural ``card`` could go at either end of the run ``meld``: an ace
+    beside 2…K, the one card with two places."""
+    return (
+        meld.low > ACE_LOW
+        and meld.high < ACE_HIGH
+        and fits(card, meld.low - 1, meld.suit)
+        and fits(card, meld.high + 1, meld.suit)
+    )
 
 
 def _run_result(meld: Meld, card: str, end: str, rules: MeldRules) -> Attached | str:

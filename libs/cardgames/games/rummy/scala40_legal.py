@@ -153,6 +153,36 @@ def _keeps_a_card(
 
 
 def discard_refusal(state: Scala40State, seat: int, card: str) -> str | None:
+    refused = _discard_rule_refusal(state, seat, card)
+    if refused is not None or not state.options.no_attachable_discard:
+        return refused
+    hand = state.hands[seat]
+    if len(hand) == 1 or not state.opened[seat]:
+        return None  # the closing discard; a player who has not opened is not bound
+    table = [m for _, m in state.melds]
+    if not _attachable(table, card):
+        return None
+    # RULES 13.5: the option never leaves a turn without a discard.
+    if any(
+        _discard_rule_refusal(state, seat, c) is None and not _attachable(table, c)
+        for c in set(hand)
+    ):
+        return f"{pretty(card)} could be added to a meld on the table: it may not be discarded"
+    return None
+
+
+def _attachable(table: Sequence[Meld], card: str) -> bool:
+    """Whether ``card`` could join a meld on the table (RULES 13.5): at either end, in
+    its place, or in a joker's place; a joker wherever a meld could still take it."""
+    return any(
+        not isinstance(attach(meld, card, end, RULES), str)
+        for meld in table
+        for end in (None, LOW, HIGH)
+    )
+
+
+def _discard_rule_refusal(state: Scala40State, seat: int, card: str) -> str | None:
+    """Why ``card`` may not be discarded, ``no_attachable_discard`` aside."""
     hand = state.hands[seat]
     if card not in hand:
         return f"you do not hold {pretty(card) if is_card(card) else repr(card)}"
@@ -162,13 +192,6 @@ def discard_refusal(state: Scala40State, seat: int, card: str) -> str | None:
         return "nobody may close in the first round"
     if not state.opened[seat]:
         return _opening_refusal(state, seat, closing=len(hand) == 1)
-    if state.options.no_attachable_discard and len(hand) > 1:
-        table = [m for _, m in state.melds]
-        fits_one = any(not isinstance(attach(m, card, None, RULES), str) for m in table)
-        if fits_one and any(
-            all(isinstance(attach(m, c, None, RULES), str) for m in table) for c in hand
-        ):
-            return f"{pretty(card)} could be added to a meld on the table: it may not be discarded"
     return None
 
 

@@ -97,6 +97,8 @@ def list_moves(pos: Position) -> list[Move]:
             for k, col in enumerate(pos.up):
                 if k != t and col and RANK[col[0]] == KING:
                     moves.append((COLUMN_NAMES[k], target, len(col)))
+            # A foundation's top card may go back to a column (RULES 16.3): a king here.
+            moves.extend((FOUNDATION_NAMES[s], target, 1) for s in range(4) if found[s] == KING)
             continue
         fitting = FITS_UNDER[target_col[-1]]
         if waste_top is not None and waste_top in fitting:

@@ -15,8 +15,9 @@ The deal, following suit and the two-player stock are the shared table's
    hand totals 11, plus its declarations.
 5. *Match* (TRESETTE-6): ``match_length = points:21`` (``points:31`` when accusi is on and
    no length is given). If both sides pass the target the higher total wins; equal totals
-   play another hand **[decision]**. With ``hands:N`` the most points wins, equal totals
-   draw, and with ``ko`` on a draw plays tie-break hands (RULES §0 rules 13-14).
+   play tie-break hands (RULES §0.13): up to 3, their points kept out of the totals, the
+   third drawn one lost by the side that took its last trick. With ``hands:N`` the most
+   points wins, equal totals draw, and with ``ko`` on a draw plays tie-break hands too.
 """
 
 from __future__ import annotations
@@ -194,8 +195,13 @@ class Tresette(TresetteTable):
         totals = tuple(t + p for t, p in zip(state.totals, points, strict=True))
         state = state.replace(totals=totals, score_sheet=(*state.score_sheet, tuple(points)))
         if kind == "points":
-            if max(totals) < number or totals[0] == totals[1]:
+            if max(totals) < number:
                 return self.next_hand(state, events)
+            if totals[0] == totals[1]:
+                # RULES 6.6 with §0.13: tie-break hands order the sides, at most 3, and
+                # their points stay out of the totals.
+                events.append({"type": "tie_break_started", "sides": [0, 1]})
+                return self.next_hand(state.replace(tied=(0, 1)), events)
             return self.game_over(state, "target", events)
         if state.hand_no < number:
             return self.next_hand(state, events)
