@@ -27,6 +27,7 @@ last. It is recorded as ``timer_expired`` and the events of the moves it stood f
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import JSON, Event, Game, Outcome, Timer, View
@@ -136,10 +137,9 @@ class FishingGame(Game[FishingState]):
         for card in hand:
             found = captures(rules.style, values, value[card], rules.fewest)
             if not found:
-                actions.append(Action(ActionKind.PLAY, cards=(card,)))
+                actions.append(_play_action(card, ()))
             for taken in found:
-                capture = tuple(table[i] for i in taken)
-                actions.append(Action(ActionKind.PLAY, cards=(card,), capture=capture))
+                actions.append(_play_action(card, tuple([table[i] for i in taken])))
         return actions
 
     def _is_legal(self, state: FishingState, seat: int, action: Action) -> bool:
@@ -332,6 +332,24 @@ class FishingGame(Game[FishingState]):
             if s != seat and not state.declared[s]:
                 hidden.extend(hand)
         return hidden
+
+
+_PLAYS: dict[tuple[str, tuple[str, ...]], Action] = {}
+PLAYS_LIMIT: Final = 20_000
+"""An action is an immutable value, and building one (eleven fields) costs more than the
+rest of listing it, so each (card, capture) play is built once, up to this many before
+the cache starts afresh."""
+
+
+def _play_action(card: str, capture: tuple[str, ...]) -> Action:
+    """``PLAY(cards=(card,), capture=capture)``, shared between the turns that offer it."""
+    key = (card, capture)
+    known = _PLAYS.get(key)
+    if known is None:
+        if len(_PLAYS) >= PLAYS_LIMIT:
+            _PLAYS.clear()
+        known = _PLAYS[key] = Action(ActionKind.PLAY, cards=(card,), capture=capture)
+    return known
 
 
 def final_keys(state: FishingState) -> list[tuple[int, ...]]:
