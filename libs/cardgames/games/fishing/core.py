@@ -27,13 +27,14 @@ last. It is recorded as ``timer_expired`` and the events of the moves it stood f
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import JSON, Event, Game, Outcome, Timer, View
 from tavolo.cardgames.errors import GameOver, NotYourTurn, RuleError
 from tavolo.cardgames.games.fishing.accusi import POINTS, accuso
-from tavolo.cardgames.games.fishing.captures import captures, is_ace_sweep
-from tavolo.cardgames.games.fishing.deck import DENARI, sort_cards
+from tavolo.cardgames.games.fishing.captures import SCOPA, captures, is_ace_sweep
+from tavolo.cardgames.games.fishing.deck import DECKS, DENARI, sort_cards
 from tavolo.cardgames.games.fishing.match import (
     MAX_TIEBREAK_HANDS,
     decided,
@@ -136,10 +137,9 @@ class FishingGame(Game[FishingState]):
         for card in hand:
             found = captures(rules.style, values, value[card], rules.fewest)
             if not found:
-                actions.append(Action(ActionKind.PLAY, cards=(card,)))
+                actions.append(_play_action(card, ()))
             for taken in found:
-                capture = tuple(table[i] for i in taken)
-                actions.append(Action(ActionKind.PLAY, cards=(card,), capture=capture))
+                actions.append(_play_action(card, tuple([table[i] for i in taken])))
         return actions
 
     def _is_legal(self, state: FishingState, seat: int, action: Action) -> bool:
@@ -334,6 +334,24 @@ class FishingGame(Game[FishingState]):
         return hidden
 
 
+_PLAYS: dict[tuple[str, tuple[str, ...]], Action] = {}
+PLAYS_LIMIT: Final = 20_000
+"""An action is an immutable value, and building one (eleven fields) costs more than the
+rest of listing it, so each (card, capture) play is built once, up to this many before
+the cache starts afresh."""
+
+
+def _play_action(card: str, capture: tuple[str, ...]) -> Action:
+    """``PLAY(cards=(card,), capture=capture)``, shared between the turns that offer it."""
+    key = (card, capture)
+    known = _PLAYS.get(key)
+    if known is None:
+        if len(_PLAYS) >= PLAYS_LIMIT:
+            _PLAYS.clear()
+        known = _PLAYS[key] = Action(ActionKind.PLAY, cards=(card,), capture=capture)
+    return known
+
+
 def final_keys(state: FishingState) -> list[tuple[int, ...]]:
     """Each side's rank key at the end (see fishing_match); a cappotto comes first."""
     keys = rank_keys(state.totals, state.tiebreaks, state.ko_loser)
@@ -443,21 +461,27 @@ def _declare(state: FishingState, seat: int, events: list[Event]) -> None:
 
 def _play(state: FishingState, seat: int, action: Action, events: list[Event]) -> None:
     card, capture = action.cards[0], action.capture
-    rules, deck = state.rules, state.deck
-    side = state.side_of(seat)
-    state.set_hand(seat, tuple(c for c in state.hands[seat] if c != card))
+    rules = state.rules
+    side = seat % len(state.sides)
+    hands = list(state.hands)
+    hands[seat] = tuple([c for c in hands[seat] if c != card])
+    state.hands = tuple(hands)
     if state.may_declare[seat]:
         may = list(state.may_declare)
         may[seat] = False
         state.may_declare = tuple(may)
     scopa = False
     if capture:
-        values = tuple(deck.value[c] for c in state.table)
-        sweep = is_ace_sweep(rules.style, values, deck.value[card])
-        state.table = tuple(c for c in state.table if c not in capture)
+        table = state.table
+        if rules.style != SCOPA and DECKS[rules.deck_name].value[card] == 1:
+            value = DECKS[rules.deck_name].value
+            sweep = is_ace_sweep(rules.style, tuple([value[c] for c in table]), 1)
+        else:
+            sweep = False  # only an ace of Asso or Cirulla sweeps (is_ace_sweep)
+        state.table = table = tuple([c for c in table if c not in capture])
         _add_to_pile(state, side, (card, *capture))
         state.last_capturer = side
-        scopa = not state.table and not state.hand_over()
+        scopa = not table and (bool(state.stock) or any(state.hands))
         scopa = scopa and (rules.ace_sweep_scopa or not sweep)
         if scopa:
             _add_scope(state, side, 1)
@@ -474,14 +498,14 @@ def _play(state: FishingState, seat: int, action: Action, events: list[Event]) -
         state.table = (*state.table, card)
         events.append({"type": "card_laid", "seat": seat, "card": card})
     state.plays = (*state.plays, (seat, card, capture, scopa))
-    if capture and _cappotto(state, side, events):
+    if capture and rules.cappotto and _cappotto(state, side, events):
         return
-    if state.hand_over():
-        _end_hand(state, events)
-    elif not any(state.hands):
+    if any(state.hands):
+        state.turn = (seat + 1) % state.seats
+    elif state.stock:
         _later_deal(state, events)
     else:
-        state.turn = (seat + 1) % state.seats
+        _end_hand(state, events)
 
 
 def _later_deal(state: FishingState, events: list[Event]) -> None:

@@ -182,6 +182,39 @@ class FishingState(SlottedState):
         self.step = step
         self.rng = rng
 
+    def copy(self) -> FishingState:
+        """A new state with the same fields, named one by one: it is on every action's path."""
+        return FishingState(
+            self.rules,
+            self.seats,
+            self.sides,
+            self.dealer,
+            self.turn,
+            self.hand_no,
+            self.hands,
+            self.table,
+            self.opening,
+            self.stock,
+            self.piles,
+            self.scope,
+            self.accusi,
+            self.last_capturer,
+            self.plays,
+            self.may_declare,
+            self.declared,
+            self.bonus,
+            self.totals,
+            self.sheet,
+            self.last_count,
+            self.tied,
+            self.tiebreaks,
+            self.ko_loser,
+            self.cappotto_side,
+            self.over,
+            self.step,
+            self.rng,
+        )
+
     # -- small helpers every rule uses ----------------------------------------------
 
     @property
