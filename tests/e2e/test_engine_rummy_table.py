@@ -51,7 +51,7 @@ async def test_a_terminal_player_finishes_scala40_at_the_engine(
         assert code == 0, text[-3000:]
         assert "Melds on the table:" in text and "Pozzo: " in text
         assert "Hand 1 is over:" in text and "--- Final places" in text
-        match = re.search(r"tavolo audit verify (\S+)", text)
+        match = re.search(r"tavolo audit verify (?:--receipt \w+ )?(\S+)", text)
         assert match is not None, text[-3000:]
         capsys.readouterr()
         verdict = await asyncio.to_thread(

@@ -57,7 +57,7 @@ async def test_a_lone_player_plays_solitario_at_the_engine_and_the_table_verifie
         assert code == 0, text
         assert "you alone" in text and "--- Solitario, draw 1, standard scoring" in text
         assert "You stopped with " in text and re.search(r" 1st  You \(\d+ points", text), text
-        match = re.search(r"tavolo audit verify (\S+)", text)
+        match = re.search(r"tavolo audit verify (?:--receipt \w+ )?(\S+)", text)
         assert match is not None, text
         capsys.readouterr()
         verdict = await asyncio.to_thread(

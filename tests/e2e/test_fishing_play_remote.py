@@ -47,7 +47,7 @@ async def test_scopa_is_played_to_the_end_at_the_engine_and_verifies(
         assert re.search(r"^ +You +Bot 1$", text, re.M), text  # the count's columns
         assert re.search(r"^  primiera +\d+( \+1)? +\d+( \+1)?$", text, re.M), text
         assert "--- Final places" in text
-        match = re.search(r"tavolo audit verify (\S+)", text)
+        match = re.search(r"tavolo audit verify (?:--receipt \w+ )?(\S+)", text)
         assert match is not None, text
         capsys.readouterr()
         verdict = await asyncio.to_thread(

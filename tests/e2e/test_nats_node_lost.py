@@ -19,6 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import asyncpg
+import grpc
 import nats.errors
 import nats.js.errors
 import pytest
@@ -31,6 +32,7 @@ from tavolo.wallet.payouts import split_pot
 from tests.integration.lobby.platform import (
     PLATFORM_WALLET,
     Platform,
+    Player,
     play_seat,
     running_platform,
     seated_at,
@@ -111,6 +113,22 @@ async def _caught_up(url: str, stream: str, node: str, within: float = 60.0) -> 
         await nc.close()
 
 
+async def _moved(platform: Platform, table_id: str, player: Player, versions: int) -> None:
+    """Wait until the table has made its first few moves (polled, not slept for)."""
+    request = engine_pb2.GetTableRequest(table_id=table_id)
+    async with asyncio.timeout(60):
+        while True:
+            try:
+                view = await platform.engine.GetTable(request, metadata=player.metadata)
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() != grpc.StatusCode.NOT_FOUND:
+                    raise
+            else:
+                if view.version >= versions:
+                    return
+            await asyncio.sleep(0.01)
+
+
 async def test_ops3_the_events_stream_leader_killed_mid_play_loses_nothing(
     platform: Platform, cluster: EmbeddedNatsCluster, database_url: str, namespace: str
 ) -> None:
@@ -124,14 +142,16 @@ async def test_ops3_the_events_stream_leader_killed_mid_play_loses_nothing(
         )
     seats = await asyncio.gather(*watchers)
     table_id = seats[0].table_id
+    # The leader is found before play starts and killed at the first moves: random players
+    # on an idle machine finish a Pika table in well under a second.
+    leader = await _stream_leader(cluster.url, Topology(namespace).events_stream)
+    lost = cluster.node(leader)
     plays = [
         asyncio.create_task(play_seat(platform, table_id, p, random.Random(i)))
         for i, p in enumerate(players)
     ]
-    await asyncio.sleep(1.0)
+    await _moved(platform, table_id, players[0], versions=3)
     assert not all(p.done() for p in plays), "the table ended before the node was lost"
-    leader = await _stream_leader(cluster.url, Topology(namespace).events_stream)
-    lost = cluster.node(leader)
     lost.kill()
 
     views = await asyncio.wait_for(asyncio.gather(*plays), timeout=240)

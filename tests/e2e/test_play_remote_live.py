@@ -111,7 +111,9 @@ async def test_the_client_comes_back_after_the_engine_restarts(
             typist.lines.put("1")
         code = await asyncio.wait_for(game, 240)
         assert code == 0, out.getvalue()
-        assert re.search(r"tavolo audit verify \S+ --as Back$", out.getvalue(), re.MULTILINE)
+        assert re.search(
+            r"tavolo audit verify (?:--receipt \w+ )?\S+ --as Back$", out.getvalue(), re.MULTILINE
+        )
     finally:
         game.cancel()
         await service.stop(grace=0.5)

@@ -52,7 +52,7 @@ async def test_a_terminal_player_finishes_a_trick_game_at_the_engine(
         assert code == 0, text
         assert asked, "the player was never asked to choose"
         assert "--- Final places" in text
-        match = re.search(r"tavolo audit verify (\S+)", text)
+        match = re.search(r"tavolo audit verify (?:--receipt \w+ )?(\S+)", text)
         assert match is not None, text
         capsys.readouterr()
         verdict = await asyncio.to_thread(

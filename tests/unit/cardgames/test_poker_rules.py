@@ -398,7 +398,7 @@ def test_poker_fixture_25_short_deck_ranks_and_the_rising_minimum() -> None:
 
 
 def test_options_are_checked_with_their_names() -> None:
-    with pytest.raises(InvalidOptions, match="'blind' must be one of True, False"):
+    with pytest.raises(InvalidOptions, match="'blind' must be one of true, false, not 'maybe'"):
         GAME.new_game({"blind": "maybe"}, 4, b"x")
     with pytest.raises(InvalidOptions, match="'min_bet'"):
         GAME.new_game({"min_bet": 0}, 4, b"x")
