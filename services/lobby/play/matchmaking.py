@@ -29,15 +29,14 @@ rather than widening a table for everyone. Tickets left over fall back to the ru
 once fewer than a table remain: bot fill or cancellation on the same clocks.
 ``MatchPolicy.rated_for`` turns the rated rule off per pool.
 
-Why these defaults (``bench/bench_ratings.py``): at the bench's 4 tickets a second into
-a 4-seat pool, a window of 2.5 sigmas doubling every 0.5 s and capped at 5 sigmas keeps
-the 95th percentile of waits at 1.49x first come's, with tables' rating spread at 0.65x
-first come's. Both goals at once (spread 0.5x, wait 1.5x) are out of reach at that rate
-for any rule that cannot see arrivals coming: a pool holds on average its arrival rate
-times its mean wait (Little's law), under 8 tickets when 95% wait less than 2.25 s, and
-even the best split of 8 normal draws into tables of 4 has 0.62x the spread of a random
-table (12 draws: 0.46x). At 20 tickets a second the same rule meets both: spread 0.40x,
-wait 1.48x.
+Why these defaults (``bench/bench_ratings.py``): a window of 2.5 sigmas doubling every
+0.5 s and capped at 5 sigmas keeps the 95th percentile of waits at 1.48-1.50x first
+come's at 1, 4 and 20 tickets a second into a 4-seat pool (the rounds a ticket waits do
+not depend on how dense the pool is), with tables' rating spread at 0.73x, 0.65x and
+0.40x first come's. Halving the spread at 4 tickets a second within that wait is out of
+reach for every rule tried: such a pool holds a handful of tickets at a time (Little's
+law), and even the best split of 8 normal draws into tables of 4 has 0.62x the spread
+of a random table.
 """
 
 from __future__ import annotations
