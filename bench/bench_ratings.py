@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_ratings.py [--players 1000] [--tables-each 30]
         [--newcomers 50] [--seconds 600] [--arrivals 4]
+        [--window-start 2.5] [--doubling 0.5] [--window-max 5]
 
 (a) Ratings: ``--players`` with hidden true strengths (normal, sd 1) play 4-seat tables
     (no partners, as Pika) drawn at random; a table's places follow Plackett-Luce on the
@@ -152,7 +153,10 @@ def simulate(
     rng = random.Random(11)  # the same arrivals both times
     players = sorted(ratings)
     policy = MatchPolicy(
-        bot_fill_after=timedelta(seconds=30), window_doubling=timedelta(seconds=args.doubling)
+        bot_fill_after=timedelta(seconds=30),
+        window_start=args.window_start,
+        window_doubling=timedelta(seconds=args.doubling),
+        window_max=args.window_max,
     )
     waiting: list[WaitingTicket] = []
     spreads: list[float] = []
@@ -201,7 +205,11 @@ def pct(values: list[float], q: float) -> float:
 
 
 def part_b(args: argparse.Namespace, ratings: dict[str, Rating]) -> None:
-    print(f"(b) one 4-seat pool, {args.arrivals} tickets/s for {args.seconds} s, same arrivals")
+    print(
+        f"(b) one 4-seat pool, {args.arrivals} tickets/s for {args.seconds} s, same arrivals;"
+        f" window {args.window_start:g} sigmas doubling every {args.doubling:g} s,"
+        f" at most {args.window_max:g}"
+    )
     results = {}
     for name, rated in (("first come", False), ("rated", True)):
         spreads, waits, matched, cpu = simulate(args, ratings, rated)
@@ -232,7 +240,19 @@ def main() -> None:
     parser.add_argument("--newcomers", type=int, default=50)
     parser.add_argument("--seconds", type=int, default=600)
     parser.add_argument("--arrivals", type=float, default=4.0)
-    parser.add_argument("--doubling", type=float, default=10.0, help="window doubling, s")
+    defaults = MatchPolicy()
+    parser.add_argument(
+        "--window-start", type=float, default=defaults.window_start, help="sigmas at first"
+    )
+    parser.add_argument(
+        "--doubling",
+        type=float,
+        default=defaults.window_doubling.total_seconds(),
+        help="a ticket's window doubles every this many seconds of its wait",
+    )
+    parser.add_argument(
+        "--window-max", type=float, default=defaults.window_max, help="sigmas at most"
+    )
     args = parser.parse_args()
     ratings = part_a(args)
     part_b(args, ratings)

@@ -17,9 +17,12 @@ at four, Burraco, Spades). What a finished table means to it:
   ranked against and keeps no rating.
 - **Bots** hold a fixed rating per game and level (``BotRatings``): they take part in the
   update so a bot-filled table still rates its people, and their own rating never moves.
-  The levels are spaced from the bots' benches (``calibrated_levels``); where medium sits
-  among people is a provisional anchor (25, where a newcomer starts) until rated tables
-  between people and bots exist to place it.
+  The levels are calibrated from the bot league's seat-rotated deals
+  (``tavolo.leaderboard.bot_levels``, written by ``tools/calibrate_bot_ratings.py``): the
+  random player sits at a fixed anchor in every game and each step up the ladder is the
+  gap at which this model predicts back the share the stronger level took. Where the
+  anchor sits among people is provisional until rated tables between people and bots
+  exist to place it.
   A player whose seat a bot finished (they left) is reported as a bot seat and is rated
   neither way, as the league does.
 - **Shown rating** is ``mu - 3 * sigma`` clamped at 0: a conservative figure that rises
@@ -35,11 +38,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from types import MappingProxyType
 
 from openskill.models import PlackettLuce
 
+from tavolo.leaderboard.bot_levels import BOT_LEVELS
 from tavolo.leaderboard.model import FinishedTable, Mode, SeatResult
 
 DEFAULT_MU = 25.0
@@ -81,25 +84,9 @@ def shown_rating(mu: float, sigma: float) -> float:
 
 _MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
 
-# What the bots' benches measured (README, "Measured"): the share of games a hard bot
-# wins against an easy and against a medium one, and whether the bench sat two bots of a
-# level together as partners. Games measured in chips (Bestia, Poker, Sette e mezzo),
-# on too few games (Tresette with partners) or not at all keep the default spacing.
-BENCH_WIN_SHARES: dict[str, tuple[float, float, int]] = {
-    "spades": (0.908, 0.784, 2),
-    "uno": (1.000, 0.639, 1),
-    "hearts": (0.989, 0.678, 1),
-    "scopa": (0.786, 0.640, 1),
-    "asso": (0.778, 0.643, 1),
-    "cirulla": (0.750, 0.596, 1),
-    "scopone": (0.977, 0.717, 2),
-    "burraco": (0.816, 0.722, 1),
-    "scala40": (0.791, 0.558, 1),
-    "briscola": (0.850, 0.634, 1),
-    "ciapano": (0.950, 0.696, 1),
-}
 BOT_SIGMA = 2.0
-MOST_SURE = 0.98  # a share of 100% (Uno against easy) is taken as this
+MOST_SURE = 0.98  # a share of 100% (every deal won) is taken as this
+UNCALIBRATED = MappingProxyType({"easy": 20.0, "medium": DEFAULT_MU, "hard": 30.0})
 
 
 def gap_for_share(share: float, partners: int, sigma: float = BOT_SIGMA) -> float:
@@ -116,18 +103,11 @@ def gap_for_share(share: float, partners: int, sigma: float = BOT_SIGMA) -> floa
     return (low + high) / 2
 
 
-@lru_cache(maxsize=64)
 def calibrated_levels(game: str) -> Mapping[str, float]:
-    """Bot mu by level for ``game``: medium at a newcomer's 25 (a provisional anchor: no
-    rated table has yet set people against bots), hard and easy spaced so that the model
-    predicts the win shares the bots' bench measured; 20, 25, 30 without a measure."""
-    measured = BENCH_WIN_SHARES.get(game)
-    if measured is None:
-        return MappingProxyType({"easy": 20.0, "medium": DEFAULT_MU, "hard": 30.0})
-    against_easy, against_medium, partners = measured
-    hard = DEFAULT_MU + gap_for_share(against_medium, partners)
-    easy = min(DEFAULT_MU, hard - gap_for_share(against_easy, partners))
-    return MappingProxyType({"easy": easy, "medium": DEFAULT_MU, "hard": hard})
+    """Bot mu by level for ``game``, as the league calibrated them
+    (``tavolo.leaderboard.bot_levels``); 20, 25, 30 for a game not yet calibrated."""
+    levels = BOT_LEVELS.get(game)
+    return MappingProxyType(levels) if levels else UNCALIBRATED
 
 
 @dataclass(frozen=True, slots=True)

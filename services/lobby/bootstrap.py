@@ -20,8 +20,10 @@ Lobby-only settings (read once here; each names the variable in its error):
 - ``TAVOLO_LOBBY_UNRATED_POOLS`` (empty): comma-separated pools that keep first come,
   first seated while the rest are rated: ``game``, ``game|players`` or
   ``game|players|stake`` (``pika,briscola|4,scopa|2|100``);
-- ``TAVOLO_LOBBY_RATING_WINDOW_DOUBLING_SECONDS`` (10): the rating window, one sigma
-  wide at first, doubles every this many seconds of the oldest ticket's wait;
+- ``TAVOLO_LOBBY_RATING_WINDOW_SIGMAS`` (2.5) / ``..._MAX_SIGMAS`` (5) /
+  ``TAVOLO_LOBBY_RATING_WINDOW_DOUBLING_SECONDS`` (0.5): a ticket's rating window, that
+  many of its sigmas wide at first, doubling every that many seconds of its own wait, at
+  most the maximum until the rated deadline;
 - ``TAVOLO_LOBBY_OPERATOR`` (unset): ``nickname:password`` of an operator account to
   create (or promote) at start, the deployment's first staff member;
 - ``TAVOLO_LOBBY_PLATFORM_ADDRESSES`` (unset): comma-separated IP addresses that are the
@@ -71,16 +73,16 @@ from tavolo.servicekit.tracing import client_interceptors
 RELAY_STOP_SECONDS = 10.0  # at most one batch and one publish timeout
 
 
-def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+def _seconds(env: Mapping[str, str], name: str, default: float, unit: str = "seconds") -> float:
     raw = env.get(name)
     if raw is None or raw == "":
         return default
     try:
         value = float(raw)
     except ValueError:
-        raise SettingsError(f"{name} must be a number of seconds, not {raw!r}") from None
+        raise SettingsError(f"{name} must be a number of {unit}, not {raw!r}") from None
     if value <= 0:
-        raise SettingsError(f"{name} must be more than 0 seconds, not {raw}")
+        raise SettingsError(f"{name} must be more than 0 {unit}, not {raw}")
     return value
 
 
@@ -109,9 +111,11 @@ def config_from_env(environ: Mapping[str, str] | None = None) -> LobbyConfig:
         stake_timeout=timedelta(seconds=_seconds(env, "TAVOLO_LOBBY_STAKE_TIMEOUT_SECONDS", 120)),
         bot_level=level,
         rated=_switch(env, "TAVOLO_LOBBY_RATED_MATCHMAKING", default=True),
+        window_start=_seconds(env, "TAVOLO_LOBBY_RATING_WINDOW_SIGMAS", 2.5, unit="sigmas"),
         window_doubling=timedelta(
-            seconds=_seconds(env, "TAVOLO_LOBBY_RATING_WINDOW_DOUBLING_SECONDS", 10)
+            seconds=_seconds(env, "TAVOLO_LOBBY_RATING_WINDOW_DOUBLING_SECONDS", 0.5)
         ),
+        window_max=_seconds(env, "TAVOLO_LOBBY_RATING_WINDOW_MAX_SIGMAS", 5, unit="sigmas"),
         unrated_pools=frozenset(
             p.strip() for p in env.get("TAVOLO_LOBBY_UNRATED_POOLS", "").split(",") if p.strip()
         ),

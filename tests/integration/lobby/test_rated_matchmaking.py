@@ -1,6 +1,7 @@
 """Rated matchmaking (RATE-2) over real gRPC, PostgreSQL and NATS: the lobby learns each
 player's rating from the leaderboard's RatingsChanged events, tickets carry it, and the
-matchmaker seats like with like, widening its window with the wait, until the deadline.
+matchmaker seats like with like, widening each ticket's window with its wait up to a cap,
+until the deadline.
 """
 
 from __future__ import annotations
@@ -78,9 +79,15 @@ async def two_seat_tickets(lobby: Lobby, *players: Player) -> None:
 async def test_rate_2_a_narrow_window_waits_and_a_widened_one_seats(
     database_url: str, nats_url: str, namespace: str
 ) -> None:
-    """RATE-2: 35 and 20 (sigma 2) are 7.5 sigmas apart: with the window doubling every
-    10 s it reaches them after 10 * log2(7.5) = 29.1 s; the deadline here is 120 s."""
-    config = quick_config(bot_fill_after=timedelta(seconds=120))
+    """RATE-2: 35 and 20 (sigma 2) are 7.5 sigmas apart: with a window of 1 sigma
+    doubling every 10 s it reaches them after 10 * log2(7.5) = 29.1 s; the deadline here
+    is 120 s."""
+    config = quick_config(
+        bot_fill_after=timedelta(seconds=120),
+        window_start=1.0,
+        window_doubling=timedelta(seconds=10),
+        window_max=100.0,
+    )
     async with running_lobby(database_url, nats_url, namespace, config=config) as lobby:
         strong, weak = [await lobby.register(n) for n in ("Strong", "Weak")]
         await tell_ratings(lobby, [(strong, STRONG), (weak, WEAK)])
@@ -132,6 +139,24 @@ async def test_rate_2_the_deadline_falls_back_to_first_come(
         lobby.clock.advance(29)
         assert (await lobby.app.matchmaker.run_round()).tables_formed == 0
         lobby.clock.advance(1)
+        result = await lobby.app.matchmaker.run_round()
+        assert result.tables_formed == 1 and result.bot_filled == 0
+
+
+async def test_rate_2_a_window_at_its_cap_waits_for_the_deadline(
+    database_url: str, nats_url: str, namespace: str
+) -> None:
+    """RATE-2: 35 and 20 (sigma 2) are 7.5 sigmas apart, beyond the cap of 5: at 25 s
+    (an uncapped window would be 2.5 * 2^50 sigmas) they still wait; at the 30 s deadline
+    they sit together."""
+    config = quick_config(window_max=5.0)
+    async with running_lobby(database_url, nats_url, namespace, config=config) as lobby:
+        strong, weak = [await lobby.register(n) for n in ("Strong", "Weak")]
+        await tell_ratings(lobby, [(strong, STRONG), (weak, WEAK)])
+        await two_seat_tickets(lobby, strong, weak)
+        lobby.clock.advance(25)
+        assert (await lobby.app.matchmaker.run_round()).tables_formed == 0
+        lobby.clock.advance(5)
         result = await lobby.app.matchmaker.run_round()
         assert result.tables_formed == 1 and result.bot_filled == 0
 

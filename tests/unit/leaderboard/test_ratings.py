@@ -10,10 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from tavolo.cardgames.registry import all_games
+from tavolo.cardgames.registry import all_games, get_game
+from tavolo.leaderboard.bot_levels import BOT_LEVELS, CALIBRATION, MIN_STEP, RANDOM_ANCHOR
 from tavolo.leaderboard.model import Mode
 from tavolo.leaderboard.ratings import (
-    BENCH_WIN_SHARES,
     MOST_SURE,
     PROVISIONAL_TABLES,
     BotRatings,
@@ -99,26 +99,44 @@ def test_rate_1_bots_hold_a_fixed_rating_and_still_rate_their_people(
     assert moved["hard"] > moved["easy"]
 
 
-@pytest.mark.parametrize("game", sorted(all_games()))
-def test_rate_1_bot_levels_are_spaced_by_what_their_benches_measured(game: str) -> None:
-    """RATE-1: in every game easy <= medium < hard; where the bots' bench measured win
-    shares, the model predicts them back from the bots' fixed ratings."""
-    bots = BotRatings()
-    easy, medium, hard = (bots.of(game, level) for level in ("easy", "medium", "hard"))
-    assert easy.mu <= medium.mu < hard.mu
-    measured = BENCH_WIN_SHARES.get(game)
-    if measured is None:
-        return
-    against_easy, against_medium, partners = measured
+RATED_GAMES = sorted(g for g in all_games() if max(get_game(g).seat_counts()) > 1)
+
+
+def test_rate_1_the_calibration_covers_every_rated_game_and_level_in_order() -> None:
+    """RATE-1: every game with two seats or more has a calibrated rating for the random
+    player (at the anchor) and every bot level, with random < easy < medium < hard."""
+    assert sorted(BOT_LEVELS) == RATED_GAMES
+    for game in RATED_GAMES:
+        levels = BOT_LEVELS[game]
+        assert levels["random"] == RANDOM_ANCHOR
+        assert levels["random"] < levels["easy"] < levels["medium"] < levels["hard"], game
+        bots = BotRatings()
+        assert [bots.of(game, lv).mu for lv in ("easy", "medium", "hard")] == [
+            levels["easy"],
+            levels["medium"],
+            levels["hard"],
+        ]
+
+
+@pytest.mark.parametrize("game", RATED_GAMES)
+def test_rate_1_each_step_of_the_ladder_predicts_back_the_share_the_league_measured(
+    game: str,
+) -> None:
+    """RATE-1: for every step the league measured above even, the model's win
+    probability between the two levels' fixed ratings (partners as one team) is the
+    share the stronger level took; each step's gap is the difference of the levels."""
+    entry = CALIBRATION[game]
+    levels, partners = entry["levels"], entry["partners"]
     model = PlackettLuce(mu=25, sigma=25 / 3)
-
-    def share(a: Rating, b: Rating) -> float:
-        one, other = model.create_rating([a.mu, a.sigma]), model.create_rating([b.mu, b.sigma])
-        return float(model.predict_win([[one] * partners, [other] * partners])[0])
-
-    assert share(hard, medium) == pytest.approx(against_medium, abs=0.001)
-    if easy.mu < medium.mu:
-        assert share(hard, easy) == pytest.approx(min(against_easy, MOST_SURE), abs=0.001)
+    for step in entry["steps"]:
+        weak, strong = step["step"].split("<")
+        assert levels[strong] - levels[weak] == pytest.approx(step["gap"], abs=0.002)
+        if step["share"] <= 0.5 or step["gap"] == MIN_STEP:
+            continue  # not told apart by the bench: the least step keeps the order
+        one = model.create_rating([levels[strong], BotRatings().sigma])
+        other = model.create_rating([levels[weak], BotRatings().sigma])
+        won = float(model.predict_win([[one] * partners, [other] * partners])[0])
+        assert won == pytest.approx(min(step["share"], MOST_SURE), abs=0.002)
 
 
 @given(

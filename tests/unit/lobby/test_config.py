@@ -36,9 +36,33 @@ def test_mode_3_and_mode_4_waits_are_configurable() -> None:
     assert config.engine_options == {"turn_seconds": 20, "bot_think_millis": 0}
 
 
+def test_rate_2_the_rating_window_is_configurable() -> None:
+    """RATE-2: a ticket's window: its start and cap in sigmas, and how fast it doubles."""
+    default = config_from_env({}).policy
+    assert (default.window_start, default.window_doubling, default.window_max) == (
+        2.5,
+        timedelta(seconds=0.5),
+        5.0,
+    )
+    policy = config_from_env(
+        {
+            "TAVOLO_LOBBY_RATING_WINDOW_SIGMAS": "1.5",
+            "TAVOLO_LOBBY_RATING_WINDOW_DOUBLING_SECONDS": "2",
+            "TAVOLO_LOBBY_RATING_WINDOW_MAX_SIGMAS": "8",
+        }
+    ).policy
+    assert (policy.window_start, policy.window_doubling, policy.window_max) == (
+        1.5,
+        timedelta(seconds=2),
+        8.0,
+    )
+
+
 @pytest.mark.parametrize(
     ("name", "value"),
     [
+        ("TAVOLO_LOBBY_RATING_WINDOW_SIGMAS", "wide"),
+        ("TAVOLO_LOBBY_RATING_WINDOW_MAX_SIGMAS", "0"),
         ("TAVOLO_LOBBY_BOT_FILL_SECONDS", "soon"),
         ("TAVOLO_LOBBY_STAKE_TIMEOUT_SECONDS", "0"),
         ("TAVOLO_LOBBY_BOT_LEVEL", "genius"),
