@@ -17,6 +17,10 @@ from tavolo.cardgames.registry import get_game
 from tavolo.cli.play.command import play
 from tavolo.cli.play.render.solitario_recall import Recall, after, layout, moved_card
 from tavolo.cli.play.renderers import menu, new_recall, remember, renderer_for
+from tavolo.tablelog.convert import action_from_proto
+
+from .test_table_client import _until
+from .test_table_client_typing import _message, _seat, _stop
 
 RENDERER = renderer_for("solitario")
 GAME = get_game("solitario")
@@ -175,3 +179,42 @@ def test_the_menu_never_offers_an_undo_in_random_play() -> None:
                 previous[card] = (chosen.source, chosen.target, after(chosen, seen.private))
             state, _ = GAME.apply(state, 0, chosen)
     assert checked > 100
+
+
+def _undoable(seed: str) -> tuple[Any, Action, Any, Action]:
+    """A Solitario position, a move, the position it leads to and the move back, which
+    the rules allow there and a menu without memory would offer."""
+    rng = random.Random(seed)
+    state = GAME.new_game({}, 1, seed.encode())
+    for _ in range(2_000):
+        legal = GAME.legal_actions(state, 0)
+        offered = [a for _, a in RENDERER.menu(GAME.view(state, 0), legal)]
+        for m in offered:
+            if m.kind is ActionKind.MOVE and m.source != "waste":
+                after_m, _ = GAME.apply(state, 0, m)
+                back = move(m.target or "", m.source or "", m.count or 1)
+                plain = RENDERER.menu(GAME.view(after_m, 0), GAME.legal_actions(after_m, 0))
+                if back in [a for _, a in plain]:  # offered, but for the memory
+                    return state, m, after_m, back
+        state, _ = GAME.apply(state, 0, rng.choice([a for a in legal if a != STOP]))
+    raise AssertionError("no move with its way back")
+
+
+async def test_the_seat_at_the_engine_is_not_offered_the_way_back_either() -> None:
+    """``tavolo play solitario --server``: the client remembers the move it sent, and the
+    next menu leaves out the move straight back that the rules allow."""
+    state, there, after_it, back = _undoable("engine undo")
+    engine, out, typed, run = await _seat("solitario", state)
+    labels = dict(re.findall(r"^  (\d+)\) (.*)$", out.getvalue(), re.M))
+    number = next(
+        n for n, label in labels.items() if label == RENDERER.choice(there, GAME.view(state, 0))
+    )
+    typed.put(number)
+    await _until(out, lambda t: bool(engine.acts))
+    assert action_from_proto(engine.acts[0].action) == there
+    await engine.views.put(_message("solitario", after_it, 6))
+    text = await _until(out, lambda t: t.count("Your choice") >= 2)
+    menu_now = text.split("Your choice")[-2]
+    assert RENDERER.choice(back, GAME.view(after_it, 0)) not in menu_now
+    assert "turn the stock" in menu_now
+    await _stop(engine, run, "solitario", after_it)
