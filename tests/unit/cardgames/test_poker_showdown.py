@@ -104,7 +104,10 @@ def test_the_screen_shows_every_shown_hand_with_its_cards() -> None:
 def test_a_seeded_game_shows_the_bots_cards_at_its_showdowns() -> None:
     """``tavolo play poker``: every line of every showdown ends with five cards."""
     out = io.StringIO()
-    assert play("poker", 4, "medium", "cards", input_line=lambda _: "1", out=out) == 0
+    assert (
+        play("poker", 4, "medium", "cards", input_line=lambda _: "1", out=out, options={"hands": 6})
+        == 0
+    )
     blocks = re.findall(r"^Hand \d+, showdown:\n((?:  .*: .*\n)+)", out.getvalue(), re.M)
     lines = [line for block in blocks for line in block.splitlines()]
     assert any(line.startswith("  Bot ") for line in lines), "no showdown with a bot"

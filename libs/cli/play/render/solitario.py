@@ -168,8 +168,8 @@ class SolitarioRenderer:
         :mod:`.solitario_recall`), stopping alone."""
         recall = recall if recall is not None else self.new_recall()
         useful = recall.offered(legal, view.private)
-        if only_cycling(view, useful) or recall.only_cycling(useful, view):
-            stop = [a for a in useful if a.kind is ActionKind.STOP]
+        stop = [a for a in useful if a.kind is ActionKind.STOP]
+        if stop and (only_cycling(view, useful) or recall.only_cycling(useful, view)):
             return [("stop: nothing but the stock can move any more", a) for a in stop]
         return [(self.choice(a, view), a) for a in useful]
 
