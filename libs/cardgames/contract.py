@@ -375,6 +375,13 @@ class Game(ABC, Generic[S]):
         """The seats of ``seat``'s side (itself alone, except in partnership games)."""
         return frozenset((seat,))
 
+    def public_record(self, state: S) -> list[str]:
+        """Cards of a deal already over that the rules showed the whole table and the
+        views still name (Poker's showdown hands). Their codes may be dealt again face
+        down, so the conformance suite lets the public view name each of them once more
+        than it could otherwise."""
+        return []
+
     def shown_cards(self, state: S, seat: int) -> list[str]:
         """Cards of other seats that the rules show to ``seat`` alone right now (Uno's
         challenged hand); the conformance suite lets only that seat's view name them."""

@@ -213,6 +213,9 @@ class KnockOut(Game[KnockOutState]):
     def shown_cards(self, state: KnockOutState, seat: int) -> list[str]:
         return self.game.shown_cards(state.current, seat)
 
+    def public_record(self, state: KnockOutState) -> list[str]:
+        return self.game.public_record(state.current)
+
 
 def _keys(state: KnockOutState) -> dict[int, tuple[int, ...]]:
     """Each tied seat's places in the tie-break hands so far, in order: the first hand

@@ -37,12 +37,17 @@ from tavolo.cli.play.renderers import (
     RENDERERS,
     HandOrder,
     Renderer,
+    amount_answer,
+    amount_question,
     arranges_locally,
     bot_levels,
     choice_prompt,
     lineup,
     menu,
+    new_recall,
     not_a_choice,
+    not_an_amount,
+    remember,
     renderer_for,
     table_options,
     typed_action,
@@ -210,6 +215,7 @@ class _Table:
         self.seen: View | None = None
         self.options: dict[str, Any] = {}
         self.hand_order = HandOrder()
+        self.recall = new_recall(renderer)
 
     def view(self) -> View:
         """The human's view, as the renderer takes it: with the table's options, and the
@@ -265,7 +271,7 @@ class _Table:
         self._narrate()
         view = self.view()
         legal = self.game.legal_actions(self.state, HUMAN)
-        choices = menu(self.renderer, view, legal)
+        choices = menu(self.renderer, view, legal, self.recall)
         self._say(self.renderer.table(view, self.names))
         for n, (label, _) in enumerate(choices, 1):
             self._say(f"  {n}) {label}")
@@ -275,10 +281,16 @@ class _Table:
                 raise Quit
             text = line.strip()
             if text.isdigit() and 1 <= int(text) <= len(choices):
-                self._apply(HUMAN, choices[int(text) - 1][1])
+                chosen = self._amount(view, legal, choices[int(text) - 1][1])
+                if chosen is None:  # Enter instead of an amount: the menu again
+                    self._human_turn()
+                    return
+                remember(self.recall, view, legal, chosen)
+                self._apply(HUMAN, chosen)
                 return
             typed = typed_action(self.renderer, view, legal, text)
             if typed is not None:
+                remember(self.recall, view, legal, typed)
                 self._apply(HUMAN, typed)
                 return
             order = self.renderer.reorder(view, text) if len(view.hand) > 1 else None
@@ -297,6 +309,23 @@ class _Table:
                 self._human_turn()
                 return
             self._say(not_a_choice(self.renderer, view, text, len(choices)))
+
+    def _amount(self, view: View, legal: list[Action], choice: Action) -> Action | None:
+        """The action a menu choice stands for, asking for the amount when the choice is
+        "another amount"; ``None`` when the player goes back to the menu instead."""
+        question = amount_question(self.renderer, view, choice)
+        if question is None:
+            return choice
+        while True:
+            line = self.input_line(question)
+            if line is None or line.strip().lower() in ("q", "quit"):
+                raise Quit
+            if not line.strip():
+                return None
+            action = amount_answer(self.renderer, view, legal, choice, line.strip())
+            if action is not None:
+                return action
+            self._say(not_an_amount(line.strip(), choice, legal))
 
     def _timed_call(self) -> None:
         """A timed call opened for the human: ask at once, expire it if the answer is late."""

@@ -220,12 +220,30 @@ def arranges_hand(renderer: Renderer, view: View) -> bool:
     return len(view.hand) > 1 and renderer.reorder(view, "sort") is not None
 
 
-def menu(renderer: Renderer, view: View, legal: Sequence[Action]) -> list[tuple[str, Action]]:
+def new_recall(renderer: Renderer) -> Any:
+    """A fresh memory of the seat's own moves, for a renderer whose menu depends on them
+    (Solitario offers no move that undoes the one before); ``None`` for the others."""
+    make = getattr(renderer, "new_recall", None)
+    return make() if make is not None else None
+
+
+def remember(recall: Any, view: View, legal: Sequence[Action], action: Action) -> None:
+    """The seat chose ``action`` from ``legal`` at ``view``: tell the recall, if any."""
+    if recall is not None:
+        recall.note(view, legal, action)
+
+
+def menu(
+    renderer: Renderer, view: View, legal: Sequence[Action], recall: Any = None
+) -> list[tuple[str, Action]]:
     """The numbered choices: every legal action, unless the renderer lists fewer (Poker's
-    change is typed as the cards to change, not 31 numbered combinations)."""
+    change is typed as the cards to change, not 31 numbered combinations), some of them
+    by what the seat did before (``recall``, see :func:`new_recall`)."""
     listed = getattr(renderer, "menu", None)
     if listed is not None:
-        chosen: list[tuple[str, Action]] = listed(view, legal)
+        chosen: list[tuple[str, Action]] = (
+            listed(view, legal) if recall is None else listed(view, legal, recall)
+        )
         return chosen
     return [(renderer.choice(action, view), action) for action in legal]
 
@@ -239,6 +257,30 @@ def typed_action(
         return None
     action: Action | None = reader(view, legal, text)
     return action
+
+
+def amount_question(renderer: Renderer, view: View, action: Action) -> str | None:
+    """The question a menu choice asks before it is an action (Poker's "another
+    amount"), or ``None`` when the choice is the action itself."""
+    ask = getattr(renderer, "amount_question", None)
+    question: str | None = ask(view, action) if ask is not None else None
+    return question
+
+
+def amount_answer(
+    renderer: Renderer, view: View, legal: Sequence[Action], action: Action, text: str
+) -> Action | None:
+    """The legal action an answer to :func:`amount_question` makes, if it makes one."""
+    read = getattr(renderer, "amount_answer", None)
+    answer: Action | None = read(view, legal, action, text) if read is not None else None
+    return answer
+
+
+def not_an_amount(text: str, action: Action, legal: Sequence[Action]) -> str:
+    """The refusal of an answer that is no legal amount, with the amounts that are."""
+    amounts = [int(a.amount) for a in legal if a.kind is action.kind and a.amount is not None]
+    span = f"a number from {min(amounts)} to {max(amounts)}" if amounts else "a number"
+    return f"  '{text}' is not an amount: type {span}, or Enter to go back"
 
 
 def _typed_words(renderer: Renderer, view: View) -> list[str]:

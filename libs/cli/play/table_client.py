@@ -30,10 +30,15 @@ from tavolo.cli.play.keyboard import Keyboard, TerminalKeyboard, ThreadKeyboard
 from tavolo.cli.play.renderers import (
     HandOrder,
     Renderer,
+    amount_answer,
+    amount_question,
     arranges_locally,
     choice_prompt,
     menu,
+    new_recall,
     not_a_choice,
+    not_an_amount,
+    remember,
     table_options,
     typed_action,
     with_options,
@@ -110,6 +115,9 @@ class TableClient:
         self.receipt = ""
         """The log hash the closing view hands every seat: the player's receipt (AUDIT-3)."""
         self.hand_order = HandOrder()
+        self.recall = new_recall(renderer)
+        self.amount_for: Action | None = None
+        """The menu choice waiting for its amount ("another amount"), if one is."""
 
     # -- the loop ---------------------------------------------------------------------
 
@@ -209,7 +217,7 @@ class TableClient:
             self._say(self.renderer.outcome(outcome, view, self.names))
             return True, outcome
         if message.legal_actions and message.version > self.answered:
-            self.asking, self.told_turn = message, None
+            self.asking, self.told_turn, self.amount_for = message, None, None
             self._prompt(message, view, menu=True)
         else:
             self.asking = None
@@ -231,10 +239,14 @@ class TableClient:
             self._say(question, end="")
             return
         if menu:
+            self.amount_for = None
             self._say(self.renderer.table(view, self.names))
             for n, (label, _) in enumerate(self._choices(message, view), 1):
                 self._say(f"  {n}) {label}")
-        self._say(choice_prompt(self.renderer, view), end="")
+        amount = None
+        if self.amount_for is not None:
+            amount = amount_question(self.renderer, view, self.amount_for)
+        self._say(amount or choice_prompt(self.renderer, view), end="")
 
     def _view(self, message: engine_pb2.TableView) -> View:
         """The seat's view with the hand in the player's own order, where kept here."""
@@ -243,7 +255,7 @@ class TableClient:
     def _choices(self, message: engine_pb2.TableView, view: View) -> list[tuple[str, Action]]:
         """The numbered menu (the same as offline: see :func:`renderers.menu`)."""
         legal = [action_from_proto(a) for a in message.legal_actions]
-        return menu(self.renderer, view, legal)
+        return menu(self.renderer, view, legal, self.recall)
 
     async def _answer(self, line: str | None) -> bool:
         """Act on a typed line against the choices on screen; False when the player leaves."""
@@ -265,13 +277,21 @@ class TableClient:
         view = self._view(message)
         choices = self._choices(message, view)
         chosen = None
+        if self.amount_for is not None:
+            return await self._answer_amount(message, view, self.amount_for, text)
         if text.isdigit() and 1 <= int(text) <= len(choices):
             chosen = choices[int(text) - 1][1]
+            if amount_question(self.renderer, view, chosen) is not None:
+                self.amount_for = chosen  # "another amount": ask for it
+                self._prompt(message, view, menu=False)
+                return True
         else:
             legal = [action_from_proto(a) for a in message.legal_actions]
             chosen = typed_action(self.renderer, view, legal, text)
         if chosen is not None:
             self.asking, self.answered = None, message.version
+            legal = [action_from_proto(a) for a in message.legal_actions]
+            remember(self.recall, view, legal, chosen)
             await self._act(message, action_to_proto(chosen), check_version=True)
             return True
         order = self.renderer.reorder(view, text) if len(view.hand) > 1 else None
@@ -294,6 +314,25 @@ class TableClient:
             return True
         self._say(not_a_choice(self.renderer, view, text, len(choices)))
         self._prompt(message, view, menu=False)
+        return True
+
+    async def _answer_amount(
+        self, message: engine_pb2.TableView, view: View, choice: Action, text: str
+    ) -> bool:
+        """The answer to "how many chips?": the action, the menu again on Enter, or the
+        question again after a number that is no legal amount."""
+        if not text:
+            self._prompt(message, view, menu=True)
+            return True
+        legal = [action_from_proto(a) for a in message.legal_actions]
+        chosen = amount_answer(self.renderer, view, legal, choice, text)
+        if chosen is None:
+            self._say(not_an_amount(text, choice, legal))
+            self._prompt(message, view, menu=False)
+            return True
+        self.asking, self.answered, self.amount_for = None, message.version, None
+        remember(self.recall, view, legal, chosen)
+        await self._act(message, action_to_proto(chosen), check_version=True)
         return True
 
     async def _act(

@@ -9,7 +9,8 @@ tries hand reorders, and after every action checks:
   refused with :class:`RuleError`, leaving the state exactly as it was;
 - ``apply`` never changes the state it is given;
 - no view shows a card it should not: the hand is the seat's own cards, and no other
-  field names a card that is hidden from that seat unless a copy of it is on view;
+  field names a card that is hidden from that seat unless a copy of it is on view (or,
+  once, in the public record of a finished deal: ``public_record``);
 - events and views are JSON-safe, events carry a ``"type"``;
 - the game ends within ``max_actions`` and its places are a competition ranking.
 
@@ -177,7 +178,9 @@ def check_views(
     all_hidden = game.hidden_cards(state, None)
     on_view = in_play - Counter(all_hidden)  # face up for everyone
     all_hidden.sort()
-    scanned: list[tuple[Any, set[str]]] = []  # views often share their public part
+    record = Counter(game.public_record(state))  # shown once a deal was over (a showdown)
+    assert not record - in_play, "the record names cards that are not in the game"
+    scanned: list[tuple[Any, Counter[str]]] = []  # views often share their public part
     hands: dict[int, tuple[str, ...]] = {}
     for seat in [None, *range(game.seats(state))] if seats is None else seats:
         view = game.view(state, seat)
@@ -202,13 +205,14 @@ def check_views(
         own = set(view.hand) | set(shown)
         if seat is not None:
             hands[seat] = tuple(view.hand)
-        for part in (view.public, view.private):
+        for part, shown_before in ((view.public, record), (view.private, Counter())):
             named = next((found for seen, found in scanned if seen == part), None)
             if named is None:
                 text = json.dumps(part)
-                named = {c for c in _JSON_STRING.findall(text) if c in codes}
+                named = Counter(c for c in _JSON_STRING.findall(text) if c in codes)
                 scanned.append((part, named))
-            for code in named:
+            # Each record card may be named once in the public part, as the record.
+            for code in named - shown_before:
                 assert code in on_view or code in own, (
                     f"the view of seat {seat} names {code}, which it cannot see"
                 )
@@ -631,6 +635,9 @@ class ForcedTie(Game[Forced]):
 
     def shown_cards(self, state: Forced, seat: int) -> list[str]:
         return self.game.shown_cards(state.inner, seat)
+
+    def public_record(self, state: Forced) -> list[str]:
+        return self.game.public_record(state.inner)
 
 
 def _chips_level(state: Any, tied: Sequence[int]) -> Any:

@@ -122,6 +122,9 @@ class Levelled(Game[Counted]):
     def shown_cards(self, state: Counted, seat: int) -> list[str]:
         return self.game.shown_cards(state.inner, seat)
 
+    def public_record(self, state: Counted) -> list[str]:
+        return self.game.public_record(state.inner)
+
 
 def even_chips(state: Any) -> Any:
     return replace(state, chips=(state.chips[0],) * state.seats)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import (
@@ -345,17 +346,13 @@ class Poker(Game[PokerState]):
             won[winner] += pot.chips
             paid.append({"chips": pot.chips, "eligible": list(pot.eligible), "winner": winner})
         shown = {str(s): poker_hands.describe(state.hands[s], state.low) for s in keys}
-        events.append(
-            {
-                "type": "showdown",
-                "hands": {str(s): list(state.hands[s]) for s in keys},
-                "pots": paid,
-            }
-        )
+        cards: dict[str, JSON] = {str(s): list(state.hands[s]) for s in keys}
+        events.append({"type": "showdown", "hands": dict(cards), "pots": paid})
         summary: dict[str, JSON] = {
             "hand": state.hand_no,
             "pot": state.pot,
             "shown": shown,
+            "cards": cards,
             "pots": paid,
             "won": won,
         }
@@ -455,6 +452,15 @@ class Poker(Game[PokerState]):
 
     def cards_in_play(self, state: PokerState) -> list[str]:
         return [*(c for h in state.hands for c in h), *state.stock, *state.discards]
+
+    def public_record(self, state: PokerState) -> list[str]:
+        """The hands shown at the last showdown (POKER-10): public in ``last_hand`` from
+        then on, though their cards are dealt again at once. Folded hands are never
+        shown, and an uncontested pot shows none."""
+        if state.last_hand is None:
+            return []
+        shown: Any = state.last_hand.get("cards", {})
+        return [c for held in shown.values() for c in held]
 
     def hidden_cards(self, state: PokerState, seat: int | None) -> list[str]:
         own = seat is not None and state.phase not in (BLIND, OVER)

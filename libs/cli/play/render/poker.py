@@ -16,6 +16,11 @@ from tavolo.cli.play.turns import CLOCKWISE, turn_line
 from tavolo.cli.play.wording import count, ordinal
 
 _DOING = {"blind": "decide on the blind", "change": "change cards"}
+_SIZED = (ActionKind.BET, ActionKind.RAISE)
+
+
+def _amounts(legal: Sequence[Action], kind: ActionKind) -> list[int]:
+    return sorted(int(a.amount or 0) for a in legal if a.kind is kind)
 
 
 def _does(names: Sequence[str], seat: int, me: int | None, you: str, others: str) -> str:
@@ -113,16 +118,18 @@ class PokerRenderer:
     def _hand_over(
         self, summary: Any, names: Sequence[str], me: int | None, mine: Sequence[str] = ()
     ) -> list[str]:
-        """The pot's end; at a showdown every hand in words, the seat's own with its
-        cards (the view keeps the others' cards to the log's showdown event)."""
+        """The pot's end; at a showdown every shown hand in words and cards (POKER-10:
+        the view's record of them; an older record without cards shows the seat's own)."""
         if summary.get("no_opening"):
             return ["Nobody opened: the pot stays and the cards are dealt again."]
         if "uncontested" in summary:
             who = _does(names, summary["uncontested"], me, "take", "takes")
             return [f"Hand {summary['hand']}: {who} the pot of {summary['pot']} unseen."]
         lines = [f"Hand {summary['hand']}, showdown:"]
+        cards_of = summary.get("cards") or {}
         for s, words in summary["shown"].items():
-            cards = f" ({' '.join(pretty(c) for c in mine)})" if int(s) == me and mine else ""
+            held = cards_of.get(s) or (mine if int(s) == me else ())
+            cards = f" ({' '.join(pretty(c) for c in held)})" if held else ""
             lines.append(f"  {names[int(s)]}: {words}{cards}")
         for n, pot in enumerate(summary["pots"]):
             what = "the pot" if n == 0 else f"side pot {n}"
@@ -151,13 +158,57 @@ class PokerRenderer:
         return str(action)
 
     def menu(self, view: View, legal: Sequence[Action]) -> list[tuple[str, Action]]:
-        """Every choice but the changes of one card or more: those are typed as the cards
-        to change (``change 1 4``), not picked from 31 numbered combinations."""
-        return [
-            (self.choice(a, view), a)
-            for a in legal
-            if a.kind is not ActionKind.DISCARD or not a.cards
-        ]
+        """Every choice but the changes of one card or more, typed as the cards to change
+        (``change 1 4``) rather than picked from 31 combinations, and but most amounts: a
+        bet or raise offers the least, half the pot, the pot and the most (all-in when it
+        is), then "another amount", which asks for the number."""
+        listed: list[tuple[str, Action]] = []
+        sized: set[ActionKind] = set()
+        for a in legal:
+            if a.kind is ActionKind.DISCARD and a.cards:
+                continue
+            if a.kind in _SIZED and view.public["phase"] != "blind":
+                if a.kind not in sized:
+                    sized.add(a.kind)
+                    listed.extend(self._sizes(view, legal, a.kind))
+                continue
+            listed.append((self.choice(a, view), a))
+        return listed
+
+    def _sizes(
+        self, view: View, legal: Sequence[Action], kind: ActionKind
+    ) -> list[tuple[str, Action]]:
+        amounts = _amounts(legal, kind)
+        low, high = amounts[0], amounts[-1]
+        p: Any = view.public
+        call = p["to_call"] if kind is ActionKind.RAISE else 0
+        pot = p["pot"] + call  # pot limit: what a call would make the pot
+        chips = p["chips"][view.seat] if view.seat is not None else 0
+        picked = sorted({low, max(low, min(high, pot // 2)), max(low, min(high, pot)), high})
+        sizes = []
+        for amount in picked:
+            action = Action(kind, amount=amount)
+            tag = {pot // 2: ", half the pot", pot: ", the pot"}.get(amount, "")
+            if amount + call == chips:
+                tag = ", all-in"
+            sizes.append((self.choice(action, view) + tag, action))
+        if len(picked) < len(amounts):
+            what = "raise by" if kind is ActionKind.RAISE else "bet"
+            sizes.append((f"{what} another amount ({low} to {high})", Action(kind)))
+        return sizes
+
+    def amount_question(self, view: View, action: Action) -> str | None:
+        """The question "another amount" asks; ``None`` for every other choice."""
+        if action.kind not in _SIZED or action.amount is not None:
+            return None
+        return "How many chips? (a number; Enter goes back): "
+
+    def amount_answer(
+        self, view: View, legal: Sequence[Action], action: Action, text: str
+    ) -> Action | None:
+        """The bet or raise of the typed number of chips, if it is a legal one."""
+        chosen = Action(action.kind, amount=int(text)) if text.strip().isdigit() else None
+        return chosen if chosen in legal else None
 
     def typing_hint(self, view: View) -> str | None:
         if view.public["phase"] != "change" or view.public["turn"] != view.seat:

@@ -190,15 +190,24 @@ class Scala40Renderer:
             return take_back(view.public)
         return str(action)
 
-    def menu(self, view: View, legal: Sequence[Action]) -> list[tuple[str, Action]]:
-        """Before opening, the melds worth most toward the 40 come first (a meld just
-        taken back is not offered first again unless nothing is worth more)."""
+    def new_recall(self) -> TakenBack:
+        return TakenBack()
+
+    def menu(
+        self, view: View, legal: Sequence[Action], recall: TakenBack | None = None
+    ) -> list[tuple[str, Action]]:
+        """Before opening, the melds worth most toward the 40 come first; melds of cards
+        taken back this turn come last, after the discards (picking the first choice
+        laid a meld short of the 40 and took it back for ever)."""
         entries = [(self.choice(a, view), a) for a in legal]
         if _opened(view):
             return entries
         melds = [e for e in entries if e[1].kind is ActionKind.MELD]
         melds.sort(key=lambda e: -_worth(e[1]))
-        return melds + [e for e in entries if e[1].kind is not ActionKind.MELD]
+        back = recall.cards if recall is not None else set()
+        again = [e for e in melds if _cards(e[1]) in back]
+        fresh = [e for e in melds if _cards(e[1]) not in back]
+        return fresh + [e for e in entries if e[1].kind is not ActionKind.MELD] + again
 
     def call_prompt(self, view: View) -> str | None:
         return None  # Scala 40 has no timed calls
@@ -216,6 +225,28 @@ class Scala40Renderer:
             place = ordinal(outcome.places[seat])
             lines.append(f"{place:>4}  {names[seat]} ({count(p['totals'][seat], 'point')})")
         return "\n".join(lines)
+
+
+def _cards(action: Action) -> tuple[str, ...]:
+    return tuple(sorted(action.cards))
+
+
+class TakenBack:
+    """The client's memory of the player's melds this turn, and of those taken back."""
+
+    def __init__(self) -> None:
+        self.laid: list[tuple[str, ...]] = []
+        self.cards: set[tuple[str, ...]] = set()
+        """The cards of every meld taken back this turn."""
+
+    def note(self, view: View, legal: Sequence[Action], action: Action) -> None:
+        if action.kind is ActionKind.MELD:
+            self.laid.append(_cards(action))
+        elif action.kind is ActionKind.PASS:  # the take-back
+            self.cards.update(self.laid)
+            self.laid = []
+        elif action.kind is ActionKind.DISCARD:  # the turn is over
+            self.laid, self.cards = [], set()
 
 
 RENDERER = Scala40Renderer()

@@ -20,6 +20,7 @@ from tavolo.cardgames.games.solitario.piles import (
     card_of,
     fits_on_column,
 )
+from tavolo.cli.play.render.solitario_recall import Recall
 from tavolo.cli.play.wording import count, ordinal
 
 _RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
@@ -154,13 +155,21 @@ class SolitarioRenderer:
             return f"{pretty(card)}{run} from {_pile(action.source)} onto {_pile(action.target)}"
         return str(action)
 
-    def menu(self, view: View, legal: Sequence[Action]) -> list[tuple[str, Action]]:
+    def new_recall(self) -> Recall:
+        """What the client remembers of the player's moves for this menu."""
+        return Recall(pointless=_pointless)
+
+    def menu(
+        self, view: View, legal: Sequence[Action], recall: Recall | None = None
+    ) -> list[tuple[str, Action]]:
         """The moves worth offering: never an ace off its foundation (nothing can go on
-        it in a column, so it only comes back); when nothing but the stock could move
-        any more, stopping alone."""
-        useful = [a for a in legal if not _pointless(a, view.private)]
-        if only_cycling(view, useful):
-            stop = [a for a in useful if a.kind is ActionKind.STOP]
+        it in a column, so it only comes back), nor a move that undoes the card's
+        previous one; when nothing but the stock could change anything any more (see
+        :mod:`.solitario_recall`), stopping alone."""
+        recall = recall if recall is not None else self.new_recall()
+        useful = recall.offered(legal, view.private)
+        stop = [a for a in useful if a.kind is ActionKind.STOP]
+        if stop and (only_cycling(view, useful) or recall.only_cycling(useful, view)):
             return [("stop: nothing but the stock can move any more", a) for a in stop]
         return [(self.choice(a, view), a) for a in useful]
 
