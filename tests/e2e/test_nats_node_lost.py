@@ -15,9 +15,9 @@ handled every stake table's TableFinished once.
 
 Sized by `tests.scale`: one stake table and one bot table, one kill, inside `make test`;
 under ``TAVOLO_SOAK=full`` six stake tables, four player tables and eight bot tables a
-wave, the leader killed three times. The figures (tables, actions, time to a new leader
-and to every earlier event published, deliveries beyond the first, stakes paid and
-refunded) are printed.
+wave, at least four waves, the leader killed three times, 200 players' actions apart.
+The figures (tables, actions, time to a new leader and to every earlier event published,
+deliveries beyond the first, stakes paid and refunded) are printed.
 """
 
 from __future__ import annotations
@@ -25,12 +25,14 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import asyncpg
+import grpc
 import nats.errors
 import nats.js.errors
 import pytest
@@ -46,7 +48,6 @@ from tests.integration.lobby.platform import (
     Player,
     play_seat,
     running_platform,
-    seated_at,
 )
 from tests.integration.wallet.ledger_audit import audit
 from tests.scale import scaled
@@ -60,6 +61,8 @@ STAKE_TABLES = scaled(1, 6)
 PLAYER_TABLES = scaled(0, 4)
 BOT_TABLES = scaled(1, 8)
 KILLS = scaled(1, 3)
+WAVES = scaled(1, 4)  # at least, and on until the last kill
+KILL_EVERY = scaled(3, 200)  # players' actions before each kill
 SCHEMAS = ("lobby", "engine", "wallet")
 
 
@@ -173,6 +176,7 @@ class Play:
         default_factory=list
     )
     unfinished: list[str] = field(default_factory=list)
+    played: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
 
 
 class Counted:
@@ -191,22 +195,52 @@ class Counted:
         return answer
 
 
+async def _seated_anew(platform: Platform, player: Player, played: set[str]) -> Any:
+    """The player's next seat on WatchLobby, skipping tables already played."""
+    stream = platform.lobby.WatchLobby(lobby_pb2.WatchLobbyRequest(), metadata=player.metadata)
+    try:
+        async with asyncio.timeout(300):
+            while True:
+                update = await stream.read()
+                seated = update.WhichOneof("update") == "seated"
+                if seated and update.seated.table_id not in played:
+                    return update.seated
+    finally:
+        stream.cancel()
+
+
+async def _lobby_lets_go(call: Any) -> Any:
+    """``call()`` once the lobby has let go of the player's last table: it learns that the
+    table ended from TableFinished, which the node lost may hold up for a while (until
+    then it answers FAILED_PRECONDITION, already seated)."""
+    async with asyncio.timeout(240):
+        while True:
+            try:
+                return await call()
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() != grpc.StatusCode.FAILED_PRECONDITION:
+                    raise
+            await asyncio.sleep(0.2)
+
+
+async def _join(platform: Platform, player: Player, stake: int) -> None:
+    request = lobby_pb2.JoinQueueRequest(game="pika", players=4, stake=stake)
+    await _lobby_lets_go(lambda: platform.lobby.JoinQueue(request, metadata=player.metadata))
+
+
 async def _queue_tables(
     platform: Platform, players: list[Player], stake: int, play: Play, seed: int
 ) -> None:
     """Tables of four formed by the matchmaker from one queue (players of several tables
     join together, so who sits with whom is the matchmaker's choice), played to the end."""
-    watchers = [asyncio.create_task(seated_at(platform, p, within=60)) for p in players]
+    watchers = [asyncio.create_task(_seated_anew(platform, p, play.played[p.id])) for p in players]
     await asyncio.sleep(0.2)
-    for player in players:
-        await platform.lobby.JoinQueue(
-            lobby_pb2.JoinQueueRequest(game="pika", players=4, stake=stake),
-            metadata=player.metadata,
-        )
+    await asyncio.gather(*(_join(platform, p, stake) for p in players))
     seats = await asyncio.gather(*watchers)
     by_table: dict[str, list[tuple[Player, int]]] = {}
     for seat, player in zip(seats, players, strict=True):
         by_table.setdefault(seat.table_id, []).append((player, seat.seat))
+        play.played[player.id].add(seat.table_id)
 
     async def finish(table_id: str, seated: list[tuple[Player, int]], seed: int) -> None:
         views = await _play_all(platform, table_id, [p for p, _ in seated], play, seed)
@@ -225,11 +259,11 @@ async def _queue_tables(
 
 
 async def _bot_table(platform: Platform, player: Player, play: Play, seed: int) -> None:
-    assignment = await platform.lobby.PlayVersusComputer(
-        lobby_pb2.PlayVersusComputerRequest(
-            game="pika", players=4, level=common_pb2.BOT_LEVEL_EASY
-        ),
-        metadata=player.metadata,
+    request = lobby_pb2.PlayVersusComputerRequest(
+        game="pika", players=4, level=common_pb2.BOT_LEVEL_EASY
+    )
+    assignment = await _lobby_lets_go(
+        lambda: platform.lobby.PlayVersusComputer(request, metadata=player.metadata)
     )
     await _finish(platform, assignment.table_id, [player], play, "bot", seed)
 
@@ -260,10 +294,11 @@ async def _play_all(
 async def _waves(
     platform: Platform, groups: dict[str, list[Player]], play: Play, stop: asyncio.Event
 ) -> int:
-    """Every group plays a table a wave, waves on until ``stop`` is set; the waves played."""
+    """Every group plays a table a wave, waves on until ``stop`` is set and ``WAVES`` have
+    been played; the waves played."""
     stake, people, bots = groups["stake"], groups["player"], groups["bot"]
     wave = 0
-    while not stop.is_set():
+    while not stop.is_set() or wave < WAVES:
         seed = wave * 1000
         jobs = [_queue_tables(platform, stake, STAKE, play, seed)]
         if people:
@@ -320,9 +355,9 @@ async def _kill_leaders(
         before = play.actions
 
         async def playing(before: int = before) -> bool:
-            return play.actions >= before + 3
+            return play.actions >= before + KILL_EVERY
 
-        await eventually(playing, "the players to act", within=120)  # polled, not slept for
+        await eventually(playing, "the players to act", within=300)  # polled, not slept for
         leader = await _stream_leader(cluster.url, stream)
         lost = cluster.node(leader)
         heads = await _heads(conn)
