@@ -590,7 +590,9 @@ def main() -> None:
         "--only-act", action="store_true", help="the references and the Act levels alone"
     )
     parser.add_argument(
-        "--uvloop", action="store_true", help="run the engine and the clients on uvloop"
+        "--uvloop",
+        action="store_true",
+        help="run the engine and the clients on uvloop (installed apart: pip install uvloop)",
     )
     parser.add_argument("--serve", nargs=3, metavar=("URL", "NATS_URL", "NAMESPACE"))
     args = parser.parse_args()
