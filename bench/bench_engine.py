@@ -517,28 +517,31 @@ async def run(server_url: str, nats_url: str, args: argparse.Namespace) -> None:
             for tables in args.tables:
                 samples = await round_trips(service.port, tables, args.seconds)
                 print(figures(f"Act -> stream shows it, {tables:>3} concurrent tables", samples))
-            if args.think_ms:
+            if args.think_ms and not args.only_act:
                 echo, insert = await after_idle(service.port, url, args.think_ms / 1000, 12)
                 print(figures(f"reference: the echo after {args.think_ms} ms idle", echo))
                 print(figures(f"reference: the INSERT after {args.think_ms} ms idle", insert))
-            for tables in args.tables if args.think_ms else ():
+            for tables in args.tables if args.think_ms and not args.only_act else ():
                 samples = await round_trips(
                     service.port, tables, args.seconds, args.think_ms / 1000
                 )
                 label = f"the same, {args.think_ms} ms to think, {tables:>3} tables"
                 print(figures(label, samples))
             print(pauses.close())
-            seconds, actions = await bot_games(service.port, args.games, 50)
-            print(
-                f"{'bot tables played to the end (4 bots, 50 at once)':<44}"
-                f" {args.games / seconds:7.1f} tables/s   {actions / seconds:7.0f} actions/s"
-                f"   ({args.games} tables, {actions} actions, {seconds:.1f} s)"
-            )
+            if not args.only_act:
+                seconds, actions = await bot_games(service.port, args.games, 50)
+                print(
+                    f"{'bot tables played to the end (4 bots, 50 at once)':<44}"
+                    f" {args.games / seconds:7.1f} tables/s   {actions / seconds:7.0f} actions/s"
+                    f"   ({args.games} tables, {actions} actions, {seconds:.1f} s)"
+                )
         finally:
             await service.stop(grace=1)
         apart = await round_trips_apart(url, nats_url, namespace, args.tables, args.seconds)
         for tables, samples in apart:
             print(figures(f"the same, engine in its own process, {tables:>3} tables", samples))
+        if args.only_act:
+            return
         for count in (1, 2):
             rate, actions = await engine_processes(
                 url, nats_url, namespace, count, args.process_games, args.process_tables
@@ -583,8 +586,25 @@ def main() -> None:
     )
     parser.add_argument("--trace-ratio", type=float, default=0.1, help="traced share of calls")
     parser.add_argument("--only-tracing", action="store_true", help="measure tracing's cost alone")
+    parser.add_argument(
+        "--only-act", action="store_true", help="the references and the Act levels alone"
+    )
+    parser.add_argument(
+        "--uvloop",
+        action="store_true",
+        help="run the engine and the clients on uvloop (installed apart: pip install uvloop)",
+    )
     parser.add_argument("--serve", nargs=3, metavar=("URL", "NATS_URL", "NAMESPACE"))
     args = parser.parse_args()
+    if args.uvloop:
+        import uvloop
+
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+        os.environ["TAVOLO_BENCH_UVLOOP"] = "1"  # the engine processes started below
+    elif os.environ.get("TAVOLO_BENCH_UVLOOP") == "1" and args.serve:
+        import uvloop
+
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     if args.serve:
         asyncio.run(serve(*args.serve))
         return

@@ -9,16 +9,21 @@ own database and its own namespace for NATS streams and subjects.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sys
+import threading
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import grpc
+import nats
+import nats.js.errors
 import pytest
 
+from tavolo.messaging import Topology
 from tavolo.servicekit.embedded import EmbeddedNats, EmbeddedPostgres, scratch_database
 from tavolo.servicekit.interceptors import STRICT_REASONS_VARIABLE
 
@@ -59,9 +64,41 @@ async def database_url(postgres_server_url: str) -> AsyncIterator[str]:
 
 
 @pytest.fixture
-def namespace() -> str:
-    """A namespace of NATS stream and subject names used by this test alone."""
-    return f"t{uuid.uuid4().hex[:12]}"
+def namespace(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A namespace of NATS stream and subject names used by this test alone. On the
+    session's NATS server its streams (and with them their consumers) are deleted after
+    the test: left there, every test's streams and durable consumers would pile up in one
+    server for the rest of the session, each later test sharing it with all before."""
+    name = f"t{uuid.uuid4().hex[:12]}"
+    yield name
+    if "nats_url" in request.fixturenames:
+        delete_streams(request.getfixturevalue("nats_url"), Topology(name))
+
+
+def delete_streams(url: str, topology: Topology) -> None:
+    """Delete the namespace's streams, on a loop of its own (a test's loop may be closed
+    or running by then); a stream never made is no error, and a server that cannot be
+    reached is only reported."""
+
+    async def delete() -> None:
+        nc = await nats.connect(url, connect_timeout=5, max_reconnect_attempts=0)
+        try:
+            js = nc.jetstream()
+            for stream in (topology.events_stream, topology.dead_letters_stream):
+                with contextlib.suppress(nats.js.errors.NotFoundError):
+                    await js.delete_stream(stream)
+        finally:
+            await nc.close()
+
+    def work() -> None:
+        try:
+            asyncio.run(delete())
+        except Exception as exc:  # tidying up: the test's own outcome stands
+            print(f"streams of {topology.namespace} left on {url}: {exc!r}", file=sys.stderr)
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join()
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ Kept apart from the stores so the PostgreSQL store and its in-memory twin cannot
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 from collections.abc import Callable, Sequence
@@ -13,8 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from tavolo.eventlog.canonical import (
-    canonical_from_texts,
-    chain_hash,
+    CanonicalWriter,
     check_json_safe,
     encode_json,
 )
@@ -76,14 +76,15 @@ def draft_records(
     each with its canonical texts."""
     drafts: list[Draft] = []
     prev_hash = head_hash
+    canonical = CanonicalWriter(stream_id, recorded_at)  # the shared parts written once
+    sha256, loads = hashlib.sha256, json.loads
     for offset, event in enumerate(events, start=1):
         version = expected_version + offset
         event_id = event.event_id if event.event_id is not None else new_id()
         data_text, metadata_text = encode_json(event.data), encode_json(event.metadata)
-        canonical = canonical_from_texts(
-            stream_id, version, event_id, event.type, data_text, metadata_text, recorded_at
-        )
-        digest = chain_hash(prev_hash, canonical)
+        digest = sha256(
+            prev_hash + canonical(version, event_id, event.type, data_text, metadata_text)
+        ).digest()
         record = RecordedEvent(
             stream_id=stream_id,
             version=version,
@@ -92,8 +93,8 @@ def draft_records(
             type=event.type,
             # Copies through the canonical text, so later changes by the caller never leak
             # in (and the text is encoded once for the copy, the hash and the store).
-            data=json.loads(data_text),
-            metadata=json.loads(metadata_text),
+            data=loads(data_text),
+            metadata=loads(metadata_text),
             recorded_at=recorded_at,
             prev_hash=prev_hash,
             hash=digest,

