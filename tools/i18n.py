@@ -2,10 +2,10 @@
 files with it, compile the .mo files (``make i18n``).
 
 English is the language of the code, so its catalogue holds each message as its own
-translation. The compiled .mo files are committed beside the .po files: the client reads them with the
-stdlib's gettext, so neither an installed wheel nor the container image needs Babel (a dev
-dependency), and ``make install`` + ``make test`` work on a fresh clone without a compile
-step. ``tests/unit/cli/test_i18n_catalogues.py`` runs :func:`extracted` and
+translation. The compiled .mo files are committed beside the .po files: the client reads
+them with the stdlib's gettext, so neither an installed wheel nor the container image
+needs Babel (a dev dependency), and ``make install`` + ``make test`` work on a fresh
+clone without a compile step. ``tests/unit/cli/test_i18n_catalogues.py`` runs :func:`extracted` and
 :func:`compiled` to check that what is committed is complete and current.
 
 ``count(n, "card", "cards")`` (tavolo.cli.play.wording) is extracted as a counted entry,

@@ -54,9 +54,7 @@ def use(language: str | None) -> str:
     """Speak ``language`` from now on (``None`` or an unknown one: the locale's); returns
     the language chosen."""
     chosen = language_of(language) or language_from_env()
-    _state["catalogue"] = gettext.translation(
-        DOMAIN, LOCALE_DIR, languages=[chosen], fallback=True
-    )
+    _state["catalogue"] = gettext.translation(DOMAIN, LOCALE_DIR, languages=[chosen], fallback=True)
     _state["language"] = chosen
     return chosen
 

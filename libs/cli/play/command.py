@@ -34,6 +34,7 @@ from tavolo.cli.play.game_help import (
     GameHelp,
     seat_counts_text,
 )
+from tavolo.cli.play.refusals import rule_error_text
 from tavolo.cli.play.renderers import (
     PARTNER_LEVEL,
     RENDERERS,
@@ -52,7 +53,6 @@ from tavolo.cli.play.renderers import (
     with_options,
 )
 from tavolo.cli.play.table_options import add_option_argument, parse_options
-from tavolo.cli.play.refusals import rule_error_text
 from tavolo.cli.play.wording import SCREEN_WIDTH, fit, you
 
 
@@ -283,7 +283,7 @@ class _Table:
         legal = self.game.legal_actions(self.state, HUMAN)
         choices = menu(self.renderer, view, legal)
         self._say(self.renderer.table(view, self.names))
-        for n, (label, _) in enumerate(choices, 1):
+        for n, (label, _action) in enumerate(choices, 1):
             self._say(f"  {n}) {label}")
         while True:
             line = self.input_line(choice_prompt(self.renderer, view))

@@ -33,8 +33,8 @@ from tavolo.cardgames.registry import get_game
 from tavolo.cli import session
 from tavolo.cli.i18n import _
 from tavolo.cli.play.renderers import (
-    bot_name,
     bot_levels,
+    bot_name,
     lineup,
     partnerships,
     renderer_for,
@@ -158,7 +158,11 @@ async def play_at_server(
         table_id = opened.table_id
         who = lineup(game, players, level, partner, options)
         print(
-            fit(_("Table {table} at {server}: {who}.").format(table=table_id, server=server, who=who)),
+            fit(
+                _("Table {table} at {server}: {who}.").format(
+                    table=table_id, server=server, who=who
+                )
+            ),
             file=out,
         )
         print(

@@ -184,7 +184,12 @@ def arrangement(
     words = command.lower().split()
     if len(words) == 1 and words[0] in ("sort", _("sort")):
         return tuple(sorted(hand, key=key))
-    if len(words) == 3 and words[0] in ("move", _("move")) and words[1].isdigit() and words[2].isdigit():
+    if (
+        len(words) == 3
+        and words[0] in ("move", _("move"))
+        and words[1].isdigit()
+        and words[2].isdigit()
+    ):
         cards = list(hand)
         i, j = int(words[1]) - 1, int(words[2]) - 1
         if 0 <= i < len(cards) and 0 <= j < len(cards):

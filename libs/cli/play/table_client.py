@@ -28,6 +28,7 @@ from tavolo.cardgames.actions import Action
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cli.i18n import _
 from tavolo.cli.play.keyboard import Keyboard, TerminalKeyboard, ThreadKeyboard
+from tavolo.cli.play.refusals import rpc_refusal_text
 from tavolo.cli.play.renderers import (
     HandOrder,
     Renderer,
@@ -39,7 +40,6 @@ from tavolo.cli.play.renderers import (
     typed_action,
     with_options,
 )
-from tavolo.cli.play.refusals import rpc_refusal_text
 from tavolo.cli.play.wording import fit
 from tavolo.tablelog.convert import action_from_proto, action_to_proto, struct_to_dict
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
@@ -187,7 +187,8 @@ class TableClient:
                     await views.put(Unreachable(problem))
                     return
                 self._say(
-                    "  " + _("({problem}; trying again in {delay} s)").format(
+                    "  "
+                    + _("({problem}; trying again in {delay} s)").format(
                         problem=problem, delay=f"{delay:.0f}"
                     )
                 )
@@ -258,7 +259,9 @@ class TableClient:
             return False
         message = self.asking
         if message is None:
-            self._say("  " + _("(nothing to answer now: '{text}' is not used)").format(text=line.strip()))
+            self._say(
+                "  " + _("(nothing to answer now: '{text}' is not used)").format(text=line.strip())
+            )
             return True
         text = line.strip()
         if self._is_call(message):
