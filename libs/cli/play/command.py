@@ -44,6 +44,7 @@ from tavolo.cli.play.renderers import (
     bot_levels,
     bot_name,
     choice_prompt,
+    game_title,
     lineup,
     menu,
     not_a_choice,
@@ -116,7 +117,7 @@ def _handle(args: argparse.Namespace) -> int:
     if args.players is None:
         args.players = DEFAULT_PLAYERS.get(args.game, 4)
     if args.players not in get_game(args.game).seat_counts():
-        title = get_game(args.game).title
+        title = game_title(args.game)
         print(
             _("{title} is for {counts} players, not {players}").format(
                 title=title, counts=seat_counts_text(args.game), players=args.players
@@ -190,9 +191,11 @@ def play(
     bots = {s: make_bot(game_name, levels[s], f"{seed}:{s}") for s in range(1, players)}
     names = [you(), *(bot_name(s, levels[s]) for s in range(1, players))]
     who = lineup(game_name, players, level, partner, options)
-    first = _("{title}: {who}. Seed: {seed}").format(title=game.title, who=who, seed=seed)
+    first = _("{title}: {who}. Seed: {seed}").format(
+        title=game_title(game_name), who=who, seed=seed
+    )
     if len(first) > SCREEN_WIDTH:  # the seed on a line of its own, whole, to copy
-        head = _("{title}: {who}.").format(title=game.title, who=who)
+        head = _("{title}: {who}.").format(title=game_title(game_name), who=who)
         first = f"{fit(head)}\n" + _("Seed: {seed}").format(seed=seed)
     print(first, file=out)
     table = _Table(game, state, renderer, bots, names, input_line, out, clock)

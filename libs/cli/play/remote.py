@@ -29,12 +29,12 @@ import grpc
 from google.protobuf import struct_pb2
 
 from tavolo.cardgames.contract import Outcome
-from tavolo.cardgames.registry import get_game
 from tavolo.cli import session
 from tavolo.cli.i18n import _
 from tavolo.cli.play.renderers import (
     bot_levels,
     bot_name,
+    game_title,
     lineup,
     partnerships,
     renderer_for,
@@ -226,7 +226,7 @@ async def join_table(
         print(
             fit(
                 _("{title}: you are seat {seat}, {company}.").format(
-                    title=get_game(game).title, seat=first.seat, company=company
+                    title=game_title(game), seat=first.seat, company=company
                 )
             ),
             file=out,

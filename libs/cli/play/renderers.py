@@ -39,6 +39,18 @@ RENDERERS: dict[str, str] = {
 }
 """Game name → module with its ``RENDERER``. One line per game."""
 
+TITLES = {"hearts": N_("Hearts"), "spades": N_("Spades (Piki)")}
+"""The games whose name a player says differently in another language; the others keep
+their Italian names everywhere."""
+
+
+def game_title(game_name: str) -> str:
+    """The game's name on screen: ``Hearts``, in Italian ``Cuori (Hearts)``."""
+    if game_name in TITLES:
+        return _(TITLES[game_name])
+    return get_game(game_name).title
+
+
 PARTNER_LEVEL = "hard"
 """The human's partner's level in every partnership game unless ``--partner`` says
 otherwise: the strongest, whatever the opponents' level (SPADES-9)."""

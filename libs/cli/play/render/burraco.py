@@ -12,9 +12,10 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
-from tavolo.cardgames.games.rummy.deck import pretty, pretty_all, sort_key
-from tavolo.cardgames.games.rummy.melds import BURRACO_MELDS, Meld, describe, read_meld
+from tavolo.cardgames.games.rummy.deck import sort_key
+from tavolo.cardgames.games.rummy.melds import BURRACO_MELDS, Meld, read_meld
 from tavolo.cli.i18n import _, pgettext
+from tavolo.cli.play.render.rummy_words import describe, pretty, pretty_all, shown
 from tavolo.cli.play.renderers import arrangement
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
 from tavolo.cli.play.wording import count, does, match_words, ordinal, side_places
@@ -30,7 +31,7 @@ def side_melds(p: Mapping[str, Any], side: int) -> list[str]:
     lines = []
     for i, m in enumerate(p["melds"][side]):
         tag = f"  [burraco {m['burraco']}]" if m.get("burraco") else ""
-        lines.append(f"    {i + 1}: {m['shown']}{tag}")
+        lines.append(f"    {i + 1}: {shown(m['shown'])}{tag}")
     return lines or ["    " + _("(no melds yet)")]
 
 
@@ -185,14 +186,14 @@ class BurracoRenderer:
                     melds = does(who, pgettext("verb", "melds"), pgettext("you", "meld"))
                     lines.append(
                         _("{who_melds} {cards} (meld {n}).").format(
-                            who_melds=melds, cards=m["shown"], n=i + 1
+                            who_melds=melds, cards=shown(m["shown"]), n=i + 1
                         )
                     )
                 elif was[i]["cards"] != m["cards"]:
                     adds = does(who, pgettext("verb", "adds"), pgettext("you", "add"))
                     lines.append(
                         _("{who_adds} to meld {n}: {cards}.").format(
-                            who_adds=adds, n=i + 1, cards=m["shown"]
+                            who_adds=adds, n=i + 1, cards=shown(m["shown"])
                         )
                     )
             if p["took_pozzetto"][side] and not old["took_pozzetto"][side]:

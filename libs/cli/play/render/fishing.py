@@ -211,7 +211,7 @@ class FishingRenderer:
             # The count's lines keep their Italian names (carte, denari, settebello,
             # primiera, scope, napola) in both languages, as RULES.md does.
             lines.append(f"  {line[0]:<12}" + "".join(f"{cell:<{width}}" for cell in cells))
-        hand, totals = _("hand"), _("totals")
+        hand, totals = pgettext("count", "hand"), _("totals")
         lines.append(f"  {hand:<12}" + "".join(f"{c['points']:<{width}}" for c in counts))
         note = "  " + _("(a tie-break hand: its points decide the tie only)") if tiebreak else ""
         lines.append(f"  {totals:<12}" + "".join(f"{t:<{width}}" for t in p["totals"]))

@@ -25,6 +25,15 @@ def _plays(plays: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
     return ", ".join(f"{names[p['seat']]} {pretty(p['card'])}" for p in plays)
 
 
+def _rules(rules: str) -> str:
+    """The table's ``rules`` option as the heading names it."""
+    if rules == "seed":
+        return pgettext("rules", "seed")
+    if rules == "standard":
+        return pgettext("rules", "standard")
+    return rules
+
+
 class HeartsRenderer:
     """Renders Hearts views; see :class:`tavolo.cli.play.command.Renderer`."""
 
@@ -32,7 +41,7 @@ class HeartsRenderer:
         p: Any = view.public
         lines = [
             _("--- Hand {n} ({rules} rules, to {target}) ").format(
-                n=p["hand"], rules=p["rules"], target=p["target"]
+                n=p["hand"], rules=_rules(p["rules"]), target=p["target"]
             )
             + "-" * 24
         ]

@@ -13,6 +13,7 @@ from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.betting.poker_hands import RANK_WORDS
 from tavolo.cardgames.games.french_deck import pretty
 from tavolo.cli.i18n import N_, _, pgettext
+from tavolo.cli.play.render.poker_words import hand_words
 from tavolo.cli.play.turns import CLOCKWISE, turn_line
 from tavolo.cli.play.wording import count, ordinal
 
@@ -101,14 +102,14 @@ class PokerRenderer:
             held = "  ".join(f"[{n}] {pretty(c)}" for n, c in enumerate(view.hand, 1))
             lines.append(
                 _("Your hand: {cards}").format(cards=held)
-                + f"  ({view.private.get('hand_name', '')})"
+                + f"  ({hand_words(view.private.get('hand_name', ''))})"
             )
             lines.append(_("To change cards type 'change' and their numbers, e.g. 'change 1 4'."))
         elif view.hand:
             held = "  ".join(pretty(c) for c in view.hand)
             lines.append(
                 _("Your hand: {cards}").format(cards=held)
-                + f"  ({view.private.get('hand_name', '')})"
+                + f"  ({hand_words(view.private.get('hand_name', ''))})"
             )
         elif p["phase"] == "blind":
             lines.append(_("Your cards are dealt face down: open blind before you see them?"))
@@ -185,7 +186,7 @@ class PokerRenderer:
         lines = [_("Hand {n}, showdown:").format(n=summary["hand"])]
         for s, words in summary["shown"].items():
             cards = f" ({' '.join(pretty(c) for c in mine)})" if int(s) == me and mine else ""
-            lines.append(f"  {names[int(s)]}: {words}{cards}")
+            lines.append(f"  {names[int(s)]}: {hand_words(words)}{cards}")
         for n, pot in enumerate(summary["pots"]):
             wins = _does(names, pot["winner"], me, pgettext("you", "win"), pgettext("verb", "wins"))
             if n == 0:

@@ -11,11 +11,12 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
-from tavolo.cardgames.games.rummy.deck import pretty, pretty_all, sort_key
-from tavolo.cardgames.games.rummy.melds import SCALA40_MELDS, Meld, describe, read_meld
+from tavolo.cardgames.games.rummy.deck import sort_key
+from tavolo.cardgames.games.rummy.melds import SCALA40_MELDS, Meld, read_meld
 from tavolo.cardgames.games.rummy.scala40_scoring import OPENING, meld_value
 from tavolo.cli.i18n import _, pgettext
 from tavolo.cli.play.render.burraco import attach_choice
+from tavolo.cli.play.render.rummy_words import describe, pretty, pretty_all, shown
 from tavolo.cli.play.renderers import arrangement
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
 from tavolo.cli.play.wording import agree, count, does, ordinal
@@ -36,9 +37,11 @@ def scoring_lines(
     for line in summary["players"]:
         who = names[line["seat"]]
         if line["closed"]:
-            lines.append(f"  {who:<16} {_('closed'):<26}{0:4d}")
+            closed = _("closed")
+            lines.append(f"  {who:<16} {closed:<26}{0:4d}")
         elif not line["opened"]:
-            lines.append(f"  {who:<16} {_('never opened'):<26}{line['points']:+4d}")
+            never = _("never opened")
+            lines.append(f"  {who:<16} {never:<26}{line['points']:+4d}")
         else:
             lines.append(f"  {who:<16} {line['cards']:<26}{line['points']:+4d}")
     totals = summary["totals"]
@@ -133,11 +136,12 @@ class Scala40Renderer:
         for i, m in enumerate(p["melds"]):
             pending = "  " + _("(opening, not yet down)") if m["pending"] else ""
             by = _("by {who}").format(who=names[m["owner"]])
-            lines.append(f"    {i + 1}: {m['shown']}   {by}{pending}")
+            lines.append(f"    {i + 1}: {shown(m['shown'])}   {by}{pending}")
         if not p["melds"]:
             lines.append("    " + _("(none yet)"))
+        not_open = " " + _("(not open)")
         sizes = " | ".join(
-            f"{names[s]} {n}{'' if p['opened'][s] else ' ' + _('(not open)')}"
+            f"{names[s]} {n}{'' if p['opened'][s] else not_open}"
             for s, n in enumerate(p["hand_sizes"])
             if p["alive"][s]
         )
@@ -208,14 +212,14 @@ class Scala40Renderer:
                 melds = does(owner, pgettext("verb", "melds"), pgettext("you", "meld"))
                 lines.append(
                     _("{who_melds} {cards} (meld {n}).").format(
-                        who_melds=melds, cards=m["shown"], n=i + 1
+                        who_melds=melds, cards=shown(m["shown"]), n=i + 1
                     )
                 )
             elif old["melds"][i]["cards"] != m["cards"]:
                 adds = does(who, pgettext("verb", "adds"), pgettext("you", "add"))
                 lines.append(
                     _("{who_adds} to meld {n}: {cards}.").format(
-                        who_adds=adds, n=i + 1, cards=m["shown"]
+                        who_adds=adds, n=i + 1, cards=shown(m["shown"])
                     )
                 )
         for s, opened in enumerate(p["opened"]):

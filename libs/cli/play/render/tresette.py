@@ -152,9 +152,11 @@ class TresetteRenderer:
             extra = (
                 " + " + _("{n} declared").format(n=declared[i]) if declared and declared[i] else ""
             )
+            aces_text = count(aces, "ace", "aces")
+            thirds_text = count(thirds, "third", "thirds")
             lines.append(
-                f"  {_side(names, side)}: {count(aces, 'ace', 'aces')}, "
-                f"{count(thirds, 'third', 'thirds')}{last}{extra}: "
+                f"  {_side(names, side)}: {aces_text}, "
+                f"{thirds_text}{last}{extra}: "
                 f"{summary['points'][i]}"
             )
         if summary.get("cappotto"):

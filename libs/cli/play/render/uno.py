@@ -11,7 +11,7 @@ from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.shedding.uno_state import ANSWER_PLUS4, NAME_COLOUR
 from tavolo.cli.i18n import _, ngettext, pgettext
 from tavolo.cli.play.render.pika import PikaRenderer, colour_word, describe, skip_line
-from tavolo.cli.play.wording import count, does, ordinal
+from tavolo.cli.play.wording import count, does, match_words, ordinal
 
 
 def _cards(n: int) -> str:
@@ -31,7 +31,8 @@ class UnoRenderer(PikaRenderer):
         ]
         colour = colour_word(p["colour"]) if p["colour"] else _("not named yet")
         lines = [
-            _("--- Hand {n} ({match}) ").format(n=p["round"], match=p["match_length"]) + "-" * 30,
+            _("--- Hand {n} ({match}) ").format(n=p["round"], match=match_words(p["match_length"]))
+            + "-" * 30,
             _("Top card: {card}   Colour in play: {colour}").format(
                 card=describe(p["top"]), colour=colour
             ),
