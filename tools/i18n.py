@@ -83,7 +83,9 @@ def update() -> None:
         catalog.obsolete.clear()
         if language == "en":  # the source language: each message is its own translation
             for message in catalog:
-                if message.id and not message.string:
+                text = message.string
+                strings = (text,) if isinstance(text, str) else tuple(text or ())
+                if message.id and not (strings and all(strings)):
                     message.string = message.id
         with path.open("wb") as handle:
             write_po(handle, catalog, width=100, omit_header=False, include_previous=False)

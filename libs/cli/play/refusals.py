@@ -5,8 +5,9 @@ and the values that explain it (API-1); the rules raise the same names locally o
 :class:`~tavolo.cardgames.errors.RuleError`. The client says each one in its own words,
 so an Italian player never reads the server's English: only a reason the client does not
 know yet falls back to the message as the server worded it. Two reasons mean "the message
-says why" (``RULE_VIOLATION``, ``ACTION_NOT_ALLOWED``): their sentence is followed by that
-message, the one detail the reason cannot carry.
+says why" (``RULE_VIOLATION``, ``ACTION_NOT_ALLOWED``): in English their sentence is
+followed by that message, the one detail the reason cannot carry; in another language the
+sentence stands alone, since the message is English.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Mapping
 import grpc
 
 from tavolo.cardgames.errors import RuleError
-from tavolo.cli.i18n import N_, _
+from tavolo.cli.i18n import LANGUAGES, N_, _, language
 from tavolo.servicekit.error_details import refusal_from_error
 
 MESSAGES: dict[str, str] = {
@@ -56,6 +57,19 @@ MESSAGES: dict[str, str] = {
 }
 """Reason → the client's sentence; ``{key}`` is the refusal's metadata value."""
 
+WITHOUT_VALUES: dict[str, str] = {
+    "SEAT_UNKNOWN": N_("The table has no such seat."),
+    "CARD_NOT_HELD": N_("You do not hold that card."),
+    "CARD_UNKNOWN": N_("That is not a card of this deck."),
+    "MUST_FOLLOW_SUIT": N_("You must follow suit."),
+    "CAPTURE_COMPULSORY": N_("That card must take from the table."),
+    "CAPTURE_INVALID": N_("That card cannot take those cards from the table."),
+    "CARD_DOES_NOT_MATCH": N_("That card matches neither the colour nor the value in play."),
+    "TABLE_NOT_FOUND": N_("There is no such table."),
+}
+"""The sentence of a reason whose metadata lacks a value its sentence names (the keys are
+listed "when it applies")."""
+
 WITH_MESSAGE: dict[str, str] = {
     "RULE_VIOLATION": N_("The rules do not allow that now"),
     "ACTION_NOT_ALLOWED": N_("That kind of move is not allowed now"),
@@ -65,17 +79,19 @@ WITH_MESSAGE: dict[str, str] = {
 
 def refusal_text(reason: str, metadata: Mapping[str, str], message: str) -> str:
     """The refusal in the client's language; ``message`` (the server's) when the reason
-    is not one the client knows, or its metadata lacks a value the sentence needs."""
+    is not one the client knows."""
     if reason in WITH_MESSAGE:
         lead = _(WITH_MESSAGE[reason])
-        return f"{lead}: {message}" if message else f"{lead}."
+        english = language() == LANGUAGES[0]
+        return f"{lead}: {message}" if message and english else f"{lead}."
     known = MESSAGES.get(reason)
     if known is None:
         return message
     try:
         return _(known).format_map(dict(metadata))
     except (KeyError, IndexError, ValueError):
-        return message
+        bare = WITHOUT_VALUES.get(reason)
+        return _(bare) if bare is not None else message
 
 
 def rule_error_text(error: RuleError) -> str:
