@@ -31,6 +31,7 @@ from google.protobuf import struct_pb2
 from tavolo.cardgames.contract import Outcome
 from tavolo.cli import session
 from tavolo.cli.i18n import _
+from tavolo.cli.play.refusals import rpc_refusal_text
 from tavolo.cli.play.renderers import (
     bot_levels,
     bot_name,
@@ -43,6 +44,7 @@ from tavolo.cli.play.renderers import (
 from tavolo.cli.play.table_client import TableClient
 from tavolo.cli.play.table_options import parse_options
 from tavolo.cli.play.wording import fit, you
+from tavolo.servicekit.error_details import refusal_from_error
 from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS
 from tavolo.tablelog.convert import struct_to_dict
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
@@ -103,8 +105,19 @@ def play_remote(args: argparse.Namespace, input_line: Callable[[str], str | None
         print(exc, file=sys.stderr)
         return 2
     except grpc.RpcError as exc:
-        print(f"tavolo play: {session.rpc_error_text(exc)}", file=sys.stderr)
+        print(f"tavolo play: {_refused(exc)}", file=sys.stderr)
         return 2
+
+
+def _refused(error: grpc.RpcError) -> str:
+    """A refused call in the client's words (its reason and metadata), with the reason
+    itself for scripts and bug reports; an outage as :func:`session.rpc_error_text` says it."""
+    refusal = refusal_from_error(error)
+    if refusal is None or not isinstance(error, grpc.Call | grpc.aio.AioRpcError):
+        return session.rpc_error_text(error)
+    if error.code() is grpc.StatusCode.UNAVAILABLE:
+        return session.rpc_error_text(error)
+    return f"{rpc_refusal_text(error)} ({error.code().name}) [{refusal.reason}]"
 
 
 def _auth(token: Token) -> Callable[[], Metadata]:

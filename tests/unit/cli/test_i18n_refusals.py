@@ -21,6 +21,7 @@ from tavolo.cli.play.refusals import (
     rpc_refusal_text,
     rule_error_text,
 )
+from tavolo.cli.play.remote import _refused as said
 from tavolo.cli.play.renderers import RENDERERS
 from tavolo.servicekit.error_details import rich_status, trailer
 from tavolo.servicekit.reasons import REASONS
@@ -146,3 +147,13 @@ def test_the_engines_refusal_is_read_from_its_error_info() -> None:
     assert rpc_refusal_text(bare) == SERVER
     use("en")
     assert rpc_refusal_text(held) == "You do not hold Rd."
+
+
+def test_tavolo_play_says_a_refused_call_in_its_language_with_the_reason() -> None:
+    """``tavolo play --table`` refused by the engine: the client's sentence, the status
+    and the reason (for scripts and bug reports), never the server's English."""
+    use("it")
+    missing = _refused("TABLE_NOT_FOUND", {"table_id": "t-9"})
+    assert said(missing) == "Il tavolo t-9 non esiste. (FAILED_PRECONDITION) [TABLE_NOT_FOUND]"
+    use("en")
+    assert said(missing) == "There is no table t-9. (FAILED_PRECONDITION) [TABLE_NOT_FOUND]"
