@@ -105,11 +105,11 @@ def play_remote(args: argparse.Namespace, input_line: Callable[[str], str | None
         print(exc, file=sys.stderr)
         return 2
     except grpc.RpcError as exc:
-        print(f"tavolo play: {_refused(exc)}", file=sys.stderr)
+        print(f"tavolo play: {refused(exc)}", file=sys.stderr)
         return 2
 
 
-def _refused(error: grpc.RpcError) -> str:
+def refused(error: grpc.RpcError) -> str:
     """A refused call in the client's words (its reason and metadata), with the reason
     itself for scripts and bug reports; an outage as :func:`session.rpc_error_text` says it."""
     refusal = refusal_from_error(error)

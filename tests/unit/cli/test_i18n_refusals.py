@@ -21,7 +21,7 @@ from tavolo.cli.play.refusals import (
     rpc_refusal_text,
     rule_error_text,
 )
-from tavolo.cli.play.remote import _refused as said
+from tavolo.cli.play.remote import refused as said
 from tavolo.cli.play.renderers import RENDERERS
 from tavolo.servicekit.error_details import rich_status, trailer
 from tavolo.servicekit.reasons import REASONS
