@@ -1,6 +1,6 @@
 """The other commands in Italian (I18N-1): every lobby update ``tavolo lobby watch``
-prints, in each state, and the commands' help, say nothing in English but the commands
-to type and the names the lobby sent."""
+prints, in each state, a tournament's bracket and the commands' help say nothing in
+English but the commands to type and the names the lobby sent."""
 
 from __future__ import annotations
 
@@ -9,12 +9,16 @@ import re
 import pytest
 
 from tavolo.cli.i18n import use
+from tavolo.cli.lobby.tournament import bracket_lines
 from tavolo.cli.lobby.watch import TICKETS, describe
 from tavolo.cli.main import main
 from tavolo.cli.session import SavedSession
+from tavolo.lobby.tournaments import stream as S
+from tavolo.lobby.tournaments.convert import tournament
 from tavolo.v1 import lobby_pb2
 
 from .test_i18n_play import ENGLISH
+from .test_tournament_bracket import drawn
 
 MARCO = SavedSession("p-marco", "Marco", "access", "refresh")
 COMMAND = re.compile(r"`[^`]*`")
@@ -85,3 +89,27 @@ def test_i18n_1_the_commands_help_in_italian(
     with pytest.raises(SystemExit):
         main(argv)
     assert italian in capsys.readouterr().out
+
+
+def test_i18n_1_a_bracket_reads_in_italian() -> None:
+    """``tavolo tournament watch`` in Italian: the drawn bracket with its byes, an open
+    table with a bot standing in, and a decided match."""
+    t = drawn(5)
+    assert t.bracket is not None
+    index, first = next(
+        (i, m) for i, m in enumerate(t.bracket.rounds[0]) if m.a is not None and m.b is not None
+    )
+    assert first.a is not None and first.b is not None
+    t = S.apply(t, *S.open_match(t, 0, index, "table-1", (first.b,)))
+    states = [tournament(t)]
+    for event in S.decide_match(t, "table-1", first.a, "last_capture"):
+        t = S.apply(t, *event)
+    states.append(tournament(t))
+    use("it")
+    for shown in states:
+        lines = bracket_lines(shown)
+        assert any("turno libero" in line for line in lines)
+        for line in lines:
+            said = re.sub(r"Player\d|\(bot\)|[0-9a-f]{64}|table-1", "", line)
+            assert not ENGLISH.findall(said), (line, ENGLISH.findall(said))
+    assert any("ultima presa" in line for line in bracket_lines(states[1]))
