@@ -30,6 +30,10 @@ LOCALE = SOURCES / "locale"
 DOMAIN = "tavolo"
 LANGUAGES = ("en", "it")
 KEYWORDS = {**DEFAULT_KEYWORDS, "count": (2, 3)}
+HEADER = (
+    "# The terminal client's messages ({language}), updated from libs/cli by tools/i18n.py\n"
+    "# (make i18n); compiled to tavolo.mo beside this file."
+)
 METHODS = [("**/locale/**", "ignore"), ("**.py", "python")]
 
 
@@ -73,6 +77,7 @@ def update() -> None:
         path = po_path(language)
         if path.exists():
             catalog = read(language)
+            template.creation_date = catalog.creation_date  # no churn from a re-run
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             catalog = Catalog(locale=language, domain=DOMAIN, project="tavolo", fuzzy=False)
@@ -80,6 +85,7 @@ def update() -> None:
             # two forms, not CLDR's third for millions.
             catalog._num_plurals, catalog._plural_expr = 2, "(n != 1)"
         catalog.update(template, no_fuzzy_matching=True)
+        catalog.header_comment = HEADER.format(language=language)
         catalog.obsolete.clear()
         if language == "en":  # the source language: each message is its own translation
             for message in catalog:
