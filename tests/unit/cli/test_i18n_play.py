@@ -77,6 +77,24 @@ def test_i18n_1_no_english_sentence_on_an_italian_screen(italian_screens: dict[s
             assert not found, f"{game}: {found} in {line!r}"
 
 
+ONE_PLURAL = re.compile(
+    r"(?<![A-Za-z] )(?<![\d.])\b1 (carte|prese|punti|smazzate|assi|terzi|sovrapprese|altri giri)\b"
+)
+MANY_SINGULAR = re.compile(
+    r"(?<![A-Za-z] )(?<![\d.])\b(?:0|[2-9]|\d{2,}) (carta|presa|punto|smazzata|asso|terzo|"
+    r"sovrappresa|altro giro)\b"
+)
+
+
+def test_i18n_1_counts_agree_in_italian(italian_screens: dict[str, str]) -> None:
+    """No "1 carte", "2 carta", "1 prese", "3 punto" on any Italian screen: each counted
+    thing takes its singular for one and its plural otherwise, as the English screens
+    say "1 trick" and "2 tricks"."""
+    for game, text in italian_screens.items():
+        assert not ONE_PLURAL.findall(text), (game, ONE_PLURAL.findall(text)[:3])
+        assert not MANY_SINGULAR.findall(text), (game, MANY_SINGULAR.findall(text)[:3])
+
+
 def test_i18n_1_the_italian_scopa_uses_the_seeds_terms(italian_screens: dict[str, str]) -> None:
     text = italian_screens["scopa"]
     for term in ("Smazzata 1", "prende", "In tavola:", "La tua mano:", "Mazzo:", "primiera"):
