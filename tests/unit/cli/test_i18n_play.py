@@ -14,9 +14,9 @@ import pytest
 
 from tavolo.cli.i18n import language, language_from_env, language_of, use
 from tavolo.cli.main import language_asked, main
-from tavolo.cli.play.renderers import RENDERERS
+from tavolo.cli.play.renderers import RENDERERS, arrangement
 
-from .play_script import play_game
+from .play_script import Player, play_game
 
 ALL_GAMES = sorted(RENDERERS)
 
@@ -240,3 +240,34 @@ def test_i18n_1_the_help_is_in_the_chosen_language(capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     assert "gioca una partita" in out.lower() or "Gioca una partita" in out
     assert "quale gioco" in out
+
+
+def test_i18n_1_the_typed_commands_read_in_both_languages() -> None:
+    """The prompt offers 'ordina', 'sposta I J', 'cambia 1 4' and 'esci' in Italian; the
+    English words keep working there too, every combination drawn."""
+    hand = ("9", "3", "7", "1")
+    for lang in ("en", "it"):
+        use(lang)
+        for word in ("sort", "ordina"):
+            expected = tuple(sorted(hand)) if lang == "it" or word == "sort" else None
+            assert arrangement(hand, word, str) == expected, (lang, word)
+        for word in ("move", "sposta"):
+            for i in range(1, 5):
+                for j in range(1, 5):
+                    moved = arrangement(hand, f"{word} {i} {j}", str)
+                    if lang == "en" and word == "sposta":
+                        assert moved is None
+                        continue
+                    cards = list(hand)
+                    cards.insert(j - 1, cards.pop(i - 1))
+                    assert moved == tuple(cards), (lang, word, i, j)
+    use("it")
+    code, text = play_game("pika", "ordina", player=_typing("ordina"))
+    assert code == 0 and "'ordina', 'sposta I J', 'esci'" in text
+    assert "non è una scelta" not in text  # 'ordina' arranged the hand
+
+
+def _typing(first: str) -> Player:
+    player = Player("ordina")
+    player.script = [first]
+    return player
