@@ -9,7 +9,8 @@ clone without a compile step. ``tests/unit/cli/test_i18n_catalogues.py`` runs :f
 :func:`compiled` to check that what is committed is complete and current.
 
 ``count(n, "card", "cards")`` (tavolo.cli.play.wording) is extracted as a counted entry,
-like ngettext's first two arguments.
+like ngettext's first two arguments; the descriptions of the games' table options, which
+the rules write, are read from the registry (context ``option``).
 """
 
 from __future__ import annotations
@@ -54,7 +55,28 @@ def extracted() -> Catalog:
             auto_comments=comments,
             context=context,
         )
+    for doc, where in option_docs().items():
+        template.add(doc, None, [(where, 0)], context=OPTION)
     return template
+
+
+OPTION = "option"
+"""The context of a table option's description: the rules write them (``OptionSpec.doc``),
+the client says them in ``tavolo play GAME --help`` and ``tavolo room games``."""
+
+
+def option_docs() -> dict[str, str]:
+    """Every table option's description in the rules, and the game module it is in."""
+    from tavolo.cardgames.registry import get_game
+    from tavolo.cli.play.renderers import RENDERERS
+
+    docs: dict[str, str] = {}
+    for name in sorted(RENDERERS):
+        game = get_game(name)
+        where = type(game).__module__.replace("tavolo.cardgames", "libs/cardgames", 1)
+        for spec in game.option_specs:
+            docs.setdefault(spec.doc, where.replace(".", "/") + ".py")
+    return docs
 
 
 def read(language: str) -> Catalog:

@@ -10,7 +10,7 @@ import textwrap
 from typing import Any
 
 from tavolo.cardgames.registry import get_game
-from tavolo.cli.i18n import _
+from tavolo.cli.i18n import _, pgettext
 from tavolo.cli.play.renderers import PARTNER_LEVEL, RENDERERS, game_title, partnerships
 
 DEFAULT_PLAYERS: dict[str, int] = {
@@ -82,7 +82,8 @@ def game_help(game_name: str) -> str:
                 values=", ".join(_option_text(c) for c in spec.choices)
             )
         lines.append(f"  {spec.name}={_option_text(spec.default)}{allowed}")
-        lines.extend(f"      {part}" for part in textwrap.wrap(spec.doc, 72))
+        doc = pgettext("option", spec.doc)  # the rules' words, in the client's language
+        lines.extend(f"      {part}" for part in textwrap.wrap(doc, 72))
     return "\n".join(lines)
 
 

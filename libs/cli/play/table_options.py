@@ -14,7 +14,7 @@ from typing import Any
 
 from google.protobuf import json_format, struct_pb2
 
-from tavolo.cli.i18n import _
+from tavolo.cli.i18n import _, pgettext
 
 
 def add_option_argument(parser: argparse.ArgumentParser) -> None:
@@ -66,4 +66,4 @@ def option_line(option: Any) -> str:
     default = _text(json_format.MessageToDict(option.default))
     choices = [_text(json_format.MessageToDict(c)) for c in option.choices]
     allowed = " " + _("(one of {values})").format(values=", ".join(choices)) if choices else ""
-    return f"{option.name}={default}{allowed}: {option.doc}"
+    return f"{option.name}={default}{allowed}: {pgettext('option', option.doc)}"

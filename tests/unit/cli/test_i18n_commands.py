@@ -5,13 +5,17 @@ English but the commands to type and the names the lobby sent."""
 from __future__ import annotations
 
 import re
+import textwrap
 
 import pytest
 
-from tavolo.cli.i18n import use
+from tavolo.cardgames.registry import get_game
+from tavolo.cli.i18n import pgettext, use
 from tavolo.cli.lobby.tournament import bracket_lines
 from tavolo.cli.lobby.watch import TICKETS, describe
 from tavolo.cli.main import main
+from tavolo.cli.play.game_help import game_help
+from tavolo.cli.play.renderers import RENDERERS
 from tavolo.cli.session import SavedSession
 from tavolo.lobby.tournaments import stream as S
 from tavolo.lobby.tournaments.convert import tournament
@@ -113,3 +117,18 @@ def test_i18n_1_a_bracket_reads_in_italian() -> None:
             said = re.sub(r"Player\d|\(bot\)|[0-9a-f]{64}|table-1", "", line)
             assert not ENGLISH.findall(said), (line, ENGLISH.findall(said))
     assert any("ultima presa" in line for line in bracket_lines(states[1]))
+
+
+@pytest.mark.parametrize("game_name", sorted(RENDERERS))
+def test_i18n_1_a_games_own_help_reads_in_italian(game_name: str) -> None:
+    """``tavolo play GAME --help`` in Italian: every option's description (the rules
+    write them in English) comes from the catalogue."""
+    specs = get_game(game_name).option_specs
+    english = game_help(game_name)
+    use("it")
+    italian = game_help(game_name)
+    assert italian != english
+    for spec in specs:
+        said = pgettext("option", spec.doc)
+        assert said != spec.doc, spec.doc
+        assert textwrap.wrap(said, 72)[0] in italian
