@@ -116,7 +116,14 @@ def update() -> None:
                 if message.id and not (strings and all(strings)):
                     message.string = message.id
         with path.open("wb") as handle:
-            write_po(handle, catalog, width=100, omit_header=False, include_previous=False)
+            write_po(
+                handle,
+                catalog,
+                width=100,
+                omit_header=False,
+                include_previous=False,
+                include_lineno=False,  # a moved line does not change the catalogue
+            )
         path.with_suffix(".mo").write_bytes(compiled(read(language)))
 
 

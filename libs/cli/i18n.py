@@ -12,6 +12,7 @@ translated is marked with :func:`N_` and passed through :func:`_` where it is us
 
 from __future__ import annotations
 
+import argparse
 import gettext
 import os
 from collections.abc import Mapping
@@ -84,6 +85,17 @@ def pgettext(context: str, message: str) -> str:
     """``message`` as it reads in ``context`` (the same English word, two Italian ones:
     ``play`` for "you play" and for a menu choice)."""
     return _catalogue().pgettext(context, message)
+
+
+def add_lang_argument(parser: argparse.ArgumentParser) -> None:
+    """``--lang``, on ``tavolo`` and on a sub-command alike (``tavolo play scopa --lang it``);
+    ``tavolo.cli.main`` reads it before the parsers are built, so their help speaks it."""
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=argparse.SUPPRESS,
+        help=_("the language the client speaks (default: from LANG, else en)"),
+    )
 
 
 def N_(message: str) -> str:

@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from tavolo.cli.i18n import LANGUAGES, _, use
+from tavolo.cli.i18n import _, add_lang_argument, use
 
 # Sub-command modules under tavolo.cli, by job; each one owns its arguments.
 COMMAND_MODULES = (
@@ -45,16 +45,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 BROKEN_PIPE_EXIT = 141
 """128 + SIGPIPE: what a shell reports for a command whose reader went away."""
-
-
-def add_lang_argument(parser: argparse.ArgumentParser) -> None:
-    """``--lang``, on ``tavolo`` and on a sub-command alike (``tavolo play scopa --lang it``)."""
-    parser.add_argument(
-        "--lang",
-        choices=LANGUAGES,
-        default=argparse.SUPPRESS,
-        help=_("the language the client speaks (default: from LANG, else en)"),
-    )
 
 
 def language_asked(argv: Sequence[str]) -> str | None:

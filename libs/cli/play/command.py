@@ -26,8 +26,7 @@ from tavolo.cardgames.bots.registry import make_bot
 from tavolo.cardgames.contract import Game, Outcome, View
 from tavolo.cardgames.errors import RuleError
 from tavolo.cardgames.registry import get_game
-from tavolo.cli.i18n import _
-from tavolo.cli.main import add_lang_argument
+from tavolo.cli.i18n import _, add_lang_argument
 from tavolo.cli.play.game_help import (
     DEFAULT_LEVEL,
     DEFAULT_PLAYERS,
