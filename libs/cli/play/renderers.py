@@ -308,8 +308,13 @@ def amount_answer(
 def not_an_amount(text: str, action: Action, legal: Sequence[Action]) -> str:
     """The refusal of an answer that is no legal amount, with the amounts that are."""
     amounts = [int(a.amount) for a in legal if a.kind is action.kind and a.amount is not None]
-    span = f"a number from {min(amounts)} to {max(amounts)}" if amounts else "a number"
-    return f"  '{text}' is not an amount: type {span}, or Enter to go back"
+    if amounts:
+        span = _("a number from {low} to {high}").format(low=min(amounts), high=max(amounts))
+    else:
+        span = _("a number")
+    return "  " + _("'{text}' is not an amount: type {span}, or Enter to go back").format(
+        text=text, span=span
+    )
 
 
 def _typed_words(renderer: Renderer, view: View) -> list[str]:

@@ -260,20 +260,23 @@ class PokerRenderer:
         sizes = []
         for amount in picked:
             action = Action(kind, amount=amount)
-            tag = {pot // 2: ", half the pot", pot: ", the pot"}.get(amount, "")
+            tag = {pot // 2: _(", half the pot"), pot: _(", the pot")}.get(amount, "")
             if amount + call == chips:
-                tag = ", all-in"
+                tag = _(", all-in")
             sizes.append((self.choice(action, view) + tag, action))
         if len(picked) < len(amounts):
-            what = "raise by" if kind is ActionKind.RAISE else "bet"
-            sizes.append((f"{what} another amount ({low} to {high})", Action(kind)))
+            if kind is ActionKind.RAISE:
+                another = _("raise by another amount ({low} to {high})")
+            else:
+                another = _("bet another amount ({low} to {high})")
+            sizes.append((another.format(low=low, high=high), Action(kind)))
         return sizes
 
     def amount_question(self, view: View, action: Action) -> str | None:
         """The question "another amount" asks; ``None`` for every other choice."""
         if action.kind not in _SIZED or action.amount is not None:
             return None
-        return "How many chips? (a number; Enter goes back): "
+        return _("How many chips? (a number; Enter goes back): ")
 
     def amount_answer(
         self, view: View, legal: Sequence[Action], action: Action, text: str
