@@ -336,7 +336,7 @@ class _Table:
             return choice
         while True:
             line = self.input_line(question)
-            if line is None or line.strip().lower() in ("q", "quit"):
+            if line is None or line.strip().lower() in ("q", "quit", _("quit")):
                 raise Quit
             if not line.strip():
                 return None
