@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install lint typecheck format protos compiled bench soak soak-solitario soak-league clean deploy-tools manifests browser node typescript protos-baseline
+.PHONY: run test install lint typecheck format protos compiled i18n bench soak soak-solitario soak-league clean deploy-tools manifests browser node typescript protos-baseline
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -90,6 +90,12 @@ format: $(STAMP)
 protos: $(STAMP) $(TS_STAMP)
 	$(BIN)/python tools/gen_protos.py
 	cd $(TS) && npm run --silent generate
+
+# The terminal client's catalogues (libs/cli/locale): the .po files updated from the code,
+# then compiled to the .mo files the client reads; both are committed (tools/i18n.py).
+i18n: $(STAMP)
+	$(BIN)/python tools/i18n.py
+	@$(BIN)/python tools/i18n.py --check || { echo "(messages above lack an Italian translation)"; true; }
 
 compiled: $(STAMP)
 	$(BIN)/python tools/compile_rules.py

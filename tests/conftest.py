@@ -23,6 +23,7 @@ import nats
 import nats.js.errors
 import pytest
 
+from tavolo.cli.i18n import use
 from tavolo.messaging import Topology
 from tavolo.servicekit.embedded import EmbeddedNats, EmbeddedPostgres, scratch_database
 from tavolo.servicekit.interceptors import STRICT_REASONS_VARIABLE
@@ -30,6 +31,18 @@ from tavolo.servicekit.interceptors import STRICT_REASONS_VARIABLE
 # A refusal that names no registered reason reaches a test as INTERNAL (API-1); services
 # the tests start as processes inherit it.
 os.environ[STRICT_REASONS_VARIABLE] = "1"
+
+
+@pytest.fixture(autouse=True)
+def english_client(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The terminal client speaks English in every test, whatever the machine's locale
+    (tests/unit/cli/test_i18n_*.py choose Italian themselves)."""
+    for name in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    use("en")
+    yield
+    use("en")
 
 
 @pytest.fixture(scope="session")

@@ -12,6 +12,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from tavolo.cli.i18n import _, add_lang_argument, use
+
 # Sub-command modules under tavolo.cli, by job; each one owns its arguments.
 COMMAND_MODULES = (
     "platform.up",
@@ -27,7 +29,8 @@ COMMAND_MODULES = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tavolo", description="Tavolo card-game platform")
+    parser = argparse.ArgumentParser(prog="tavolo", description=_("Tavolo card-game platform"))
+    add_lang_argument(parser)
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
         try:
@@ -44,7 +47,19 @@ BROKEN_PIPE_EXIT = 141
 """128 + SIGPIPE: what a shell reports for a command whose reader went away."""
 
 
+def language_asked(argv: Sequence[str]) -> str | None:
+    """The ``--lang`` given anywhere on the line, read before the parsers are built, so
+    their help is in that language too; ``None`` when there is none."""
+    early = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    early.add_argument("--lang")
+    known, _rest = early.parse_known_args(list(argv))
+    lang: str | None = known.lang
+    return lang
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    use(language_asked(argv))
     try:
         args = build_parser().parse_args(argv)
         code: int = args.handler(args)

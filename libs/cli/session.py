@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 import grpc
 import jwt
 
+from tavolo.cli.i18n import _
 from tavolo.servicekit.error_details import refusal_from_error
 from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS
 from tavolo.v1 import lobby_pb2, lobby_pb2_grpc
@@ -76,11 +77,15 @@ def load(nickname: str | None) -> SavedSession:
     if nickname is None:
         current = client_dir() / "current"
         if not current.exists():
-            raise NoSession("nobody is logged in: run `tavolo account login NICK` first")
+            raise NoSession(_("nobody is logged in: run `tavolo account login NICK` first"))
         nickname = current.read_text().strip()
     path = folder / f"{nickname.casefold()}.json"
     if not path.exists():
-        raise NoSession(f"{nickname} is not logged in here: run `tavolo account login {nickname}`")
+        raise NoSession(
+            _("{nick} is not logged in here: run `tavolo account login {nick}`").format(
+                nick=nickname
+            )
+        )
     saved = SavedSession(**json.loads(path.read_text()))
     if seconds_left(saved.access_token) < RENEW_MARGIN_SECONDS:
         saved = renew(saved)
@@ -92,11 +97,11 @@ def forget(nickname: str | None) -> SavedSession:
     if nickname is None:
         current = client_dir() / "current"
         if not current.exists():
-            raise NoSession("nobody is logged in here")
+            raise NoSession(_("nobody is logged in here"))
         nickname = current.read_text().strip()
     path = client_dir() / "sessions" / f"{nickname.casefold()}.json"
     if not path.exists():
-        raise NoSession(f"{nickname} is not logged in here")
+        raise NoSession(_("{nick} is not logged in here").format(nick=nickname))
     saved = SavedSession(**json.loads(path.read_text()))
     path.unlink()
     current = client_dir() / "current"
@@ -124,8 +129,9 @@ def renew(saved: SavedSession) -> SavedSession:
     except grpc.RpcError as exc:
         if isinstance(exc, grpc.Call) and exc.code() is grpc.StatusCode.UNAUTHENTICATED:
             raise NoSession(
-                f"the login of {saved.nickname} has run out: "
-                f"run `tavolo account login {saved.nickname}`"
+                _("the login of {nick} has run out: run `tavolo account login {nick}`").format(
+                    nick=saved.nickname
+                )
             ) from None
         raise
     renewed = SavedSession(reply.player_id, reply.nickname, reply.access_token, reply.refresh_token)
@@ -144,7 +150,7 @@ def installation_id() -> str:
     """This installation's id: read from the client folder, or made there on first use
     (created exclusively, so two commands started at once agree on one id)."""
     path = client_dir() / "installation"
-    for _ in range(2):
+    for _attempt in range(2):
         try:
             found = path.read_text().strip()
         except FileNotFoundError:
@@ -260,7 +266,7 @@ def rpc_error_text(error: grpc.RpcError) -> str:
     if isinstance(error, grpc.Call | grpc.aio.AioRpcError):  # a sync or an asyncio stub's
         code, details = error.code(), error.details() or ""
     if code is grpc.StatusCode.UNAVAILABLE:
-        return "the platform is not reachable: is `make run` running?"
+        return _("the platform is not reachable: is `make run` running?")
     name = code.name if code is not None else "ERROR"
     refusal = refusal_from_error(error)
     reason = f" [{refusal.reason}]" if refusal is not None and refusal.reason else ""

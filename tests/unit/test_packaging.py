@@ -39,3 +39,17 @@ def test_every_package_is_listed_and_every_listed_package_exists() -> None:
     listed, on_disk = _listed(), _on_disk()
     assert sorted(on_disk - listed) == []
     assert sorted(name for name in listed if not _folders(name).is_dir()) == []
+
+
+def test_the_terminal_clients_catalogues_ship() -> None:
+    """The compiled catalogues the client reads (and their .po sources) are package data
+    of ``tavolo.cli``: a wheel without them would speak English only (I18N-1)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["tavolo.cli"]
+    base = _folders("tavolo.cli")
+    shipped = {path for pattern in patterns for path in base.glob(pattern)}
+    catalogues = set((base / "locale").rglob("*.po")) | set((base / "locale").rglob("*.mo"))
+    assert {p.relative_to(base).as_posix() for p in catalogues} == {
+        f"locale/{lang}/LC_MESSAGES/tavolo.{ext}" for lang in ("en", "it") for ext in ("po", "mo")
+    }
+    assert catalogues <= shipped

@@ -16,6 +16,7 @@ import grpc
 from google.protobuf import json_format
 
 from tavolo.cli import session as sessions
+from tavolo.cli.i18n import _
 from tavolo.cli.lobby.watch import accept_and_wait, seated_line
 from tavolo.cli.play.table_options import (
     add_option_argument,
@@ -33,55 +34,59 @@ LEVELS = {
 
 
 def register(subparsers: Any) -> None:
-    account = subparsers.add_parser("account", help="register, log in, show who you are")
+    account = subparsers.add_parser("account", help=_("register, log in, show who you are"))
     acts = account.add_subparsers(dest="action", required=True)
-    for name, helptext in (("register", "create an account"), ("login", "log in")):
+    for name, helptext in (("register", _("create an account")), ("login", _("log in"))):
         p = acts.add_parser(name, help=helptext)
         p.add_argument("nickname")
         p.add_argument("--password", required=True)
         p.set_defaults(handler=_login, create=name == "register")
-    who = acts.add_parser("whoami", help="the saved login in use")
+    who = acts.add_parser("whoami", help=_("the saved login in use"))
     who.add_argument("--as", dest="as_nick")
     who.set_defaults(handler=_whoami)
-    out = acts.add_parser("logout", help="end the login here and at the platform")
+    out = acts.add_parser("logout", help=_("end the login here and at the platform"))
     out.add_argument("--as", dest="as_nick")
     out.set_defaults(handler=_logout)
 
-    room = subparsers.add_parser("room", help="play with friends: create a room, invite, start")
+    room = subparsers.add_parser("room", help=_("play with friends: create a room, invite, start"))
     ra = room.add_subparsers(dest="action", required=True)
-    create = ra.add_parser("create", help="create a room")
+    create = ra.add_parser("create", help=_("create a room"))
     create.add_argument("game")
     create.add_argument("--players", type=int, default=2)
     add_option_argument(create)
     create.set_defaults(handler=_room_create)
-    games = ra.add_parser("games", help="the games, their options and defaults")
+    games = ra.add_parser("games", help=_("the games, their options and defaults"))
     games.set_defaults(handler=_room_games)
-    invite = ra.add_parser("invite", help="invite a player by nickname")
+    invite = ra.add_parser("invite", help=_("invite a player by nickname"))
     invite.add_argument("room_id")
     invite.add_argument("nickname")
     invite.set_defaults(handler=_room_invite)
-    for name, accept in (("accept", True), ("decline", False)):
-        p = ra.add_parser(name, help=f"{name} an invitation")
+    answers = (
+        ("accept", True, _("accept an invitation")),
+        ("decline", False, _("decline an invitation")),
+    )
+    for name, accept, helptext in answers:
+        p = ra.add_parser(name, help=helptext)
         p.add_argument("room_id")
         p.set_defaults(handler=_room_answer, accept=accept, no_wait=False)
     ra.choices["accept"].add_argument(
         "--no-wait",
         action="store_true",
-        help="do not wait for the host to start the table (`tavolo lobby watch` shows it)",
+        help=_("do not wait for the host to start the table (`tavolo lobby watch` shows it)"),
     )
-    start = ra.add_parser("start", help="start the room's table (host only)")
+    start = ra.add_parser("start", help=_("start the room's table (host only)"))
     start.add_argument("room_id")
-    start.add_argument("--bots", choices=sorted(LEVELS), help="fill empty seats with bots")
+    start.add_argument("--bots", choices=sorted(LEVELS), help=_("fill empty seats with bots"))
     start.set_defaults(handler=_room_start)
 
-    coins = subparsers.add_parser("coins", help="your wallet")
+    coins = subparsers.add_parser("coins", help=_("your wallet"))
     ca = coins.add_subparsers(dest="action", required=True)
-    ca.add_parser("balance", help="available and held coins").set_defaults(handler=_balance)
-    ca.add_parser("history", help="your transfers").set_defaults(handler=_history)
+    ca.add_parser("balance", help=_("available and held coins")).set_defaults(handler=_balance)
+    ca.add_parser("history", help=_("your transfers")).set_defaults(handler=_history)
 
     for parser in (*acts.choices.values(), *ra.choices.values(), *ca.choices.values()):
         if "as_nick" not in {a.dest for a in parser._actions}:
-            parser.add_argument("--as", dest="as_nick", help="which saved login to use")
+            parser.add_argument("--as", dest="as_nick", help=_("which saved login to use"))
 
 
 def _lobby() -> lobby_pb2_grpc.LobbyStub:
@@ -104,7 +109,9 @@ def _login(args: argparse.Namespace) -> int:
                 reply.player_id, reply.nickname, reply.access_token, reply.refresh_token
             )
         )
-        print(f"logged in as {reply.nickname} ({reply.player_id})")
+        print(
+            _("logged in as {nick} ({player})").format(nick=reply.nickname, player=reply.player_id)
+        )
 
     return sessions.run_call(run)
 
@@ -126,7 +133,7 @@ def _logout(args: argparse.Namespace) -> int:
             # Ended already (logged out elsewhere, suspended): nothing left to end.
             if not isinstance(exc, grpc.Call) or exc.code() != grpc.StatusCode.UNAUTHENTICATED:
                 raise
-        print(f"logged out {saved.nickname}: its sessions are over")
+        print(_("logged out {nick}: its sessions are over").format(nick=saved.nickname))
 
     return sessions.run_call(run)
 
@@ -144,9 +151,21 @@ def _room_create(args: argparse.Namespace) -> int:
             lobby_pb2.CreateRoomRequest(game=args.game, players=args.players, options=options),
             metadata=saved.metadata(),
         )
-        print(f"room {room.room_id}: {room.game} for {room.players}")
-        print(f"options: {describe_options(json_format.MessageToDict(room.options))}")
-        print(f"invite a friend: `tavolo room invite {room.room_id} NICK --as {saved.nickname}`")
+        print(
+            _("room {room}: {game} for {players}").format(
+                room=room.room_id, game=room.game, players=room.players
+            )
+        )
+        print(
+            _("options: {options}").format(
+                options=describe_options(json_format.MessageToDict(room.options))
+            )
+        )
+        print(
+            _("invite a friend: {command}").format(
+                command=f"`tavolo room invite {room.room_id} NICK --as {saved.nickname}`"
+            )
+        )
 
     return sessions.run_call(run)
 
@@ -156,7 +175,11 @@ def _room_games(args: argparse.Namespace) -> int:
         saved = sessions.load(args.as_nick)
         found = _lobby().ListGames(lobby_pb2.ListGamesRequest(), metadata=saved.metadata())
         for game in found.games:
-            print(f"{game.name}: {game.title}, {game.min_players}-{game.max_players} players")
+            print(
+                _("{name}: {title}, {low}-{high} players").format(
+                    name=game.name, title=game.title, low=game.min_players, high=game.max_players
+                )
+            )
             for option in game.options:
                 print(f"  --option {option_line(option)}")
 
@@ -178,9 +201,10 @@ def _room_invite(args: argparse.Namespace) -> int:
 def invited_line(room_id: str, guest: str, host: str) -> str:
     """What the host reads after an invite: both next commands name their login, since
     ``room accept`` without ``--as`` would act as whoever logged in last."""
-    return (
-        f"invited {guest}: they answer with `tavolo room accept {room_id} --as {guest}`; "
-        f"start with `tavolo room start {room_id} --as {host}`"
+    return _("invited {guest}: they answer with {accept}; start with {start}").format(
+        guest=guest,
+        accept=f"`tavolo room accept {room_id} --as {guest}`",
+        start=f"`tavolo room start {room_id} --as {host}`",
     )
 
 
@@ -195,9 +219,13 @@ def _room_answer(args: argparse.Namespace) -> int:
             metadata=saved.metadata(),
         )
         if args.accept:
-            print(f"accepted; `tavolo lobby watch --as {saved.nickname}` shows the table")
+            print(
+                _("accepted; {command} shows the table").format(
+                    command=f"`tavolo lobby watch --as {saved.nickname}`"
+                )
+            )
         else:
-            print("declined")
+            print(_("declined"))
 
     return sessions.run_call(run)
 
@@ -223,8 +251,15 @@ def _balance(args: argparse.Namespace) -> int:
         saved = sessions.load(args.as_nick)
         stub = wallet_pb2_grpc.WalletStub(sessions.channel("wallet"))
         balance = stub.GetBalance(wallet_pb2.GetBalanceRequest(), metadata=saved.metadata())
-        frozen = f"  FROZEN: {balance.frozen_reason}" if balance.frozen else ""
-        print(f"{saved.nickname}: {balance.available} coins available, {balance.held} held{frozen}")
+        frozen = (
+            "  " + _("FROZEN: {why}").format(why=balance.frozen_reason) if balance.frozen else ""
+        )
+        print(
+            _("{nick}: {available} coins available, {held} held").format(
+                nick=saved.nickname, available=balance.available, held=balance.held
+            )
+            + frozen
+        )
 
     return sessions.run_call(run)
 

@@ -12,18 +12,19 @@ import argparse
 from typing import Any
 
 from tavolo.cli import session as sessions
+from tavolo.cli.i18n import _, ngettext
 from tavolo.v1 import common_pb2, leaderboard_pb2, leaderboard_pb2_grpc
 
 
 def register(subparsers: Any) -> None:
     rating = subparsers.add_parser(
         "rating",
-        help="skill ratings: yours (`rating [GAME]`) or a game's best (`rating top GAME`)",
+        help=_("skill ratings: yours (`rating [GAME]`) or a game's best (`rating top GAME`)"),
     )
     rating.add_argument("words", nargs="*", metavar="GAME | top GAME")
-    rating.add_argument("--as", dest="as_nick", help="which saved login to use")
-    rating.add_argument("--player", default="", help="another player's id (default: you)")
-    rating.add_argument("--size", type=int, default=10, help="rows to show (default 10)")
+    rating.add_argument("--as", dest="as_nick", help=_("which saved login to use"))
+    rating.add_argument("--player", default="", help=_("another player's id (default: you)"))
+    rating.add_argument("--size", type=int, default=10, help=_("rows to show (default 10)"))
     rating.set_defaults(handler=_rating)
 
 
@@ -32,11 +33,11 @@ def _board() -> leaderboard_pb2_grpc.LeaderboardStub:
 
 
 def rating_text(r: leaderboard_pb2.GameRating) -> str:
-    mark = " provisional" if r.provisional else ""
-    return (
-        f"{r.rating:6.1f}{mark}  (mu {r.mu:.2f}, sigma {r.sigma:.2f},"
-        f" {r.rated_tables} rated tables)"
+    mark = " " + _("provisional") if r.provisional else ""
+    tables = ngettext("{n} rated table", "{n} rated tables", r.rated_tables).format(
+        n=r.rated_tables
     )
+    return f"{r.rating:6.1f}{mark}  (mu {r.mu:.2f}, sigma {r.sigma:.2f}, {tables})"
 
 
 def ratings_lines(found: leaderboard_pb2.PlayerRatings) -> list[str]:
@@ -46,7 +47,7 @@ def ratings_lines(found: leaderboard_pb2.PlayerRatings) -> list[str]:
 def history_lines(page: leaderboard_pb2.GetRatingHistoryResponse) -> list[str]:
     return [
         f"{c.finished_at.ToDatetime():%Y-%m-%d %H:%M}  {c.before.rating:6.1f} -> "
-        f"{c.after.rating:6.1f}  table {c.table_id}"
+        f"{c.after.rating:6.1f}  " + _("table {table}").format(table=c.table_id)
         for c in page.changes
     ]
 
@@ -58,7 +59,7 @@ def top_lines(page: leaderboard_pb2.GetTopRatingsResponse) -> list[str]:
 def _rating(args: argparse.Namespace) -> int:
     words: list[str] = list(args.words)
     if len(words) > 2 or (words[:1] == ["top"] and len(words) != 2):
-        print("usage: tavolo rating [GAME] --as NICK, or tavolo rating top GAME")
+        print(_("usage: tavolo rating [GAME] --as NICK, or tavolo rating top GAME"))
         return 2
 
     def run() -> None:
@@ -70,7 +71,10 @@ def _rating(args: argparse.Namespace) -> int:
                 leaderboard_pb2.GetTopRatingsRequest(game=words[1], page=page),
                 metadata=saved.metadata(),
             )
-            print("\n".join(top_lines(top)) or f"nobody is rated in {words[1]} yet")
+            print(
+                "\n".join(top_lines(top))
+                or _("nobody is rated in {game} yet").format(game=words[1])
+            )
             return
         game = words[0] if words else ""
         found = board.GetPlayerRatings(

@@ -17,65 +17,72 @@ from typing import Any
 from google.protobuf import timestamp_pb2
 
 from tavolo.cli import session as sessions
+from tavolo.cli.i18n import N_, _
 from tavolo.cli.play.table_options import add_option_argument, options_struct
 from tavolo.v1 import lobby_pb2, lobby_pb2_grpc
 
 STATUS = {
-    lobby_pb2.TOURNAMENT_STATUS_REGISTERING: "registering",
-    lobby_pb2.TOURNAMENT_STATUS_PLAYING: "playing",
-    lobby_pb2.TOURNAMENT_STATUS_FINISHED: "finished",
-    lobby_pb2.TOURNAMENT_STATUS_CANCELLED: "cancelled",
+    lobby_pb2.TOURNAMENT_STATUS_REGISTERING: N_("registering"),
+    lobby_pb2.TOURNAMENT_STATUS_PLAYING: N_("playing"),
+    lobby_pb2.TOURNAMENT_STATUS_FINISHED: N_("finished"),
+    lobby_pb2.TOURNAMENT_STATUS_CANCELLED: N_("cancelled"),
 }
 HOW = {
     "match": "",
-    "tie_break": " (tie-break hand)",
-    "last_capture": " (last capture)",
-    "bye": " (bye)",
-    "no_show": " (no-show)",
-    "aborted": " (table aborted)",
+    "tie_break": N_("tie-break hand"),
+    "last_capture": N_("last capture"),
+    "bye": N_("bye"),
+    "no_show": N_("no-show"),
+    "aborted": N_("table aborted"),
 }
+"""How a match was won, said after the winner in brackets (nothing for a plain match)."""
+
+
+def _how(how: str) -> str:
+    said = _(HOW[how]) if how in HOW else how
+    return f" ({said})" if said else ""
 
 
 def register(subparsers: Any) -> None:
-    tournament = subparsers.add_parser("tournament", help="knock-out tournaments")
+    tournament = subparsers.add_parser("tournament", help=_("knock-out tournaments"))
     actions = tournament.add_subparsers(dest="action", required=True)
-    listing = actions.add_parser("list", help="tournaments open, playing and past")
-    listing.add_argument("--as", dest="as_nick", help="which saved login to use")
+    listing = actions.add_parser("list", help=_("tournaments open, playing and past"))
+    listing.add_argument("--as", dest="as_nick", help=_("which saved login to use"))
     listing.set_defaults(handler=_list)
     for name, helptext, handler in (
-        ("register", "enter a tournament (its entry fee is held)", _register),
-        ("unregister", "withdraw before the start (the fee is released)", _unregister),
-        ("watch", "draw the bracket as it changes and show your next table", _watch),
+        ("register", _("enter a tournament (its entry fee is held)"), _register),
+        ("unregister", _("withdraw before the start (the fee is released)"), _unregister),
+        ("watch", _("draw the bracket as it changes and show your next table"), _watch),
     ):
         p = actions.add_parser(name, help=helptext)
         p.add_argument("tournament_id")
-        p.add_argument("--as", dest="as_nick", help="which saved login to use")
+        p.add_argument("--as", dest="as_nick", help=_("which saved login to use"))
         p.set_defaults(handler=handler)
     _register_operator_commands(actions)
 
 
 def _register_operator_commands(actions: Any) -> None:
-    create = actions.add_parser("create", help="operators: create a knock-out tournament")
-    create.add_argument("game", help="a game that offers knock-out play (scopa, briscola ...)")
+    create = actions.add_parser("create", help=_("operators: create a knock-out tournament"))
+    create.add_argument("game", help=_("a game that offers knock-out play (scopa, briscola ...)"))
     add_option_argument(create)
-    create.add_argument("--max", dest="max_entrants", type=int, default=8, help="4 to 256")
-    create.add_argument("--fee", type=int, default=0, help="entry fee: 0 or a stake level")
-    create.add_argument("--split", default="100", help="prize shares by place, e.g. 60/30/10")
+    create.add_argument("--max", dest="max_entrants", type=int, default=8, help=_("4 to 256"))
+    create.add_argument("--fee", type=int, default=0, help=_("entry fee: 0 or a stake level"))
+    create.add_argument("--split", default="100", help=_("prize shares by place, e.g. 60/30/10"))
     create.add_argument(
-        "--starts-in", type=float, default=10.0, help="minutes until the draw (default 10)"
+        "--starts-in", type=float, default=10.0, help=_("minutes until the draw (default 10)")
     )
     create.add_argument("--no-show", choices=("bot", "forfeit"), default="bot")
     create.add_argument(
-        "--show-seconds", type=int, default=0, help="how long a match waits for its players"
+        "--show-seconds", type=int, default=0, help=_("how long a match waits for its players")
     )
-    create.add_argument("--as", dest="as_nick", help="which saved login to use")
+    create.add_argument("--as", dest="as_nick", help=_("which saved login to use"))
     create.set_defaults(handler=_create)
     cancel = actions.add_parser(
-        "cancel", help="operators: call a tournament off (every fee comes back once)"
+        "cancel", help=_("operators: call a tournament off (every fee comes back once)")
     )
     cancel.add_argument("tournament_id")
-    cancel.add_argument("--reason", required=True, help="why, shown to the entrants")
-    cancel.add_argument("--as", dest="as_nick", help="which saved login to use")
+    cancel.add_argument("--reason", required=True, help=_("why, shown to the entrants"))
+    cancel.add_argument("--as", dest="as_nick", help=_("which saved login to use"))
     cancel.set_defaults(handler=_cancel)
 
 
@@ -84,7 +91,9 @@ def parse_split(text: str) -> list[int]:
     try:
         return [int(part) for part in text.replace(",", "/").split("/") if part.strip()]
     except ValueError:
-        raise SystemExit(f"a split is whole percentages like 60/30/10, not {text!r}") from None
+        raise SystemExit(
+            _("a split is whole percentages like 60/30/10, not {text}").format(text=repr(text))
+        ) from None
 
 
 def create_request(args: argparse.Namespace, now: datetime) -> lobby_pb2.CreateTournamentRequest:
@@ -105,9 +114,19 @@ def create_request(args: argparse.Namespace, now: datetime) -> lobby_pb2.CreateT
 def summary(t: lobby_pb2.Tournament) -> str:
     starts = t.starts_at.ToDatetime().strftime("%Y-%m-%d %H:%M UTC")
     split = "/".join(str(s) for s in t.split)
-    return (
-        f"{t.tournament_id}  {t.game}  {STATUS.get(t.status, '?')}  starts {starts}  "
-        f"{len(t.entrants)}/{t.max_entrants} entrants  fee {t.fee}  split {split}"
+    status = _(STATUS[t.status]) if t.status in STATUS else "?"
+    return _(
+        "{tournament}  {game}  {status}  starts {starts}  {entrants}/{most} entrants  "
+        "fee {fee}  split {split}"
+    ).format(
+        tournament=t.tournament_id,
+        game=t.game,
+        status=status,
+        starts=starts,
+        entrants=len(t.entrants),
+        most=t.max_entrants,
+        fee=t.fee,
+        split=split,
     )
 
 
@@ -115,17 +134,21 @@ def bracket_lines(t: lobby_pb2.Tournament, me: str = "") -> list[str]:
     """The bracket, one round after another; ``me``'s matches are marked with ``>``."""
     lines = [summary(t)]
     if t.status == lobby_pb2.TOURNAMENT_STATUS_CANCELLED:
-        lines.append(f"cancelled: {t.cancel_reason}; every entry fee is released")
+        lines.append(_("cancelled: {why}; every entry fee is released").format(why=t.cancel_reason))
         return lines
     if not t.rounds:
-        names = ", ".join(e.nickname for e in t.entrants) or "nobody yet"
-        lines.append(f"registered: {names}")
-        lines.append(f"draw seed commitment: {t.seed_commitment}")
+        names = ", ".join(e.nickname for e in t.entrants) or _("nobody yet")
+        lines.append(_("registered: {names}").format(names=names))
+        lines.append(_("draw seed commitment: {commitment}").format(commitment=t.seed_commitment))
         return lines
-    lines.append(f"draw seed: {t.seed_hex} (sha256 {t.seed_commitment})")
+    lines.append(
+        _("draw seed: {seed} (sha256 {commitment})").format(
+            seed=t.seed_hex, commitment=t.seed_commitment
+        )
+    )
     last = len(t.rounds) - 1
     for row in t.rounds:
-        title = "final" if row.round == last else f"round {row.round + 1}"
+        title = _("final") if row.round == last else _("round {n}").format(n=row.round + 1)
         lines.append(f"{title}:")
         for m in row.matches:
             mark = ">" if me and me in (m.a, m.b) else " "
@@ -134,15 +157,20 @@ def bracket_lines(t: lobby_pb2.Tournament, me: str = "") -> list[str]:
             state = ""
             if m.winner:
                 won = m.a_nickname if m.winner == m.a else m.b_nickname
-                state = f"  -> {won}{HOW.get(m.how, f' ({m.how})')}"
+                state = f"  -> {won}{_how(m.how)}"
             elif m.table_id:
-                state = f"  playing at table {m.table_id}"
+                state = "  " + _("playing at table {table}").format(table=m.table_id)
             lines.append(f" {mark} {a} v {b}{state}")
     if t.status == lobby_pb2.TOURNAMENT_STATUS_FINISHED:
         champion = next((e.nickname for e in t.entrants if e.player_id == t.champion), "?")
-        lines.append(f"champion: {champion}")
+        lines.append(_("champion: {who}").format(who=champion))
         for e in sorted((e for e in t.entrants if e.prize), key=lambda e: e.place):
-            lines.append(f"  place {e.place}: {e.nickname} wins {e.prize} coins")
+            lines.append(
+                "  "
+                + _("place {place}: {who} wins {prize} coins").format(
+                    place=e.place, who=e.nickname, prize=e.prize
+                )
+            )
     return lines
 
 
@@ -157,7 +185,7 @@ def next_table(t: lobby_pb2.Tournament, me: str) -> lobby_pb2.TournamentMatch | 
 
 def _side(player: str, nickname: str, m: lobby_pb2.TournamentMatch, *, first: bool) -> str:
     if not player:
-        return "(bye)" if m.round == 0 and not first else "?"
+        return "(" + _("bye") + ")" if m.round == 0 and not first else "?"
     return f"{nickname} (bot)" if player in m.bots else nickname
 
 
@@ -172,7 +200,7 @@ def _list(args: argparse.Namespace) -> int:
             lobby_pb2.ListTournamentsRequest(), metadata=saved.metadata()
         )
         if not found.tournaments:
-            print("no tournaments yet")
+            print(_("no tournaments yet"))
         for t in found.tournaments:
             print(summary(t))
 
@@ -184,9 +212,17 @@ def _create(args: argparse.Namespace) -> int:
         saved = sessions.load(args.as_nick)
         request = create_request(args, datetime.now(UTC))
         t = _lobby().CreateTournament(request, metadata=saved.metadata())
-        print(f"created: {summary(t)}")
-        print(f"seed commitment {t.seed_commitment} (the seed is revealed at the draw)")
-        print(f"players enter with `tavolo tournament register {t.tournament_id}`")
+        print(_("created: {summary}").format(summary=summary(t)))
+        print(
+            _("seed commitment {commitment} (the seed is revealed at the draw)").format(
+                commitment=t.seed_commitment
+            )
+        )
+        print(
+            _("players enter with {command}").format(
+                command=f"`tavolo tournament register {t.tournament_id}`"
+            )
+        )
 
     return sessions.run_call(run)
 
@@ -198,7 +234,11 @@ def _cancel(args: argparse.Namespace) -> int:
             lobby_pb2.CancelTournamentRequest(tournament_id=args.tournament_id, reason=args.reason),
             metadata=saved.metadata(),
         )
-        print(f"cancelled ({t.cancel_reason}); every entry fee goes back: {summary(t)}")
+        print(
+            _("cancelled ({why}); every entry fee goes back: {summary}").format(
+                why=t.cancel_reason, summary=summary(t)
+            )
+        )
 
     return sessions.run_call(run)
 
@@ -210,8 +250,12 @@ def _register(args: argparse.Namespace) -> int:
             lobby_pb2.RegisterTournamentRequest(tournament_id=args.tournament_id),
             metadata=saved.metadata(),
         )
-        print(f"registered: {summary(t)}")
-        print(f"follow it (and show for your matches): `{_watch_command(t, saved.nickname)}`")
+        print(_("registered: {names}").format(names=summary(t)))
+        print(
+            _("follow it (and show for your matches): {command}").format(
+                command=f"`{_watch_command(t, saved.nickname)}`"
+            )
+        )
 
     return sessions.run_call(run)
 
@@ -223,7 +267,7 @@ def _unregister(args: argparse.Namespace) -> int:
             lobby_pb2.UnregisterTournamentRequest(tournament_id=args.tournament_id),
             metadata=saved.metadata(),
         )
-        print(f"withdrawn; your entry fee is released: {summary(t)}")
+        print(_("withdrawn; your entry fee is released: {summary}").format(summary=summary(t)))
 
     return sessions.run_call(run)
 
@@ -239,11 +283,11 @@ def _watch(args: argparse.Namespace) -> int:
             print("\n".join(bracket_lines(t, saved.player_id)), flush=True)
             match = next_table(t, saved.player_id)
             if match is not None:
-                print(
-                    f"your table: `tavolo play {t.game} --server --table {match.table_id}"
-                    f" --as {saved.nickname}`",
-                    flush=True,
+                command = (
+                    f"`tavolo play {t.game} --server --table {match.table_id}"
+                    f" --as {saved.nickname}`"
                 )
+                print(_("your table: {command}").format(command=command), flush=True)
             print(flush=True)
 
     return sessions.run_call(run)

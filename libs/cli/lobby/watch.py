@@ -19,32 +19,48 @@ from typing import Any
 import grpc
 
 from tavolo.cli import session as sessions
+from tavolo.cli.i18n import N_, _, pgettext
 from tavolo.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
 
 PENDING = lobby_pb2.INVITATION_STATE_PENDING
 ACCEPTED = lobby_pb2.INVITATION_STATE_ACCEPTED
 SNAPSHOT_SECONDS = 5.0
 """How long ``room accept`` waits for the stream's snapshot before answering anyway."""
-STATES = {
-    lobby_pb2.INVITATION_STATE_PENDING: "pending",
-    lobby_pb2.INVITATION_STATE_ACCEPTED: "accepted",
-    lobby_pb2.INVITATION_STATE_DECLINED: "declined",
-}
 TICKETS = {
-    lobby_pb2.TICKET_STATE_WAITING: "waiting",
-    lobby_pb2.TICKET_STATE_SEATED: "seated",
-    lobby_pb2.TICKET_STATE_LEFT: "left the queue",
-    lobby_pb2.TICKET_STATE_CANCELLED: "cancelled, stake refunded",
+    lobby_pb2.TICKET_STATE_WAITING: N_("waiting"),
+    lobby_pb2.TICKET_STATE_SEATED: N_("seated"),
+    lobby_pb2.TICKET_STATE_LEFT: N_("left the queue"),
+    lobby_pb2.TICKET_STATE_CANCELLED: N_("cancelled, stake refunded"),
 }
+
+
+def _guest_did(state: int) -> str:
+    """``{guest} accepted your invitation ...``: a guest's answer, as the host reads it."""
+    if state == lobby_pb2.INVITATION_STATE_ACCEPTED:
+        return _("{guest} accepted your invitation to room {room} ({game})")
+    if state == lobby_pb2.INVITATION_STATE_DECLINED:
+        return _("{guest} declined your invitation to room {room} ({game})")
+    if state == lobby_pb2.INVITATION_STATE_PENDING:
+        return _("{guest} pending your invitation to room {room} ({game})")
+    return _("{guest} changed your invitation to room {room} ({game})")
+
+
+def _you_did(state: int) -> str:
+    """``you accepted {host}'s room ...``: the player's own answer."""
+    if state == lobby_pb2.INVITATION_STATE_ACCEPTED:
+        return _("you accepted {host}'s room {room} ({game})")
+    if state == lobby_pb2.INVITATION_STATE_DECLINED:
+        return _("you declined {host}'s room {room} ({game})")
+    return _("you changed {host}'s room {room} ({game})")
 
 
 def register(subparsers: Any) -> None:
-    lobby = subparsers.add_parser("lobby", help="follow your invitations, tickets and tables")
+    lobby = subparsers.add_parser("lobby", help=_("follow your invitations, tickets and tables"))
     actions = lobby.add_subparsers(dest="action", required=True)
     watch = actions.add_parser(
-        "watch", help="print invitations, tickets and tables as they come (Ctrl-C stops)"
+        "watch", help=_("print invitations, tickets and tables as they come (Ctrl-C stops)")
     )
-    watch.add_argument("--as", dest="as_nick", help="which saved login to use")
+    watch.add_argument("--as", dest="as_nick", help=_("which saved login to use"))
     watch.set_defaults(handler=_watch)
 
 
@@ -64,9 +80,8 @@ def play_command(seated: lobby_pb2.TableAssignment, nickname: str) -> str:
 
 
 def seated_line(seated: lobby_pb2.TableAssignment, nickname: str) -> str:
-    return (
-        f"table {seated.table_id}: you are seat {seated.seat}; "
-        f"play it with `{play_command(seated, nickname)}`"
+    return _("table {table}: you are seat {seat}; play it with {command}").format(
+        table=seated.table_id, seat=seated.seat, command=f"`{play_command(seated, nickname)}`"
     )
 
 
@@ -101,7 +116,9 @@ class LobbyStream:
             self._queue.put(None)  # every later call sees the end too
             if self._error is not None:
                 raise self._error
-            raise StreamEnded("the lobby ended the stream: `tavolo lobby watch` follows it again")
+            raise StreamEnded(
+                _("the lobby ended the stream: `tavolo lobby watch` follows it again")
+            )
         return update
 
     def close(self) -> None:
@@ -130,9 +147,14 @@ def accept_and_wait(saved: sessions.SavedSession, room_id: str) -> None:
         )
         host = next(
             (i.host_nickname for i in room.invitations if i.player_id == saved.player_id),
-            "the host",
+            _("the host"),
         )
-        print(f"accepted; waiting for {host} to start the table (Ctrl-C stops waiting)", flush=True)
+        print(
+            _("accepted; waiting for {host} to start the table (Ctrl-C stops waiting)").format(
+                host=host
+            ),
+            flush=True,
+        )
         while True:
             update = stream.next()
             if update is None:
@@ -144,8 +166,14 @@ def accept_and_wait(saved: sessions.SavedSession, room_id: str) -> None:
             seated = update.seated
             if before:
                 print(
-                    f"you still sit at table {seated.table_id}; {host} can start the room's"
-                    f" table once it ends: `{play_command(seated, saved.nickname)}`",
+                    _(
+                        "you still sit at table {table}; {host} can start the room's table "
+                        "once it ends: {command}"
+                    ).format(
+                        table=seated.table_id,
+                        host=host,
+                        command=f"`{play_command(seated, saved.nickname)}`",
+                    ),
                     flush=True,
                 )
             elif seated.mode == common_pb2.MODE_VERSUS_FRIENDS and seated.game == room.game:
@@ -154,7 +182,12 @@ def accept_and_wait(saved: sessions.SavedSession, room_id: str) -> None:
     except StreamEnded as exc:
         print(exc)
     except KeyboardInterrupt:
-        print(f"\nstopped waiting; `tavolo lobby watch --as {saved.nickname}` shows the table")
+        print(
+            "\n"
+            + _("stopped waiting; {command} shows the table").format(
+                command=f"`tavolo lobby watch --as {saved.nickname}`"
+            )
+        )
     finally:
         stream.close()
 
@@ -183,33 +216,44 @@ def describe(update: lobby_pb2.LobbyUpdate, saved: sessions.SavedSession) -> str
     kind = update.WhichOneof("update")
     if kind == "invitation":
         inv = update.invitation
-        state = STATES.get(inv.state, "changed")
         if inv.player_id != saved.player_id:
-            return f"{inv.nickname} {state} your invitation to room {inv.room_id} ({inv.game})"
+            return _guest_did(inv.state).format(guest=inv.nickname, room=inv.room_id, game=inv.game)
         if inv.state == lobby_pb2.INVITATION_STATE_PENDING:
-            return (
-                f"{inv.host_nickname} invites you to play {inv.game}: "
-                f"`tavolo room accept {inv.room_id} --as {me}` "
-                f"(or `tavolo room decline {inv.room_id} --as {me}`)"
+            return _("{host} invites you to play {game}: {accept} (or {decline})").format(
+                host=inv.host_nickname,
+                game=inv.game,
+                accept=f"`tavolo room accept {inv.room_id} --as {me}`",
+                decline=f"`tavolo room decline {inv.room_id} --as {me}`",
             )
-        return f"you {state} {inv.host_nickname}'s room {inv.room_id} ({inv.game})"
+        return _you_did(inv.state).format(host=inv.host_nickname, room=inv.room_id, game=inv.game)
     if kind == "ticket":
         ticket = update.ticket
-        what = f"{ticket.game} for {ticket.players}"
-        what += f", stake {ticket.stake}" if ticket.stake else ""
-        table = f", table {ticket.table_id}" if ticket.table_id else ""
-        return f"ticket {ticket.ticket_id} ({what}): {TICKETS.get(ticket.state, 'changed')}{table}"
+        what = _("{game} for {players}").format(game=ticket.game, players=ticket.players)
+        what += ", " + _("stake {stake}").format(stake=ticket.stake) if ticket.stake else ""
+        table = ", " + _("table {table}").format(table=ticket.table_id) if ticket.table_id else ""
+        state = (
+            _(TICKETS[ticket.state]) if ticket.state in TICKETS else pgettext("ticket", "changed")
+        )
+        return (
+            _("ticket {ticket} ({what}): {state}").format(
+                ticket=ticket.ticket_id, what=what, state=state
+            )
+            + table
+        )
     if kind == "seated":
         return seated_line(update.seated, me)
-    return "the lobby sent an update this version of tavolo does not know"
+    return _("the lobby sent an update this version of tavolo does not know")
 
 
 def _watch(args: argparse.Namespace) -> int:
     def run() -> None:
         saved = sessions.load(args.as_nick)
-        print(f"following the lobby for {saved.nickname} (Ctrl-C stops)", flush=True)
+        print(
+            _("following the lobby for {nick} (Ctrl-C stops)").format(nick=saved.nickname),
+            flush=True,
+        )
         for update in updates(saved):
             print(describe(update, saved), flush=True)
-        print("the lobby ended the stream; run the command again to follow it")
+        print(_("the lobby ended the stream; run the command again to follow it"))
 
     return sessions.run_call(run)

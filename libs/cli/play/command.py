@@ -26,12 +26,14 @@ from tavolo.cardgames.bots.registry import make_bot
 from tavolo.cardgames.contract import Game, Outcome, View
 from tavolo.cardgames.errors import RuleError
 from tavolo.cardgames.registry import get_game
+from tavolo.cli.i18n import _, add_lang_argument
 from tavolo.cli.play.game_help import (
     DEFAULT_LEVEL,
     DEFAULT_PLAYERS,
     GameHelp,
     seat_counts_text,
 )
+from tavolo.cli.play.refusals import rule_error_text
 from tavolo.cli.play.renderers import (
     PARTNER_LEVEL,
     RENDERERS,
@@ -41,7 +43,9 @@ from tavolo.cli.play.renderers import (
     amount_question,
     arranges_locally,
     bot_levels,
+    bot_name,
     choice_prompt,
+    game_title,
     lineup,
     menu,
     new_recall,
@@ -54,35 +58,39 @@ from tavolo.cli.play.renderers import (
     with_options,
 )
 from tavolo.cli.play.table_options import add_option_argument, parse_options
-from tavolo.cli.play.wording import SCREEN_WIDTH, fit
+from tavolo.cli.play.wording import SCREEN_WIDTH, fit, you
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "play",
-        help="play a game in the terminal against bots (no server)",
-        description="Play a whole game against bots, offline. You are seat 0. "
-        "`tavolo play GAME --help` also lists the game's options, seats and bots.",
+        help=_("play a game in the terminal against bots (no server)"),
+        description=_(
+            "Play a whole game against bots, offline. You are seat 0. "
+            "`tavolo play GAME --help` also lists the game's options, seats and bots."
+        ),
         add_help=False,
     )
     parser.add_argument(
-        "-h", "--help", action=GameHelp, help="this help, and the game's own when one is named"
+        "-h", "--help", action=GameHelp, help=_("this help, and the game's own when one is named")
     )
-    parser.add_argument("game", choices=sorted(RENDERERS), help="which game")
+    parser.add_argument("game", choices=sorted(RENDERERS), help=_("which game"))
     parser.add_argument(
-        "--players", type=int, default=None, help="seats at the table (4; Solitario 1)"
+        "--players", type=int, default=None, help=_("seats at the table (4; Solitario 1)")
     )
     parser.add_argument(
-        "--level", choices=LEVELS, default=DEFAULT_LEVEL, help="the opponents' bot level"
+        "--level", choices=LEVELS, default=DEFAULT_LEVEL, help=_("the opponents' bot level")
     )
     parser.add_argument(
         "--partner",
         choices=LEVELS,
         default=None,
-        help=f"your partner's level in a partnership game (default {PARTNER_LEVEL})",
+        help=_("your partner's level in a partnership game (default {level})").format(
+            level=PARTNER_LEVEL
+        ),
     )
     add_option_argument(parser)
-    parser.add_argument("--seed", default=None, help="deal seed, to replay a game")
+    parser.add_argument("--seed", default=None, help=_("deal seed, to replay a game"))
     engine = os.environ.get("TAVOLO_ENGINE_ADDRESS", "127.0.0.1:50052")
     parser.add_argument(
         "--server",
@@ -90,18 +98,21 @@ def register(subparsers: Any) -> None:
         const=engine,
         default=None,
         metavar="ADDRESS",
-        help=f"play at the engine over gRPC instead (default address {engine})",
+        help=_("play at the engine over gRPC instead (default address {address})").format(
+            address=engine
+        ),
     )
     parser.add_argument(
         "--table",
         metavar="ID",
-        help="join a table the lobby formed, such as a room's (implies --server)",
+        help=_("join a table the lobby formed, such as a room's (implies --server)"),
     )
-    parser.add_argument("--as", dest="as_nick", metavar="NICK", help="which saved login plays")
+    add_lang_argument(parser)
+    parser.add_argument("--as", dest="as_nick", metavar="NICK", help=_("which saved login plays"))
     parser.add_argument(
         "--daily",
         action="store_true",
-        help="Solitario: enter today's Duplicate Solitario, the same deal for everyone",
+        help=_("Solitario: enter today's Duplicate Solitario, the same deal for everyone"),
     )
     parser.set_defaults(handler=_handle)
 
@@ -110,17 +121,21 @@ def _handle(args: argparse.Namespace) -> int:
     if args.players is None:
         args.players = DEFAULT_PLAYERS.get(args.game, 4)
     if args.players not in get_game(args.game).seat_counts():
-        title = get_game(args.game).title
-        print(f"{title} is for {seat_counts_text(args.game)} players, not {args.players}")
+        title = game_title(args.game)
+        print(
+            _("{title} is for {counts} players, not {players}").format(
+                title=title, counts=seat_counts_text(args.game), players=args.players
+            )
+        )
         return 2
     try:
         options = parse_options(args.options)
     except ValueError as exc:
-        print(f"cannot start: {exc}")
+        print(_("cannot start: {why}").format(why=exc))
         return 2
     if args.daily:  # see tavolo.cli.play.daily
         if args.game != "solitario" or args.table is not None:
-            print("--daily is for `tavolo play solitario` alone, without --table")
+            print(_("--daily is for `tavolo play solitario` alone, without --table"))
             return 2
         from tavolo.cli.play.daily import play_daily
 
@@ -173,23 +188,26 @@ def play(
         game = get_game(game_name)
         state = game.new_game(options or {}, players, seed.encode())
     except ValueError as exc:
-        print(f"cannot start: {exc}", file=out)
+        print(_("cannot start: {why}").format(why=exc), file=out)
         return 2
     renderer = renderer_for(game_name)
     levels = bot_levels(game_name, players, level, partner, options)
     bots = {s: make_bot(game_name, levels[s], f"{seed}:{s}") for s in range(1, players)}
-    names = ["You", *(f"Bot {s} ({levels[s]})" for s in range(1, players))]
+    names = [you(), *(bot_name(s, levels[s]) for s in range(1, players))]
     who = lineup(game_name, players, level, partner, options)
-    first = f"{game.title}: {who}. Seed: {seed}"
+    first = _("{title}: {who}. Seed: {seed}").format(
+        title=game_title(game_name), who=who, seed=seed
+    )
     if len(first) > SCREEN_WIDTH:  # the seed on a line of its own, whole, to copy
-        first = f"{fit(f'{game.title}: {who}.')}\nSeed: {seed}"
+        head = _("{title}: {who}.").format(title=game_title(game_name), who=who)
+        first = f"{fit(head)}\n" + _("Seed: {seed}").format(seed=seed)
     print(first, file=out)
     table = _Table(game, state, renderer, bots, names, input_line, out, clock)
     table.options = table_options(game_name, options)
     try:
         outcome = table.run()
     except Quit:
-        print("You left the table.", file=out)
+        print(_("You left the table."), file=out)
         return 1
     print(fit(renderer.outcome(outcome, table.view(), names)), file=out)
     return 0
@@ -242,7 +260,7 @@ class _Table:
 
     def _apply(self, seat: int, action: Action) -> None:
         """One move, told at once: news comes out in the order it happened."""
-        self.state, _ = self.game.apply(self.state, seat, action)
+        self.state, _events = self.game.apply(self.state, seat, action)
         self._narrate()
         if seat == HUMAN:
             self._timed_call()
@@ -273,11 +291,11 @@ class _Table:
         legal = self.game.legal_actions(self.state, HUMAN)
         choices = menu(self.renderer, view, legal, self.recall)
         self._say(self.renderer.table(view, self.names))
-        for n, (label, _) in enumerate(choices, 1):
+        for n, (label, _action) in enumerate(choices, 1):
             self._say(f"  {n}) {label}")
         while True:
             line = self.input_line(choice_prompt(self.renderer, view))
-            if line is None or line.strip().lower() in ("q", "quit"):
+            if line is None or line.strip().lower() in ("q", "quit", _("quit")):
                 raise Quit
             text = line.strip()
             if text.isdigit() and 1 <= int(text) <= len(choices):
@@ -300,11 +318,11 @@ class _Table:
                 return
             if order is not None:
                 try:
-                    self.state, _ = self.game.apply(
+                    self.state, _events = self.game.apply(
                         self.state, HUMAN, Action(ActionKind.REORDER, cards=order)
                     )
                 except RuleError as exc:
-                    self._say(f"  {exc}")
+                    self._say(f"  {rule_error_text(exc)}")
                     continue
                 self._human_turn()
                 return
@@ -318,7 +336,7 @@ class _Table:
             return choice
         while True:
             line = self.input_line(question)
-            if line is None or line.strip().lower() in ("q", "quit"):
+            if line is None or line.strip().lower() in ("q", "quit", _("quit")):
                 raise Quit
             if not line.strip():
                 return None
@@ -345,8 +363,8 @@ class _Table:
             call = next(
                 a for a in self.game.legal_actions(self.state, HUMAN) if a.kind is ActionKind.CALL
             )
-            self.state, _ = self.game.apply(self.state, HUMAN, call)
+            self.state, _events = self.game.apply(self.state, HUMAN, call)
         else:
-            self._say("  Too late!" if late else "  You kept quiet.")
+            self._say("  " + (_("Too late!") if late else _("You kept quiet.")))
             expire = Action(ActionKind.EXPIRE, timer=timer.key)
-            self.state, _ = self.game.apply(self.state, HUMAN, expire)
+            self.state, _events = self.game.apply(self.state, HUMAN, expire)

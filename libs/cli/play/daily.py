@@ -18,7 +18,8 @@ from typing import TextIO
 import grpc
 
 from tavolo.cli import session
-from tavolo.cli.play.remote import Token, join_table, token_source
+from tavolo.cli.i18n import _
+from tavolo.cli.play.remote import Token, join_table, refused, token_source
 from tavolo.v1 import lobby_pb2, lobby_pb2_grpc
 
 #: How long the standings wait for the player's own finished table to be counted.
@@ -29,7 +30,7 @@ def play_daily(args: argparse.Namespace, input_line: Callable[[str], str | None]
     """Entry from ``tavolo play solitario --daily``; the exit code."""
     nickname = getattr(args, "as_nick", None)
     try:
-        _, token = token_source(nickname)
+        _player, token = token_source(nickname)
         return asyncio.run(
             daily(
                 session.address("lobby"),
@@ -42,7 +43,7 @@ def play_daily(args: argparse.Namespace, input_line: Callable[[str], str | None]
         print(exc, file=sys.stderr)
         return 2
     except grpc.RpcError as exc:
-        print(f"tavolo play: {session.rpc_error_text(exc)}", file=sys.stderr)
+        print(f"tavolo play: {refused(exc)}", file=sys.stderr)
         return 2
 
 
@@ -65,14 +66,19 @@ async def daily(
             lobby_pb2.JoinDuplicateRequest(daily=True), metadata=metadata()
         )
         d = entry.duplicate
-        again = "You entered earlier: your table again. " if entry.rejoined else ""
-        print(
-            f"{again}Today's deal ({d.duplicate_id}, draw {_option(d, 'draw')}, "
-            f"{_option(d, 'scoring')} scoring) is the same for every entrant, committed to "
-            f"sha256(seed) = {d.seed_commitment}; it is revealed when the competition closes "
-            f"at {d.closes_at.ToDatetime():%Y-%m-%d %H:%M} UTC.",
-            file=out,
+        again = _("You entered earlier: your table again. ") if entry.rejoined else ""
+        today = _(
+            "Today's deal ({deal}, draw {draw}, {scoring} scoring) is the same for every "
+            "entrant, committed to sha256(seed) = {commitment}; it is revealed when the "
+            "competition closes at {closes} UTC."
+        ).format(
+            deal=d.duplicate_id,
+            draw=_option(d, "draw"),
+            scoring=_option(d, "scoring"),
+            commitment=d.seed_commitment,
+            closes=f"{d.closes_at.ToDatetime():%Y-%m-%d %H:%M}",
         )
+        print(again + today, file=out)
         code = await join_table(engine, token, entry.table_id, "solitario", input_line, out)
         # The lobby learns the table's end from the engine's event, a moment after the
         # player sees it: wait for the player's own line rather than show them "playing".
@@ -99,13 +105,19 @@ def _option(d: lobby_pb2.Duplicate, name: str) -> str:
 
 
 def print_standings(standings: lobby_pb2.DuplicateStandings, out: TextIO) -> None:
-    print(f"--- {standings.duplicate.duplicate_id}: score, then time, then moves", file=out)
+    print(
+        _("--- {deal}: score, then time, then moves").format(deal=standings.duplicate.duplicate_id),
+        file=out,
+    )
     for s in standings.standings:
         if s.place:
-            print(
-                f"{s.place:>3}. {s.nickname:<20} {s.score:>6} points "
-                f"{s.millis / 1000:>8.1f} s {s.moves:>4} moves  ({s.result})",
-                file=out,
+            line = _("{score} points {seconds} s {moves} moves  ({result})").format(
+                score=f"{s.score:>6}",
+                seconds=f"{s.millis / 1000:>8.1f}",
+                moves=f"{s.moves:>4}",
+                result=s.result,
             )
+            print(f"{s.place:>3}. {s.nickname:<20} {line}", file=out)
         else:
-            print(f"  -  {s.nickname:<20} playing", file=out)
+            playing = _("playing")
+            print(f"  -  {s.nickname:<20} {playing}", file=out)

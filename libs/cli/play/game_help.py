@@ -10,7 +10,8 @@ import textwrap
 from typing import Any
 
 from tavolo.cardgames.registry import get_game
-from tavolo.cli.play.renderers import PARTNER_LEVEL, RENDERERS, partnerships
+from tavolo.cli.i18n import _, pgettext
+from tavolo.cli.play.renderers import PARTNER_LEVEL, RENDERERS, game_title, partnerships
 
 DEFAULT_PLAYERS: dict[str, int] = {
     "solitario": 1,
@@ -48,8 +49,8 @@ def seat_counts_text(game_name: str) -> str:
     if len(counts) == 1:
         return str(counts[0])
     if list(counts) == list(range(counts[0], counts[-1] + 1)) and len(counts) > 2:
-        return f"{counts[0]} to {counts[-1]}"
-    return " or ".join(str(n) for n in counts)
+        return _("{low} to {high}").format(low=counts[0], high=counts[-1])
+    return _(" or ").join(str(n) for n in counts)
 
 
 def game_help(game_name: str) -> str:
@@ -57,24 +58,32 @@ def game_help(game_name: str) -> str:
     game = get_game(game_name)
     players = DEFAULT_PLAYERS.get(game_name, 4)
     lines = [
-        f"{game.title} is for {seat_counts_text(game_name)} players "
-        f"(--players, default {players}).",
-        f"Bots play at --level {DEFAULT_LEVEL} unless you choose another level.",
+        _("{title} is for {counts} players (--players, default {players}).").format(
+            title=game_title(game_name), counts=seat_counts_text(game_name), players=players
+        ),
+        _("Bots play at --level {level} unless you choose another level.").format(
+            level=DEFAULT_LEVEL
+        ),
     ]
     if partnerships(game_name, players):
         lines.append(
-            f"Partnerships: your partner plays at --partner {PARTNER_LEVEL} unless you choose."
+            _("Partnerships: your partner plays at --partner {level} unless you choose.").format(
+                level=PARTNER_LEVEL
+            )
         )
     if not game.option_specs:
-        lines.append("Options: none.")
+        lines.append(_("Options: none."))
         return "\n".join(lines)
-    lines.append("Options (--option NAME=VALUE; the default first):")
+    lines.append(_("Options (--option NAME=VALUE; the default first):"))
     for spec in game.option_specs:
         allowed = ""
         if spec.choices is not None:
-            allowed = f" (one of {', '.join(_option_text(c) for c in spec.choices)})"
+            allowed = " " + _("(one of {values})").format(
+                values=", ".join(_option_text(c) for c in spec.choices)
+            )
         lines.append(f"  {spec.name}={_option_text(spec.default)}{allowed}")
-        lines.extend(f"      {part}" for part in textwrap.wrap(spec.doc, 72))
+        doc = pgettext("option", spec.doc)  # the rules' words, in the client's language
+        lines.extend(f"      {part}" for part in textwrap.wrap(doc, 72))
     return "\n".join(lines)
 
 

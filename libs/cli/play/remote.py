@@ -29,10 +29,13 @@ import grpc
 from google.protobuf import struct_pb2
 
 from tavolo.cardgames.contract import Outcome
-from tavolo.cardgames.registry import get_game
 from tavolo.cli import session
+from tavolo.cli.i18n import _
+from tavolo.cli.play.refusals import rpc_refusal_text
 from tavolo.cli.play.renderers import (
     bot_levels,
+    bot_name,
+    game_title,
     lineup,
     partnerships,
     renderer_for,
@@ -40,7 +43,8 @@ from tavolo.cli.play.renderers import (
 )
 from tavolo.cli.play.table_client import TableClient
 from tavolo.cli.play.table_options import parse_options
-from tavolo.cli.play.wording import fit
+from tavolo.cli.play.wording import fit, you
+from tavolo.servicekit.error_details import refusal_from_error
 from tavolo.servicekit.settings import DEFAULT_GRPC_PORTS
 from tavolo.tablelog.convert import struct_to_dict
 from tavolo.v1 import common_pb2, engine_pb2, engine_pb2_grpc
@@ -101,8 +105,19 @@ def play_remote(args: argparse.Namespace, input_line: Callable[[str], str | None
         print(exc, file=sys.stderr)
         return 2
     except grpc.RpcError as exc:
-        print(f"tavolo play: {session.rpc_error_text(exc)}", file=sys.stderr)
+        print(f"tavolo play: {refused(exc)}", file=sys.stderr)
         return 2
+
+
+def refused(error: grpc.RpcError) -> str:
+    """A refused call in the client's words (its reason and metadata), with the reason
+    itself for scripts and bug reports; an outage as :func:`session.rpc_error_text` says it."""
+    refusal = refusal_from_error(error)
+    if refusal is None or not isinstance(error, grpc.Call | grpc.aio.AioRpcError):
+        return session.rpc_error_text(error)
+    if error.code() is grpc.StatusCode.UNAVAILABLE:
+        return session.rpc_error_text(error)
+    return f"{rpc_refusal_text(error)} ({error.code().name}) [{refusal.reason}]"
 
 
 def _auth(token: Token) -> Callable[[], Metadata]:
@@ -139,7 +154,7 @@ async def play_at_server(
     seats = [common_pb2.Seat(seat=0, player_id=player, nickname=player)] + [
         common_pb2.Seat(seat=s, bot=True, bot_level=LEVELS[levels[s]]) for s in range(1, players)
     ]
-    names = ["You", *(f"Bot {s} ({levels[s]})" for s in range(1, players))]
+    names = [you(), *(bot_name(s, levels[s]) for s in range(1, players))]
     async with session.aio_channel(server) as channel:
         stub = engine_pb2_grpc.EngineStub(channel)
         opened = await stub.OpenTable(
@@ -155,8 +170,22 @@ async def play_at_server(
         )
         table_id = opened.table_id
         who = lineup(game, players, level, partner, options)
-        print(fit(f"Table {table_id} at {server}: {who}."), file=out)
-        print(fit(f"The deal is committed to sha256(seed) = {opened.seed_commitment}"), file=out)
+        print(
+            fit(
+                _("Table {table} at {server}: {who}.").format(
+                    table=table_id, server=server, who=who
+                )
+            ),
+            file=out,
+        )
+        print(
+            fit(
+                _("The deal is committed to sha256(seed) = {commitment}").format(
+                    commitment=opened.seed_commitment
+                )
+            ),
+            file=out,
+        )
         client = TableClient(stub, table_id, auth, renderer, names, input_line, out)
         outcome = await client.run()
     return _ending(client, outcome, table_id, game, nickname, out)
@@ -182,21 +211,37 @@ async def join_table(
         first = await _current_view(stub, table_id, auth, out, wait_seconds)
         if first.game != game:
             print(
-                f"table {table_id} is a {first.game} table, not {game}: "
-                f"`tavolo play {first.game} --table {table_id}`",
+                _("table {table} is a {actual} table, not {game}: {command}").format(
+                    table=table_id,
+                    actual=first.game,
+                    game=game,
+                    command=f"`tavolo play {first.game} --table {table_id}`",
+                ),
                 file=out,
             )
             return 2
         if not first.HasField("seat"):
-            print(f"you have no seat at table {table_id}: only its players play it", file=out)
+            print(
+                _("you have no seat at table {table}: only its players play it").format(
+                    table=table_id
+                ),
+                file=out,
+            )
             return 2
         names = seat_names(first)
         others = ", ".join(n for s, n in enumerate(names) if s != first.seat)
         sides = partnerships(game, len(names), struct_to_dict(first.options, "options"))
-        company = sides_line(sides, names, first.seat) if sides else f"with {others}"
-        print(f"Table {table_id} at {server}:", file=out)
+        if sides:
+            company = sides_line(sides, names, first.seat)
+        else:
+            company = _("with {others}").format(others=others)
+        print(_("Table {table} at {server}:").format(table=table_id, server=server), file=out)
         print(
-            fit(f"{get_game(game).title}: you are seat {first.seat}, {company}."),
+            fit(
+                _("{title}: you are seat {seat}, {company}.").format(
+                    title=game_title(game), seat=first.seat, company=company
+                )
+            ),
             file=out,
         )
         client = TableClient(stub, table_id, auth, renderer_for(game), names, input_line, out)
@@ -223,7 +268,9 @@ async def _current_view(
                 raise
         if not told:
             print(
-                f"Table {table_id} is not dealt yet; waiting {wait_seconds:.0f} s for it...",
+                _("Table {table} is not dealt yet; waiting {seconds} s for it...").format(
+                    table=table_id, seconds=f"{wait_seconds:.0f}"
+                ),
                 file=out,
             )
             told = True
@@ -239,13 +286,13 @@ def seat_names(view: engine_pb2.TableView) -> list[str]:
     names = []
     for seat in sorted(view.seats, key=lambda s: s.seat):
         if view.HasField("seat") and seat.seat == view.seat:
-            names.append("You")
+            names.append(you())
         elif seat.bot and seat.nickname.endswith(STAND_IN):  # plays for a no-show entrant
             names.append(seat.nickname)
         elif seat.bot:
-            names.append(f"Bot {seat.seat} ({LEVEL_NAMES.get(seat.bot_level, 'bot')})")
+            names.append(bot_name(seat.seat, LEVEL_NAMES.get(seat.bot_level, "bot")))
         else:
-            names.append(seat.nickname or f"Seat {seat.seat}")
+            names.append(seat.nickname or _("Seat {seat}").format(seat=seat.seat))
     return names
 
 
@@ -269,23 +316,29 @@ def _ending(
     if outcome is not None:
         if client.receipt:
             # The hash and the command stand on lines of their own, whole, to be copied.
-            print("Your receipt, the hash of the log as the table ended:", file=out)
+            print(_("Your receipt, the hash of the log as the table ended:"), file=out)
             print(f"  {client.receipt}", file=out)
-            print("Check this game, and that the stored log is the one you were given:", file=out)
+            print(
+                _("Check this game, and that the stored log is the one you were given:"),
+                file=out,
+            )
             print(f"  tavolo audit verify --receipt {client.receipt} {table_id}{login}", file=out)
         else:
-            print("Check this game yourself:", file=out)
+            print(_("Check this game yourself:"), file=out)
             print(f"  tavolo audit verify {table_id}{login}", file=out)
         return 0
     if client.left:
-        print(f"You left table {table_id}; a bot plays your seat.", file=out)
+        print(_("You left table {table}; a bot plays your seat.").format(table=table_id), file=out)
     elif client.aborted:
-        print(f"Table {table_id} was called off: no result, no rewards.", file=out)
-    else:
-        why = "is not reachable" if client.unreachable else "stopped sending"
         print(
-            f"The engine {why} table {table_id}; "
-            f"`tavolo play {game} --table {table_id}{login}` picks it up again.",
+            _("Table {table} was called off: no result, no rewards.").format(table=table_id),
             file=out,
         )
+    else:
+        if client.unreachable:
+            why = _("The engine is not reachable at table {table}; {command} picks it up again.")
+        else:
+            why = _("The engine stopped sending table {table}; {command} picks it up again.")
+        command = f"`tavolo play {game} --table {table_id}{login}`"
+        print(why.format(table=table_id, command=command), file=out)
     return 1

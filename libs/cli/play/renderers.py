@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from tavolo.cardgames.actions import Action
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.registry import get_game
+from tavolo.cli.i18n import N_, _, ngettext
 
 RENDERERS: dict[str, str] = {
     "pika": "tavolo.cli.play.render.pika",
@@ -37,6 +38,18 @@ RENDERERS: dict[str, str] = {
     "settemezzo": "tavolo.cli.play.render.settemezzo",
 }
 """Game name → module with its ``RENDERER``. One line per game."""
+
+TITLES = {"hearts": N_("Hearts"), "spades": N_("Spades (Piki)")}
+"""The games whose name a player says differently in another language; the others keep
+their Italian names everywhere."""
+
+
+def game_title(game_name: str) -> str:
+    """The game's name on screen: ``Hearts``, in Italian ``Cuori (Hearts)``."""
+    if game_name in TITLES:
+        return _(TITLES[game_name])
+    return get_game(game_name).title
+
 
 PARTNER_LEVEL = "hard"
 """The human's partner's level in every partnership game unless ``--partner`` says
@@ -113,8 +126,18 @@ def bot_levels(
     return levels
 
 
+LEVEL_WORDS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+"""The bots' levels as the screen names them (the options keep the English names)."""
+
+
+def level_word(level: str) -> str:
+    """``easy`` as the client's language says it (``facile``)."""
+    return _(LEVEL_WORDS.get(level, level))
+
+
 def bot_name(seat: int, level: str) -> str:
-    return f"Bot {seat} ({level})"
+    """``Bot 2 (easy)``: a bot seat by number and level."""
+    return _("Bot {seat} ({level})").format(seat=seat, level=level_word(level))
 
 
 def lineup(
@@ -128,12 +151,13 @@ def lineup(
     a partnership game, so the line never promises weaker bots than the table has."""
     levels = bot_levels(game_name, players, level, partner, options)
     if not levels:
-        return "you alone"
+        return _("you alone")
     sides = partnerships(game_name, players, options)
     if not sides:
-        bots = "bot" if len(levels) == 1 else "bots"
-        return f"you against {len(levels)} {level} {bots}"
-    names = ["You", *(bot_name(s, levels[s]) for s in range(1, players))]
+        return ngettext(
+            "you against {n} {level} bot", "you against {n} {level} bots", len(levels)
+        ).format(n=len(levels), level=level_word(level))
+    names = [_("You"), *(bot_name(s, levels[s]) for s in range(1, players))]
     return sides_line(sides, names, HUMAN)
 
 
@@ -159,9 +183,9 @@ def table_options(game_name: str, given: Mapping[str, Any] | None) -> dict[str, 
 def sides_line(sides: Sequence[Sequence[int]], names: Sequence[str], me: int) -> str:
     """``you and Giulia against Bot 1 (easy) & Bot 3 (easy)``: the seat's side by name,
     then every other side."""
-    mine = " and ".join(["you", *(names[s] for s in partner_seats(sides, me))])
+    mine = _(" and ").join([_("you"), *(names[s] for s in partner_seats(sides, me))])
     others = [" & ".join(names[s] for s in side) for side in sides if me not in side]
-    return f"{mine} against {', '.join(others)}"
+    return _("{mine} against {others}").format(mine=mine, others=", ".join(others))
 
 
 def arrangement(
@@ -170,9 +194,14 @@ def arrangement(
     """The hand in the order a typed ``sort`` (by ``key``) or ``move I J`` (card I to
     place J, counted from 1) asks for; ``None`` when the line is neither."""
     words = command.lower().split()
-    if words == ["sort"]:
+    if len(words) == 1 and words[0] in ("sort", _("sort")):
         return tuple(sorted(hand, key=key))
-    if len(words) == 3 and words[0] == "move" and words[1].isdigit() and words[2].isdigit():
+    if (
+        len(words) == 3
+        and words[0] in ("move", _("move"))
+        and words[1].isdigit()
+        and words[2].isdigit()
+    ):
         cards = list(hand)
         i, j = int(words[1]) - 1, int(words[2]) - 1
         if 0 <= i < len(cards) and 0 <= j < len(cards):
@@ -279,8 +308,13 @@ def amount_answer(
 def not_an_amount(text: str, action: Action, legal: Sequence[Action]) -> str:
     """The refusal of an answer that is no legal amount, with the amounts that are."""
     amounts = [int(a.amount) for a in legal if a.kind is action.kind and a.amount is not None]
-    span = f"a number from {min(amounts)} to {max(amounts)}" if amounts else "a number"
-    return f"  '{text}' is not an amount: type {span}, or Enter to go back"
+    if amounts:
+        span = _("a number from {low} to {high}").format(low=min(amounts), high=max(amounts))
+    else:
+        span = _("a number")
+    return "  " + _("'{text}' is not an amount: type {span}, or Enter to go back").format(
+        text=text, span=span
+    )
 
 
 def _typed_words(renderer: Renderer, view: View) -> list[str]:
@@ -289,17 +323,19 @@ def _typed_words(renderer: Renderer, view: View) -> list[str]:
     extra: str | None = hint(view) if hint is not None else None
     words = [extra] if extra else []
     if arranges_hand(renderer, view):
-        words.extend(["'sort'", "'move I J' (card I to place J)"])
+        words.extend([_("'sort'"), _("'move I J' (card I to place J)")])
     return words
 
 
 def choice_prompt(renderer: Renderer, view: View) -> str:
     """``Your choice (number; 'sort', 'move I J', 'quit'): `` with only what works here."""
-    words = [w.split(" (")[0] for w in _typed_words(renderer, view)] + ["'quit'"]
-    return f"Your choice (number; {', '.join(words)}): "
+    words = [w.split(" (")[0] for w in _typed_words(renderer, view)] + [_("'quit'")]
+    return _("Your choice (number; {words}): ").format(words=", ".join(words))
 
 
 def not_a_choice(renderer: Renderer, view: View, text: str, count: int) -> str:
     """The refusal of a line that is none of the choices, saying what would be one."""
-    words = [f"a number from 1 to {count}", *_typed_words(renderer, view)]
-    return f"  '{text}' is not a choice: type {', '.join(words)} or 'quit'"
+    words = [_("a number from 1 to {n}").format(n=count), *_typed_words(renderer, view)]
+    return "  " + _("'{text}' is not a choice: type {words} or 'quit'").format(
+        text=text, words=", ".join(words)
+    )

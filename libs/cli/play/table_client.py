@@ -26,7 +26,9 @@ import grpc
 
 from tavolo.cardgames.actions import Action
 from tavolo.cardgames.contract import Outcome, View
+from tavolo.cli.i18n import _
 from tavolo.cli.play.keyboard import Keyboard, TerminalKeyboard, ThreadKeyboard
+from tavolo.cli.play.refusals import rpc_refusal_text
 from tavolo.cli.play.renderers import (
     HandOrder,
     Renderer,
@@ -150,7 +152,7 @@ class TableClient:
                 if item is None:
                     return None
                 if isinstance(item, Resumed):
-                    self._say(f"Back at table {self.table_id}.")
+                    self._say(_("Back at table {table}.").format(table=self.table_id))
                     if self.asking is not None:
                         self._prompt(self.asking, self._view(self.asking), menu=False)
                     continue
@@ -181,18 +183,23 @@ class TableClient:
                         await views.put(message)
                         if message.status != engine_pb2.TABLE_STATUS_PLAYING:
                             return
-                    problem = "the engine closed the table's stream"
+                    problem = _("the engine closed the table's stream")
                 except grpc.aio.AioRpcError as exc:
                     if exc.code() not in RETRIED:
                         await views.put(exc)
                         return
-                    problem = "the engine is not reachable"
+                    problem = _("the engine is not reachable")
                 now = time.monotonic()
                 outage = now if outage is None else outage
                 if now - outage > GIVE_UP_AFTER:
                     await views.put(Unreachable(problem))
                     return
-                self._say(f"  ({problem}; trying again in {delay:.0f} s)")
+                self._say(
+                    "  "
+                    + _("({problem}; trying again in {delay} s)").format(
+                        problem=problem, delay=f"{delay:.0f}"
+                    )
+                )
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, MAX_DELAY)
         except asyncio.CancelledError:
@@ -235,13 +242,13 @@ class TableClient:
 
     def _prompt(self, message: engine_pb2.TableView, view: View, *, menu: bool) -> None:
         if self._is_call(message):
-            question = self.renderer.call_prompt(view) or "Call? (1 = yes) "
+            question = self.renderer.call_prompt(view) or _("Call? (1 = yes) ")
             self._say(question, end="")
             return
         if menu:
             self.amount_for = None
             self._say(self.renderer.table(view, self.names))
-            for n, (label, _) in enumerate(self._choices(message, view), 1):
+            for n, (label, _action) in enumerate(self._choices(message, view), 1):
                 self._say(f"  {n}) {label}")
         amount = None
         if self.amount_for is not None:
@@ -260,11 +267,13 @@ class TableClient:
     async def _answer(self, line: str | None) -> bool:
         """Act on a typed line against the choices on screen; False when the player leaves."""
         self.on_prompt_line = False  # the player's Enter ended the prompt's line
-        if line is None or line.strip().lower() in ("q", "quit"):
+        if line is None or line.strip().lower() in ("q", "quit", _("quit")):
             return False
         message = self.asking
         if message is None:
-            self._say(f"  (nothing to answer now: '{line.strip()}' is not used)")
+            self._say(
+                "  " + _("(nothing to answer now: '{text}' is not used)").format(text=line.strip())
+            )
             return True
         text = line.strip()
         if self._is_call(message):
@@ -272,7 +281,7 @@ class TableClient:
             if text == "1":
                 await self._act(message, message.legal_actions[0], check_version=False)
             else:
-                self._say("  You kept quiet.")
+                self._say("  " + _("You kept quiet."))
             return True
         view = self._view(message)
         choices = self._choices(message, view)
@@ -361,11 +370,16 @@ class TableClient:
                 return await call(request_id)
             except grpc.aio.AioRpcError as exc:
                 if exc.code() in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.ABORTED):
-                    self._say(f"  {exc.details()}")
+                    self._say(f"  {rpc_refusal_text(exc)}")
                     return None
                 if exc.code() not in RETRIED or time.monotonic() - started > GIVE_UP_AFTER:
                     raise
-            self._say(f"  (the engine is not reachable; sending again in {delay:.0f} s)")
+            self._say(
+                "  "
+                + _("(the engine is not reachable; sending again in {delay} s)").format(
+                    delay=f"{delay:.0f}"
+                )
+            )
             await asyncio.sleep(delay)
             delay = min(delay * 2, MAX_DELAY)
 

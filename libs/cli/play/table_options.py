@@ -14,6 +14,8 @@ from typing import Any
 
 from google.protobuf import json_format, struct_pb2
 
+from tavolo.cli.i18n import _, pgettext
+
 
 def add_option_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -22,7 +24,7 @@ def add_option_argument(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a game option, e.g. match_length=hands:3 (repeat for more)",
+        help=_("a game option, e.g. match_length=hands:3 (repeat for more)"),
     )
 
 
@@ -33,7 +35,7 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
     for pair in pairs:
         name, sep, text = pair.partition("=")
         if not sep or not name.strip():
-            raise ValueError(f"an option is NAME=VALUE, not {pair!r}")
+            raise ValueError(_("an option is NAME=VALUE, not {pair}").format(pair=repr(pair)))
         try:
             value: Any = json.loads(text)
         except json.JSONDecodeError:
@@ -50,7 +52,7 @@ def options_struct(pairs: Sequence[str]) -> struct_pb2.Struct:
 
 def describe_options(options: dict[str, Any]) -> str:
     """``match_length=hands:3, pika_window=3`` for a room or table line."""
-    return ", ".join(f"{k}={_text(v)}" for k, v in sorted(options.items())) or "none"
+    return ", ".join(f"{k}={_text(v)}" for k, v in sorted(options.items())) or _("none")
 
 
 def _text(value: Any) -> str:
@@ -63,5 +65,5 @@ def option_line(option: Any) -> str:
     """One ``GameOption`` for ``tavolo room games``: name, default, values allowed, meaning."""
     default = _text(json_format.MessageToDict(option.default))
     choices = [_text(json_format.MessageToDict(c)) for c in option.choices]
-    allowed = f" (one of {', '.join(choices)})" if choices else ""
-    return f"{option.name}={default}{allowed}: {option.doc}"
+    allowed = " " + _("(one of {values})").format(values=", ".join(choices)) if choices else ""
+    return f"{option.name}={default}{allowed}: {pgettext('option', option.doc)}"

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tavolo.cli.i18n import N_, _
+
 CLOCKWISE = -1
 """The seat step of clockwise play: s, s-1, s-2 ..."""
 ANTICLOCKWISE = 1
 
-DIRECTION_WORDS = {CLOCKWISE: "clockwise", ANTICLOCKWISE: "anticlockwise"}
+DIRECTION_WORDS = {CLOCKWISE: N_("clockwise"), ANTICLOCKWISE: N_("anticlockwise")}
 
 
 def seats_from(start: int, seats: int, step: int) -> list[int]:
@@ -22,8 +24,14 @@ def seats_from(start: int, seats: int, step: int) -> list[int]:
 
 
 def turn_line(turn: int, me: int | None, names: Sequence[str], step: int, doing: str) -> str:
-    """``Waiting for Bot 2 to play; then Bot 1, You, Bot 3 (clockwise).``"""
+    """``Waiting for Bot 2 to play; then Bot 1, You, Bot 3 (clockwise).`` ``doing`` comes
+    translated, as the verb reads after "to" (``pgettext("to", "play")``)."""
     order = seats_from(turn, len(names), step)
-    head = f"Your turn to {doing}" if turn == me else f"Waiting for {names[turn]} to {doing}"
+    if turn == me:
+        head = _("Your turn to {doing}").format(doing=doing)
+    else:
+        head = _("Waiting for {name} to {doing}").format(name=names[turn], doing=doing)
     then = ", ".join(names[s] for s in order[1:])
-    return f"{head}; then {then} ({DIRECTION_WORDS[step]})."
+    return _("{head}; then {then} ({direction}).").format(
+        head=head, then=then, direction=_(DIRECTION_WORDS[step])
+    )

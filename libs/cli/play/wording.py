@@ -1,4 +1,5 @@
-"""Small pieces of English every game's screen needs alike."""
+"""Small pieces of wording every game's screen needs alike, in the client's language
+(:mod:`tavolo.cli.i18n`)."""
 
 from __future__ import annotations
 
@@ -6,34 +7,46 @@ import re
 import textwrap
 from collections.abc import Sequence
 
+from tavolo.cli.i18n import _, ngettext
+
+
+def you() -> str:
+    """The human seat's name in the client's language: ``You``, ``Tu``."""
+    return _("You")
+
 
 def ordinal(n: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th`` … ``11th``, ``21st``: a place in words."""
+    """``1st``, ``2nd``, ``3rd``, ``4th`` … ``11th``, ``21st`` (``1º`` … in Italian): a
+    place in words."""
     if 10 <= n % 100 <= 20:
-        return f"{n}th"
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+        return _("{n}th").format(n=n)
+    suffix = n % 10
+    if suffix == 1:
+        return _("{n}st").format(n=n)
+    if suffix == 2:
+        return _("{n}nd").format(n=n)
+    if suffix == 3:
+        return _("{n}rd").format(n=n)
+    return _("{n}th").format(n=n)
 
 
-def count(n: int, noun: str, plural: str | None = None) -> str:
-    """``1 trick``, ``2 tricks``, ``1 ace``, ``0 aces``: a number of things in words."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+def count(n: int, noun: str, plural: str) -> str:
+    """``1 trick``, ``2 tricks``, ``1 asso``, ``0 assi``: a number of things in words; the
+    catalogue holds ``noun``/``plural`` as one counted entry (``make i18n`` extracts
+    ``count``'s second and third arguments as ngettext's)."""
+    return f"{n} {ngettext(noun, plural, n)}"
 
 
-def does(name: str, verb: str, you: str | None = None) -> str:
-    """``Bot 1 scores`` but ``You score``: the verb agreeing with the seat's name.
+def does(name: str, verb: str, you_verb: str) -> str:
+    """``Bot 1 scores`` but ``You score`` (``Tu segni``): the verb agreeing with the
+    seat's name. Both forms come translated: ``verb`` the third person, ``you_verb`` the
+    form for the human's own seat."""
+    return f"{name} {agree(name, verb, you_verb)}"
 
-    ``verb`` is the third person (``scores``, ``goes``, ``declares``); the form for "You"
-    is ``you`` when given, else the third person without its ``s`` (``goes`` → ``go``)."""
-    return f"{name} {agree(name, verb, you)}"
 
-
-def agree(name: str, verb: str, you: str | None = None) -> str:
+def agree(name: str, verb: str, you_verb: str) -> str:
     """The verb alone, as :func:`does` makes it agree: ``goes`` or, for You, ``go``."""
-    if name != "You":
-        return verb
-    if you is not None:
-        return you
-    return verb[:-2] if verb.endswith(("oes", "shes", "ches", "sses")) else verb[:-1]
+    return you_verb if name == you() else verb
 
 
 def side_places(places: Sequence[int]) -> list[int]:
@@ -45,11 +58,11 @@ def side_places(places: Sequence[int]) -> list[int]:
 def match_words(match_length: str) -> str:
     """A table's ``match_length`` option as a player says it: ``points:51`` is "first to
     51 points", ``hands:3`` is "3 hands"; other values stand as they are."""
-    kind, _, n = match_length.partition(":")
+    kind, _sep, n = match_length.partition(":")
     if kind == "points" and n.isdigit():
-        return f"first to {n} points"
+        return _("first to {n} points").format(n=n)
     if kind == "hands" and n.isdigit():
-        return count(int(n), "hand")
+        return count(int(n), "hand", "hands")
     return match_length
 
 

@@ -16,7 +16,10 @@ from tavolo.cardgames.games.betting.poker import Poker
 from tavolo.cardgames.games.betting.poker_state import PokerState
 from tavolo.cardgames.games.french_deck import pretty
 from tavolo.cardgames.rng import SeededRandom
+from tavolo.cli.i18n import _ as say
+from tavolo.cli.i18n import use
 from tavolo.cli.play.command import play
+from tavolo.cli.play.render.poker_words import hand_words
 from tavolo.cli.play.renderers import renderer_for
 from tests.unit.cardgames.conformance import check_views
 
@@ -82,23 +85,36 @@ def test_an_uncontested_pot_shows_no_card() -> None:
     assert "cards" not in GAME.view(state, 0).public["last_hand"]
 
 
-def test_the_screen_shows_every_shown_hand_with_its_cards() -> None:
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_screen_shows_every_shown_hand_with_its_cards(language: str) -> None:
     """The showdown block names each hand that reached it with its five cards, the
-    bots' as well as the player's, in the order of the record."""
+    bots' as well as the player's, in the order of the record; the hand in the
+    client's language (I18N-1), the cards as they are."""
     renderer = renderer_for("poker")
     names = ["You", "Bot 1", "Bot 2", "Bot 3"]
-    checked = 0
-    for seed in range(SEEDS):
-        for state, event, _ in showdowns(seed, 4):
-            after = GAME.view(state, 0)
-            before = View(0, (), {**after.public, "deal_no": -1, "last_hand": None}, {})
-            text = "\n".join(renderer.news(before, after, names))
-            block = text.split("showdown:\n")[1].splitlines()
-            for s, cards in event["hands"].items():
-                line = next(line for line in block if line.startswith(f"  {names[int(s)]}: "))
-                assert line.endswith(f"({' '.join(pretty(c) for c in cards)})"), line
-                checked += 1
+    checked = translated = 0
+    use(language)
+    try:
+        for seed in range(SEEDS):
+            for state, event, _ in showdowns(seed, 4):
+                after = GAME.view(state, 0)
+                before = View(0, (), {**after.public, "deal_no": -1, "last_hand": None}, {})
+                lines = renderer.news(before, after, names)
+                head = say("Hand {n}, showdown:").format(n=after.public["last_hand"]["hand"])
+                block = lines[lines.index(head) + 1 :]
+                shown = after.public["last_hand"]["shown"]
+                for s, cards in event["hands"].items():
+                    line = next(line for line in block if line.startswith(f"  {names[int(s)]}: "))
+                    words = hand_words(shown[s])
+                    assert (
+                        line == f"  {names[int(s)]}: {words} ({' '.join(pretty(c) for c in cards)})"
+                    ), line
+                    translated += words != shown[s]
+                    checked += 1
+    finally:
+        use("en")
     assert checked > SEEDS
+    assert (translated == checked) if language == "it" else translated == 0
 
 
 def test_a_seeded_game_shows_the_bots_cards_at_its_showdowns() -> None:

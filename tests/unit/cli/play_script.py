@@ -7,7 +7,9 @@ import random
 import re
 from collections.abc import Callable
 
+from tavolo.cli.i18n import _
 from tavolo.cli.play.command import DEFAULT_PLAYERS, play
+from tavolo.cli.play.render.solitario import STOP, STOP_ONLY
 
 MENU_LINE = re.compile(r"^\s+(\d+)\) (.*)$")
 
@@ -25,6 +27,11 @@ class Player:
         self.answers = 0
         self.script: list[str] = []
 
+    @staticmethod
+    def prompt() -> str:
+        """How the choice prompt starts in the client's language: "Your choice"."""
+        return _("Your choice (number; {words}): ").split(" (")[0]
+
     def menu(self) -> list[tuple[int, str]]:
         """The numbered choices of the last menu printed."""
         choices: list[tuple[int, str]] = []
@@ -33,7 +40,7 @@ class Player:
             found = MENU_LINE.match(line)
             if found:
                 choices.append((int(found[1]), found[2]))
-            elif choices or line.startswith("Your choice"):
+            elif choices or line.startswith(self.prompt()):
                 break
         return list(reversed(choices))
 
@@ -44,7 +51,7 @@ class Player:
             return None
         if self.script:
             answer = self.script.pop(0)
-        elif "quick:" in prompt:
+        elif "1) " in prompt:  # a timed call: "1) Pika!  2) say nothing"
             answer = self.rng.choice(["1", "2"])
         else:
             answer = self.pick(self.menu())
@@ -54,10 +61,11 @@ class Player:
     def pick(self, menu: list[tuple[int, str]]) -> str:
         if not menu:
             return "1"
-        stops = [n for n, label in menu if label.startswith("stop")]
+        words = {_(STOP), _(STOP_ONLY)}
+        stops = [n for n, label in menu if label in words]
         if stops and (self.answers > self.patience or len(stops) == len(menu)):
             return str(stops[0])
-        return str(self.rng.choice([n for n, _ in menu if n not in stops]))
+        return str(self.rng.choice([n for n, _label in menu if n not in stops]))
 
 
 def play_game(

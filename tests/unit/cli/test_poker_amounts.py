@@ -11,6 +11,7 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.games.betting.poker import Poker
 from tavolo.cardgames.rng import SeededRandom
+from tavolo.cli.i18n import use
 from tavolo.cli.play import command
 from tavolo.cli.play.renderers import amount_answer, amount_question, menu, renderer_for
 from tavolo.tablelog.convert import action_from_proto
@@ -127,3 +128,47 @@ async def test_another_amount_asks_for_the_number_at_the_engine() -> None:
     assert action_from_proto(engine.acts[0].action) == Action(ActionKind.RAISE, amount=low)
     assert engine.acts[0].expected_version == 5
     await _stop(engine, run, "poker", state)
+
+
+def test_i18n_1_another_amount_speaks_italian_offline(monkeypatch: Any) -> None:
+    """I18N-1 with MODE-1 in Italian: the short bet menu's tags and "another amount", the
+    question, the refusal of a wrong number are Italian; Enter goes back to the menu and
+    "esci" at the question leaves the table as it does at the menu."""
+    out = io.StringIO()
+    played: list[Action] = []
+    apply = command._Table._apply
+
+    def record(table: Any, seat: int, action: Action) -> None:
+        if seat == command.HUMAN:
+            played.append(action)
+        apply(table, seat, action)
+
+    monkeypatch.setattr(command._Table, "_apply", record)
+    asked: list[str] = []
+
+    def answer(prompt: str) -> str | None:
+        current = out.getvalue().split("--- Smazzata")[-1]  # the menu on screen
+        other = re.findall(
+            r"(\d+)\) (?:punto|rilancio di) un'altra somma \(da (\d+) a (\d+)\)", current
+        )
+        if prompt.startswith("Quante fiche?"):
+            asked.append(prompt)
+            high = int(other[-1][2])
+            if len(asked) > 3:  # "esci" was not taken for leaving
+                return None
+            return {1: str(high + 1), 2: ""}.get(len(asked), "esci")
+        return other[-1][0] if other else "1"
+
+    use("it")
+    try:
+        code = command.play("poker", 4, "easy", "another", input_line=answer, out=out)
+    finally:
+        use("en")
+    text = out.getvalue()
+    assert code == 1 and len(asked) == 3
+    assert asked[0] == "Quante fiche? (un numero; Invio torna indietro): "
+    assert re.search(r"'\d+' non è una somma: scrivi un numero da \d+ a \d+, o Invio", text)
+    assert re.search(r"\d+\) (?:punto|rilancio di) \d+, (?:metà piatto|il piatto)", text)
+    assert not [a for a in played if a.kind in SIZED]
+    for english in ("another amount", "half the pot", "the pot", "How many", "not an amount"):
+        assert english not in text, english

@@ -11,6 +11,7 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.italian_cards import SUIT_NAMES, pretty
+from tavolo.cli.i18n import _, pgettext
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
 from tavolo.cli.play.wording import agree, count, does, ordinal
 
@@ -36,29 +37,37 @@ class BestiaRenderer:
             view.seat,
             names,
             ANTICLOCKWISE,
-            "declare" if p["phase"] == "declaring" else "play",
+            pgettext("to", "declare") if p["phase"] == "declaring" else pgettext("to", "play"),
         )
 
     def table(self, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
-        lines = [f"--- Hand {p['hand_no']} of {p['hands']} - your turn " + "-" * 24]
+        lines = [
+            _("--- Hand {n} of {hands} - your turn ").format(n=p["hand_no"], hands=p["hands"])
+            + "-" * 24
+        ]
         lines.append(
-            "Chips: "
+            _("Chips: ")
             + "   ".join(f"{names[s]} {c}" for s, c in enumerate(p["chips"]))
-            + f"   Pot {p['pot']} ({p['pot'] // 3} a trick)"
+            + "   "
+            + _("Pot {pot} ({each} a trick)").format(pot=p["pot"], each=p["pot"] // 3)
         )
-        lines.append(f"Trumps: {SUIT_NAMES[p['trumps']]} (the {pretty(p['turned'])} is turned).")
+        lines.append(
+            _("Trumps: {suit} (the {card} is turned).").format(
+                suit=SUIT_NAMES[p["trumps"]], card=pretty(p["turned"])
+            )
+        )
         playing = [
             names[s] + (" (al buio)" if p["buio"][s] else "")
             for s, d in enumerate(p["declared"])
             if d
         ]
         if playing:
-            lines.append("Playing: " + ", ".join(playing))
+            lines.append(_("Playing: ") + ", ".join(playing))
         if p["phase"] == "playing":
-            table = _plays(p["trick"], names) if p["trick"] else "nothing yet: you lead"
-            lines.append(f"Trick {p['trick_number']}: {table}")
-        lines.append("Your hand: " + "  ".join(pretty(c) for c in view.hand))
+            table = _plays(p["trick"], names) if p["trick"] else _("nothing yet: you lead")
+            lines.append(_("Trick {n}: {cards}").format(n=p["trick_number"], cards=table))
+        lines.append(_("Your hand: {cards}").format(cards="  ".join(pretty(c) for c in view.hand)))
         return "\n".join(lines)
 
     def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
@@ -69,18 +78,35 @@ class BestiaRenderer:
         if new_hand and old is not None and p["last_hand"] is not None:
             lines.extend(self._hand_over(p, names))
         if new_hand:
+            dealer = _does(
+                names, p["dealer"], after.seat, pgettext("you", "deal"), pgettext("verb", "deals")
+            )
             lines.append(
-                f"Hand {p['hand_no']}: {_does(names, p['dealer'], after.seat, 'deal', 'deals')}"
-                f"; the pot is {p['pot']}."
+                _("Hand {n}: {who_deals}; the pot is {pot}.").format(
+                    n=p["hand_no"], who_deals=dealer, pot=p["pot"]
+                )
             )
         for s, d in enumerate(p["declared"]):
             if d is not None and (new_hand or old["declared"][s] is None):
-                verb = ("play", "plays") if d else ("pass", "passes")
+                if d:
+                    verb = (pgettext("you", "play"), pgettext("verb", "plays"))
+                else:
+                    verb = (pgettext("you", "pass"), pgettext("verb", "passes"))
                 lines.append(f"{_does(names, s, after.seat, *verb)}.")
         last = p["last_trick"]
         if last and (new_hand or old["last_trick"] != last):
-            won = _does(names, last["winner"], after.seat, "take", "takes")
-            lines.append(f"Trick {last['number']}: {_plays(last['plays'], names)} - {won} it.")
+            won = _does(
+                names,
+                last["winner"],
+                after.seat,
+                pgettext("you", "take"),
+                pgettext("verb", "takes"),
+            )
+            lines.append(
+                _("Trick {n}: {plays} - {who_takes} it.").format(
+                    n=last["number"], plays=_plays(last["plays"], names), who_takes=won
+                )
+            )
         if p["phase"] == "over" != old["phase"] and not new_hand and p["last_hand"] is not None:
             lines.extend(self._hand_over(p, names))
         return lines
@@ -88,41 +114,50 @@ class BestiaRenderer:
     def _hand_over(self, p: Any, names: Sequence[str]) -> list[str]:
         summary = p["last_hand"]
         if summary.get("void"):
-            return [f"Hand {summary['hand']}: nobody played; the pot stays."]
+            return [_("Hand {n}: nobody played; the pot stays.").format(n=summary["hand"])]
         if "alone" in summary:
+            alone = names[summary["alone"]]
+            takes = agree(alone, pgettext("verb", "takes"), pgettext("you", "take"))
             return [
-                f"Hand {summary['hand']}: {names[summary['alone']]} alone "
-                f"{agree(names[summary['alone']], 'takes')} the pot "
-                f"of {summary['won']}."
+                _("Hand {n}: {who} alone {takes} the pot of {pot}.").format(
+                    n=summary["hand"], who=alone, takes=takes, pot=summary["won"]
+                )
             ]
         lines = [
-            f"Hand {summary['hand']} is over: pot {summary['pot']}, "
-            f"{count(summary['per_trick'], 'chip')} a trick."
+            _("Hand {n} is over: pot {pot}, {chips} a trick.").format(
+                n=summary["hand"],
+                pot=summary["pot"],
+                chips=count(summary["per_trick"], "chip", "chips"),
+            )
         ]
         for s, tricks in enumerate(summary["tricks"]):
             if tricks:
-                lines.append(
-                    f"  {names[s]}: {count(tricks, 'trick')}, +{tricks * summary['per_trick']}"
-                )
+                won = count(tricks, "trick", "tricks")
+                lines.append(f"  {names[s]}: {won}, +{tricks * summary['per_trick']}")
         for s, paid in summary["bestia"].items():
             who = names[int(s)]
             lines.append(
-                f"  {does(who, 'goes')} bestia and {agree(who, 'pays')} {paid} into the next pot."
+                "  "
+                + _("{who_goes} bestia and {pays} {paid} into the next pot.").format(
+                    who_goes=does(who, pgettext("verb", "goes"), pgettext("you", "go")),
+                    pays=agree(who, pgettext("verb", "pays"), pgettext("you", "pay")),
+                    paid=paid,
+                )
             )
         return lines
 
     def choice(self, action: Action, view: View) -> str:
         kind = action.kind
         if kind is ActionKind.PLAY and action.cards:
-            return f"play {pretty(action.cards[0])}"
+            return _("play {card}").format(card=pretty(action.cards[0]))
         if kind is ActionKind.PLAY:
-            return "play this hand (no trick: you pay the pot)"
+            return _("play this hand (no trick: you pay the pot)")
         if kind is ActionKind.PASS:
-            return "pass"
+            return pgettext("choice", "pass")
         if kind is ActionKind.DRAW:
-            return "go al buio: give up your hand for 3 unseen cards"
+            return _("go al buio: give up your hand for 3 unseen cards")
         if kind is ActionKind.KEEP:
-            return "keep your hand"
+            return _("keep your hand")
         return str(action)
 
     def call_prompt(self, view: View) -> str | None:
@@ -132,11 +167,10 @@ class BestiaRenderer:
         return None
 
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
-        lines = ["--- Final places (by chips) " + "-" * 20]
+        lines = [_("--- Final places (by chips) ") + "-" * 20]
         for s in sorted(range(len(outcome.places)), key=lambda s: outcome.places[s]):
-            lines.append(
-                f"{ordinal(outcome.places[s]):>4}  {names[s]} ({count(outcome.scores[s], 'chip')})"
-            )
+            chips = count(outcome.scores[s], "chip", "chips")
+            lines.append(f"{ordinal(outcome.places[s]):>4}  {names[s]} ({chips})")
         return "\n".join(lines)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.italian_cards import SUIT_NAMES, pretty
+from tavolo.cli.i18n import _, pgettext
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
 from tavolo.cli.play.wording import count, ordinal, side_places
 
@@ -38,28 +39,41 @@ class BriscolaRenderer:
         p: Any = view.public
         if p.get("places") or p.get("phase") == "over" or p.get("turn") is None:
             return None
-        return turn_line(p["turn"], view.seat, names, ANTICLOCKWISE, "play")
+        return turn_line(p["turn"], view.seat, names, ANTICLOCKWISE, pgettext("to", "play"))
 
     def table(self, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
-        lines = [f"--- Hand {p['hand_no']}, trick {p['trick_number']} - your turn " + "-" * 20]
-        turned = f", the {pretty(p['turned'])} under the stock" if p["turned"] else ""
+        lines = [
+            _("--- Hand {hand}, trick {trick} - your turn ").format(
+                hand=p["hand_no"], trick=p["trick_number"]
+            )
+            + "-" * 20
+        ]
+        stock = count(p["stock_size"], "card", "cards")
+        if p["turned"]:
+            line = _("Trumps: {suit}, the {card} under the stock.  Stock: {stock}.")
+        else:
+            line = _("Trumps: {suit}.  Stock: {stock}.")
         lines.append(
-            f"Trumps: {SUIT_NAMES[p['trumps']]}{turned}.  Stock: {count(p['stock_size'], 'card')}."
+            line.format(
+                suit=SUIT_NAMES[p["trumps"]],
+                card=pretty(p["turned"]) if p["turned"] else "",
+                stock=stock,
+            )
         )
         if p["match_length"] != "single":
             lines.append(
-                "Hands won: "
+                _("Hands won: ")
                 + "   ".join(
                     f"{_side(names, side)} {p['hands_won'][i]}" for i, side in enumerate(p["sides"])
                 )
                 + f"   ({p['match_length']})"
             )
         if p["tie_break"]:
-            lines.append(f"Tie-break hand {p['tie_break']}.")
-        table = _plays(p["trick"], names) if p["trick"] else "nothing yet: you lead"
-        lines.append(f"On the table: {table}")
-        lines.append("Your hand: " + "  ".join(pretty(c) for c in view.hand))
+            lines.append(_("Tie-break hand {n}.").format(n=p["tie_break"]))
+        table = _plays(p["trick"], names) if p["trick"] else _("nothing yet: you lead")
+        lines.append(_("On the table: {cards}").format(cards=table))
+        lines.append(_("Your hand: {cards}").format(cards="  ".join(pretty(c) for c in view.hand)))
         return "\n".join(lines)
 
     def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
@@ -70,37 +84,65 @@ class BriscolaRenderer:
         if new_hand and p["last_hand"] is not None and old is not None:
             lines.extend(self._hand_over(p, names))
         if new_hand:
+            dealer = _does(
+                names,
+                p["dealer"],
+                after.seat,
+                pgettext("you", "deal"),
+                pgettext("verb", "deals"),
+            )
+            if p["turned"]:
+                line = _("Hand {n}: {who_deals}; trumps are {suit} (the {card} is turned).")
+            else:
+                line = _("Hand {n}: {who_deals}; trumps are {suit}.")
             lines.append(
-                f"Hand {p['hand_no']}: {_does(names, p['dealer'], after.seat, 'deal', 'deals')}; "
-                f"trumps are "
-                f"{SUIT_NAMES[p['trumps']]}"
-                + (f" (the {pretty(p['turned'])} is turned)." if p["turned"] else ".")
+                line.format(
+                    n=p["hand_no"],
+                    who_deals=dealer,
+                    suit=SUIT_NAMES[p["trumps"]],
+                    card=pretty(p["turned"]) if p["turned"] else "",
+                )
             )
         last = p["last_trick"]
         if last and (new_hand or old["last_trick"] != last):
-            won = _does(names, last["winner"], after.seat, "take", "takes")
-            lines.append(f"Trick {last['number']}: {_plays(last['plays'], names)} - {won} it.")
+            won = _does(
+                names,
+                last["winner"],
+                after.seat,
+                pgettext("you", "take"),
+                pgettext("verb", "takes"),
+            )
+            lines.append(
+                _("Trick {n}: {plays} - {who_takes} it.").format(
+                    n=last["number"], plays=_plays(last["plays"], names), who_takes=won
+                )
+            )
         if p["phase"] == "over" != old["phase"] and not new_hand and p["last_hand"] is not None:
             lines.extend(self._hand_over(p, names))
         return lines
 
     def _hand_over(self, p: Any, names: Sequence[str]) -> list[str]:
         summary = p["last_hand"]
-        title = "Tie-break hand" if summary["tie_break"] else "Hand"
-        lines = [f"{title} {summary['hand']} is over (card points, 120 in the deck):"]
+        if summary["tie_break"]:
+            head = _("Tie-break hand {n} is over (card points, 120 in the deck):")
+        else:
+            head = _("Hand {n} is over (card points, 120 in the deck):")
+        lines = [head.format(n=summary["hand"])]
         for i, side in enumerate(p["sides"]):
-            won = " - wins the hand" if summary["winner_side"] == i else ""
+            won = " - " + _("wins the hand") if summary["winner_side"] == i else ""
             lines.append(f"  {_side(names, side)}: {summary['points'][i]}{won}")
         if summary["winner_side"] is None:
-            lines.append("  Nobody wins the hand.")
+            lines.append("  " + _("Nobody wins the hand."))
         return lines
 
     def choice(self, action: Action, view: View) -> str:
         if action.kind is ActionKind.PLAY:
-            return f"play {pretty(action.cards[0])}"
+            return _("play {card}").format(card=pretty(action.cards[0]))
         if action.kind is ActionKind.TAKE:
             turned = pretty(view.public["turned"])
-            return f"swap your {pretty(action.cards[0])} for the turned {turned}"
+            return _("swap your {card} for the turned {turned}").format(
+                card=pretty(action.cards[0]), turned=turned
+            )
         return str(action)
 
     def call_prompt(self, view: View) -> str | None:
@@ -111,16 +153,15 @@ class BriscolaRenderer:
 
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
-        lines = ["--- Final places " + "-" * 30]
+        lines = [_("--- Final places ") + "-" * 30]
         places = side_places([outcome.places[side[0]] for side in p["sides"]])
         for i in sorted(range(len(places)), key=lambda i: places[i]):
             seats = p["sides"][i]
             place = ordinal(places[i])
-            measure = (
-                count(outcome.scores[seats[0]], "point")
-                if p["match_length"] == "single"
-                else f"{count(p['hands_won'][i], 'hand')} won"
-            )
+            if p["match_length"] == "single":
+                measure = count(outcome.scores[seats[0]], "point", "points")
+            else:
+                measure = _("{hands} won").format(hands=count(p["hands_won"][i], "hand", "hands"))
             lines.append(f"{place:>4}  {_side(names, seats)} ({measure})")
         return "\n".join(lines)
 

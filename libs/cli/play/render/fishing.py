@@ -15,14 +15,15 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.fishing.deck import DECKS, Deck
+from tavolo.cli.i18n import N_, _, pgettext
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
 from tavolo.cli.play.wording import agree, count, does, match_words, ordinal, side_places
 
 _LEGENDS = {
-    "italian": "Suits: c coppe, d denari, b bastoni, s spade; F fante, C cavallo, R re.",
-    "french": "Quadri (♦) are the denari; J, Q, K count 8, 9, 10.",
+    "italian": N_("Suits: c coppe, d denari, b bastoni, s spade; F fante, C cavallo, R re."),
+    "french": N_("Quadri (♦) are the denari; J, Q, K count 8, 9, 10."),
 }
-_LEVEL = re.compile(r" \((easy|medium|hard)\)$")
+_LEVEL = re.compile(r" \([^()]*\)$")
 _ACCUSI = {"cirulla": "cirulla (+3)", "decino": "decino (+10)"}
 
 
@@ -31,7 +32,7 @@ def _deck(view: View) -> Deck:
 
 
 def _cards(deck: Deck, cards: Sequence[str]) -> str:
-    return " ".join(deck.pretty(c) for c in cards) if cards else "(empty)"
+    return " ".join(deck.pretty(c) for c in cards) if cards else _("(empty)")
 
 
 def side_name(names: Sequence[str], seats: Sequence[int]) -> str:
@@ -44,9 +45,12 @@ def short_side(names: Sequence[str], seats: Sequence[int]) -> str:
     return " & ".join(_LEVEL.sub("", names[s]) for s in seats)
 
 
-def _side_verb(names: Sequence[str], seats: Sequence[int], verb: str) -> str:
-    """The verb for a side: plural for partners (and for You), else as for one seat."""
-    return agree("You", verb) if len(seats) > 1 else agree(names[seats[0]], verb)
+def _side_verb(
+    names: Sequence[str], seats: Sequence[int], verb: str, you_verb: str, plural: str
+) -> str:
+    """The verb for a side: ``plural`` for partners, else as for its one seat (``verb``,
+    or ``you_verb`` for You); all three come translated."""
+    return plural if len(seats) > 1 else agree(names[seats[0]], verb, you_verb)
 
 
 class FishingRenderer:
@@ -57,17 +61,21 @@ class FishingRenderer:
         p: Any = view.public
         if p.get("places") or p.get("phase") == "over" or p.get("turn") is None:
             return None
-        return turn_line(p["turn"], view.seat, names, ANTICLOCKWISE, "play")
+        return turn_line(p["turn"], view.seat, names, ANTICLOCKWISE, pgettext("to", "play"))
 
     def table(self, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
         deck = _deck(view)
         sides = p["sides"]
-        lines = [f"--- Hand {p['hand']} - your turn " + "-" * 30]
+        lines = [_("--- Hand {n} - your turn ").format(n=p["hand"]) + "-" * 30]
         lines.append(
-            f"Match: {match_words(p['match_length'])}.   Stock: {count(p['stock'], 'card')}."
+            _("Match: {match}.   Stock: {stock}.").format(
+                match=match_words(p["match_length"]), stock=count(p["stock"], "card", "cards")
+            )
         )
-        heads = ["total", "cards", "denari", "scope"] + (["accusi"] if p["accusi"] else [])
+        heads = [_("total"), _("cards"), _("denari"), _("scope")] + (
+            [_("accusi")] if p["accusi"] else []
+        )
         rows = [
             [p["totals"][k], p["captured"][k], p["denari"][k], p["scope"][k]]
             + ([p["accusi"][k]] if p["accusi"] else [])
@@ -80,12 +88,18 @@ class FishingRenderer:
             lines.append(f"  {label:<{width}}" + "".join(f"{v:>8}" for v in row))
         for seat, shown in sorted(p["shown"].items()):
             if int(seat) != view.seat:
-                lines.append(f"{names[int(seat)]} shows: {_cards(deck, shown)}")
-        lines.append(f"On the table: {_cards(deck, p['table'])}")
+                lines.append(
+                    _("{name} shows: {cards}").format(
+                        name=names[int(seat)], cards=_cards(deck, shown)
+                    )
+                )
+        lines.append(_("On the table: {cards}").format(cards=_cards(deck, p["table"])))
         hand = view.hand or tuple(p["shown"].get(str(view.seat), ()))
-        shown = " (shown to all)" if not view.hand and hand else ""
-        lines.append(f"Your hand{shown}: {_cards(deck, hand)}")
-        lines.append(_LEGENDS[deck.name])
+        if not view.hand and hand:
+            lines.append(_("Your hand (shown to all): {cards}").format(cards=_cards(deck, hand)))
+        else:
+            lines.append(_("Your hand: {cards}").format(cards=_cards(deck, hand)))
+        lines.append(_(_LEGENDS[deck.name]))
         return "\n".join(lines)
 
     def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
@@ -109,37 +123,74 @@ class FishingRenderer:
                 if kind and (new_hand or not old["declared"][seat]):
                     shown = _cards(deck, p["shown"].get(str(seat), ()))
                     lines.append(
-                        f"{does(names[seat], 'declares')} {_ACCUSI[kind]}, showing {shown}."
+                        _("{who_declares} {accuso}, showing {cards}.").format(
+                            who_declares=does(
+                                names[seat],
+                                pgettext("verb", "declares"),
+                                pgettext("you", "declare"),
+                            ),
+                            accuso=_ACCUSI[kind],
+                            cards=shown,
+                        )
                     )
         if p["over"] and not new_hand and p["last_count"] != old["last_count"]:
             lines.extend(self.count(p, names))
         if p["cappotto"] is not None and (old is None or old["cappotto"] is None):
             seats = p["sides"][p["cappotto"]]
-            who, win = side_name(names, seats), _side_verb(names, seats, "wins")
-            lines.append(f"Cappotto! {who} captured all ten denari and {win} the match at once.")
+            who = side_name(names, seats)
+            win = _side_verb(
+                names,
+                seats,
+                pgettext("verb", "wins"),
+                pgettext("you", "win"),
+                pgettext("plural", "win"),
+            )
+            lines.append(
+                _("Cappotto! {who} captured all ten denari and {win} the match at once.").format(
+                    who=who, win=win
+                )
+            )
         return lines
 
     def _hand_opens(self, p: Any, names: Sequence[str], deck: Deck) -> list[str]:
+        dealer = does(names[p["dealer"]], pgettext("verb", "deals"), pgettext("you", "deal"))
         lines = [
-            f"Hand {p['hand']}: {does(names[p['dealer']], 'deals')}; on the table "
-            f"{_cards(deck, p['opening'])}."
+            _("Hand {n}: {who_deals}; on the table {cards}.").format(
+                n=p["hand"], who_deals=dealer, cards=_cards(deck, p["opening"])
+            )
         ]
         if p["bonus"]:
             side, scope = p["bonus"]
             seats = p["sides"][side]
+            takes = _side_verb(
+                names,
+                seats,
+                pgettext("verb", "takes"),
+                pgettext("you", "take"),
+                pgettext("plural", "take"),
+            )
             lines.append(
-                f"The opening table adds up to {15 * scope}: {side_name(names, seats)}"
-                f" {_side_verb(names, seats, 'takes')} it as the dealer's side, "
-                f"{scope} scop{'a' if scope == 1 else 'e'}."
+                _(
+                    "The opening table adds up to {total}: {side} {takes} it as the dealer's "
+                    "side, {scope}."
+                ).format(
+                    total=15 * scope,
+                    side=side_name(names, seats),
+                    takes=takes,
+                    scope=count(scope, "scopa", "scope"),
+                )
             )
         return lines
 
     def _play(self, play: Any, names: Sequence[str], deck: Deck) -> str:
         who, card = names[play["seat"]], deck.pretty(play["card"])
         if not play["capture"]:
-            return f"{who}: {card}, laid on the table."
-        scopa = " - SCOPA!" if play["scopa"] else ""
-        return f"{who}: {card} takes {_cards(deck, play['capture'])}{scopa}"
+            return _("{who}: {card}, laid on the table.").format(who=who, card=card)
+        scopa = " - " + _("SCOPA!") if play["scopa"] else ""
+        taken = _("{who}: {card} takes {cards}").format(
+            who=who, card=card, cards=_cards(deck, play["capture"])
+        )
+        return taken + scopa
 
     def count(self, p: Any, names: Sequence[str]) -> list[str]:
         """The count of the last hand as a small table: a row per count line, a column
@@ -148,16 +199,22 @@ class FishingRenderer:
         who = [short_side(names, seats) for seats in sides]
         width = max(12, *(len(w) + 2 for w in who))
         tiebreak = p["tiebreak"] is not None and p["tiebreak"]["hands"]
-        lines = ["The hand is over. The count:", " " * 14 + "".join(f"{w:<{width}}" for w in who)]
+        lines = [
+            _("The hand is over. The count:"),
+            " " * 14 + "".join(f"{w:<{width}}" for w in who),
+        ]
         for n, line in enumerate(counts[0]["lines"]):
             cells = []
             for c in counts:
                 held, scored = c["lines"][n][1], c["lines"][n][2]
                 cells.append(f"{held}" + (f" +{scored}" if scored else ""))
+            # The count's lines keep their Italian names (carte, denari, settebello,
+            # primiera, scope, napola) in both languages, as RULES.md does.
             lines.append(f"  {line[0]:<12}" + "".join(f"{cell:<{width}}" for cell in cells))
-        lines.append(f"  {'hand':<12}" + "".join(f"{c['points']:<{width}}" for c in counts))
-        note = "  (a tie-break hand: its points decide the tie only)" if tiebreak else ""
-        lines.append(f"  {'totals':<12}" + "".join(f"{t:<{width}}" for t in p["totals"]))
+        hand, totals = pgettext("count", "hand"), _("totals")
+        lines.append(f"  {hand:<12}" + "".join(f"{c['points']:<{width}}" for c in counts))
+        note = "  " + _("(a tie-break hand: its points decide the tie only)") if tiebreak else ""
+        lines.append(f"  {totals:<12}" + "".join(f"{t:<{width}}" for t in p["totals"]))
         if note:
             lines.append(note)
         return [line.rstrip() for line in lines]
@@ -165,16 +222,18 @@ class FishingRenderer:
     def choice(self, action: Action, view: View) -> str:
         deck = _deck(view)
         if action.kind is ActionKind.CALL:
-            return (
-                f"declare {_ACCUSI.get(action.call or '', action.call)}: your hand is shown to all"
+            return _("declare {accuso}: your hand is shown to all").format(
+                accuso=_ACCUSI.get(action.call or "", action.call)
             )
         card = deck.pretty(action.cards[0])
         if not action.capture:
-            return f"lay {card}"
+            return _("lay {card}").format(card=card)
         clears = len(action.capture) == len(view.public["table"])
-        return f"{card} takes {_cards(deck, action.capture)}" + (
-            " (clears the table)" if clears else ""
-        )
+        if clears:
+            return _("{card} takes {cards} (clears the table)").format(
+                card=card, cards=_cards(deck, action.capture)
+            )
+        return _("{card} takes {cards}").format(card=card, cards=_cards(deck, action.capture))
 
     def call_prompt(self, view: View) -> str | None:
         return None  # an accuso is a choice on the menu, not a timed call
@@ -184,19 +243,18 @@ class FishingRenderer:
 
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
-        lines = ["--- Final places " + "-" * 30]
+        lines = [_("--- Final places ") + "-" * 30]
         places = side_places([outcome.places[side[0]] for side in p["sides"]])
         for k in sorted(range(len(places)), key=lambda k: places[k]):
             seats = p["sides"][k]
             place = ordinal(places[k])
-            lines.append(
-                f"{place:>4}  {side_name(names, seats)} ({count(p['totals'][k], 'point')})"
-            )
+            points = count(p["totals"][k], "point", "points")
+            lines.append(f"{place:>4}  {side_name(names, seats)} ({points})")
         reason = outcome.detail.get("reason")
         if reason == "ko":
-            lines.append("Decided by KO: the tied side that captured last loses.")
+            lines.append(_("Decided by KO: the tied side that captured last loses."))
         elif reason == "tie_break":
-            lines.append("Decided by a tie-break hand.")
+            lines.append(_("Decided by a tie-break hand."))
         return "\n".join(lines)
 
 

@@ -10,13 +10,14 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.french_deck import pretty
 from tavolo.cardgames.games.tricks.hearts_state import trick_winner
+from tavolo.cli.i18n import N_, _, ngettext, pgettext
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
 from tavolo.cli.play.wording import count, ordinal
 
 _TO = {
-    "right": "to the player on your right",
-    "left": "to the player on your left",
-    "across": "to the player opposite",
+    "right": N_("to the player on your right"),
+    "left": N_("to the player on your left"),
+    "across": N_("to the player opposite"),
 }
 
 
@@ -24,41 +25,63 @@ def _plays(plays: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
     return ", ".join(f"{names[p['seat']]} {pretty(p['card'])}" for p in plays)
 
 
+def _rules(rules: str) -> str:
+    """The table's ``rules`` option as the heading names it."""
+    if rules == "seed":
+        return pgettext("rules", "seed")
+    if rules == "standard":
+        return pgettext("rules", "standard")
+    return rules
+
+
 class HeartsRenderer:
     """Renders Hearts views; see :class:`tavolo.cli.play.command.Renderer`."""
 
     def table(self, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
-        lines = [f"--- Hand {p['hand']} ({p['rules']} rules, to {p['target']}) " + "-" * 24]
+        lines = [
+            _("--- Hand {n} ({rules} rules, to {target}) ").format(
+                n=p["hand"], rules=_rules(p["rules"]), target=p["target"]
+            )
+            + "-" * 24
+        ]
         lines.append(
-            "Totals: "
+            _("Totals: ")
             + " | ".join(f"{names[s]} {t}" for s, t in enumerate(p["totals"]))
-            + "   (fewest points wins)"
+            + "   "
+            + _("(fewest points wins)")
         )
         if p["phase"] == "pass":
             chosen = view.private.get("chosen", [])
-            picked = ", ".join(pretty(c) for c in chosen) or "none yet"
-            lines.append(f"Pass three cards {_TO[p['pass']]}. Chosen: {picked}")
-        else:
+            picked = ", ".join(pretty(c) for c in chosen) or _("none yet")
             lines.append(
-                "Points taken this hand: "
-                + " | ".join(f"{names[s]} {n}" for s, n in enumerate(p["points_taken"]))
-                + (
-                    f"   Hearts {'broken' if p['hearts_broken'] else 'not broken yet'}"
-                    if p["rules"] == "standard"  # the seed's rules let hearts lead any time
-                    else ""
+                _("Pass three cards {to}. Chosen: {picked}").format(
+                    to=_(_TO[p["pass"]]), picked=picked
                 )
             )
-            table = _plays(p["trick"], names) if p["trick"] else "nothing yet: you lead"
-            lines.append(f"On the table: {table}")
+        else:
+            broken = ""
+            if p["rules"] == "standard":  # the seed's rules let hearts lead any time
+                broken = "   " + (
+                    _("Hearts broken") if p["hearts_broken"] else _("Hearts not broken yet")
+                )
+            lines.append(
+                _("Points taken this hand: ")
+                + " | ".join(f"{names[s]} {n}" for s, n in enumerate(p["points_taken"]))
+                + broken
+            )
+            table = _plays(p["trick"], names) if p["trick"] else _("nothing yet: you lead")
+            lines.append(_("On the table: {cards}").format(cards=table))
             turn = self.turn(view, names)
             if turn:
                 lines.append(turn)
         if "passed" in view.private:
             passed = view.private["passed"]
             cards = ", ".join(pretty(c) for c in passed["cards"])
-            lines.append(f"You passed {cards} to {names[passed['to']]}.")
-        lines.append("Your hand: " + "  ".join(pretty(c) for c in view.hand))
+            lines.append(
+                _("You passed {cards} to {name}.").format(cards=cards, name=names[passed["to"]])
+            )
+        lines.append(_("Your hand: {cards}").format(cards="  ".join(pretty(c) for c in view.hand)))
         return "\n".join(lines)
 
     def turn(self, view: View, names: Sequence[str]) -> str | None:
@@ -66,7 +89,7 @@ class HeartsRenderer:
         p: Any = view.public
         if p["phase"] != "play":
             return None
-        return turn_line(p["turn"], view.seat, names, ANTICLOCKWISE, "play")
+        return turn_line(p["turn"], view.seat, names, ANTICLOCKWISE, pgettext("to", "play"))
 
     def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
         p: Any = after.public
@@ -81,27 +104,32 @@ class HeartsRenderer:
                 if sorted(gained) == [0, 26, 26, 26]
                 else []
             )
-            lines.append(f"Hand {old['hand']} is over:")
+            lines.append(_("Hand {n} is over:").format(n=old["hand"]))
             for s, g in enumerate(gained):
-                note = " - shot the moon!" if s in moon else ""
-                points = f"{g:+d} point{'' if abs(g) == 1 else 's'}"
-                lines.append(f"  {names[s]}: {points}, now {p['totals'][s]}{note}")
+                note = " - " + _("shot the moon!") if s in moon else ""
+                points = ngettext("{n} point", "{n} points", abs(g)).format(n=f"{g:+d}")
+                now = _("{points}, now {total}").format(points=points, total=p["totals"][s])
+                lines.append(f"  {names[s]}: {now}{note}")
         last = p["last_trick"]
         if last and (old is None or old["last_trick"] != last):
             trick = tuple((c["seat"], c["card"]) for c in last)
             winner = trick_winner(trick)
-            takes = "take" if winner == after.seat else "takes"
-            lines.append(f"Trick: {_plays(last, names)} - {names[winner]} {takes} it.")
+            takes = pgettext("you", "take") if winner == after.seat else pgettext("verb", "takes")
+            lines.append(
+                _("Trick: {plays} - {who_takes} it.").format(
+                    plays=_plays(last, names), who_takes=f"{names[winner]} {takes}"
+                )
+            )
         if p["phase"] == "play" and old is not None and old["phase"] == "pass":
-            lines.append("The cards have changed hands.")
+            lines.append(_("The cards have changed hands."))
         return lines
 
     def choice(self, action: Action, view: View) -> str:
         card = pretty(action.cards[0]) if action.cards else ""
         if action.kind is ActionKind.PASS_CARDS:
-            return f"pass {card}"
+            return _("pass {card}").format(card=card)
         if action.kind is ActionKind.PLAY:
-            return f"play {card}"
+            return _("play {card}").format(card=card)
         return str(action)
 
     def call_prompt(self, view: View) -> str | None:
@@ -111,10 +139,11 @@ class HeartsRenderer:
         return None  # the hand is always shown sorted
 
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
-        lines = ["--- Final places " + "-" * 30]
+        lines = [_("--- Final places ") + "-" * 30]
         for s in sorted(range(4), key=lambda s: (outcome.places[s], s)):
             place = ordinal(outcome.places[s])
-            lines.append(f"{place:>4}  {names[s]} ({count(outcome.scores[s], 'point')})")
+            points = count(outcome.scores[s], "point", "points")
+            lines.append(f"{place:>4}  {names[s]} ({points})")
         return "\n".join(lines)
 
 

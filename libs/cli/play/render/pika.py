@@ -7,16 +7,46 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
-from tavolo.cardgames.games.shedding.deck import COLOUR_NAMES, describe
+from tavolo.cardgames.games.shedding.deck import COLOUR_NAMES, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
+from tavolo.cli.i18n import N_, _, ngettext, pgettext
 from tavolo.cli.play.turns import ANTICLOCKWISE, CLOCKWISE, turn_line
 from tavolo.cli.play.wording import agree, ordinal
 
-_DOING = {"stack": "chain the stack or take it", "drawn": "play the drawn card or keep it"}
 _SUIT_ORDER = {letter: n for n, letter in enumerate([*COLOUR_NAMES, "W"])}
+_COLOURS = {"red": N_("red"), "yellow": N_("yellow"), "green": N_("green"), "blue": N_("blue")}
+
+
+def colour_word(colour: str | None) -> str:
+    """A colour as the view names it (``red``, or its letter ``R``), in the client's words."""
+    name = COLOUR_NAMES.get(colour or "", colour or "")
+    return _(_COLOURS[name]) if name in _COLOURS else name
+
+
+def describe(card: str) -> str:
+    """Words for people: ``red 5``, ``blue reverse``, ``wild +4`` (``5 rosso``, ``cambio
+    senso blu``, ``jolly +4``)."""
+    if card == WILD:
+        return _("wild")
+    if card == WILD_DRAW_FOUR:
+        return _("wild +4")
+    value = card[1:]
+    if value == SKIP:
+        value = _("skip")
+    elif value == REVERSE:
+        value = _("reverse")
+    return _("{colour} {value}").format(colour=colour_word(card[0]), value=value)
+
+
+def _doing(phase: str) -> str:
+    if phase == "stack":
+        return pgettext("to", "chain the stack or take it")
+    if phase == "drawn":
+        return pgettext("to", "play the drawn card or keep it")
+    return pgettext("to", "play")
 
 
 def _cards(n: int) -> str:
-    return "1 card" if n == 1 else f"{n} cards"
+    return ngettext("{n} card", "{n} cards", n).format(n=n)
 
 
 def _sort_key(card: str) -> tuple[int, str]:
@@ -40,7 +70,8 @@ def skip_line(move: Mapping[str, Any], p: Mapping[str, Any], names: Sequence[str
     seat = skipped(move, p)
     if seat is None:
         return []
-    return [f"{names[seat]} {agree(names[seat], 'is', 'are')} skipped."]
+    skips = agree(names[seat], pgettext("verb", "is skipped"), pgettext("you", "are skipped"))
+    return [f"{names[seat]} {skips}."]
 
 
 class PikaRenderer:
@@ -55,19 +86,26 @@ class PikaRenderer:
             if s != me
         ]
         lines = [
-            f"--- Round {p['round']} - your turn " + "-" * 30,
-            f"Top card: {describe(p['top'])}   Colour in play: {p['colour']}",
+            _("--- Round {n} - your turn ").format(n=p["round"]) + "-" * 30,
+            _("Top card: {card}   Colour in play: {colour}").format(
+                card=describe(p["top"]), colour=colour_word(p["colour"])
+            ),
         ]
         line = self.turn(view, names)
         if line:
             lines.append(line)
         if p["stack"]:
-            lines.append(f"A stack of {p['stack']} cards is pending: chain it or take it!")
-        lines.append(f"Stock: {_cards(p['stock_size'])}   Players: " + " | ".join(others))
+            lines.append(
+                _("A stack of {n} cards is pending: chain it or take it!").format(n=p["stack"])
+            )
+        lines.append(
+            _("Stock: {cards}   Players: ").format(cards=_cards(p["stock_size"]))
+            + " | ".join(others)
+        )
         hand = "  ".join(f"[{n}] {describe(c)}" for n, c in enumerate(view.hand, 1))
-        lines.append(f"Your hand: {hand}")
+        lines.append(_("Your hand: {cards}").format(cards=hand))
         if "drawn" in view.private:
-            lines.append(f"You drew {describe(view.private['drawn'])}.")
+            lines.append(_("You drew {card}.").format(card=describe(view.private["drawn"])))
         return "\n".join(lines)
 
     def turn(self, view: View, names: Sequence[str]) -> str | None:
@@ -75,7 +113,7 @@ class PikaRenderer:
         if p["phase"] == "over":
             return None
         step = CLOCKWISE if p["direction"] == "clockwise" else ANTICLOCKWISE
-        return turn_line(p["turn"], view.seat, names, step, _DOING.get(p["phase"], "play"))
+        return turn_line(p["turn"], view.seat, names, step, _doing(p["phase"]))
 
     def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
         seen = before.public["recent"][-1]["no"] if before and before.public["recent"] else 0
@@ -88,51 +126,61 @@ class PikaRenderer:
             who = names[move["seat"]]
             kind = move["move"]
             if kind == "play":
-                card = describe(move["card"]) if move["card"] else "a card"
-                named = f", naming {move['colour']}" if move["card"].startswith("W") else ""
-                lines.append(f"{who} played {card}{named}.")
+                card = describe(move["card"]) if move["card"] else _("a card")
+                if move["card"].startswith("W"):
+                    line = _("{who} played {card}, naming {colour}.")
+                else:
+                    line = _("{who} played {card}.")
+                lines.append(line.format(who=who, card=card, colour=colour_word(move["colour"])))
                 lines.extend(skip_line(move, after.public, names))
             elif kind == "draw":
-                lines.append(f"{who} drew {_cards(move['count'])}.")
+                lines.append(_("{who} drew {cards}.").format(who=who, cards=_cards(move["count"])))
             elif kind == "keep":
-                lines.append(f"{who} kept the card.")
+                lines.append(_("{who} kept the card.").format(who=who))
             elif kind == "take":
-                lines.append(f"{who} took the stack: {_cards(move['count'])}.")
+                lines.append(
+                    _("{who} took the stack: {cards}.").format(who=who, cards=_cards(move["count"]))
+                )
             elif kind == "pika":
                 lines.append(f"{who}: Pika!")
             elif kind == "penalty":
-                lines.append(f"{who} forgot to call Pika and drew {_cards(move['count'])}.")
+                lines.append(
+                    _("{who} forgot to call Pika and drew {cards}.").format(
+                        who=who, cards=_cards(move["count"])
+                    )
+                )
         return lines
 
     def choice(self, action: Action, view: View) -> str:
         kind = action.kind
         if kind is ActionKind.PLAY:
-            text = f"play {describe(action.cards[0])}"
+            text = _("play {card}").format(card=describe(action.cards[0]))
             if action.colour:
-                text += f", naming {action.colour}"
+                text += _(", naming {colour}").format(colour=colour_word(action.colour))
             if action.call:
-                text += " and call Pika!"
+                text += _(" and call Pika!")
             return text
         if kind is ActionKind.DRAW:
-            return "draw a card"
+            return _("draw a card")
         if kind is ActionKind.KEEP:
-            return "keep the card you drew"
+            return _("keep the card you drew")
         if kind is ActionKind.TAKE:
-            return f"take the {view.public['stack']} cards"
+            return _("take the {n} cards").format(n=view.public["stack"])
         if kind is ActionKind.CALL:
-            return "call Pika!"
+            return _("call Pika!")
         return str(action)
 
     def call_prompt(self, view: View) -> str | None:
         if view.seat not in view.public["pika_windows"]:
             return None
-        return "One card left! 1) Pika!  2) say nothing  -- quick: "
+        return _("One card left! 1) Pika!  2) say nothing  -- quick: ")
 
     def reorder(self, view: View, command: str) -> tuple[str, ...] | None:
         words = command.lower().split()
-        if words == ["sort"]:
+        if len(words) == 1 and words[0] in ("sort", _("sort")):
             return tuple(sorted(view.hand, key=_sort_key))
-        if len(words) == 3 and words[0] == "move" and words[1].isdigit() and words[2].isdigit():
+        moving = len(words) == 3 and words[0] in ("move", _("move"))
+        if moving and words[1].isdigit() and words[2].isdigit():
             hand = list(view.hand)
             i, j = int(words[1]) - 1, int(words[2]) - 1
             if 0 <= i < len(hand) and 0 <= j < len(hand):
@@ -143,10 +191,11 @@ class PikaRenderer:
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         sizes = view.public["hand_sizes"]
         order = sorted(range(len(names)), key=lambda s: (outcome.places[s], s))
-        lines = ["--- Final places " + "-" * 30]
+        lines = [_("--- Final places ") + "-" * 30]
         for s in order:
             place = ordinal(outcome.places[s])
-            lines.append(f"{place:>4}  {names[s]} ({_cards(sizes[s])} left)")
+            left = ngettext("{n} card left", "{n} cards left", sizes[s]).format(n=sizes[s])
+            lines.append(f"{place:>4}  {names[s]} ({left})")
         return "\n".join(lines)
 
 

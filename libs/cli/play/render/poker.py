@@ -12,10 +12,11 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.betting.poker_hands import RANK_WORDS
 from tavolo.cardgames.games.french_deck import pretty
+from tavolo.cli.i18n import N_, _, pgettext
+from tavolo.cli.play.render.poker_words import hand_words
 from tavolo.cli.play.turns import CLOCKWISE, turn_line
 from tavolo.cli.play.wording import count, ordinal
 
-_DOING = {"blind": "decide on the blind", "change": "change cards"}
 _SIZED = (ActionKind.BET, ActionKind.RAISE)
 
 
@@ -27,8 +28,33 @@ def _does(names: Sequence[str], seat: int, me: int | None, you: str, others: str
     return f"{names[seat]} {you if seat == me else others}"
 
 
-def _plural(rank: int) -> str:
-    return "sixes" if rank == 6 else RANK_WORDS[rank] + "s"
+def _doing(phase: str) -> str:
+    if phase == "blind":
+        return pgettext("to", "decide on the blind")
+    if phase == "change":
+        return pgettext("to", "change cards")
+    return pgettext("to", "bet")
+
+
+_PAIRS = {
+    5: N_("a pair of fives"),
+    6: N_("a pair of sixes"),
+    7: N_("a pair of sevens"),
+    8: N_("a pair of eights"),
+    9: N_("a pair of nines"),
+    10: N_("a pair of tens"),
+    11: N_("a pair of jacks"),
+    12: N_("a pair of queens"),
+    13: N_("a pair of kings"),
+    14: N_("a pair of aces"),
+}
+
+
+def _pair(rank: int) -> str:
+    """``a pair of jacks`` (``una coppia di fanti``): what it takes to open."""
+    return (
+        _(_PAIRS[rank]) if rank in _PAIRS else _("a pair of {rank}s").format(rank=RANK_WORDS[rank])
+    )
 
 
 class PokerRenderer:
@@ -39,41 +65,60 @@ class PokerRenderer:
         p: Any = view.public
         if p.get("phase") == "over" or p.get("turn") is None:
             return None
-        return turn_line(p["turn"], view.seat, names, CLOCKWISE, _DOING.get(p["phase"], "bet"))
+        return turn_line(p["turn"], view.seat, names, CLOCKWISE, _doing(p["phase"]))
 
     def table(self, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
-        lines = [f"--- Hand {p['hand_no']} of {p['hands']} - your turn " + "-" * 24]
-        lines.append("Chips: " + "   ".join(f"{names[s]} {c}" for s, c in enumerate(p["chips"])))
-        opening = f"a pair of {_plural(p['minimum'])} or better opens"
-        lines.append(f"Pot {p['pot']}; {opening}; the deck runs {p['lowest_rank']} to ace.")
+        lines = [
+            _("--- Hand {n} of {hands} - your turn ").format(n=p["hand_no"], hands=p["hands"])
+            + "-" * 24
+        ]
+        lines.append(_("Chips: ") + "   ".join(f"{names[s]} {c}" for s, c in enumerate(p["chips"])))
+        opening = _("{pair} or better opens").format(pair=_pair(p["minimum"]))
+        lines.append(
+            _("Pot {pot}; {opening}; the deck runs {low} to ace.").format(
+                pot=p["pot"], opening=opening, low=p["lowest_rank"]
+            )
+        )
         status = []
         for s in range(len(names)):
             if not p["in_match"][s]:
-                state = "out of chips"
+                state = _("out of chips")
             elif p["folded"][s]:
-                state = "passed"
+                state = _("passed")
             else:
-                state = f"in for {p['round_bets'][s]}" if p["round_bets"][s] else "in"
+                if p["round_bets"][s]:
+                    state = _("in for {chips}").format(chips=p["round_bets"][s])
+                else:
+                    state = _("in")
                 if p["all_in"][s]:
-                    state += ", all-in"
+                    state += ", " + _("all-in")
                 if p["changed"][s] is not None:
-                    state += f", changed {p['changed'][s]}" if p["changed"][s] else ", servito"
+                    if p["changed"][s]:
+                        state += ", " + _("changed {n}").format(n=p["changed"][s])
+                    else:
+                        state += ", servito"
             if p["opener"] == s:
-                state += ", opened" + (" blind" if p["blind"] else "")
+                state += ", " + (_("opened blind") if p["blind"] else _("opened"))
             status.append(f"{names[s]} {state}")
         lines.append("; ".join(status))
         if p["to_call"]:
-            lines.append(f"To see the bet you put in {p['to_call']}.")
+            lines.append(_("To see the bet you put in {chips}.").format(chips=p["to_call"]))
         if view.hand and p["phase"] == "change" and p["turn"] == view.seat:
             held = "  ".join(f"[{n}] {pretty(c)}" for n, c in enumerate(view.hand, 1))
-            lines.append(f"Your hand: {held}  ({view.private.get('hand_name', '')})")
-            lines.append("To change cards type 'change' and their numbers, e.g. 'change 1 4'.")
+            lines.append(
+                _("Your hand: {cards}").format(cards=held)
+                + f"  ({hand_words(view.private.get('hand_name', ''))})"
+            )
+            lines.append(_("To change cards type 'change' and their numbers, e.g. 'change 1 4'."))
         elif view.hand:
             held = "  ".join(pretty(c) for c in view.hand)
-            lines.append(f"Your hand: {held}  ({view.private.get('hand_name', '')})")
+            lines.append(
+                _("Your hand: {cards}").format(cards=held)
+                + f"  ({hand_words(view.private.get('hand_name', ''))})"
+            )
         elif p["phase"] == "blind":
-            lines.append("Your cards are dealt face down: open blind before you see them?")
+            lines.append(_("Your cards are dealt face down: open blind before you see them?"))
         return "\n".join(lines)
 
     def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
@@ -89,25 +134,34 @@ class PokerRenderer:
             mine = before.hand if before is not None else ()
             lines.extend(self._hand_over(p["last_hand"], names, after.seat, mine))
         if new_deal:
-            dealer = "You deal" if p["dealer"] == after.seat else f"{names[p['dealer']]} deals"
+            dealer = _does(
+                names, p["dealer"], after.seat, pgettext("you", "deal"), pgettext("verb", "deals")
+            )
             lines.append(
-                f"Hand {p['hand_no']}: {dealer} and everyone antes; "
-                f"a pair of {_plural(p['minimum'])} opens."
+                _("Hand {n}: {who_deals} and everyone antes; {pair} opens.").format(
+                    n=p["hand_no"], who_deals=dealer, pair=_pair(p["minimum"])
+                )
             )
         elif old is not None:
             for s in range(len(names)):
                 if s == after.seat:
                     continue
                 if p["folded"][s] and not old["folded"][s]:
-                    lines.append(f"{names[s]} passes.")
+                    lines.append(_("{who} passes.").format(who=names[s]))
                 elif p["round_bets"][s] > old["round_bets"][s]:
-                    lines.append(f"{names[s]} puts in {p['round_bets'][s] - old['round_bets'][s]}.")
+                    lines.append(
+                        _("{who} puts in {chips}.").format(
+                            who=names[s], chips=p["round_bets"][s] - old["round_bets"][s]
+                        )
+                    )
                 if p["changed"][s] is not None and old["changed"][s] is None:
                     n = p["changed"][s]
                     lines.append(
-                        f"{names[s]} changes {count(n, 'card')}."
+                        _("{who} changes {cards}.").format(
+                            who=names[s], cards=count(n, "card", "cards")
+                        )
                         if n
-                        else f"{names[s]} keeps all five (servito)."
+                        else _("{who} keeps all five (servito).").format(who=names[s])
                     )
         ended = p["phase"] == "over" and p["last_hand"] is not None
         if ended and (old is None or old["last_hand"] != p["last_hand"]):
@@ -121,40 +175,58 @@ class PokerRenderer:
         """The pot's end; at a showdown every shown hand in words and cards (POKER-10:
         the view's record of them; an older record without cards shows the seat's own)."""
         if summary.get("no_opening"):
-            return ["Nobody opened: the pot stays and the cards are dealt again."]
+            return [_("Nobody opened: the pot stays and the cards are dealt again.")]
         if "uncontested" in summary:
-            who = _does(names, summary["uncontested"], me, "take", "takes")
-            return [f"Hand {summary['hand']}: {who} the pot of {summary['pot']} unseen."]
-        lines = [f"Hand {summary['hand']}, showdown:"]
+            who = _does(
+                names,
+                summary["uncontested"],
+                me,
+                pgettext("you", "take"),
+                pgettext("verb", "takes"),
+            )
+            return [
+                _("Hand {n}: {who_takes} the pot of {pot} unseen.").format(
+                    n=summary["hand"], who_takes=who, pot=summary["pot"]
+                )
+            ]
+        lines = [_("Hand {n}, showdown:").format(n=summary["hand"])]
         cards_of = summary.get("cards") or {}
         for s, words in summary["shown"].items():
             held = cards_of.get(s) or (mine if int(s) == me else ())
             cards = f" ({' '.join(pretty(c) for c in held)})" if held else ""
-            lines.append(f"  {names[int(s)]}: {words}{cards}")
+            lines.append(f"  {names[int(s)]}: {hand_words(words)}{cards}")
         for n, pot in enumerate(summary["pots"]):
-            what = "the pot" if n == 0 else f"side pot {n}"
-            lines.append(
-                f"  {_does(names, pot['winner'], me, 'win', 'wins')} {what} of {pot['chips']}."
-            )
+            wins = _does(names, pot["winner"], me, pgettext("you", "win"), pgettext("verb", "wins"))
+            if n == 0:
+                line = _("{who_wins} the pot of {chips}.")
+            else:
+                line = _("{who_wins} side pot {n} of {chips}.")
+            lines.append("  " + line.format(who_wins=wins, n=n, chips=pot["chips"]))
         return lines
 
     def choice(self, action: Action, view: View) -> str:
         kind, amount = action.kind, action.amount
         if kind is ActionKind.DISCARD:
             if not action.cards:
-                return "keep all five (servito)"
-            return f"change {len(action.cards)}: " + " ".join(pretty(c) for c in action.cards)
+                return _("keep all five (servito)")
+            return _("change {n}: {cards}").format(
+                n=len(action.cards), cards=" ".join(pretty(c) for c in action.cards)
+            )
         p: Any = view.public
         if kind is ActionKind.CHECK:
-            return "no, see my cards" if p["phase"] == "blind" else "check (busso / parola)"
+            if p["phase"] == "blind":
+                return _("no, see my cards")
+            return _("check (busso / parola)")
         if kind is ActionKind.BET:
-            return f"open blind with {amount}" if p["phase"] == "blind" else f"bet {amount} (punto)"
+            if p["phase"] == "blind":
+                return _("open blind with {chips}").format(chips=amount)
+            return _("bet {chips} (punto)").format(chips=amount)
         if kind is ActionKind.CALL_BET:
-            return f"see the bet: {p['to_call']} (vedo)"
+            return _("see the bet: {chips} (vedo)").format(chips=p["to_call"])
         if kind is ActionKind.RAISE:
-            return f"raise by {amount} (rilancio)"
+            return _("raise by {chips} (rilancio)").format(chips=amount)
         if kind is ActionKind.FOLD:
-            return "pass (passo)"
+            return _("pass (passo)")
         return str(action)
 
     def menu(self, view: View, legal: Sequence[Action]) -> list[tuple[str, Action]]:
@@ -188,20 +260,23 @@ class PokerRenderer:
         sizes = []
         for amount in picked:
             action = Action(kind, amount=amount)
-            tag = {pot // 2: ", half the pot", pot: ", the pot"}.get(amount, "")
+            tag = {pot // 2: _(", half the pot"), pot: _(", the pot")}.get(amount, "")
             if amount + call == chips:
-                tag = ", all-in"
+                tag = _(", all-in")
             sizes.append((self.choice(action, view) + tag, action))
         if len(picked) < len(amounts):
-            what = "raise by" if kind is ActionKind.RAISE else "bet"
-            sizes.append((f"{what} another amount ({low} to {high})", Action(kind)))
+            if kind is ActionKind.RAISE:
+                another = _("raise by another amount ({low} to {high})")
+            else:
+                another = _("bet another amount ({low} to {high})")
+            sizes.append((another.format(low=low, high=high), Action(kind)))
         return sizes
 
     def amount_question(self, view: View, action: Action) -> str | None:
         """The question "another amount" asks; ``None`` for every other choice."""
         if action.kind not in _SIZED or action.amount is not None:
             return None
-        return "How many chips? (a number; Enter goes back): "
+        return _("How many chips? (a number; Enter goes back): ")
 
     def amount_answer(
         self, view: View, legal: Sequence[Action], action: Action, text: str
@@ -213,12 +288,13 @@ class PokerRenderer:
     def typing_hint(self, view: View) -> str | None:
         if view.public["phase"] != "change" or view.public["turn"] != view.seat:
             return None
-        return "'change 1 4' (the numbers of the cards to change)"
+        return _("'change 1 4' (the numbers of the cards to change)")
 
     def typed(self, view: View, legal: Sequence[Action], text: str) -> Action | None:
         """``change 1 4``: the change of those cards of the hand, if it is a legal one."""
         words = text.lower().replace(",", " ").split()
-        if len(words) < 2 or words[0] != "change" or not all(w.isdigit() for w in words[1:]):
+        changing = len(words) >= 2 and words[0] in ("change", _("change"))
+        if not changing or not all(w.isdigit() for w in words[1:]):
             return None
         picked = {int(w) for w in words[1:]}
         if not all(1 <= n <= len(view.hand) for n in picked):
@@ -235,11 +311,10 @@ class PokerRenderer:
         return None
 
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
-        lines = ["--- Final places (by chips) " + "-" * 20]
+        lines = [_("--- Final places (by chips) ") + "-" * 20]
         for s in sorted(range(len(outcome.places)), key=lambda s: outcome.places[s]):
-            lines.append(
-                f"{ordinal(outcome.places[s]):>4}  {names[s]} ({count(outcome.scores[s], 'chip')})"
-            )
+            chips = count(outcome.scores[s], "chip", "chips")
+            lines.append(f"{ordinal(outcome.places[s]):>4}  {names[s]} ({chips})")
         return "\n".join(lines)
 
 

@@ -11,9 +11,12 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
-from tavolo.cardgames.games.rummy.deck import pretty, pretty_all, sort_key
-from tavolo.cardgames.games.rummy.melds import SCALA40_MELDS, Meld, describe, read_meld
+from tavolo.cardgames.games.rummy.deck import sort_key
+from tavolo.cardgames.games.rummy.melds import SCALA40_MELDS, Meld, read_meld
 from tavolo.cardgames.games.rummy.scala40_scoring import OPENING, meld_value
+from tavolo.cli.i18n import _, pgettext
+from tavolo.cli.play.render.burraco import attach_choice
+from tavolo.cli.play.render.rummy_words import describe, pretty, pretty_all, shown
 from tavolo.cli.play.renderers import arrangement
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
 from tavolo.cli.play.wording import agree, count, does, ordinal
@@ -24,20 +27,27 @@ def scoring_lines(
 ) -> list[str]:
     """The end-of-hand penalties, player by player."""
     closer = summary.get("closed_by")
-    how = " in mano (penalties doubled)" if summary.get("in_mano") else ""
-    head = f"{names[closer]} closed{how}" if closer is not None else "Nobody closed"
-    lines = [f"Hand {summary['hand']} is over: {head}."]
+    if closer is None:
+        head = _("Nobody closed")
+    elif summary.get("in_mano"):
+        head = _("{who} closed in mano (penalties doubled)").format(who=names[closer])
+    else:
+        head = _("{who} closed").format(who=names[closer])
+    lines = [_("Hand {n} is over: {how}.").format(n=summary["hand"], how=head)]
     for line in summary["players"]:
         who = names[line["seat"]]
         if line["closed"]:
-            lines.append(f"  {who:<16} closed                      0")
+            closed = _("closed")
+            lines.append(f"  {who:<16} {closed:<26}{0:4d}")
         elif not line["opened"]:
-            lines.append(f"  {who:<16} never opened              {line['points']:+4d}")
+            never = _("never opened")
+            lines.append(f"  {who:<16} {never:<26}{line['points']:+4d}")
         else:
             lines.append(f"  {who:<16} {line['cards']:<26}{line['points']:+4d}")
     totals = summary["totals"]
     lines.append(
-        "  Totals: "
+        "  "
+        + _("Totals: ")
         + "   ".join(
             f"{names[s]} {t}"
             for s, t in enumerate(totals)
@@ -46,8 +56,14 @@ def scoring_lines(
     )
     for seat in summary["eliminated"]:
         who = names[seat]
-        out = agree(who, "is", "are")
-        lines.append(f"  {does(who, 'reaches')} {p['elimination']} and {out} out.")
+        out = agree(who, pgettext("verb", "is out"), pgettext("you", "are out"))
+        reaches = does(who, pgettext("verb", "reaches"), pgettext("you", "reach"))
+        lines.append(
+            "  "
+            + _("{who_reaches} {limit} and {is_out}.").format(
+                who_reaches=reaches, limit=p["elimination"], is_out=out
+            )
+        )
     return lines
 
 
@@ -56,11 +72,13 @@ def take_back(p: Mapping[str, Any]) -> str:
     down, and the pozzo card only when one was taken this turn."""
     taken = p.get("pozzo_card_taken")
     pending = any(m["pending"] for m in p["melds"])
-    back = f"put {taken} back on the pozzo" if taken else ""  # the view names it
-    if pending:
-        melds = "take back your opening melds"
-        return f"{melds} and {back}" if back else melds
-    return back or "take back your opening melds"
+    if pending and taken:
+        return _("take back your opening melds and put {card} back on the pozzo").format(
+            card=taken  # the view names it
+        )
+    if taken and not pending:
+        return _("put {card} back on the pozzo").format(card=taken)
+    return _("take back your opening melds")
 
 
 def _opened(view: View) -> bool:
@@ -72,7 +90,9 @@ def _toward_opening(view: View, worth: int) -> str:
     if _opened(view):
         return ""
     opens = view.public["opening_so_far"] + worth >= OPENING
-    return f" (worth {worth}{', opens' if opens else ''})"
+    if opens:
+        return " " + _("(worth {worth}, opens)").format(worth=worth)
+    return " " + _("(worth {worth})").format(worth=worth)
 
 
 def _worth(action: Action) -> int:
@@ -93,41 +113,58 @@ class Scala40Renderer:
             view.seat,
             names,
             ANTICLOCKWISE,
-            "draw" if p["phase"] == "draw" else "meld or discard",
+            pgettext("to", "draw") if p["phase"] == "draw" else pgettext("to", "meld or discard"),
         )
 
     def table(self, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
         seat = view.seat if view.seat is not None else 0
-        phase = "draw or take the pozzo" if p["phase"] == "draw" else "meld, attach or discard"
-        lines = [f"--- Hand {p['hand']} - your turn: {phase} " + "-" * 20]
+        if p["phase"] == "draw":
+            phase = _("draw or take the pozzo")
+        else:
+            phase = _("meld, attach or discard")
+        lines = [
+            _("--- Hand {n} - your turn: {phase} ").format(n=p["hand"], phase=phase) + "-" * 20
+        ]
         lines.append(
-            "Totals: "
+            _("Totals: ")
             + "   ".join(f"{names[s]} {t}" for s, t in enumerate(p["totals"]) if p["alive"][s])
-            + f"   (out at {p['elimination']})"
+            + "   "
+            + _("(out at {limit})").format(limit=p["elimination"])
         )
-        lines.append("Melds on the table:")
+        lines.append(_("Melds on the table:"))
         for i, m in enumerate(p["melds"]):
-            pending = "  (opening, not yet down)" if m["pending"] else ""
-            lines.append(f"    {i + 1}: {m['shown']}   by {names[m['owner']]}{pending}")
+            pending = "  " + _("(opening, not yet down)") if m["pending"] else ""
+            by = _("by {who}").format(who=names[m["owner"]])
+            lines.append(f"    {i + 1}: {shown(m['shown'])}   {by}{pending}")
         if not p["melds"]:
-            lines.append("    (none yet)")
+            lines.append("    " + _("(none yet)"))
+        not_open = " " + _("(not open)")
         sizes = " | ".join(
-            f"{names[s]} {n}{'' if p['opened'][s] else ' (not open)'}"
+            f"{names[s]} {n}{'' if p['opened'][s] else not_open}"
             for s, n in enumerate(p["hand_sizes"])
             if p["alive"][s]
         )
-        lines.append(f"Cards in hand: {sizes}   Stock: {p['stock_size']}")
+        lines.append(
+            _("Cards in hand: {sizes}   Stock: {stock}").format(sizes=sizes, stock=p["stock_size"])
+        )
         pozzo = p["pozzo"]
         lines.append(
-            f"Pozzo: {count(len(pozzo), 'card')}, top {pretty(pozzo[-1]) if pozzo else 'empty'}"
+            _("Pozzo: {cards}, top {top}").format(
+                cards=count(len(pozzo), "card", "cards"),
+                top=pretty(pozzo[-1]) if pozzo else _("empty"),
+            )
         )
         if not p["opened"][seat]:
-            lines.append(f"You have not opened: lay 40 or more ({p['opening_so_far']} so far).")
+            lines.append(
+                _("You have not opened: lay 40 or more ({n} so far).").format(n=p["opening_so_far"])
+            )
         if p["first_round"]:
-            lines.append("First round: nobody may close yet.")
+            lines.append(_("First round: nobody may close yet."))
         lines.append(
-            "Your hand: " + "  ".join(f"[{n}] {pretty(c)}" for n, c in enumerate(view.hand, 1))
+            _("Your hand: {cards}").format(
+                cards="  ".join(f"[{n}] {pretty(c)}" for n, c in enumerate(view.hand, 1))
+            )
         )
         return "\n".join(lines)
 
@@ -138,33 +175,59 @@ class Scala40Renderer:
         if old is None or old["hand"] != p["hand"]:
             if p["last_hand"] is not None and old is not None:
                 lines.extend(scoring_lines(p["last_hand"], p, names))
-            lines.append(f"Hand {p['hand']}: {names[p['dealer']]} dealt.")
+            lines.append(_("Hand {n}: {who} dealt.").format(n=p["hand"], who=names[p["dealer"]]))
             return lines
         actor = old["turn"] if old["turn"] is not None else p["turn"]
-        who = names[actor] if actor is not None else "A player"
+        who = names[actor] if actor is not None else _("A player")
+        takes = does(who, pgettext("verb", "takes"), pgettext("you", "take"))
         was, now = old["pozzo"], p["pozzo"]
         if old["phase"] == "draw" and p["stock_size"] < old["stock_size"]:
-            lines.append(f"{does(who, 'draws')} from the stock.")
+            draws = does(who, pgettext("verb", "draws"), pgettext("you", "draw"))
+            lines.append(_("{who_draws} from the stock.").format(who_draws=draws))
         elif old["phase"] == "draw" and len(now) < len(was):
-            lines.append(f"{does(who, 'takes')} {pretty(was[-1])} from the pozzo.")
+            lines.append(
+                _("{who_takes} {card} from the pozzo.").format(
+                    who_takes=takes, card=pretty(was[-1])
+                )
+            )
         same_turn = p["turn"] == old["turn"] and p["phase"] == old["phase"]
         returned = same_turn and old["pozzo_card_taken"] and not p["pozzo_card_taken"]
         took_back = len(p["melds"]) < len(old["melds"]) or returned
         if len(p["melds"]) < len(old["melds"]):
-            back = f"; {old['pozzo_card_taken']} goes back on the pozzo" if returned else ""
-            lines.append(f"{does(who, 'takes')} back the opening melds{back}.")
+            if returned:
+                line = _("{who_takes} back the opening melds; {card} goes back on the pozzo.")
+            else:
+                line = _("{who_takes} back the opening melds.")
+            lines.append(line.format(who_takes=takes, card=old["pozzo_card_taken"]))
         elif returned:
-            lines.append(f"{does(who, 'puts')} {old['pozzo_card_taken']} back on the pozzo.")
+            puts = does(who, pgettext("verb", "puts"), pgettext("you", "put"))
+            lines.append(
+                _("{who_puts} {card} back on the pozzo.").format(
+                    who_puts=puts, card=old["pozzo_card_taken"]
+                )
+            )
         for i, m in enumerate(p["melds"]):
             if i >= len(old["melds"]):
-                lines.append(f"{does(names[m['owner']], 'melds')} {m['shown']} (meld {i + 1}).")
+                owner = names[m["owner"]]
+                melds = does(owner, pgettext("verb", "melds"), pgettext("you", "meld"))
+                lines.append(
+                    _("{who_melds} {cards} (meld {n}).").format(
+                        who_melds=melds, cards=shown(m["shown"]), n=i + 1
+                    )
+                )
             elif old["melds"][i]["cards"] != m["cards"]:
-                lines.append(f"{does(who, 'adds')} to meld {i + 1}: {m['shown']}.")
+                adds = does(who, pgettext("verb", "adds"), pgettext("you", "add"))
+                lines.append(
+                    _("{who_adds} to meld {n}: {cards}.").format(
+                        who_adds=adds, n=i + 1, cards=shown(m["shown"])
+                    )
+                )
         for s, opened in enumerate(p["opened"]):
             if opened and not old["opened"][s]:
-                lines.append(f"{names[s]} opened.")
+                lines.append(_("{who} opened.").format(who=names[s]))
         if old["phase"] != "draw" and now and len(now) > len(was) and not took_back:
-            lines.append(f"{does(who, 'discards')} {pretty(now[-1])}.")
+            discards = does(who, pgettext("verb", "discards"), pgettext("you", "discard"))
+            lines.append(f"{discards} {pretty(now[-1])}.")
         if p["phase"] == "over" != old["phase"] and p["last_hand"] is not None:
             lines.extend(scoring_lines(p["last_hand"], p, names))
         return lines
@@ -172,20 +235,20 @@ class Scala40Renderer:
     def choice(self, action: Action, view: View) -> str:
         kind = action.kind
         if kind is ActionKind.DRAW:
-            return "draw from the stock"
+            return _("draw from the stock")
         if kind is ActionKind.TAKE_DISCARD:
             pozzo = view.public["pozzo"]
-            return f"take {pretty(pozzo[-1])} from the pozzo"
+            return _("take {card} from the pozzo").format(card=pretty(pozzo[-1]))
         if kind is ActionKind.MELD:
             meld = read_meld(action.cards, SCALA40_MELDS)
             if not isinstance(meld, Meld):
-                return f"meld {pretty_all(action.cards)}"
-            return f"meld {describe(meld)}{_toward_opening(view, meld_value(meld))}"
+                return _("meld {cards}").format(cards=pretty_all(action.cards))
+            worth = _toward_opening(view, meld_value(meld))
+            return _("meld {cards}").format(cards=describe(meld)) + worth
         if kind is ActionKind.ATTACH:
-            where = f" at the {action.target} end" if action.target else ""
-            return f"add {pretty(action.cards[0])} to meld {(action.meld or 0) + 1}{where}"
+            return attach_choice(action)
         if kind is ActionKind.DISCARD:
-            return f"discard {pretty(action.cards[0])}"
+            return _("discard {card}").format(card=pretty(action.cards[0]))
         if kind is ActionKind.PASS:
             return take_back(view.public)
         return str(action)
@@ -220,10 +283,11 @@ class Scala40Renderer:
 
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
-        lines = ["--- Final places " + "-" * 30]
+        lines = [_("--- Final places ") + "-" * 30]
         for seat in sorted(range(len(outcome.places)), key=lambda s: outcome.places[s]):
             place = ordinal(outcome.places[seat])
-            lines.append(f"{place:>4}  {names[seat]} ({count(p['totals'][seat], 'point')})")
+            points = count(p["totals"][seat], "point", "points")
+            lines.append(f"{place:>4}  {names[seat]} ({points})")
         return "\n".join(lines)
 
 

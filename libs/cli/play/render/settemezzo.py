@@ -11,6 +11,7 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.italian_cards import pretty
+from tavolo.cli.i18n import _, pgettext
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
 from tavolo.cli.play.wording import count, does, ordinal
 
@@ -41,21 +42,24 @@ class SetteMezzoRenderer:
             return None
         turn = int(p["turn"])
         if p["phase"] == "betting":
-            doing = "bet"
+            doing = pgettext("to", "bet")
         elif turn == p["banker"]:
-            doing = "play the bank"
+            doing = pgettext("to", "play the bank")
         else:
-            doing = "draw or stand"
+            doing = pgettext("to", "draw or stand")
         return turn_line(turn, view.seat, names, ANTICLOCKWISE, doing)
 
     def table(self, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
         banker = int(p["banker"])
-        lines = [f"--- Hand {p['hand_no']} of {p['hands']} - your turn " + "-" * 24]
+        lines = [
+            _("--- Hand {n} of {hands} - your turn ").format(n=p["hand_no"], hands=p["hands"])
+            + "-" * 24
+        ]
         lines.append(
-            "Chips: "
+            _("Chips: ")
             + "   ".join(
-                f"{names[s]} {c}" + (" (bank)" if s == banker else "")
+                f"{names[s]} {c}" + (" " + _("(bank)") if s == banker else "")
                 for s, c in enumerate(p["chips"])
             )
         )
@@ -63,28 +67,34 @@ class SetteMezzoRenderer:
             cards = p["cards"][seat]
             if seat == view.seat or not cards:
                 continue
-            role = "bank" if seat == banker else self._stake(p, seat)
+            role = _("bank") if seat == banker else self._stake(p, seat)
             lines.append(f"  {names[seat]} ({role}): {_cards(cards)}")
         if view.hand:
             total = int(view.private.get("total", 0))
-            role = "you hold the bank" if view.seat == banker else self._stake(p, view.seat)
+            role = _("you hold the bank") if view.seat == banker else self._stake(p, view.seat)
             lines.append(
-                f"Your cards: {' '.join(pretty(c) for c in view.hand)} - {points(total)} ({role})"
+                _("Your cards: {cards} - {total} ({role})").format(
+                    cards=" ".join(pretty(c) for c in view.hand), total=points(total), role=role
+                )
             )
         limits = view.private.get("bet_limits")
         if limits:
-            lines.append(f"You may bet {limits[0]} to {limits[1]} chips.")
+            lines.append(
+                _("You may bet {low} to {high} chips.").format(low=limits[0], high=limits[1])
+            )
         return "\n".join(lines)
 
     def _stake(self, p: Any, seat: int | None) -> str:
         if seat is None:
             return ""
         if p["sitting_out"][seat]:
-            return "sits out"
+            return _("sits out")
         bet = p["bets"][seat]
         if bet is None:
-            return "no bet yet"
-        return f"bet {bet}, bust" if p["busted"][seat] else f"bet {bet}"
+            return _("no bet yet")
+        if p["busted"][seat]:
+            return _("bet {bet}, bust").format(bet=bet)
+        return _("bet {bet}").format(bet=bet)
 
     def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
         p: Any = after.public
@@ -94,52 +104,78 @@ class SetteMezzoRenderer:
         if p["last_hand"] is not None and (old is None or old["last_hand"] != p["last_hand"]):
             lines.extend(self.hand_over(p["last_hand"], names, after.seat))
         if new_hand and p["phase"] != "over":
-            holds = "hold" if p["banker"] == after.seat else "holds"
-            lines.append(f"Hand {p['hand_no']}: {names[p['banker']]} {holds} the bank.")
+            if p["banker"] == after.seat:
+                holds = pgettext("you", "hold")
+            else:
+                holds = pgettext("verb", "holds")
+            lines.append(
+                _("Hand {n}: {who} {holds} the bank.").format(
+                    n=p["hand_no"], who=names[p["banker"]], holds=holds
+                )
+            )
         for s, bust in enumerate(p["busted"]):
             if bust and (new_hand or not old["busted"][s]) and p["phase"] != "over":
                 cards = _cards(p["cards"][s])
-                lines.append(f"{does(names[s], 'goes')} over 7½ with {cards}.")
+                goes = does(names[s], pgettext("verb", "goes"), pgettext("you", "go"))
+                lines.append(
+                    _("{who_goes} over 7½ with {cards}.").format(who_goes=goes, cards=cards)
+                )
         return lines
 
     def hand_over(self, summary: Any, names: Sequence[str], me: int | None) -> list[str]:
         """The showdown of a finished hand, in the game's words."""
         banker = names[summary["banker"]]
         if summary.get("no_bets"):
-            return [f"Hand {summary['hand']}: nobody could bet against {banker}'s bank."]
+            return [
+                _("Hand {n}: nobody could bet against {banker}'s bank.").format(
+                    n=summary["hand"], banker=banker
+                )
+            ]
+        total = points(summary["banker_total"] or 0)
         if summary["banker_total"] is None:
-            played = "every punter went bust, so the bank did not play"
+            played = _("every punter went bust, so the bank did not play")
         elif summary["banker_busted"]:
-            played = f"the bank ({banker}) went bust with {points(summary['banker_total'])}"
+            played = _("the bank ({banker}) went bust with {total}").format(
+                banker=banker, total=total
+            )
+        elif summary["banker_reale"]:
+            played = _("the bank ({banker}) stood on {total}, a sette e mezzo reale").format(
+                banker=banker, total=total
+            )
         else:
-            reale = ", a sette e mezzo reale" if summary["banker_reale"] else ""
-            played = f"the bank ({banker}) stood on {points(summary['banker_total'])}{reale}"
-        lines = [f"Hand {summary['hand']} is over: {played}."]
+            played = _("the bank ({banker}) stood on {total}").format(banker=banker, total=total)
+        lines = [_("Hand {n} is over: {how}.").format(n=summary["hand"], how=played)]
         for line in summary["punters"]:
             name = names[line["seat"]]
             if not line["bet"]:
-                lines.append(f"  {name} sat out.")
+                lines.append("  " + _("{who} sat out.").format(who=name))
                 continue
             if line["busted"]:
-                how = f"bust with {points(line['total'])}"
+                how = _("bust with {total}").format(total=points(line["total"]))
             elif line["reale"]:
                 how = "sette e mezzo reale"
             else:
                 how = points(line["total"])
-            lines.append(f"  {name}: {how}, bet {line['bet']}, {_signed(line['gain'])}")
+            bet = _("bet {bet}").format(bet=line["bet"])
+            lines.append(f"  {name}: {how}, {bet}, {_signed(line['gain'])}")
         taker = summary["bank_taken_by"]
         if taker is not None:
-            takes = "take" if taker == me else "takes"
-            lines.append(f"  {names[taker]} {takes} the bank with the reale.")
+            takes = pgettext("you", "take") if taker == me else pgettext("verb", "takes")
+            lines.append(
+                "  "
+                + _("{who} {takes} the bank with the reale.").format(who=names[taker], takes=takes)
+            )
         return lines
 
     def choice(self, action: Action, view: View) -> str:
         if action.kind is ActionKind.BET:
-            return f"bet {count(action.amount or 0, 'chip')}"
+            return _("bet {chips}").format(chips=count(action.amount or 0, "chip", "chips"))
         if action.kind is ActionKind.HIT:
-            return "draw a card (tirare)"
+            return _("draw a card (tirare)")
         if action.kind is ActionKind.STAND:
-            return f"stand (stare) on {points(int(view.private.get('total', 0)))}"
+            return _("stand (stare) on {total}").format(
+                total=points(int(view.private.get("total", 0)))
+            )
         return str(action)
 
     def call_prompt(self, view: View) -> str | None:
@@ -149,11 +185,10 @@ class SetteMezzoRenderer:
         return None
 
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
-        lines = ["--- Final places (by chips) " + "-" * 20]
+        lines = [_("--- Final places (by chips) ") + "-" * 20]
         for s in sorted(range(len(outcome.places)), key=lambda s: outcome.places[s]):
-            lines.append(
-                f"{ordinal(outcome.places[s]):>4}  {names[s]} ({count(outcome.scores[s], 'chip')})"
-            )
+            chips = count(outcome.scores[s], "chip", "chips")
+            lines.append(f"{ordinal(outcome.places[s]):>4}  {names[s]} ({chips})")
         return "\n".join(lines)
 
 

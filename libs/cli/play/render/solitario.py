@@ -20,24 +20,32 @@ from tavolo.cardgames.games.solitario.piles import (
     card_of,
     fits_on_column,
 )
+from tavolo.cli.i18n import N_, _
 from tavolo.cli.play.render.solitario_recall import Recall
 from tavolo.cli.play.wording import count, ordinal
 
 _RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 _RESULTS = {
-    "won": "won",
-    "stopped": "stopped",
-    "timeout": "timed out",
-    "time_limit": "ran out of time",
+    "won": N_("won"),
+    "stopped": N_("stopped"),
+    "timeout": N_("timed out"),
+    "time_limit": N_("ran out of time"),
 }
+STOP = N_("stop here with this score")
+STOP_ONLY = N_("stop: nothing but the stock can move any more")
+"""The menu's two ways of saying "stop" (a scripted player looks for them)."""
+
+
+def _result(result: str) -> str:
+    return _(_RESULTS[result]) if result in _RESULTS else result
 
 
 def _pile(name: str) -> str:
     if name == "waste":
-        return "the waste"
+        return _("the waste")
     if name.startswith("t"):
-        return f"column {name[1:]}"
-    return f"the {SUIT_SYMBOLS[name[1:]]} foundation"
+        return _("column {n}").format(n=name[1:])
+    return _("the {suit} foundation").format(suit=SUIT_SYMBOLS[name[1:]])
 
 
 def _foundation(suit: str, top: int) -> str:
@@ -97,15 +105,29 @@ class SolitarioRenderer:
         me: Any = view.private
         seat = view.seat or 0
         left = me["recycles_left"]
-        passes = "" if left is None else f", {count(left, 'more turn')} of the waste"
-        lines = [f"--- Solitario, draw {p['draw']}, {p['scoring']} scoring " + "-" * 20]
+        passes = (
+            ""
+            if left is None
+            else ", "
+            + _("{turns} of the waste").format(turns=count(left, "more turn", "more turns"))
+        )
+        lines = [
+            _("--- Solitario, draw {draw}, {scoring} scoring ").format(
+                draw=p["draw"], scoring=p["scoring"]
+            )
+            + "-" * 20
+        ]
         lines.append(
-            f"Score {p['scores'][seat]}   Moves {me['moves']}   "
+            _("Score {score}   Moves {moves}   ").format(score=p["scores"][seat], moves=me["moves"])
             + " ".join(_foundation(s, me["foundations"][i]) for i, s in enumerate(SUITS))
         )
         shown = me["waste"][-int(p["draw"]) :]
-        waste = " ".join(pretty(c) for c in shown) if shown else "empty"
-        lines.append(f"Stock {count(me['stock'], 'card')}{passes}   Waste: {waste}")
+        waste = " ".join(pretty(c) for c in shown) if shown else _("empty")
+        lines.append(
+            _("Stock {cards}{passes}   Waste: {waste}").format(
+                cards=count(me["stock"], "card", "cards"), passes=passes, waste=waste
+            )
+        )
         columns = [
             ["##"] * down + [pretty(c) for c in up]
             for down, up in zip(me["face_down"], me["columns"], strict=True)
@@ -115,7 +137,7 @@ class SolitarioRenderer:
             lines.append("  ".join(f"{c[row] if row < len(c) else '':>4}" for c in columns))
         if len(p["scores"]) > 1:
             lines.append(
-                "Others: "
+                _("Others: ")
                 + " | ".join(
                     f"{names[s]} {score}" for s, score in enumerate(p["scores"]) if s != seat
                 )
@@ -128,16 +150,20 @@ class SolitarioRenderer:
         lines = []
         for s, result in enumerate(p["finished"]):
             if result is not None and (old is None or old["finished"][s] is None):
-                lines.append(f"{names[s]} {_RESULTS.get(result, result)} with {p['scores'][s]}.")
+                lines.append(
+                    _("{who} {result} with {score}.").format(
+                        who=names[s], result=_result(result), score=p["scores"][s]
+                    )
+                )
         return lines
 
     def choice(self, action: Action, view: View) -> str:
         me: Any = view.private
         kind = action.kind
         if kind is ActionKind.DRAW:
-            return "turn the stock" if me["stock"] else "turn the waste over into the stock"
+            return _("turn the stock") if me["stock"] else _("turn the waste over into the stock")
         if kind is ActionKind.STOP:
-            return "stop here with this score"
+            return _(STOP)
         if kind is ActionKind.MOVE and action.source and action.target:
             moved = action.count or 1
             if action.source == "waste":
@@ -149,10 +175,12 @@ class SolitarioRenderer:
                 card = card_of(suit, me["foundations"][suit])
             run = ""
             if moved == 2:
-                run = " and the card on it"
+                run = _(" and the card on it")
             elif moved > 2:
-                run = f" and the {moved - 1} cards on it"
-            return f"{pretty(card)}{run} from {_pile(action.source)} onto {_pile(action.target)}"
+                run = _(" and the {n} cards on it").format(n=moved - 1)
+            return _("{card}{run} from {source} onto {target}").format(
+                card=pretty(card), run=run, source=_pile(action.source), target=_pile(action.target)
+            )
         return str(action)
 
     def new_recall(self) -> Recall:
@@ -170,7 +198,7 @@ class SolitarioRenderer:
         useful = recall.offered(legal, view.private)
         stop = [a for a in useful if a.kind is ActionKind.STOP]
         if stop and (only_cycling(view, useful) or recall.only_cycling(useful, view)):
-            return [("stop: nothing but the stock can move any more", a) for a in stop]
+            return [(_(STOP_ONLY), a) for a in stop]
         return [(self.choice(a, view), a) for a in useful]
 
     def call_prompt(self, view: View) -> str | None:
@@ -180,11 +208,11 @@ class SolitarioRenderer:
         return None  # no hand to reorder
 
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
-        lines = ["--- Final places " + "-" * 30]
+        lines = [_("--- Final places ") + "-" * 30]
         results = outcome.detail.get("results", [])
         for s in sorted(range(len(outcome.places)), key=lambda s: outcome.places[s]):
-            how = _RESULTS.get(results[s], "") if s < len(results) else ""
-            points = count(outcome.scores[s], "point") + (f", {how}" if how else "")
+            how = _(_RESULTS[results[s]]) if s < len(results) and results[s] in _RESULTS else ""
+            points = count(outcome.scores[s], "point", "points") + (f", {how}" if how else "")
             lines.append(f"{ordinal(outcome.places[s]):>4}  {names[s]} ({points})")
         return "\n".join(lines)
 

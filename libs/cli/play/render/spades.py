@@ -13,6 +13,7 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.french_deck import pretty
+from tavolo.cli.i18n import _, pgettext
 from tavolo.cli.play.turns import CLOCKWISE, seats_from, turn_line
 from tavolo.cli.play.wording import count, ordinal, side_places
 
@@ -21,12 +22,12 @@ def _bid(amount: int | None, blind: bool) -> str:
     if amount is None:
         return "-"
     if amount == 0:
-        return "blind nil" if blind else "nil"
+        return _("blind nil") if blind else _("nil")
     return str(amount)
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+def _bags(n: int) -> str:
+    return count(n, "bag", "bags")
 
 
 def _team(names: Sequence[str], seats: Sequence[int]) -> str:
@@ -51,19 +52,28 @@ def explain_score(team: Mapping[str, Any]) -> str:
     """How a team's round added up, item by item (the items sum to its delta):
     ``+70 for making bid 7, -3 for 3 bags (-1 each)``. Bags are the tricks over the bid;
     each is worth the table's bag points, and every 10 kept cost 100 more."""
-    made = "making" if team["made"] else "missing"
-    parts = [f"{team['contract_points']:+d} for {made} bid {team['contract']}"]
+    if team["made"]:
+        contract = _("{points} for making bid {bid}")
+    else:
+        contract = _("{points} for missing bid {bid}")
+    parts = [contract.format(points=f"{team['contract_points']:+d}", bid=team["contract"])]
     if team["bags_taken"]:
         each = team["bag_points"] // team["bags_taken"]
         parts.append(
-            f"{team['bag_points']:+d} for {_count(team['bags_taken'], 'bag')} ({each:+d} each)"
+            _("{points} for {bags} ({each} each)").format(
+                points=f"{team['bag_points']:+d}",
+                bags=_bags(team["bags_taken"]),
+                each=f"{each:+d}",
+            )
         )
     if team["bag_penalty"]:
-        parts.append(f"{team['bag_penalty']:+d} for reaching 10 bags")
+        parts.append(_("{points} for reaching 10 bags").format(points=f"{team['bag_penalty']:+d}"))
     if team["nil_points"]:
-        parts.append(f"{team['nil_points']:+d} for nil")
+        parts.append(_("{points} for nil").format(points=f"{team['nil_points']:+d}"))
     if team["boston"]:
-        parts.append(f"{team['boston_points']:+d} for a Boston (all 13 tricks)")
+        parts.append(
+            _("{points} for a Boston (all 13 tricks)").format(points=f"{team['boston_points']:+d}")
+        )
     return ", ".join(parts)
 
 
@@ -75,47 +85,57 @@ class SpadesRenderer:
         teams = p["teams"]
         phase = p["phase"]
         heading = (
-            f"--- Round {p['round']}, trick {p['trick_number']} - your turn "
+            _("--- Round {n}, trick {trick} - your turn ").format(
+                n=p["round"], trick=p["trick_number"]
+            )
             if phase == "playing"
-            else f"--- Round {p['round']}, bidding - your turn "
+            else _("--- Round {n}, bidding - your turn ").format(n=p["round"])
         )
         lines = [heading + "-" * 24]
         lines.append(
-            "Scores: "
+            _("Scores: ")
             + "   ".join(
-                f"{_team(names, teams[t])} {p['scores'][t]} ({_count(p['bags'][t], 'bag')})"
-                for t in (0, 1)
+                f"{_team(names, teams[t])} {p['scores'][t]} ({_bags(p['bags'][t])})" for t in (0, 1)
             )
-            + f"   Target {p['target']}"
+            + "   "
+            + _("Target {target}").format(target=p["target"])
         )
         lines.append(
-            "Bids: "
+            _("Bids: ")
             + " | ".join(
                 f"{names[s]} {_bid(p['bids'][s], p['blind_nil'][s])}" for s in _bidding_order(p)
             )
         )
         if phase == "playing":
             lines.append(
-                "Tricks: "
+                _("Tricks: ")
                 + " | ".join(f"{names[s]} {n}" for s, n in enumerate(p["tricks_won"]))
-                + f"   Spades {'broken' if p['spades_broken'] else 'not broken yet'}"
+                + "   "
+                + (_("Spades broken") if p["spades_broken"] else _("Spades not broken yet"))
             )
-            table = _plays(p["trick"], names) if p["trick"] else "nothing yet: you lead"
-            lines.append(f"On the table: {table}")
+            table = _plays(p["trick"], names) if p["trick"] else _("nothing yet: you lead")
+            lines.append(_("On the table: {cards}").format(cards=table))
         line = self.turn(view, names)
         if line:
             lines.append(line)
         if view.hand:
-            lines.append("Your hand: " + "  ".join(pretty(c) for c in view.hand))
+            lines.append(
+                _("Your hand: {cards}").format(cards="  ".join(pretty(c) for c in view.hand))
+            )
         else:
-            lines.append("Your cards are face down: decide on blind nil before you see them.")
+            lines.append(_("Your cards are face down: decide on blind nil before you see them."))
         return "\n".join(lines)
 
     def turn(self, view: View, names: Sequence[str]) -> str | None:
         p: Any = view.public
         if p["turn"] is None:
             return None
-        doing = {"playing": "play", "blind_nil": "decide on blind nil"}.get(p["phase"], "bid")
+        if p["phase"] == "playing":
+            doing = pgettext("to", "play")
+        elif p["phase"] == "blind_nil":
+            doing = pgettext("to", "decide on blind nil")
+        else:
+            doing = pgettext("to", "bid")
         return turn_line(p["turn"], view.seat, names, CLOCKWISE, doing)
 
     def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
@@ -126,18 +146,27 @@ class SpadesRenderer:
         if new_round:
             if p["last_round"] is not None:
                 lines.extend(self._round_over(p, names))
-            first = _does(names, p["first_bidder"], after.seat, "bid", "bids")
-            lines.append(f"Round {p['round']}: {first} first.")
+            bids = (pgettext("you", "bid"), pgettext("verb", "bids"))
+            first = _does(names, p["first_bidder"], after.seat, *bids)
+            lines.append(_("Round {n}: {who_bids} first.").format(n=p["round"], who_bids=first))
         for s in _bidding_order(p):
             amount = p["bids"][s]
             if amount is not None and (new_round or old["bids"][s] is None):
-                who = _does(names, s, after.seat, "bid", "bids")
+                who = _does(names, s, after.seat, pgettext("you", "bid"), pgettext("verb", "bids"))
                 lines.append(f"{who} {_bid(amount, p['blind_nil'][s])}.")
         last = p["last_trick"]
         if last and (new_round or old["last_trick"] is None or old["last_trick"] != last):
+            won = _does(
+                names,
+                last["winner"],
+                after.seat,
+                pgettext("you", "take"),
+                pgettext("verb", "takes"),
+            )
             lines.append(
-                f"Trick {last['number']}: {_plays(last['plays'], names)}"
-                f" - {_does(names, last['winner'], after.seat, 'take', 'takes')} it."
+                _("Trick {n}: {plays} - {who_takes} it.").format(
+                    n=last["number"], plays=_plays(last["plays"], names), who_takes=won
+                )
             )
         if p["phase"] == "over" != old["phase"] and p["last_round"] is not None and not new_round:
             lines.extend(self._round_over(p, names))
@@ -145,27 +174,38 @@ class SpadesRenderer:
 
     def _round_over(self, p: Any, names: Sequence[str]) -> list[str]:
         summary = p["last_round"]
-        lines = [f"Round {summary['round']} is over:"]
+        lines = [_("Round {n} is over:").format(n=summary["round"])]
         for t, seats in enumerate(p["teams"]):
             team = summary["teams"][t]
             lines.append(
-                f"  {_team(names, seats)}: bid {team['contract']}, took {team['tricks']}: "
-                f"{explain_score(team)} = {team['delta']:+d}, now {team['score']} "
-                f"({_count(team['bags'], 'bag')} kept)"
+                "  "
+                + _(
+                    "{team}: bid {bid}, took {tricks}: {how} = {delta}, now {score} ({bags} kept)"
+                ).format(
+                    team=_team(names, seats),
+                    bid=team["contract"],
+                    tricks=team["tricks"],
+                    how=explain_score(team),
+                    delta=f"{team['delta']:+d}",
+                    score=team["score"],
+                    bags=_bags(team["bags"]),
+                )
             )
         return lines
 
     def choice(self, action: Action, view: View) -> str:
         kind = action.kind
         if kind is ActionKind.PLAY:
-            return f"play {pretty(action.cards[0])}"
+            return _("play {card}").format(card=pretty(action.cards[0]))
         if kind is ActionKind.BID:
             n = action.amount or 0
-            return "bid nil (take no trick: +100, or -100)" if n == 0 else f"bid {n}"
+            if n == 0:
+                return _("bid nil (take no trick: +100, or -100)")
+            return _("bid {n}").format(n=n)
         if kind is ActionKind.BLIND_NIL:
-            return "bid blind nil without seeing your cards (+200, or -200)"
+            return _("bid blind nil without seeing your cards (+200, or -200)")
         if kind is ActionKind.PASS:
-            return "see your cards and bid normally"
+            return _("see your cards and bid normally")
         return str(action)
 
     def call_prompt(self, view: View) -> str | None:
@@ -176,12 +216,13 @@ class SpadesRenderer:
 
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
-        lines = ["--- Final places " + "-" * 30]
+        lines = [_("--- Final places ") + "-" * 30]
         places = side_places([outcome.places[team[0]] for team in p["teams"]])
         for t in sorted((0, 1), key=lambda t: places[t]):
             seats = p["teams"][t]
             place = ordinal(places[t])
-            lines.append(f"{place:>4}  {_team(names, seats)} ({count(p['scores'][t], 'point')})")
+            points = count(p["scores"][t], "point", "points")
+            lines.append(f"{place:>4}  {_team(names, seats)} ({points})")
         return "\n".join(lines)
 
 

@@ -14,11 +14,20 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.italian_cards import pretty
+from tavolo.cli.i18n import N_, _, pgettext
 from tavolo.cli.play.renderers import TABLE_OPTIONS
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
 from tavolo.cli.play.wording import count, match_words, ordinal, side_places
 
-_CALLS = {"napoletana": "napoletana (A-2-3)", "three": "three of a kind", "four": "four of a kind"}
+_CALLS = {
+    "napoletana": N_("napoletana (A-2-3)"),
+    "three": N_("three of a kind"),
+    "four": N_("four of a kind"),
+}
+
+
+def _call(call: str) -> str:
+    return _(_CALLS[call]) if call in _CALLS else call
 
 
 def _side(names: Sequence[str], seats: Sequence[int]) -> str:
@@ -41,7 +50,9 @@ def _match(p: Mapping[str, Any]) -> str:
     """How the match ends: Ciapanò's ``limit`` names its number from the table's options."""
     if p["match_length"] == "limit":
         limit = p.get(TABLE_OPTIONS, {}).get("limit")
-        return f"the match ends at {limit} points" if limit else "to the limit"
+        if limit:
+            return _("the match ends at {limit} points").format(limit=limit)
+        return _("to the limit")
     return match_words(p["match_length"])
 
 
@@ -53,25 +64,34 @@ class TresetteRenderer:
         p: Any = view.public
         if p.get("places") or p.get("phase") == "over" or p.get("turn") is None:
             return None
-        return turn_line(p["turn"], view.seat, names, ANTICLOCKWISE, "play")
+        return turn_line(p["turn"], view.seat, names, ANTICLOCKWISE, pgettext("to", "play"))
 
     def table(self, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
-        lines = [f"--- Hand {p['hand_no']}, trick {p['trick_number']} - your turn " + "-" * 20]
+        lines = [
+            _("--- Hand {hand}, trick {trick} - your turn ").format(
+                hand=p["hand_no"], trick=p["trick_number"]
+            )
+            + "-" * 20
+        ]
         lines.append(
-            f"Totals ({_match(p)}): "
+            _("Totals ({match}): ").format(match=_match(p))
             + "   ".join(
                 f"{_side(names, side)} {p['totals'][i]}" for i, side in enumerate(p["sides"])
             )
         )
         if p["stock_size"]:
-            lines.append(f"Stock: {count(p['stock_size'], 'card')}.")
+            lines.append(_("Stock: {stock}.").format(stock=count(p["stock_size"], "card", "cards")))
         for seat, shown in enumerate(p["shown"]):
             if shown and seat != view.seat:
-                lines.append(f"{names[seat]} is known to hold: {_cards(shown)}")
-        table = _plays(p["trick"], names) if p["trick"] else "nothing yet: you lead"
-        lines.append(f"On the table: {table}")
-        lines.append("Your hand: " + "  ".join(pretty(c) for c in view.hand))
+                lines.append(
+                    _("{name} is known to hold: {cards}").format(
+                        name=names[seat], cards=_cards(shown)
+                    )
+                )
+        table = _plays(p["trick"], names) if p["trick"] else _("nothing yet: you lead")
+        lines.append(_("On the table: {cards}").format(cards=table))
+        lines.append(_("Your hand: {cards}").format(cards="  ".join(pretty(c) for c in view.hand)))
         return "\n".join(lines)
 
     def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
@@ -82,47 +102,74 @@ class TresetteRenderer:
         if new_hand and p["last_hand"] is not None and old is not None:
             lines.extend(self._hand_over(p, names))
         if new_hand:
-            dealt = _does(names, p["dealer"], after.seat, "deal", "deals")
-            lines.append(f"Hand {p['hand_no']}: {dealt}.")
+            dealt = _does(
+                names, p["dealer"], after.seat, pgettext("you", "deal"), pgettext("verb", "deals")
+            )
+            lines.append(_("Hand {n}: {who_deals}.").format(n=p["hand_no"], who_deals=dealt))
         for seat, declared in enumerate(p["declarations"]):
             seen = [] if new_hand or old is None else old["declarations"][seat]
             for d in declared[len(seen) :]:
-                who = _does(names, seat, after.seat, "declare", "declares")
-                lines.append(f"{who} {_CALLS[d['call']]}: {_cards(d['cards'])} (+{d['points']}).")
+                who = _does(
+                    names,
+                    seat,
+                    after.seat,
+                    pgettext("you", "declare"),
+                    pgettext("verb", "declares"),
+                )
+                lines.append(f"{who} {_call(d['call'])}: {_cards(d['cards'])} (+{d['points']}).")
         last = p["last_trick"]
         if last and (new_hand or old["last_trick"] != last):
-            won = _does(names, last["winner"], after.seat, "take", "takes")
-            lines.append(f"Trick {last['number']}: {_plays(last['plays'], names)} - {won} it.")
-            for d in p["last_drawn"]:
-                lines.append(
-                    f"  {_does(names, d['seat'], after.seat, 'draw', 'draws')} {pretty(d['card'])}."
+            won = _does(
+                names,
+                last["winner"],
+                after.seat,
+                pgettext("you", "take"),
+                pgettext("verb", "takes"),
+            )
+            lines.append(
+                _("Trick {n}: {plays} - {who_takes} it.").format(
+                    n=last["number"], plays=_plays(last["plays"], names), who_takes=won
                 )
+            )
+            for d in p["last_drawn"]:
+                drew = _does(
+                    names, d["seat"], after.seat, pgettext("you", "draw"), pgettext("verb", "draws")
+                )
+                lines.append(f"  {drew} {pretty(d['card'])}.")
         if p["phase"] == "over" != old["phase"] and not new_hand and p["last_hand"] is not None:
             lines.extend(self._hand_over(p, names))
         return lines
 
     def _hand_over(self, p: Any, names: Sequence[str]) -> list[str]:
         summary = p["last_hand"]
-        lines = [f"Hand {summary['hand']} is over (aces, thirds, points; last trick +1):"]
+        lines = [
+            _("Hand {n} is over (aces, thirds, points; last trick +1):").format(n=summary["hand"])
+        ]
         for i, side in enumerate(p["sides"]):
             aces, thirds = summary["aces_and_thirds"][i]
-            last = " + last trick" if summary["last_trick_side"] == i else ""
+            last = " + " + _("last trick") if summary["last_trick_side"] == i else ""
             declared = summary.get("declared")
-            extra = f" + {declared[i]} declared" if declared and declared[i] else ""
+            extra = (
+                " + " + _("{n} declared").format(n=declared[i]) if declared and declared[i] else ""
+            )
+            aces_text = count(aces, "ace", "aces")
+            thirds_text = count(thirds, "third", "thirds")
             lines.append(
-                f"  {_side(names, side)}: {count(aces, 'ace')}, "
-                f"{count(thirds, 'third')}{last}{extra}: "
+                f"  {_side(names, side)}: {aces_text}, "
+                f"{thirds_text}{last}{extra}: "
                 f"{summary['points'][i]}"
             )
         if summary.get("cappotto"):
-            lines.append("  Cappotto! The taker scores 0 and everyone else 11.")
+            lines.append("  " + _("Cappotto! The taker scores 0 and everyone else 11."))
         return lines
 
     def choice(self, action: Action, view: View) -> str:
         if action.kind is ActionKind.PLAY:
-            return f"play {pretty(action.cards[0])}"
+            return _("play {card}").format(card=pretty(action.cards[0]))
         if action.kind is ActionKind.CALL:
-            return f"declare {_CALLS.get(str(action.call), action.call)}: {_cards(action.cards)}"
+            return _("declare {call}: {cards}").format(
+                call=_call(str(action.call)), cards=_cards(action.cards)
+            )
         return str(action)
 
     def call_prompt(self, view: View) -> str | None:
@@ -133,12 +180,13 @@ class TresetteRenderer:
 
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         p: Any = view.public
-        lines = ["--- Final places " + "-" * 30]
+        lines = [_("--- Final places ") + "-" * 30]
         places = side_places([outcome.places[side[0]] for side in p["sides"]])
         for i in sorted(range(len(places)), key=lambda i: places[i]):
             seats = p["sides"][i]
             place = ordinal(places[i])
-            lines.append(f"{place:>4}  {_side(names, seats)} ({count(p['totals'][i], 'point')})")
+            points = count(p["totals"][i], "point", "points")
+            lines.append(f"{place:>4}  {_side(names, seats)} ({points})")
         return "\n".join(lines)
 
 

@@ -8,14 +8,14 @@ from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
-from tavolo.cardgames.games.shedding.deck import describe
 from tavolo.cardgames.games.shedding.uno_state import ANSWER_PLUS4, NAME_COLOUR
-from tavolo.cli.play.render.pika import PikaRenderer, skip_line
-from tavolo.cli.play.wording import count, does, ordinal
+from tavolo.cli.i18n import _, ngettext, pgettext
+from tavolo.cli.play.render.pika import PikaRenderer, colour_word, describe, skip_line
+from tavolo.cli.play.wording import count, does, match_words, ordinal
 
 
 def _cards(n: int) -> str:
-    return "1 card" if n == 1 else f"{n} cards"
+    return ngettext("{n} card", "{n} cards", n).format(n=n)
 
 
 class UnoRenderer(PikaRenderer):
@@ -29,29 +29,43 @@ class UnoRenderer(PikaRenderer):
             for s, n in enumerate(p["hand_sizes"])
             if s != me
         ]
-        colour = p["colour"] or "not named yet"
+        colour = colour_word(p["colour"]) if p["colour"] else _("not named yet")
         lines = [
-            f"--- Hand {p['round']} ({p['match_length']}) " + "-" * 30,
-            f"Top card: {describe(p['top'])}   Colour in play: {colour}",
+            _("--- Hand {n} ({match}) ").format(n=p["round"], match=match_words(p["match_length"]))
+            + "-" * 30,
+            _("Top card: {card}   Colour in play: {colour}").format(
+                card=describe(p["top"]), colour=colour
+            ),
             self.turn(view, names) or "",
-            f"Stock: {_cards(p['stock_size'])}   Players: " + " | ".join(others),
-            "Match points: " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(p["totals"])),
+            _("Stock: {cards}   Players: ").format(cards=_cards(p["stock_size"]))
+            + " | ".join(others),
+            _("Match points: ") + ", ".join(f"{names[s]} {t}" for s, t in enumerate(p["totals"])),
         ]
         if p["phase"] == ANSWER_PLUS4 and p["turn"] == me:
             lines.append(
-                f"{names[p['plus4_by']]} played a wild +4 on you: accept (draw 4) or "
-                "challenge (if they held the colour in play they draw 4, else you draw 6)."
+                _(
+                    "{who} played a wild +4 on you: accept (draw 4) or challenge (if they held "
+                    "the colour in play they draw 4, else you draw 6)."
+                ).format(who=names[p["plus4_by"]])
             )
         if p["phase"] == NAME_COLOUR and p["turn"] == me:
-            lines.append("A wild was turned: name the colour to play on.")
+            lines.append(_("A wild was turned: name the colour to play on."))
         if "shown" in view.private:
             shown = view.private["shown"]
             cards = ", ".join(describe(c) for c in shown["hand"])
-            lines.append(f"{names[shown['seat']]} showed you their hand: {cards}")
+            lines.append(
+                _("{who} showed you their hand: {cards}").format(
+                    who=names[shown["seat"]], cards=cards
+                )
+            )
         hand = "  ".join(f"[{n}] {describe(c)}" for n, c in enumerate(view.hand, 1))
-        lines.append(f"Your hand: {hand}")
+        lines.append(_("Your hand: {cards}").format(cards=hand))
         if "drawn" in view.private:
-            lines.append(f"You drew {describe(view.private['drawn'])}: play it or keep it.")
+            lines.append(
+                _("You drew {card}: play it or keep it.").format(
+                    card=describe(view.private["drawn"])
+                )
+            )
         return "\n".join(lines)
 
     def news(self, before: View | None, after: View, names: Sequence[str]) -> list[str]:
@@ -66,22 +80,29 @@ class UnoRenderer(PikaRenderer):
                 continue
             who, kind = names[move["seat"]], move["move"]
             if kind == "play":
-                card = describe(move["card"]) if move["card"] else "a card"
-                named = f", naming {move['colour']}" if move["card"].startswith("W") else ""
-                lines.append(f"{who} played {card}{named}.")
+                card = describe(move["card"]) if move["card"] else _("a card")
+                if move["card"].startswith("W"):
+                    line = _("{who} played {card}, naming {colour}.")
+                else:
+                    line = _("{who} played {card}.")
+                lines.append(line.format(who=who, card=card, colour=colour_word(move["colour"])))
                 lines.extend(skip_line(move, after.public, names))
             elif kind == "draw":
-                lines.append(f"{who} drew a card.")
+                lines.append(_("{who} drew a card.").format(who=who))
             elif kind == "keep":
-                lines.append(f"{who} kept the card.")
+                lines.append(_("{who} kept the card.").format(who=who))
             elif kind == "uno":
                 lines.append(f"{who}: UNO!")
             elif kind == "challenge":
-                lines.append(f"{who} challenged the wild +4.")
+                lines.append(_("{who} challenged the wild +4.").format(who=who))
             elif kind == "names":
-                lines.append(f"{who} named {move['colour']}.")
+                lines.append(
+                    _("{who} named {colour}.").format(who=who, colour=colour_word(move["colour"]))
+                )
             elif kind.startswith("draws "):
-                lines.append(f"{does(who, 'draws')} {kind.split()[1]} cards.")
+                n = int(kind.split()[1])
+                draws = does(who, pgettext("verb", "draws"), pgettext("you", "draw"))
+                lines.append(f"{draws} {_cards(n)}.")
         ended = after.public["phase"] == "over" and (
             before is None or before.public["phase"] != "over"
         )
@@ -95,42 +116,45 @@ class UnoRenderer(PikaRenderer):
         gained = [a - b for a, b in zip(now, was, strict=True)]
         scorer = max(range(len(gained)), key=lambda s: gained[s])
         if not gained[scorer]:
-            return [f"Hand {before.public['round']} is over: nobody scores."]
+            return [_("Hand {n} is over: nobody scores.").format(n=before.public["round"])]
+        scores = does(names[scorer], pgettext("verb", "scores"), pgettext("you", "score"))
         return [
-            f"Hand {before.public['round']} is over: {does(names[scorer], 'scores')} "
-            f"{gained[scorer]} (the points left in the other hands)."
+            _(
+                "Hand {n} is over: {who_scores} {points} (the points left in the other hands)."
+            ).format(n=before.public["round"], who_scores=scores, points=gained[scorer])
         ]
 
     def choice(self, action: Action, view: View) -> str:
         kind = action.kind
         if kind is ActionKind.PLAY:
-            text = f"play {describe(action.cards[0])}"
+            text = _("play {card}").format(card=describe(action.cards[0]))
             if action.colour:
-                text += f", naming {action.colour}"
+                text += _(", naming {colour}").format(colour=colour_word(action.colour))
             if action.call:
-                text += " and call UNO!"
+                text += _(" and call UNO!")
             return text
         if kind is ActionKind.ACCEPT:
-            return "accept the wild +4 (draw 4)"
+            return _("accept the wild +4 (draw 4)")
         if kind is ActionKind.CHALLENGE:
-            return "challenge the wild +4"
+            return _("challenge the wild +4")
         if kind is ActionKind.CALL and action.call == "colour":
-            return f"name {action.colour}"
+            return _("name {colour}").format(colour=colour_word(action.colour))
         if kind is ActionKind.CALL:
-            return "call UNO!"
+            return _("call UNO!")
         return super().choice(action, view)
 
     def call_prompt(self, view: View) -> str | None:
         if view.seat not in view.public["uno_windows"]:
             return None
-        return "One card left! 1) UNO!  2) say nothing  -- quick: "
+        return _("One card left! 1) UNO!  2) say nothing  -- quick: ")
 
     def outcome(self, outcome: Outcome, view: View, names: Sequence[str]) -> str:
         order = sorted(range(len(names)), key=lambda s: (outcome.places[s], s))
-        lines = ["--- Final places " + "-" * 30]
+        lines = [_("--- Final places ") + "-" * 30]
         for s in order:
             place = ordinal(outcome.places[s])
-            lines.append(f"{place:>4}  {names[s]} ({count(outcome.scores[s], 'point')})")
+            points = count(outcome.scores[s], "point", "points")
+            lines.append(f"{place:>4}  {names[s]} ({points})")
         return "\n".join(lines)
 
 
