@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +19,7 @@ GAME = get_game("burraco")
 LAST_STOCK = 2
 
 
+@pytest.mark.load
 @settings(max_examples=scaled(25, 250), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seats=st.sampled_from([2, 4]),

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from tavolo.cardgames.errors import InvalidOptions
 from tavolo.cardgames.registry import all_games
 from tavolo.cardgames.rng import SeededRandom
-from tests.scale import scaled
+from tests.scale import FULL, scaled
 from tests.unit.cardgames.conformance import (
     SHORT_MATCH,
     Tally,
@@ -91,9 +91,16 @@ def seeded_games(name: str, actions: int, max_games: int, probe_every: int) -> t
     return games, played
 
 
-@pytest.mark.parametrize("name", GAMES)
+SOAKED = [pytest.mark.load] if FULL else []
+"""`make test` runs the probed games in both passes (not `load`); `make soak` selects
+only `load` and `fault` tests, so at its size they are marked `load` to be run there."""
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=SOAKED) for n in GAMES])
 def test_seeded_games_probed_at_every_action(name: str) -> None:
-    games, _ = seeded_games(name, actions=PROBED_ACTIONS, max_games=1000, probe_every=1)
+    games, _ = seeded_games(
+        name, actions=PROBED_ACTIONS, max_games=scaled(1000, 10_000), probe_every=1
+    )
     assert games >= 3
 
 

@@ -2,13 +2,13 @@
 Scopa, Scopone, Asso Pigliatutto, Cirulla, Briscola, Spades, Burraco and Tresette.
 
 Each match's first hand is played once by bots to learn what every side scores in it;
-the same hand is then replayed from totals set so that it ends with 2, 3 or 4 sides (as
-many as the game seats) level at the top, and bots play the tie-break hands that follow.
-No game here seats four sides (four players play in two partnerships), so the ties
-are 2-way everywhere and 3-way at the 3-player tables. The places are worked out here from the rules alone, never by the engine's own place
-function: the tied sides ordered by the tie-break hands in turn (a later hand orders
-only the sides an earlier one left level), at most 3 hands, then the last capture's side
-dropping below the others still level, and everyone else by total."""
+the same hand is then replayed from totals set so that it ends with 2 or 3 sides level
+at the top, and bots play the tie-break hands that follow. No game here seats four
+sides (four players play in two partnerships), so ties are 3-way only at 3-player
+tables. The places are worked out here from the rules alone, never by the engine's own
+place function: the tied sides ordered by the tie-break hands in turn (a later hand
+orders only the sides an earlier one left level), at most 3 hands, then the last
+capture's side dropping below the others still level, and everyone else by total."""
 
 from __future__ import annotations
 
@@ -205,6 +205,7 @@ def game_side(game: Game[Any], state: Any, seat: int, sides: int) -> int:
     return side
 
 
+@pytest.mark.load
 @pytest.mark.parametrize("name", OWN)
 def test_forced_ties_are_placed_by_rules_0_12_to_0_14(name: str) -> None:
     """PCG-7, RULES §0.11-14: a match ending with 2, 3 or 4 sides level at the top (as

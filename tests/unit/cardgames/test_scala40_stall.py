@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -114,6 +115,7 @@ def _table_cards(state: Any) -> int:
     return len(cards) + sum(c != JOKER for c in cards)
 
 
+@pytest.mark.load
 @settings(max_examples=scaled(15, 150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seats=st.integers(2, 6),
@@ -158,6 +160,7 @@ def test_scala40_every_hand_ends_within_a_bound(
     assert GAME.outcome(state) is not None
 
 
+@pytest.mark.load
 @settings(max_examples=scaled(12, 120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seats=st.integers(2, 6), seed=st.binary(min_size=1, max_size=8))
 def test_scala40_a_table_that_never_lays_a_card_stalls_after_three_stocks(
