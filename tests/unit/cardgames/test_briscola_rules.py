@@ -188,10 +188,11 @@ def test_briscola_6_a_hand_that_can_still_be_caught_deals_again() -> None:
 def test_briscola_6_ko_tie_break_hands_and_the_last_trick_rule() -> None:
     """BRISCOLA-6 with RULES §0 rules 13-14: more points in a tie-break wins; after a
     third drawn one the side that took the last trick loses."""
-    assert tiebreak_ranking((0, 1), [70, 50], 1, 0, 2) == (2, 1)
-    assert tiebreak_ranking((0, 1), [60, 60], 1, 0, 2) is None
-    assert tiebreak_ranking((0, 1), [60, 60], 3, 0, 2) == (1, 2)
-    assert tiebreak_ranking((0, 1), [40, 40, 40], 3, 2, 3) == (2, 2, 0)
+    assert tiebreak_ranking((0, 1), [70, 50], 1, 0, (0, 0)) == ((2, 1), ())
+    assert tiebreak_ranking((0, 1), [60, 60], 1, 0, (0, 0)) == ((0, 0), (0, 1))
+    assert tiebreak_ranking((0, 1), [60, 60], 3, 0, (0, 0)) == ((1, 2), ())
+    assert tiebreak_ranking((0, 1), [40, 40, 40], 3, 2, (0, 0, 0)) == ((2, 2, 0), ())
+    assert tiebreak_ranking((0, 1, 2), [50, 50, 20], 1, 2, (0, 0, 0)) == ((2, 2, 1), (0, 1))
 
 
 def test_briscola_6_ko_plays_a_tie_break_hand_after_a_drawn_match() -> None:
@@ -287,3 +288,40 @@ def test_the_turned_card_is_on_view_until_drawn_and_the_stock_stays_hidden() -> 
     state, _ = play(state, 1, "4C")
     assert GAME.view(state, 1).public["turned"] is None
     assert GAME.view(state, 1).public["trumps"] == "B"
+
+
+def _three_way_tie_break(piles: tuple[str, str], **fields: Any) -> BriscolaState:
+    """A KO tie-break hand among three players level on 40, at its last trick (4C 5C 6C:
+    no points, seat 2 takes it); seats 0 and 1 hold ``piles``, seat 2 the rest."""
+    state = table(3, {0: "4C", 1: "5C", 2: "6C"}, turn=0, options={"ko": True})
+    taken = (tuple(piles[0].split()), tuple(piles[1].split()))
+    held = {c for p in taken for c in p} | {"4C", "5C", "6C"}
+    rest = tuple(sorted(set(italian_cards.deck(("2B",))) - held))
+    return state.replace(taken=(*taken, rest), points=(40, 40, 40), **fields)
+
+
+def test_briscola_6_a_three_way_tie_break_plays_on_while_two_share_the_top() -> None:
+    """BRISCOLA-6 with RULES §0.13 (PCG-7): three players level; the first tie-break hand
+    gives 50, 50 and 20, so seat 2 is third and seats 0 and 1 play another hand, which
+    seat 0 wins: places 1, 2, 3, and the tie-break points stay out of the totals."""
+    first = _three_way_tie_break(
+        ("AC 3C RC CC FC AD RD CD FD", "AB 3B RB CB FB AS RS CS FS"),
+        tied=(0, 1, 2),
+    )
+    assert [card_points(p, POINTS) for p in first.taken] == [50, 50, 20]
+    for seat, card in ((0, "4C"), (1, "5C"), (2, "6C")):
+        first, _ = play(first, seat, card)
+    assert GAME.outcome(first) is None, "two sides still share the top"
+    assert first.tied == (0, 1) and first.tiebreaks == 1 and first.points == (40, 40, 40)
+    second = _three_way_tie_break(
+        ("AC 3C RC CC FC AD 3D RD CD FD", "AB 3B RB CB FB AS RS CS FS"),
+        tied=first.tied,
+        tiebreaks=first.tiebreaks,
+        ranking=first.ranking,
+    )
+    assert [card_points(p, POINTS) for p in second.taken] == [60, 50, 10]
+    for seat, card in ((0, "4C"), (1, "5C"), (2, "6C")):
+        second, _ = play(second, seat, card)
+    outcome = GAME.outcome(second)
+    assert outcome is not None and outcome.places == (1, 2, 3)
+    assert outcome.detail["points"] == [40, 40, 40] and outcome.detail["tie_breaks"] == 2

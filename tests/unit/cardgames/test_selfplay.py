@@ -11,16 +11,11 @@ from tavolo.cardgames.actions import Action
 from tavolo.cardgames.registry import all_games
 from tavolo.cardgames.selfplay import play_random, random_games
 
-STALLED = {("scala40", 0)}
-"""Games that reach a position no rule ends (see the test below): left out here."""
-
 
 @pytest.mark.parametrize("name", sorted(all_games()))
 def test_self_play_games_replay_move_for_move(name: str) -> None:
     game = all_games()[name]
     for n in range(20):
-        if (name, n) in STALLED:
-            continue
         counts = game.seat_counts()
         seats = counts[n % len(counts)]
         seed = f"selfplay {name} {n}".encode()
@@ -35,17 +30,22 @@ def test_self_play_games_replay_move_for_move(name: str) -> None:
         assert pickle.dumps(state) == pickle.dumps(final)
 
 
-@pytest.mark.xfail(strict=True, raises=RuntimeError, reason="a Scala 40 stall needs a rule")
 def test_scala40_a_hand_in_which_no_card_can_be_laid_ends() -> None:
-    """SCALA40-2: RULES 13 gives no end to a hand in which no card can ever be laid. In
-    self-play seed 0 both players have opened and hold one card each and the table holds
-    only full sets: each turn draws and discards for ever, the pozzo refilling the stock.
-    Expected to fail until a rule ends such a hand."""
+    """SCALA40-2: in self-play seed 0 both players open and hold one card each while the
+    table holds only full sets, so no card can ever be laid: the hand ends as a stall
+    (docs/decisions.md) instead of drawing and discarding for ever."""
     game = all_games()["scala40"]
     seats = game.seat_counts()[0]
     state = game.new_game({}, seats, b"selfplay scala40 0")
-    final, _ = play_random(game, state, random.Random(0), [])
+    moves: list[tuple[int, Action]] = []
+    final, _ = play_random(game, state, random.Random(0), moves)
     assert game.outcome(final) is not None
+    state = game.new_game({}, seats, b"selfplay scala40 0")
+    stalls = 0
+    for seat, action in moves:
+        state, events = game.apply(state, seat, action)
+        stalls += sum(e["type"] == "hand_stalled" for e in events)
+    assert stalls >= 1
 
 
 def test_the_same_chooser_plays_the_same_games_and_another_does_not() -> None:

@@ -428,8 +428,9 @@ def test_spades_8_equal_scores_past_500_play_another_round() -> None:
 
 
 def test_spades_8_a_tie_break_round_goes_to_the_higher_score() -> None:
-    # Level at 510 after the last round. In the tie-break round NS miss 6 and EW make 6
-    # with 4 bags: both end below 500, and the higher total still wins (RULES 0.13).
+    """SPADES-8 with RULES §0.13: level at 510 after the last round. In the tie-break
+    round NS miss 6 (-60) and EW make 6 with 4 bags (+56): EW score more in it and win,
+    and the round's points never enter the match scores."""
     state = table(
         {0: "AH", 1: "2H", 2: "3H", 3: "4H"},
         bids=(3, 3, 3, 3),
@@ -439,8 +440,12 @@ def test_spades_8_a_tie_break_round_goes_to_the_higher_score() -> None:
     ).replace(tiebreak_rounds=0)
     for seat, card in ((0, "AH"), (3, "4H"), (2, "3H"), (1, "2H")):
         state = play(state, seat, card)
-    assert state.scores == (510 - 60, 510 + 60 - 4)
+    assert state.scores == (510, 510)
+    assert state.score_sheet[-1] == (-60, 60 - 4, 510, 510)
     assert state.winner == 1 and state.end_reason == "tie_break"
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.places == (3, 1, 3, 1)
+    assert outcome.scores == (510, 510, 510, 510)
 
 
 def test_spades_8_third_level_tie_break_lost_by_the_last_trick_taker() -> None:

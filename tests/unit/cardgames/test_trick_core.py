@@ -56,10 +56,12 @@ def test_points_and_sides() -> None:
 
 
 def test_tie_break_hands_rank_by_points_and_the_third_by_the_last_trick() -> None:
-    assert tiebreak_ranking((0, 1), [70, 50], 1, 0, 2) == (2, 1)
-    assert tiebreak_ranking((0, 1), [60, 60], 2, 0, 2) is None
-    assert tiebreak_ranking((0, 1), [60, 60], 3, 1, 2) == (2, 1)  # side 1 took it: loses
-    assert tiebreak_ranking((0, 1), [5, 5, 1], 3, 2, 3) == (2, 2, 0)  # not tied: shared
+    assert tiebreak_ranking((0, 1), [70, 50], 1, 0, (0, 0)) == ((2, 1), ())
+    assert tiebreak_ranking((0, 1), [60, 60], 2, 0, (0, 0)) == ((0, 0), (0, 1))
+    # side 1 took it: loses
+    assert tiebreak_ranking((0, 1), [60, 60], 3, 1, (0, 0)) == ((2, 1), ())
+    # not tied: shared
+    assert tiebreak_ranking((0, 1), [5, 5, 1], 3, 2, (0, 0, 0)) == ((2, 2, 0), ())
 
 
 def test_an_order_is_built_from_a_rank_list_strongest_first() -> None:

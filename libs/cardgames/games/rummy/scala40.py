@@ -9,6 +9,11 @@ that does not reach 40. Which plays are allowed is
 :mod:`~tavolo.cardgames.games.rummy.scala40_legal`; the points are
 :mod:`~tavolo.cardgames.games.rummy.scala40_scoring`.
 
+A hand in which nothing can be laid ends as a stall **[decision]**: when the stock runs
+out after two stocks rebuilt from the pozzo in a row were drawn with no card laid on the
+table (meld, attachment or joker swap), it is not rebuilt a third time; nobody closed and
+everyone scores the cards in hand (RULES 13.7), as when stock and pozzo are both spent.
+
 A turn timeout draws from the stock; once drawn it takes back an unfinished opening,
 and otherwise discards the card that costs most in hand, a joker last **[decision]**.
 """
@@ -34,10 +39,12 @@ from tavolo.cardgames.games.rummy.scala40_legal import (
 from tavolo.cardgames.games.rummy.scala40_scoring import hand_penalty, opening_value
 from tavolo.cardgames.games.rummy.scala40_state import (
     DRAW,
+    DRY_REBUILDS,
     OVER,
     PLAY,
     Scala40Options,
     Scala40State,
+    laid_measure,
     next_player,
     parse_match_length,
     players_in,
@@ -117,6 +124,8 @@ class Scala40(Game[Scala40State]):
             opened=(False,) * seats,
             taken=None,
             turns_done=0,
+            dry_rebuilds=0,
+            laid_mark=0,
             alive=(True,) * seats,
             totals=(0,) * seats,
             hands_won=(0,) * seats,
@@ -234,10 +243,21 @@ class Scala40(Game[Scala40State]):
             if len(state.pozzo) <= 1:
                 events.append({"type": "stock_exhausted", "seat": seat})
                 return self._end_hand(state, closer=None, in_mano=False, events=events)
+            laid = laid_measure(state.melds)
+            dry = 0 if laid > state.laid_mark else state.dry_rebuilds
+            if dry >= DRY_REBUILDS:
+                events.append({"type": "hand_stalled", "seat": seat, "rebuilds": dry})
+                return self._end_hand(state, closer=None, in_mano=False, events=events)
             rng = state.rng.copy()
             cards = list(state.pozzo[:-1])
             rng.shuffle(cards)
-            state = state.replace(rng=rng, stock=tuple(cards), pozzo=state.pozzo[-1:])
+            state = state.replace(
+                rng=rng,
+                stock=tuple(cards),
+                pozzo=state.pozzo[-1:],
+                dry_rebuilds=dry + 1,
+                laid_mark=laid,
+            )
             events.append({"type": "stock_rebuilt", "cards": len(cards)})
         card = state.stock[0]
         after = self._with_hand(state, seat, sort_cards((*state.hands[seat], card)))

@@ -18,6 +18,8 @@ from tavolo.cardgames.rng import SeededRandom
 from tavolo.cardgames.slotted import SlottedState
 
 HAND_SIZE = 13
+DRY_REBUILDS = 2
+"""Stocks rebuilt from the pozzo in a row with no card laid before a hand ends as a stall."""
 DRAW, PLAY, OVER = "draw", "play", "over"
 
 
@@ -55,6 +57,8 @@ _FIELDS: Final = (
     "opened",
     "taken",  # the pozzo card taken this turn, which must be used
     "turns_done",  # turns completed this hand (no closing in the first round)
+    "dry_rebuilds",  # stocks rebuilt from the pozzo since a card was last laid (the stall)
+    "laid_mark",  # laid_measure(melds) when the stock last ran out
     "alive",
     "totals",
     "hands_won",
@@ -90,6 +94,8 @@ class Scala40State(SlottedState):
         opened: tuple[bool, ...],
         taken: str | None,
         turns_done: int,
+        dry_rebuilds: int,
+        laid_mark: int,
         alive: tuple[bool, ...],
         totals: tuple[int, ...],
         hands_won: tuple[int, ...],
@@ -114,6 +120,8 @@ class Scala40State(SlottedState):
         self.opened = opened
         self.taken = taken
         self.turns_done = turns_done
+        self.dry_rebuilds = dry_rebuilds
+        self.laid_mark = laid_mark
         self.alive = alive
         self.totals = totals
         self.hands_won = hands_won
@@ -122,6 +130,13 @@ class Scala40State(SlottedState):
         self.last_hand = last_hand
         self.places = places
         self.end_reason = end_reason
+
+
+def laid_measure(melds: tuple[tuple[int, Meld], ...]) -> int:
+    """Grows with every card laid for good: a meld or an attachment adds cards to the
+    table, and a joker swapped back leaves the table with one more natural card. Nothing
+    ever leaves the table, so the measure never falls and each rise is progress."""
+    return sum(len(m.cards) + sum(c != JOKER for c in m.cards) for _, m in melds)
 
 
 def parse_match_length(value: object) -> int | None:
@@ -186,4 +201,6 @@ def start_hand(state: Scala40State, hand_no: int, dealer: int) -> Scala40State:
         opened=(False,) * state.seats,
         taken=None,
         turns_done=0,
+        dry_rebuilds=0,
+        laid_mark=0,
     )

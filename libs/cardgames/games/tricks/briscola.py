@@ -255,13 +255,13 @@ class Briscola(Game[BriscolaState]):
         events.append({"type": "hand_scored", **summary, "points": list(points)})
         state = state.replace(last_hand=summary)
         if tiebreak:
-            ranking = tiebreak_ranking(
-                state.tied, points, state.tiebreaks + 1, last_side, len(points)
+            ranking, level = tiebreak_ranking(
+                state.tied, points, state.tiebreaks + 1, last_side, state.ranking
             )
-            state = state.replace(tiebreaks=state.tiebreaks + 1)
-            if ranking is not None:
-                return self._game_over(state.replace(ranking=ranking), "tie_break", events)
-            return self._next_hand(state, events)
+            state = state.replace(tiebreaks=state.tiebreaks + 1, ranking=ranking)
+            if not level:
+                return self._game_over(state, "tie_break", events)
+            return self._next_hand(state.replace(tied=level), events)
         hands_won = list(state.hands_won)
         if winner is not None:
             hands_won[winner] += 1

@@ -133,25 +133,34 @@ MAX_TIEBREAKS = 3
 
 
 def tiebreak_ranking(
-    tied: Sequence[int], points: Sequence[int], tiebreaks: int, last_trick_side: int, sides: int
-) -> tuple[int, ...] | None:
-    """The order a KO tie-break hand gives the ``tied`` sides (higher ranks higher), or
-    ``None`` when it is drawn and another is due (RULES §0 rules 13-14, PCG-7).
+    tied: Sequence[int],
+    points: Sequence[int],
+    tiebreaks: int,
+    last_trick_side: int,
+    ranking: Sequence[int],
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """After a KO tie-break hand, the order it adds to ``ranking`` (per side, higher
+    ranks higher) and the sides still level at the top, who play another hand (empty
+    once the order is settled; RULES §0 rules 13-14, PCG-7).
 
-    More points among the tied sides ranks higher. After the third drawn hand, the side
-    that took the last trick loses; if it is not among the tied sides they share.
+    Among the ``tied`` sides more points ranks higher; a later hand orders only the
+    sides an earlier one left level at the top, so every side split off below keeps its
+    place. After the third hand the side that took the last trick drops below the others
+    still level; if it is not among them they share.
     """
-    ranking = [0] * sides
-    scored = {points[side] for side in tied}
-    if len(scored) > 1:
+    order = list(ranking)
+    best = max(points[side] for side in tied)
+    top = tuple(side for side in tied if points[side] == best)
+    if len(top) < len(tied):
         for side in tied:
-            ranking[side] = sum(1 for other in tied if points[other] < points[side]) + 1
-        return tuple(ranking)
+            order[side] += 1 + sum(1 for other in tied if points[other] < points[side])
+    if len(top) == 1:
+        return tuple(order), ()
     if tiebreaks < MAX_TIEBREAKS:
-        return None
-    for side in tied:
-        ranking[side] = 1 if side == last_trick_side else 2
-    return tuple(ranking)
+        return tuple(order), top
+    for side in top:
+        order[side] += 1 if side == last_trick_side else 2
+    return tuple(order), ()
 
 
 # -- the step of play -------------------------------------------------------------------

@@ -373,14 +373,19 @@ class Spades(Game[SpadesState]):
             "tricks": list(state.tricks_won),
             "teams": [r.to_dict() for r in results],
         }
+        if state.tiebreak_rounds is not None:
+            summary["tie_break"] = state.tiebreak_rounds + 1  # its points stay out (§0.13)
         events.append({"type": "round_scored", **copy_summary(summary)})
         st = state  # the apply's own copy
-        st.scores = scores
-        st.bags = (results[0].bags, results[1].bags)
-        st.score_sheet = (*state.score_sheet, (*deltas, *scores))
+        tiebreaks = st.tiebreak_rounds
+        if tiebreaks is None:
+            st.scores = scores
+            st.bags = (results[0].bags, results[1].bags)
+        # else RULES §0.13: a tie-break round orders the level teams only; its points
+        # (and bags) never enter the match scores.
+        st.score_sheet = (*state.score_sheet, (*deltas, *st.scores))
         st.last_round = summary
         st.bostons = (state.bostons[0] + results[0].boston, state.bostons[1] + results[1].boston)
-        tiebreaks = st.tiebreak_rounds
         if tiebreaks is None:
             winner = winner_after_round(scores, opts.target, opts.lose_at)
             reason = "target" if max(scores) >= opts.target else "floor"
@@ -388,8 +393,8 @@ class Spades(Game[SpadesState]):
                 tiebreaks = 0
         else:
             tiebreaks += 1
-            winner = winner_of_tiebreak(scores, tiebreaks, last_trick_team)
-            reason = "tie_break" if scores[0] != scores[1] else "last_trick"
+            winner = winner_of_tiebreak(deltas, tiebreaks, last_trick_team)
+            reason = "tie_break" if deltas[0] != deltas[1] else "last_trick"
         if winner is not None:
             st.phase, st.winner, st.end_reason = OVER, winner, reason
             outcome = self.outcome(st)
@@ -399,7 +404,7 @@ class Spades(Game[SpadesState]):
                     "type": "game_over",
                     "winner_team": winner,
                     "reason": reason,
-                    "scores": list(scores),
+                    "scores": list(st.scores),
                     "places": list(outcome.places),
                 }
             )

@@ -185,13 +185,13 @@ class Tresette(TresetteTable):
         state = state.replace(last_hand=summary)
         kind, number = parse_length(str(state.options["match_length"]))
         if state.tied:
-            ranking = tiebreak_ranking(
-                state.tied, points, state.tiebreaks + 1, last_side, len(points)
+            ranking, level = tiebreak_ranking(
+                state.tied, points, state.tiebreaks + 1, last_side, state.ranking
             )
-            state = state.replace(tiebreaks=state.tiebreaks + 1)
-            if ranking is not None:
-                return self.game_over(state.replace(ranking=ranking), "tie_break", events)
-            return self.next_hand(state, events)
+            state = state.replace(tiebreaks=state.tiebreaks + 1, ranking=ranking)
+            if not level:
+                return self.game_over(state, "tie_break", events)
+            return self.next_hand(state.replace(tied=level), events)
         totals = tuple(t + p for t, p in zip(state.totals, points, strict=True))
         state = state.replace(totals=totals, score_sheet=(*state.score_sheet, tuple(points)))
         if kind == "points":
