@@ -56,6 +56,16 @@ def _my_turn(game: str, seed: str, wanted: ActionKind) -> Any:
     raise AssertionError(f"no {game} deal reached {wanted}")
 
 
+def _typed_line(typed: queue.Queue[str]) -> str:
+    """The next typed line; nothing typed for a while reads as Ctrl-D, so a keyboard
+    thread the ended client left waiting ends quietly instead of raising into a later
+    test."""
+    try:
+        return typed.get(timeout=60)
+    except queue.Empty:
+        raise EOFError from None
+
+
 async def _seat(game: str, state: Any) -> tuple[FakeEngine, io.StringIO, queue.Queue[str], Any]:
     engine, out = FakeEngine(), io.StringIO()
     typed: queue.Queue[str] = queue.Queue()
@@ -66,7 +76,7 @@ async def _seat(game: str, state: Any) -> tuple[FakeEngine, io.StringIO, queue.Q
         lambda: (),
         renderer_for(game),
         names,
-        lambda prompt: typed.get(timeout=60),
+        lambda prompt: _typed_line(typed),
         out,
     )
     run = asyncio.create_task(client.run())
