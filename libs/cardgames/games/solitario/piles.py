@@ -15,7 +15,9 @@ looked at once per target.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
 
 from tavolo.cardgames.games.french_deck import RANKS, SUITS, full_deck
 
@@ -66,65 +68,137 @@ Move = tuple[str, str, int]
 """(source, target, count)."""
 
 
+PILE_NAMES: tuple[str, ...] = (WASTE, *COLUMN_NAMES, *FOUNDATION_NAMES)
+"""Every pile, indexed as :func:`move_table` indexes them: waste 0, columns 1-7,
+foundations 8-11."""
+PILE_INDEX: dict[str, int] = {name: i for i, name in enumerate(PILE_NAMES)}
+_FOUNDATION_PILE = 1 + COLUMNS
+MAX_COUNT = KING
+"""The longest run a column can hold face up: king down to ace."""
+
+T = TypeVar("T")
+MoveTable = tuple[tuple[tuple[T, ...], ...], ...]
+"""Something for each move, indexed ``[source pile][target pile][count]``."""
+
+
+def move_table(make: Callable[[str, str, int], T]) -> MoveTable[T]:
+    """``make(source, target, count)`` for every pair of piles and count up to a king's
+    run, built once: move generation picks from it rather than building each move."""
+    return tuple(
+        tuple(tuple(make(src, dst, n) for n in range(MAX_COUNT + 1)) for dst in PILE_NAMES)
+        for src in PILE_NAMES
+    )
+
+
+MOVES: MoveTable[Move] = move_table(lambda src, dst, n: (src, dst, n))
+
+_FITTING: dict[str, tuple[tuple[str, int, int], ...]] = {
+    under: tuple((c, SUIT_INDEX[c], RANK[c]) for c in FITS_UNDER[under]) for under in RANK
+}
+""":data:`FITS_UNDER` with each card's suit index and rank, in the same order."""
+
+
 def list_moves(pos: Position) -> list[Move]:
     """Every move between piles, in a stable order: to foundations, then onto each column
     (from the waste, from other columns by column order, from the foundations)."""
-    found = pos.foundations
-    moves: list[Move] = []
-    waste_top = pos.waste[-1] if pos.waste else None
-    # Where each face-up card lies: (column, depth from the top of the column's run).
-    where: dict[str, tuple[int, int]] = {}
-    for k, col in enumerate(pos.up):
-        n = len(col)
-        for i, c in enumerate(col):
-            where[c] = (k, n - i)
-    # To a foundation: the waste's top and each column's top.
-    if waste_top is not None and found[SUIT_INDEX[waste_top]] + 1 == RANK[waste_top]:
-        moves.append((WASTE, FOUNDATION_NAMES[SUIT_INDEX[waste_top]], 1))
-    for k, col in enumerate(pos.up):
+    return generate_moves(pos.up, pos.down, pos.waste, pos.foundations, MOVES)
+
+
+def generate_moves(
+    up: tuple[tuple[str, ...], ...],
+    down: tuple[object, ...],
+    waste: tuple[str, ...],
+    found: tuple[int, ...],
+    table: MoveTable[T],
+) -> list[T]:
+    """:func:`list_moves` on a layout's parts, each move taken from ``table`` (``down``
+    counts or holds each column's face-down cards: only whether there are any matters).
+
+    Built from the piles' tops: a run moves only onto the one card it fits under, so each
+    column is looked at once per target."""
+    moves: list[T] = []
+    waste_top = waste[-1] if waste else None
+    if waste_top is not None:
+        s = SUIT_INDEX[waste_top]
+        if found[s] + 1 == RANK[waste_top]:
+            moves.append(table[0][_FOUNDATION_PILE + s][1])
+    # Where each face-up card lies: 16 * column + depth from the top of the column's run
+    # (so that comparing two places orders them by column, then depth).
+    where: dict[str, int] = {}
+    for k in range(COLUMNS):
+        col = up[k]
         if col:
             top = col[-1]
-            if found[SUIT_INDEX[top]] + 1 == RANK[top]:
-                moves.append((COLUMN_NAMES[k], FOUNDATION_NAMES[SUIT_INDEX[top]], 1))
-    # Onto a column: only the cards that fit under its top (a king for an empty one).
-    for t, target_col in enumerate(pos.up):
-        target = COLUMN_NAMES[t]
+            s = SUIT_INDEX[top]
+            if found[s] + 1 == RANK[top]:
+                moves.append(table[1 + k][_FOUNDATION_PILE + s][1])
+            place = 16 * k + len(col)
+            for c in col:
+                where[c] = place
+                place -= 1
+    for t in range(COLUMNS):
+        target_col = up[t]
+        onto = 1 + t
         if not target_col:
-            if pos.down[t]:
+            if down[t]:
                 continue  # not a real layout: a face-down card is turned up at once
             if waste_top is not None and RANK[waste_top] == KING:
-                moves.append((WASTE, target, 1))
-            for k, col in enumerate(pos.up):
+                moves.append(table[0][onto][1])
+            for k in range(COLUMNS):
+                col = up[k]
                 if k != t and col and RANK[col[0]] == KING:
-                    moves.append((COLUMN_NAMES[k], target, len(col)))
+                    moves.append(table[1 + k][onto][len(col)])
             # A foundation's top card may go back to a column (RULES 16.3): a king here.
-            moves.extend((FOUNDATION_NAMES[s], target, 1) for s in range(4) if found[s] == KING)
+            for s in range(4):
+                if found[s] == KING:
+                    moves.append(table[_FOUNDATION_PILE + s][onto][1])
             continue
-        fitting = FITS_UNDER[target_col[-1]]
-        if waste_top is not None and waste_top in fitting:
-            moves.append((WASTE, target, 1))
-        runs = sorted(where[c] for c in fitting if c in where)
-        moves.extend((COLUMN_NAMES[k], target, depth) for k, depth in runs)
-        for c in fitting:
-            s = SUIT_INDEX[c]
-            if found[s] == RANK[c]:
-                moves.append((FOUNDATION_NAMES[s], target, 1))
+        fitting = _FITTING[target_col[-1]]
+        if not fitting:
+            continue  # an ace: nothing goes under it
+        (c1, s1, rank), (c2, s2, _) = fitting
+        if waste_top in (c1, c2):
+            moves.append(table[0][onto][1])
+        a = where.get(c1)
+        b = where.get(c2)
+        if a is not None and b is not None and b < a:
+            a, b = b, a
+        if a is not None:
+            moves.append(table[1 + (a >> 4)][onto][a & 15])
+        if b is not None:
+            moves.append(table[1 + (b >> 4)][onto][b & 15])
+        if found[s1] == rank:
+            moves.append(table[_FOUNDATION_PILE + s1][onto][1])
+        if found[s2] == rank:
+            moves.append(table[_FOUNDATION_PILE + s2][onto][1])
     return moves
 
 
 def is_move(pos: Position, source: str, target: str, count: int) -> bool:
     """Whether ``(source, target, count)`` is one of :func:`list_moves`, checked directly."""
+    return check_move(pos.up, pos.waste, pos.foundations, source, target, count)
+
+
+def check_move(
+    up: tuple[tuple[str, ...], ...],
+    waste: tuple[str, ...],
+    found: tuple[int, ...],
+    source: str,
+    target: str,
+    count: int,
+) -> bool:
+    """:func:`is_move` on a layout's parts."""
     if source == WASTE:
-        if count != 1 or not pos.waste:
+        if count != 1 or not waste:
             return False
-        card = pos.waste[-1]
+        card = waste[-1]
     elif source in FOUNDATION_NAMES:
         s = FOUNDATION_NAMES.index(source)
-        if count != 1 or not pos.foundations[s] or target not in COLUMN_NAMES:
+        if count != 1 or not found[s] or target not in COLUMN_NAMES:
             return False
-        card = card_of(s, pos.foundations[s])
+        card = card_of(s, found[s])
     elif source in COLUMN_NAMES:
-        col = pos.up[COLUMN_NAMES.index(source)]
+        col = up[COLUMN_NAMES.index(source)]
         if not 1 <= count <= len(col):
             return False
         card = col[-count]
@@ -132,10 +206,10 @@ def is_move(pos: Position, source: str, target: str, count: int) -> bool:
         return False
     if target in FOUNDATION_NAMES:
         s = FOUNDATION_NAMES.index(target)
-        return count == 1 and SUIT_INDEX[card] == s and pos.foundations[s] + 1 == RANK[card]
+        return count == 1 and SUIT_INDEX[card] == s and found[s] + 1 == RANK[card]
     if target not in COLUMN_NAMES or target == source:
         return False
-    under = pos.up[COLUMN_NAMES.index(target)]
+    under = up[COLUMN_NAMES.index(target)]
     return fits_on_column(card, under[-1] if under else None)
 
 
@@ -222,22 +296,40 @@ def new_deck() -> list[str]:
     return full_deck()
 
 
+def _with(
+    layout: Layout,
+    *,
+    up: tuple[tuple[str, ...], ...] | None = None,
+    waste: tuple[str, ...] | None = None,
+    foundations: tuple[int, ...] | None = None,
+) -> Layout:
+    """``layout`` with some piles changed, through the constructor: ``dataclasses.replace``
+    goes through its generic keyword path on every move."""
+    return Layout(
+        layout.down,
+        layout.up if up is None else up,
+        layout.stock,
+        layout.waste if waste is None else waste,
+        layout.foundations if foundations is None else foundations,
+    )
+
+
 def take(layout: Layout, source: str, count: int) -> tuple[Layout, tuple[str, ...]]:
     """Lift ``count`` cards off ``source`` (a column's face-up run, the waste's top or a
     foundation's top)."""
     if source == WASTE:
-        return replace(layout, waste=layout.waste[:-1]), layout.waste[-1:]
+        return _with(layout, waste=layout.waste[:-1]), layout.waste[-1:]
     if source in FOUNDATION_NAMES:
         s = FOUNDATION_NAMES.index(source)
         found = list(layout.foundations)
         lifted = card_of(s, found[s])
         found[s] -= 1
-        return replace(layout, foundations=tuple(found)), (lifted,)
+        return _with(layout, foundations=tuple(found)), (lifted,)
     k = COLUMN_NAMES.index(source)
     up = list(layout.up)
     lifted_run = up[k][-count:]
     up[k] = up[k][:-count]
-    return replace(layout, up=tuple(up)), lifted_run
+    return _with(layout, up=tuple(up)), lifted_run
 
 
 def put(layout: Layout, target: str, cards: tuple[str, ...]) -> Layout:
@@ -245,11 +337,11 @@ def put(layout: Layout, target: str, cards: tuple[str, ...]) -> Layout:
         s = FOUNDATION_NAMES.index(target)
         found = list(layout.foundations)
         found[s] += 1
-        return replace(layout, foundations=tuple(found))
+        return _with(layout, foundations=tuple(found))
     k = COLUMN_NAMES.index(target)
     up = list(layout.up)
     up[k] = up[k] + cards
-    return replace(layout, up=tuple(up))
+    return _with(layout, up=tuple(up))
 
 
 def turn_up(layout: Layout) -> tuple[Layout, list[tuple[int, str]]]:
@@ -263,16 +355,58 @@ def turn_up(layout: Layout) -> tuple[Layout, list[tuple[int, str]]]:
             down[k] = down[k][:-1]
     if not turned:
         return layout, turned
-    return replace(layout, down=tuple(down), up=tuple(up)), turned
+    return Layout(tuple(down), tuple(up), layout.stock, layout.waste, layout.foundations), turned
 
 
 def draw(layout: Layout, how_many: int) -> tuple[Layout, tuple[str, ...]]:
     """Turn up to ``how_many`` stock cards onto the waste, one at a time."""
     n = min(how_many, len(layout.stock))
     drawn = tuple(reversed(layout.stock[-n:]))
-    return replace(layout, stock=layout.stock[:-n], waste=layout.waste + drawn), drawn
+    stock, waste = layout.stock[:-n], layout.waste + drawn
+    return Layout(layout.down, layout.up, stock, waste, layout.foundations), drawn
 
 
 def recycle(layout: Layout) -> Layout:
     """Turn the waste over to make a new stock: its first card becomes the top again."""
-    return replace(layout, stock=tuple(reversed(layout.waste)), waste=())
+    return Layout(layout.down, layout.up, tuple(reversed(layout.waste)), (), layout.foundations)
+
+
+def move_cards(
+    layout: Layout, source: str, target: str, count: int
+) -> tuple[Layout, tuple[str, ...], list[tuple[int, str]]]:
+    """:func:`take`, :func:`put` and :func:`turn_up` in one step, building one layout:
+    the new layout, the cards moved and the face-down cards turned up (column, card)."""
+    down, up, waste, found = layout.down, layout.up, layout.waste, layout.foundations
+    src = PILE_INDEX[source]
+    dst = PILE_INDEX[target]
+    turned: list[tuple[int, str]] = []
+    if src == 0:
+        cards = waste[-1:]
+        waste = waste[:-1]
+    elif src >= _FOUNDATION_PILE:
+        s = src - _FOUNDATION_PILE
+        cards = (card_of(s, found[s]),)
+        changed = list(found)
+        changed[s] -= 1
+        found = tuple(changed)
+    else:
+        k = src - 1
+        columns = list(up)
+        run = columns[k]
+        cards = run[-count:]
+        columns[k] = run[:-count]
+        up = tuple(columns)
+    if dst >= _FOUNDATION_PILE:
+        changed = list(found)
+        changed[dst - _FOUNDATION_PILE] += 1
+        found = tuple(changed)
+    else:
+        t = dst - 1
+        up = (*up[:t], up[t] + cards, *up[t + 1 :])
+    for k in range(COLUMNS):  # as turn_up: any column left with no face-up card
+        if not up[k] and down[k]:
+            hidden = down[k]
+            turned.append((k, hidden[-1]))
+            up = (*up[:k], (hidden[-1],), *up[k + 1 :])
+            down = (*down[:k], hidden[:-1], *down[k + 1 :])
+    return Layout(down, up, layout.stock, waste, found), cards, turned
