@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from tavolo.cardgames.games.french_deck import RANKS, SUITS, full_deck
+from tavolo.cardgames.slotted import SlottedState
 
 COLUMNS = 7
 WASTE = "waste"
@@ -92,10 +93,20 @@ def move_table(make: Callable[[str, str, int], T]) -> MoveTable[T]:
 
 MOVES: MoveTable[Move] = move_table(lambda src, dst, n: (src, dst, n))
 
-_FITTING: dict[str, tuple[tuple[str, int, int], ...]] = {
-    under: tuple((c, SUIT_INDEX[c], RANK[c]) for c in FITS_UNDER[under]) for under in RANK
-}
-""":data:`FITS_UNDER` with each card's suit index and rank, in the same order."""
+
+def _fit(under: str) -> tuple[str, str, int, int, int] | None:
+    fitting = FITS_UNDER[under]
+    if not fitting:
+        return None
+    a, b = fitting
+    return a, b, SUIT_INDEX[a], SUIT_INDEX[b], RANK[under] - 1
+
+
+_FIT: dict[str, tuple[str, str, int, int, int] | None] = {under: _fit(under) for under in RANK}
+"""The two cards of :data:`FITS_UNDER` (in its order), their suit indexes and their rank;
+``None`` under an ace."""
+_BELOW: dict[str, tuple[int, int]] = {c: (SUIT_INDEX[c], RANK[c] - 1) for c in RANK}
+"""Each card's suit index and the foundation top it goes on."""
 
 
 def list_moves(pos: Position) -> list[Move]:
@@ -119,54 +130,53 @@ def generate_moves(
     moves: list[T] = []
     waste_top = waste[-1] if waste else None
     if waste_top is not None:
-        s = SUIT_INDEX[waste_top]
-        if found[s] + 1 == RANK[waste_top]:
+        s, below = _BELOW[waste_top]
+        if found[s] == below:
             moves.append(table[0][_FOUNDATION_PILE + s][1])
-    # Where each face-up card lies: 16 * column + depth from the top of the column's run
+    # Where each face-up card lies: 16 * pile + depth from the top of the column's run
     # (so that comparing two places orders them by column, then depth).
     where: dict[str, int] = {}
-    for k in range(COLUMNS):
-        col = up[k]
+    for k in range(1, COLUMNS + 1):  # compiled, a range loop is cheaper than enumerate
+        col = up[k - 1]
         if col:
-            top = col[-1]
-            s = SUIT_INDEX[top]
-            if found[s] + 1 == RANK[top]:
-                moves.append(table[1 + k][_FOUNDATION_PILE + s][1])
+            s, below = _BELOW[col[-1]]
+            if found[s] == below:
+                moves.append(table[k][_FOUNDATION_PILE + s][1])
             place = 16 * k + len(col)
             for c in col:
                 where[c] = place
                 place -= 1
-    for t in range(COLUMNS):
-        target_col = up[t]
-        onto = 1 + t
+    for onto in range(1, COLUMNS + 1):
+        target_col = up[onto - 1]
         if not target_col:
-            if down[t]:
+            if down[onto - 1]:
                 continue  # not a real layout: a face-down card is turned up at once
             if waste_top is not None and RANK[waste_top] == KING:
                 moves.append(table[0][onto][1])
-            for k in range(COLUMNS):
-                col = up[k]
-                if k != t and col and RANK[col[0]] == KING:
-                    moves.append(table[1 + k][onto][len(col)])
+            for k in range(1, COLUMNS + 1):
+                col = up[k - 1]
+                if k != onto and col and RANK[col[0]] == KING:
+                    moves.append(table[k][onto][len(col)])
             # A foundation's top card may go back to a column (RULES 16.3): a king here.
             for s in range(4):
                 if found[s] == KING:
                     moves.append(table[_FOUNDATION_PILE + s][onto][1])
             continue
-        fitting = _FITTING[target_col[-1]]
-        if not fitting:
+        fit = _FIT[target_col[-1]]
+        if fit is None:
             continue  # an ace: nothing goes under it
-        (c1, s1, rank), (c2, s2, _) = fitting
-        if waste_top in (c1, c2):
+        c1, c2, s1, s2, rank = fit
+        if waste_top == c1 or waste_top == c2:  # noqa: SIM109 (no tuple built)
             moves.append(table[0][onto][1])
         a = where.get(c1)
         b = where.get(c2)
-        if a is not None and b is not None and b < a:
-            a, b = b, a
         if a is not None:
-            moves.append(table[1 + (a >> 4)][onto][a & 15])
+            if b is not None and b < a:
+                moves.append(table[b >> 4][onto][b & 15])
+                b = None
+            moves.append(table[a >> 4][onto][a & 15])
         if b is not None:
-            moves.append(table[1 + (b >> 4)][onto][b & 15])
+            moves.append(table[b >> 4][onto][b & 15])
         if found[s1] == rank:
             moves.append(table[_FOUNDATION_PILE + s1][onto][1])
         if found[s2] == rank:
@@ -176,54 +186,68 @@ def generate_moves(
 
 def is_move(pos: Position, source: str, target: str, count: int) -> bool:
     """Whether ``(source, target, count)`` is one of :func:`list_moves`, checked directly."""
-    return check_move(pos.up, pos.waste, pos.foundations, source, target, count)
+    src, dst = PILE_INDEX.get(source), PILE_INDEX.get(target)
+    if src is None or dst is None:
+        return False
+    return check_move(pos.up, pos.waste, pos.foundations, src, dst, count)
 
 
 def check_move(
     up: tuple[tuple[str, ...], ...],
     waste: tuple[str, ...],
     found: tuple[int, ...],
-    source: str,
-    target: str,
+    src: int,
+    dst: int,
     count: int,
 ) -> bool:
-    """:func:`is_move` on a layout's parts."""
-    if source == WASTE:
+    """:func:`is_move` on a layout's parts, the piles given by their :data:`PILE_INDEX`."""
+    if src == 0:
         if count != 1 or not waste:
             return False
         card = waste[-1]
-    elif source in FOUNDATION_NAMES:
-        s = FOUNDATION_NAMES.index(source)
-        if count != 1 or not found[s] or target not in COLUMN_NAMES:
+    elif src >= _FOUNDATION_PILE:
+        s = src - _FOUNDATION_PILE
+        if count != 1 or not found[s] or not 1 <= dst <= COLUMNS:
             return False
         card = card_of(s, found[s])
-    elif source in COLUMN_NAMES:
-        col = up[COLUMN_NAMES.index(source)]
+    else:
+        col = up[src - 1]
         if not 1 <= count <= len(col):
             return False
         card = col[-count]
-    else:
-        return False
-    if target in FOUNDATION_NAMES:
-        s = FOUNDATION_NAMES.index(target)
+    if dst >= _FOUNDATION_PILE:
+        s = dst - _FOUNDATION_PILE
         return count == 1 and SUIT_INDEX[card] == s and found[s] + 1 == RANK[card]
-    if target not in COLUMN_NAMES or target == source:
+    if dst == 0 or dst == src:
         return False
-    under = up[COLUMN_NAMES.index(target)]
+    under = up[dst - 1]
     return fits_on_column(card, under[-1] if under else None)
 
 
-# Not slotted: pickling (state snapshots, copies between processes) is faster through an
-# instance dict, as for the other games' states.
-@dataclass(frozen=True)
-class Layout:
-    """A seat's cards, face-down ones included: what the engine keeps."""
+_LAYOUT_FIELDS = ("down", "up", "stock", "waste", "foundations")
 
-    down: tuple[tuple[str, ...], ...]
-    up: tuple[tuple[str, ...], ...]
-    stock: tuple[str, ...]  # the last card is the top
-    waste: tuple[str, ...]
-    foundations: tuple[int, ...]
+
+class Layout(SlottedState):
+    """A seat's cards, face-down ones included: what the engine keeps. Treat it as
+    immutable; a slotted class built by its constructor, as every move builds one
+    (compiled, a frozen dataclass is built through its generated Python ``__init__``)."""
+
+    __slots__ = _LAYOUT_FIELDS
+    FIELDS = _LAYOUT_FIELDS
+
+    def __init__(
+        self,
+        down: tuple[tuple[str, ...], ...],
+        up: tuple[tuple[str, ...], ...],
+        stock: tuple[str, ...],  # the last card is the top
+        waste: tuple[str, ...],
+        foundations: tuple[int, ...],
+    ) -> None:
+        self.down = down
+        self.up = up
+        self.stock = stock
+        self.waste = waste
+        self.foundations = foundations
 
     def position(self) -> Position:
         return Position(
@@ -380,6 +404,7 @@ def move_cards(
     src = PILE_INDEX[source]
     dst = PILE_INDEX[target]
     turned: list[tuple[int, str]] = []
+    columns = list(up)
     if src == 0:
         cards = waste[-1:]
         waste = waste[:-1]
@@ -390,23 +415,19 @@ def move_cards(
         changed[s] -= 1
         found = tuple(changed)
     else:
-        k = src - 1
-        columns = list(up)
-        run = columns[k]
+        run = columns[src - 1]
         cards = run[-count:]
-        columns[k] = run[:-count]
-        up = tuple(columns)
+        columns[src - 1] = run[:-count]
     if dst >= _FOUNDATION_PILE:
         changed = list(found)
         changed[dst - _FOUNDATION_PILE] += 1
         found = tuple(changed)
     else:
-        t = dst - 1
-        up = (*up[:t], up[t] + cards, *up[t + 1 :])
+        columns[dst - 1] = columns[dst - 1] + cards
     for k in range(COLUMNS):  # as turn_up: any column left with no face-up card
-        if not up[k] and down[k]:
+        if not columns[k] and down[k]:
             hidden = down[k]
             turned.append((k, hidden[-1]))
-            up = (*up[:k], (hidden[-1],), *up[k + 1 :])
+            columns[k] = (hidden[-1],)
             down = (*down[:k], hidden[:-1], *down[k + 1 :])
-    return Layout(down, up, layout.stock, waste, found), cards, turned
+    return Layout(down, tuple(columns), layout.stock, waste, found), cards, turned

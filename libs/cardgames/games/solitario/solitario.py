@@ -66,6 +66,7 @@ from tavolo.cardgames.games.solitario.piles import (
     take,
 )
 from tavolo.cardgames.rng import SeededRandom
+from tavolo.cardgames.slotted import SlottedState
 
 WON, STOPPED, TIMED_OUT, OUT_OF_TIME = "won", "stopped", "timeout", "time_limit"
 PILES = frozenset((WASTE, *COLUMN_NAMES, *FOUNDATION_NAMES))
@@ -86,23 +87,51 @@ class SolitarioOptions:
     time_limit: int  # minutes, with two or more seats
 
 
-@dataclass(frozen=True)
-class SeatGame:
-    """One seat's game: its layout and its running score."""
-
-    layout: Layout
-    score: int
-    recycles: int
-    actions: int  # moves and draws made
-    seconds: int  # timed play: the clock's ticks so far, in seconds
-    finished: str | None
+_SEAT_FIELDS = ("layout", "score", "recycles", "actions", "seconds", "finished")
 
 
-@dataclass(frozen=True)
-class SolitarioState:
-    options: SolitarioOptions
-    redeals: int  # deals refused for having no scoring move
-    seats: tuple[SeatGame, ...]
+class SeatGame(SlottedState):
+    """One seat's game: its layout and its running score. Treat it as immutable (a
+    slotted class: compiled, a frozen dataclass is built through Python code)."""
+
+    __slots__ = _SEAT_FIELDS
+    FIELDS = _SEAT_FIELDS
+
+    def __init__(
+        self,
+        layout: Layout,
+        score: int,
+        recycles: int,
+        actions: int,  # moves and draws made
+        seconds: int,  # timed play: the clock's ticks so far, in seconds
+        finished: str | None,
+    ) -> None:
+        self.layout = layout
+        self.score = score
+        self.recycles = recycles
+        self.actions = actions
+        self.seconds = seconds
+        self.finished = finished
+
+
+_STATE_FIELDS = ("options", "redeals", "seats")
+
+
+class SolitarioState(SlottedState):
+    """Every seat's game on the same deal. Treat it as immutable."""
+
+    __slots__ = _STATE_FIELDS
+    FIELDS = _STATE_FIELDS
+
+    def __init__(
+        self,
+        options: SolitarioOptions,
+        redeals: int,  # deals refused for having no scoring move
+        seats: tuple[SeatGame, ...],
+    ) -> None:
+        self.options = options
+        self.redeals = redeals
+        self.seats = seats
 
 
 def _seat_with(
@@ -218,11 +247,11 @@ class Solitario(Game[SolitarioState]):
             listed = _MOVES[src][dst][count]
             layout = g.layout
             return (action is listed or action == listed) and check_move(
-                layout.up, layout.waste, layout.foundations, source, target, count
+                layout.up, layout.waste, layout.foundations, src, dst, count
             )
         if kind is ActionKind.DRAW:
-            return action == _DRAW and self._may_draw(state, g)
-        return action == _STOP
+            return (action is _DRAW or action == _DRAW) and self._may_draw(state, g)
+        return action is _STOP or action == _STOP
 
     def _may_draw(self, state: SolitarioState, g: SeatGame) -> bool:
         if g.layout.stock:
@@ -385,8 +414,9 @@ class Solitario(Game[SolitarioState]):
 
     @staticmethod
     def _with(state: SolitarioState, seat: int, g: SeatGame) -> SolitarioState:
-        seats = state.seats
-        return SolitarioState(state.options, state.redeals, (*seats[:seat], g, *seats[seat + 1 :]))
+        seats = list(state.seats)
+        seats[seat] = g
+        return SolitarioState(state.options, state.redeals, tuple(seats))
 
     # -- what is seen ---------------------------------------------------------------
 
