@@ -282,23 +282,31 @@ class Layout(SlottedState):
         return not self.stock and not self.waste and not any(self.down)
 
 
-def deal(deck: list[str]) -> Layout:
-    """Deal row by row (RULES 16.1): one card to each of columns 1-7, then to 2-7, and so on;
-    the last card a column gets is its face-up one. ``deck[0]`` is the top."""
-    columns: list[list[str]] = [[] for _ in range(COLUMNS)]
+def _dealt_positions() -> tuple[tuple[int, ...], ...]:
+    """Which positions of the deck each column gets, dealing row by row."""
+    columns: list[list[int]] = [[] for _ in range(COLUMNS)]
     at = 0
     for row in range(COLUMNS):
         for k in range(row, COLUMNS):
-            columns[k].append(deck[at])
+            columns[k].append(at)
             at += 1
-    stock = tuple(reversed(deck[at:]))  # the next card of the deck is the stock's top
-    return Layout(
-        down=tuple(tuple(col[:-1]) for col in columns),
-        up=tuple((col[-1],) for col in columns),
-        stock=stock,
-        waste=(),
-        foundations=(0, 0, 0, 0),
-    )
+    return tuple(tuple(col) for col in columns)
+
+
+_DEALT = _dealt_positions()
+_DEALT_DOWN = tuple(col[:-1] for col in _DEALT)
+_DEALT_UP = tuple(col[-1] for col in _DEALT)
+_DEALT_COUNT = sum(len(col) for col in _DEALT)
+
+
+def deal(deck: list[str]) -> Layout:
+    """Deal row by row (RULES 16.1): one card to each of columns 1-7, then to 2-7, and so on;
+    the last card a column gets is its face-up one. ``deck[0]`` is the top. (The deck's
+    positions each column gets are worked out once, :data:`_DEALT`.)"""
+    down = tuple([tuple([deck[i] for i in col]) for col in _DEALT_DOWN])
+    up = tuple([(deck[i],) for i in _DEALT_UP])
+    stock = tuple(reversed(deck[_DEALT_COUNT:]))  # the next card of the deck is the stock's top
+    return Layout(down, up, stock, (), (0, 0, 0, 0))
 
 
 def has_scoring_move(layout: Layout) -> bool:
