@@ -86,6 +86,11 @@ class SolitarioOptions:
     timed: bool
     time_limit: int  # minutes, with two or more seats
 
+    def __reduce__(self) -> tuple[type[SolitarioOptions], tuple[object, ...]]:
+        """Copied and pickled through the constructor: compiled, a frozen dataclass
+        refuses the field-by-field restore ``copy.deepcopy`` and ``pickle`` do."""
+        return SolitarioOptions, (self.draw, self.scoring, self.timed, self.time_limit)
+
 
 _SEAT_FIELDS = ("layout", "score", "recycles", "actions", "seconds", "finished")
 
