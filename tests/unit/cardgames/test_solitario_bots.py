@@ -100,8 +100,8 @@ def _shuffled_face_down(state: SolitarioState, seed: bytes) -> SolitarioState:
     for col in lay.down:
         down.append(tuple(hidden[at : at + len(col)]))
         at += len(col)
-    shuffled = replace(lay, down=tuple(down), stock=tuple(hidden[at:]))
-    return replace(state, seats=(replace(seat, layout=shuffled),))
+    shuffled = lay.replace(down=tuple(down), stock=tuple(hidden[at:]))
+    return state.replace(seats=(seat.replace(layout=shuffled),))
 
 
 def test_games_8_hard_decisions_ignore_the_face_down_cards_it_has_not_seen() -> None:

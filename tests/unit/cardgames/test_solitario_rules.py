@@ -7,7 +7,6 @@ waste and stock as codes, foundations as the top rank per suit (S, H, D, C).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -64,7 +63,7 @@ def table(
 ) -> SolitarioState:
     base = GAME.new_game(options, seats, b"hand-built layout")
     game = SeatGame(lay, score, 0, 0, 0, None)
-    return replace(base, seats=(game,) * seats)
+    return base.replace(seats=(game,) * seats)
 
 
 def move(state: SolitarioState, source: str, target: str, count: int = 1, seat: int = 0) -> Any:

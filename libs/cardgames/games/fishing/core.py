@@ -151,7 +151,8 @@ class FishingGame(Game[FishingState]):
         if len(action.cards) != 1 or action.cards[0] not in state.hands[seat]:
             return False
         action = _in_table_order(state, action)
-        if action != Action(ActionKind.PLAY, cards=action.cards, capture=action.capture):
+        listed = _play_action(action.cards[0], action.capture)  # built once, not per check
+        if action is not listed and action != listed:
             return False
         table, value = state.table, state.deck.value
         values = tuple(value[c] for c in table)

@@ -15,9 +15,12 @@ looked at once per target.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
 
 from tavolo.cardgames.games.french_deck import RANKS, SUITS, full_deck
+from tavolo.cardgames.slotted import SlottedState
 
 COLUMNS = 7
 WASTE = "waste"
@@ -66,90 +69,185 @@ Move = tuple[str, str, int]
 """(source, target, count)."""
 
 
+PILE_NAMES: tuple[str, ...] = (WASTE, *COLUMN_NAMES, *FOUNDATION_NAMES)
+"""Every pile, indexed as :func:`move_table` indexes them: waste 0, columns 1-7,
+foundations 8-11."""
+PILE_INDEX: dict[str, int] = {name: i for i, name in enumerate(PILE_NAMES)}
+_FOUNDATION_PILE = 1 + COLUMNS
+MAX_COUNT = KING
+"""The longest run a column can hold face up: king down to ace."""
+
+T = TypeVar("T")
+MoveTable = tuple[tuple[tuple[T, ...], ...], ...]
+"""Something for each move, indexed ``[source pile][target pile][count]``."""
+
+
+def move_table(make: Callable[[str, str, int], T]) -> MoveTable[T]:
+    """``make(source, target, count)`` for every pair of piles and count up to a king's
+    run, built once: move generation picks from it rather than building each move."""
+    return tuple(
+        tuple(tuple(make(src, dst, n) for n in range(MAX_COUNT + 1)) for dst in PILE_NAMES)
+        for src in PILE_NAMES
+    )
+
+
+MOVES: MoveTable[Move] = move_table(lambda src, dst, n: (src, dst, n))
+
+
+def _fit(under: str) -> tuple[str, str, int, int, int] | None:
+    fitting = FITS_UNDER[under]
+    if not fitting:
+        return None
+    a, b = fitting
+    return a, b, SUIT_INDEX[a], SUIT_INDEX[b], RANK[under] - 1
+
+
+_FIT: dict[str, tuple[str, str, int, int, int] | None] = {under: _fit(under) for under in RANK}
+"""The two cards of :data:`FITS_UNDER` (in its order), their suit indexes and their rank;
+``None`` under an ace."""
+_BELOW: dict[str, tuple[int, int]] = {c: (SUIT_INDEX[c], RANK[c] - 1) for c in RANK}
+"""Each card's suit index and the foundation top it goes on."""
+
+
 def list_moves(pos: Position) -> list[Move]:
     """Every move between piles, in a stable order: to foundations, then onto each column
     (from the waste, from other columns by column order, from the foundations)."""
-    found = pos.foundations
-    moves: list[Move] = []
-    waste_top = pos.waste[-1] if pos.waste else None
-    # Where each face-up card lies: (column, depth from the top of the column's run).
-    where: dict[str, tuple[int, int]] = {}
-    for k, col in enumerate(pos.up):
-        n = len(col)
-        for i, c in enumerate(col):
-            where[c] = (k, n - i)
-    # To a foundation: the waste's top and each column's top.
-    if waste_top is not None and found[SUIT_INDEX[waste_top]] + 1 == RANK[waste_top]:
-        moves.append((WASTE, FOUNDATION_NAMES[SUIT_INDEX[waste_top]], 1))
-    for k, col in enumerate(pos.up):
+    return generate_moves(pos.up, pos.down, pos.waste, pos.foundations, MOVES)
+
+
+def generate_moves(
+    up: tuple[tuple[str, ...], ...],
+    down: tuple[object, ...],
+    waste: tuple[str, ...],
+    found: tuple[int, ...],
+    table: MoveTable[T],
+) -> list[T]:
+    """:func:`list_moves` on a layout's parts, each move taken from ``table`` (``down``
+    counts or holds each column's face-down cards: only whether there are any matters).
+
+    Built from the piles' tops: a run moves only onto the one card it fits under, so each
+    column is looked at once per target."""
+    moves: list[T] = []
+    waste_top = waste[-1] if waste else None
+    if waste_top is not None:
+        s, below = _BELOW[waste_top]
+        if found[s] == below:
+            moves.append(table[0][_FOUNDATION_PILE + s][1])
+    # Where each face-up card lies: 16 * pile + depth from the top of the column's run
+    # (so that comparing two places orders them by column, then depth).
+    where: dict[str, int] = {}
+    for k in range(1, COLUMNS + 1):  # compiled, a range loop is cheaper than enumerate
+        col = up[k - 1]
         if col:
-            top = col[-1]
-            if found[SUIT_INDEX[top]] + 1 == RANK[top]:
-                moves.append((COLUMN_NAMES[k], FOUNDATION_NAMES[SUIT_INDEX[top]], 1))
-    # Onto a column: only the cards that fit under its top (a king for an empty one).
-    for t, target_col in enumerate(pos.up):
-        target = COLUMN_NAMES[t]
+            s, below = _BELOW[col[-1]]
+            if found[s] == below:
+                moves.append(table[k][_FOUNDATION_PILE + s][1])
+            place = 16 * k + len(col)
+            for c in col:
+                where[c] = place
+                place -= 1
+    for onto in range(1, COLUMNS + 1):
+        target_col = up[onto - 1]
         if not target_col:
-            if pos.down[t]:
+            if down[onto - 1]:
                 continue  # not a real layout: a face-down card is turned up at once
             if waste_top is not None and RANK[waste_top] == KING:
-                moves.append((WASTE, target, 1))
-            for k, col in enumerate(pos.up):
-                if k != t and col and RANK[col[0]] == KING:
-                    moves.append((COLUMN_NAMES[k], target, len(col)))
+                moves.append(table[0][onto][1])
+            for k in range(1, COLUMNS + 1):
+                col = up[k - 1]
+                if k != onto and col and RANK[col[0]] == KING:
+                    moves.append(table[k][onto][len(col)])
             # A foundation's top card may go back to a column (RULES 16.3): a king here.
-            moves.extend((FOUNDATION_NAMES[s], target, 1) for s in range(4) if found[s] == KING)
+            for s in range(4):
+                if found[s] == KING:
+                    moves.append(table[_FOUNDATION_PILE + s][onto][1])
             continue
-        fitting = FITS_UNDER[target_col[-1]]
-        if waste_top is not None and waste_top in fitting:
-            moves.append((WASTE, target, 1))
-        runs = sorted(where[c] for c in fitting if c in where)
-        moves.extend((COLUMN_NAMES[k], target, depth) for k, depth in runs)
-        for c in fitting:
-            s = SUIT_INDEX[c]
-            if found[s] == RANK[c]:
-                moves.append((FOUNDATION_NAMES[s], target, 1))
+        fit = _FIT[target_col[-1]]
+        if fit is None:
+            continue  # an ace: nothing goes under it
+        c1, c2, s1, s2, rank = fit
+        if waste_top == c1 or waste_top == c2:  # noqa: SIM109 (no tuple built)
+            moves.append(table[0][onto][1])
+        a = where.get(c1)
+        b = where.get(c2)
+        if a is not None:
+            if b is not None and b < a:
+                moves.append(table[b >> 4][onto][b & 15])
+                b = None
+            moves.append(table[a >> 4][onto][a & 15])
+        if b is not None:
+            moves.append(table[b >> 4][onto][b & 15])
+        if found[s1] == rank:
+            moves.append(table[_FOUNDATION_PILE + s1][onto][1])
+        if found[s2] == rank:
+            moves.append(table[_FOUNDATION_PILE + s2][onto][1])
     return moves
 
 
 def is_move(pos: Position, source: str, target: str, count: int) -> bool:
     """Whether ``(source, target, count)`` is one of :func:`list_moves`, checked directly."""
-    if source == WASTE:
-        if count != 1 or not pos.waste:
+    src, dst = PILE_INDEX.get(source), PILE_INDEX.get(target)
+    if src is None or dst is None:
+        return False
+    return check_move(pos.up, pos.waste, pos.foundations, src, dst, count)
+
+
+def check_move(
+    up: tuple[tuple[str, ...], ...],
+    waste: tuple[str, ...],
+    found: tuple[int, ...],
+    src: int,
+    dst: int,
+    count: int,
+) -> bool:
+    """:func:`is_move` on a layout's parts, the piles given by their :data:`PILE_INDEX`."""
+    if src == 0:
+        if count != 1 or not waste:
             return False
-        card = pos.waste[-1]
-    elif source in FOUNDATION_NAMES:
-        s = FOUNDATION_NAMES.index(source)
-        if count != 1 or not pos.foundations[s] or target not in COLUMN_NAMES:
+        card = waste[-1]
+    elif src >= _FOUNDATION_PILE:
+        s = src - _FOUNDATION_PILE
+        if count != 1 or not found[s] or not 1 <= dst <= COLUMNS:
             return False
-        card = card_of(s, pos.foundations[s])
-    elif source in COLUMN_NAMES:
-        col = pos.up[COLUMN_NAMES.index(source)]
+        card = card_of(s, found[s])
+    else:
+        col = up[src - 1]
         if not 1 <= count <= len(col):
             return False
         card = col[-count]
-    else:
+    if dst >= _FOUNDATION_PILE:
+        s = dst - _FOUNDATION_PILE
+        return count == 1 and SUIT_INDEX[card] == s and found[s] + 1 == RANK[card]
+    if dst == 0 or dst == src:
         return False
-    if target in FOUNDATION_NAMES:
-        s = FOUNDATION_NAMES.index(target)
-        return count == 1 and SUIT_INDEX[card] == s and pos.foundations[s] + 1 == RANK[card]
-    if target not in COLUMN_NAMES or target == source:
-        return False
-    under = pos.up[COLUMN_NAMES.index(target)]
+    under = up[dst - 1]
     return fits_on_column(card, under[-1] if under else None)
 
 
-# Not slotted: pickling (state snapshots, copies between processes) is faster through an
-# instance dict, as for the other games' states.
-@dataclass(frozen=True)
-class Layout:
-    """A seat's cards, face-down ones included: what the engine keeps."""
+_LAYOUT_FIELDS = ("down", "up", "stock", "waste", "foundations")
 
-    down: tuple[tuple[str, ...], ...]
-    up: tuple[tuple[str, ...], ...]
-    stock: tuple[str, ...]  # the last card is the top
-    waste: tuple[str, ...]
-    foundations: tuple[int, ...]
+
+class Layout(SlottedState):
+    """A seat's cards, face-down ones included: what the engine keeps. Treat it as
+    immutable; a slotted class built by its constructor, as every move builds one
+    (compiled, a frozen dataclass is built through its generated Python ``__init__``)."""
+
+    __slots__ = _LAYOUT_FIELDS
+    FIELDS = _LAYOUT_FIELDS
+
+    def __init__(
+        self,
+        down: tuple[tuple[str, ...], ...],
+        up: tuple[tuple[str, ...], ...],
+        stock: tuple[str, ...],  # the last card is the top
+        waste: tuple[str, ...],
+        foundations: tuple[int, ...],
+    ) -> None:
+        self.down = down
+        self.up = up
+        self.stock = stock
+        self.waste = waste
+        self.foundations = foundations
 
     def position(self) -> Position:
         return Position(
@@ -184,23 +282,31 @@ class Layout:
         return not self.stock and not self.waste and not any(self.down)
 
 
-def deal(deck: list[str]) -> Layout:
-    """Deal row by row (RULES 16.1): one card to each of columns 1-7, then to 2-7, and so on;
-    the last card a column gets is its face-up one. ``deck[0]`` is the top."""
-    columns: list[list[str]] = [[] for _ in range(COLUMNS)]
+def _dealt_positions() -> tuple[tuple[int, ...], ...]:
+    """Which positions of the deck each column gets, dealing row by row."""
+    columns: list[list[int]] = [[] for _ in range(COLUMNS)]
     at = 0
     for row in range(COLUMNS):
         for k in range(row, COLUMNS):
-            columns[k].append(deck[at])
+            columns[k].append(at)
             at += 1
-    stock = tuple(reversed(deck[at:]))  # the next card of the deck is the stock's top
-    return Layout(
-        down=tuple(tuple(col[:-1]) for col in columns),
-        up=tuple((col[-1],) for col in columns),
-        stock=stock,
-        waste=(),
-        foundations=(0, 0, 0, 0),
-    )
+    return tuple(tuple(col) for col in columns)
+
+
+_DEALT = _dealt_positions()
+_DEALT_DOWN = tuple(col[:-1] for col in _DEALT)
+_DEALT_UP = tuple(col[-1] for col in _DEALT)
+_DEALT_COUNT = sum(len(col) for col in _DEALT)
+
+
+def deal(deck: list[str]) -> Layout:
+    """Deal row by row (RULES 16.1): one card to each of columns 1-7, then to 2-7, and so on;
+    the last card a column gets is its face-up one. ``deck[0]`` is the top. (The deck's
+    positions each column gets are worked out once, :data:`_DEALT`.)"""
+    down = tuple([tuple([deck[i] for i in col]) for col in _DEALT_DOWN])
+    up = tuple([(deck[i],) for i in _DEALT_UP])
+    stock = tuple(reversed(deck[_DEALT_COUNT:]))  # the next card of the deck is the stock's top
+    return Layout(down, up, stock, (), (0, 0, 0, 0))
 
 
 def has_scoring_move(layout: Layout) -> bool:
@@ -222,22 +328,40 @@ def new_deck() -> list[str]:
     return full_deck()
 
 
+def _with(
+    layout: Layout,
+    *,
+    up: tuple[tuple[str, ...], ...] | None = None,
+    waste: tuple[str, ...] | None = None,
+    foundations: tuple[int, ...] | None = None,
+) -> Layout:
+    """``layout`` with some piles changed, through the constructor: ``dataclasses.replace``
+    goes through its generic keyword path on every move."""
+    return Layout(
+        layout.down,
+        layout.up if up is None else up,
+        layout.stock,
+        layout.waste if waste is None else waste,
+        layout.foundations if foundations is None else foundations,
+    )
+
+
 def take(layout: Layout, source: str, count: int) -> tuple[Layout, tuple[str, ...]]:
     """Lift ``count`` cards off ``source`` (a column's face-up run, the waste's top or a
     foundation's top)."""
     if source == WASTE:
-        return replace(layout, waste=layout.waste[:-1]), layout.waste[-1:]
+        return _with(layout, waste=layout.waste[:-1]), layout.waste[-1:]
     if source in FOUNDATION_NAMES:
         s = FOUNDATION_NAMES.index(source)
         found = list(layout.foundations)
         lifted = card_of(s, found[s])
         found[s] -= 1
-        return replace(layout, foundations=tuple(found)), (lifted,)
+        return _with(layout, foundations=tuple(found)), (lifted,)
     k = COLUMN_NAMES.index(source)
     up = list(layout.up)
     lifted_run = up[k][-count:]
     up[k] = up[k][:-count]
-    return replace(layout, up=tuple(up)), lifted_run
+    return _with(layout, up=tuple(up)), lifted_run
 
 
 def put(layout: Layout, target: str, cards: tuple[str, ...]) -> Layout:
@@ -245,11 +369,11 @@ def put(layout: Layout, target: str, cards: tuple[str, ...]) -> Layout:
         s = FOUNDATION_NAMES.index(target)
         found = list(layout.foundations)
         found[s] += 1
-        return replace(layout, foundations=tuple(found))
+        return _with(layout, foundations=tuple(found))
     k = COLUMN_NAMES.index(target)
     up = list(layout.up)
     up[k] = up[k] + cards
-    return replace(layout, up=tuple(up))
+    return _with(layout, up=tuple(up))
 
 
 def turn_up(layout: Layout) -> tuple[Layout, list[tuple[int, str]]]:
@@ -263,16 +387,55 @@ def turn_up(layout: Layout) -> tuple[Layout, list[tuple[int, str]]]:
             down[k] = down[k][:-1]
     if not turned:
         return layout, turned
-    return replace(layout, down=tuple(down), up=tuple(up)), turned
+    return Layout(tuple(down), tuple(up), layout.stock, layout.waste, layout.foundations), turned
 
 
 def draw(layout: Layout, how_many: int) -> tuple[Layout, tuple[str, ...]]:
     """Turn up to ``how_many`` stock cards onto the waste, one at a time."""
     n = min(how_many, len(layout.stock))
     drawn = tuple(reversed(layout.stock[-n:]))
-    return replace(layout, stock=layout.stock[:-n], waste=layout.waste + drawn), drawn
+    stock, waste = layout.stock[:-n], layout.waste + drawn
+    return Layout(layout.down, layout.up, stock, waste, layout.foundations), drawn
 
 
 def recycle(layout: Layout) -> Layout:
     """Turn the waste over to make a new stock: its first card becomes the top again."""
-    return replace(layout, stock=tuple(reversed(layout.waste)), waste=())
+    return Layout(layout.down, layout.up, tuple(reversed(layout.waste)), (), layout.foundations)
+
+
+def move_cards(
+    layout: Layout, source: str, target: str, count: int
+) -> tuple[Layout, tuple[str, ...], list[tuple[int, str]]]:
+    """:func:`take`, :func:`put` and :func:`turn_up` in one step, building one layout:
+    the new layout, the cards moved and the face-down cards turned up (column, card)."""
+    down, up, waste, found = layout.down, layout.up, layout.waste, layout.foundations
+    src = PILE_INDEX[source]
+    dst = PILE_INDEX[target]
+    turned: list[tuple[int, str]] = []
+    columns = list(up)
+    if src == 0:
+        cards = waste[-1:]
+        waste = waste[:-1]
+    elif src >= _FOUNDATION_PILE:
+        s = src - _FOUNDATION_PILE
+        cards = (card_of(s, found[s]),)
+        changed = list(found)
+        changed[s] -= 1
+        found = tuple(changed)
+    else:
+        run = columns[src - 1]
+        cards = run[-count:]
+        columns[src - 1] = run[:-count]
+    if dst >= _FOUNDATION_PILE:
+        changed = list(found)
+        changed[dst - _FOUNDATION_PILE] += 1
+        found = tuple(changed)
+    else:
+        columns[dst - 1] = columns[dst - 1] + cards
+    for k in range(COLUMNS):  # as turn_up: any column left with no face-up card
+        if not columns[k] and down[k]:
+            hidden = down[k]
+            turned.append((k, hidden[-1]))
+            columns[k] = (hidden[-1],)
+            down = (*down[:k], hidden[:-1], *down[k + 1 :])
+    return Layout(down, tuple(columns), layout.stock, waste, found), cards, turned

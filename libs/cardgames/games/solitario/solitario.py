@@ -29,7 +29,7 @@ seconds costs 2 points at each expiry; a win after more than 30 seconds earns
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import (
@@ -47,28 +47,36 @@ from tavolo.cardgames.games.solitario import scoring
 from tavolo.cardgames.games.solitario.piles import (
     COLUMN_NAMES,
     FOUNDATION_NAMES,
+    MAX_COUNT,
+    PILE_INDEX,
     RANK,
     SUIT_INDEX,
     WASTE,
     Layout,
+    check_move,
     deal,
     draw,
+    generate_moves,
     has_scoring_move,
-    is_move,
-    list_moves,
+    move_cards,
+    move_table,
     new_deck,
     put,
     recycle,
     take,
-    turn_up,
 )
 from tavolo.cardgames.rng import SeededRandom
+from tavolo.cardgames.slotted import SlottedState
 
 WON, STOPPED, TIMED_OUT, OUT_OF_TIME = "won", "stopped", "timeout", "time_limit"
 PILES = frozenset((WASTE, *COLUMN_NAMES, *FOUNDATION_NAMES))
 
 _DRAW = Action(ActionKind.DRAW)
 _STOP = Action(ActionKind.STOP)
+_MOVES = move_table(
+    lambda source, target, count: Action(ActionKind.MOVE, source=source, target=target, count=count)
+)
+"""Every move's action, built once: building an action costs more than finding the move."""
 
 
 @dataclass(frozen=True)
@@ -78,24 +86,77 @@ class SolitarioOptions:
     timed: bool
     time_limit: int  # minutes, with two or more seats
 
-
-@dataclass(frozen=True)
-class SeatGame:
-    """One seat's game: its layout and its running score."""
-
-    layout: Layout
-    score: int
-    recycles: int
-    actions: int  # moves and draws made
-    seconds: int  # timed play: the clock's ticks so far, in seconds
-    finished: str | None
+    def __reduce__(self) -> tuple[type[SolitarioOptions], tuple[object, ...]]:
+        """Copied and pickled through the constructor: compiled, a frozen dataclass
+        refuses the field-by-field restore ``copy.deepcopy`` and ``pickle`` do."""
+        return SolitarioOptions, (self.draw, self.scoring, self.timed, self.time_limit)
 
 
-@dataclass(frozen=True)
-class SolitarioState:
-    options: SolitarioOptions
-    redeals: int  # deals refused for having no scoring move
-    seats: tuple[SeatGame, ...]
+_SEAT_FIELDS = ("layout", "score", "recycles", "actions", "seconds", "finished")
+
+
+class SeatGame(SlottedState):
+    """One seat's game: its layout and its running score. Treat it as immutable (a
+    slotted class: compiled, a frozen dataclass is built through Python code)."""
+
+    __slots__ = _SEAT_FIELDS
+    FIELDS = _SEAT_FIELDS
+
+    def __init__(
+        self,
+        layout: Layout,
+        score: int,
+        recycles: int,
+        actions: int,  # moves and draws made
+        seconds: int,  # timed play: the clock's ticks so far, in seconds
+        finished: str | None,
+    ) -> None:
+        self.layout = layout
+        self.score = score
+        self.recycles = recycles
+        self.actions = actions
+        self.seconds = seconds
+        self.finished = finished
+
+
+_STATE_FIELDS = ("options", "redeals", "seats")
+
+
+class SolitarioState(SlottedState):
+    """Every seat's game on the same deal. Treat it as immutable."""
+
+    __slots__ = _STATE_FIELDS
+    FIELDS = _STATE_FIELDS
+
+    def __init__(
+        self,
+        options: SolitarioOptions,
+        redeals: int,  # deals refused for having no scoring move
+        seats: tuple[SeatGame, ...],
+    ) -> None:
+        self.options = options
+        self.redeals = redeals
+        self.seats = seats
+
+
+def _seat_with(
+    g: SeatGame,
+    *,
+    layout: Layout | None = None,
+    score: int | None = None,
+    seconds: int | None = None,
+    finished: str | None = None,
+) -> SeatGame:
+    """``g`` with the fields given changed (a game never becomes unfinished), through the
+    constructor: ``dataclasses.replace`` goes through its generic keyword path."""
+    return SeatGame(
+        g.layout if layout is None else layout,
+        g.score if score is None else score,
+        g.recycles,
+        g.actions,
+        g.seconds if seconds is None else seconds,
+        g.finished if finished is None else finished,
+    )
 
 
 def _minutes(value: JSON) -> str | None:
@@ -169,10 +230,8 @@ class Solitario(Game[SolitarioState]):
         g = state.seats[seat]
         if g.finished is not None:
             return []
-        actions = [
-            Action(ActionKind.MOVE, source=src, target=dst, count=n)
-            for src, dst, n in list_moves(g.layout.position())
-        ]
+        layout = g.layout
+        actions = generate_moves(layout.up, layout.down, layout.waste, layout.foundations, _MOVES)
         if self._may_draw(state, g):
             actions.append(_DRAW)
         actions.append(_STOP)
@@ -185,17 +244,19 @@ class Solitario(Game[SolitarioState]):
         kind = action.kind
         if kind is ActionKind.MOVE:
             source, target, count = action.source, action.target, action.count
-            plain = Action(kind, source=source, target=target, count=count)
-            return (
-                action == plain
-                and source is not None
-                and target is not None
-                and count is not None
-                and is_move(g.layout.position(), source, target, count)
+            if source is None or target is None or count is None:
+                return False
+            src, dst = PILE_INDEX.get(source), PILE_INDEX.get(target)
+            if src is None or dst is None or not 1 <= count <= MAX_COUNT:
+                return False  # no such pile, or no such run: never a move
+            listed = _MOVES[src][dst][count]
+            layout = g.layout
+            return (action is listed or action == listed) and check_move(
+                layout.up, layout.waste, layout.foundations, src, dst, count
             )
         if kind is ActionKind.DRAW:
-            return action == _DRAW and self._may_draw(state, g)
-        return action == _STOP
+            return (action is _DRAW or action == _DRAW) and self._may_draw(state, g)
+        return action is _STOP or action == _STOP
 
     def _may_draw(self, state: SolitarioState, g: SeatGame) -> bool:
         if g.layout.stock:
@@ -254,7 +315,7 @@ class Solitario(Game[SolitarioState]):
         if kind is ActionKind.EXPIRE:
             return self._expire(state, seat, str(action.timer))
         if kind is ActionKind.STOP:
-            return self._finish(state, seat, replace(g, finished=STOPPED), [])
+            return self._finish(state, seat, _seat_with(g, finished=STOPPED), [])
         if kind is ActionKind.DRAW:
             return self._draw(state, seat, g)
         return self._move(state, seat, g, str(action.source), str(action.target), action.count)
@@ -266,11 +327,11 @@ class Solitario(Game[SolitarioState]):
         expired: Event = {"type": "timer_expired", "seat": seat, "timer": key}
         if key.startswith("clock:"):
             score = scoring.add(state.options.scoring, g.score, scoring.TICK_PENALTY)
-            g = replace(g, seconds=g.seconds + scoring.TICK_SECONDS, score=score)
+            g = _seat_with(g, seconds=g.seconds + scoring.TICK_SECONDS, score=score)
             expired["score"] = score
             return self._with(state, seat, g), [expired]
         reason = OUT_OF_TIME if key.startswith("limit:") else TIMED_OUT
-        return self._finish(state, seat, replace(g, finished=reason), [expired])
+        return self._finish(state, seat, _seat_with(g, finished=reason), [expired])
 
     def _draw(
         self, state: SolitarioState, seat: int, g: SeatGame
@@ -278,19 +339,13 @@ class Solitario(Game[SolitarioState]):
         opts = state.options
         if g.layout.stock:
             layout, drawn = draw(g.layout, opts.draw)
-            g = replace(g, layout=layout, actions=g.actions + 1)
+            g = SeatGame(layout, g.score, g.recycles, g.actions + 1, g.seconds, g.finished)
             return self._with(state, seat, g), [
                 {"type": "drew", "seat": seat, "cards": list(drawn)}
             ]
         points = scoring.recycle_points(opts.scoring, opts.draw, g.recycles)
         score = scoring.add(opts.scoring, g.score, points)
-        g = replace(
-            g,
-            layout=recycle(g.layout),
-            recycles=g.recycles + 1,
-            actions=g.actions + 1,
-            score=score,
-        )
+        g = SeatGame(recycle(g.layout), score, g.recycles + 1, g.actions + 1, g.seconds, g.finished)
         event: Event = {"type": "recycled", "seat": seat, "points": points, "score": score}
         return self._with(state, seat, g), [event]
 
@@ -303,11 +358,10 @@ class Solitario(Game[SolitarioState]):
         target: str,
         count: int | None,
     ) -> tuple[SolitarioState, list[Event]]:
-        layout, cards = take(g.layout, source, int(count or 1))
-        layout, turned = turn_up(put(layout, target, cards))
+        layout, cards, turned = move_cards(g.layout, source, target, int(count or 1))
         points = scoring.move_points(state.options.scoring, source, target, len(turned))
         score = scoring.add(state.options.scoring, g.score, points)
-        g = replace(g, layout=layout, score=score, actions=g.actions + 1)
+        g = SeatGame(layout, score, g.recycles, g.actions + 1, g.seconds, g.finished)
         events: list[Event] = [
             {
                 "type": "moved",
@@ -342,14 +396,14 @@ class Solitario(Game[SolitarioState]):
             score = scoring.add(state.options.scoring, score, points)
             played.append(card)
         events.append({"type": "auto_finished", "seat": seat, "cards": played, "score": score})
-        return replace(g, layout=layout, score=score)
+        return _seat_with(g, layout=layout, score=score)
 
     def _finish(
         self, state: SolitarioState, seat: int, g: SeatGame, events: list[Event]
     ) -> tuple[SolitarioState, list[Event]]:
         if g.finished is None:  # a win
             bonus = scoring.timed_bonus(g.seconds) if state.options.timed else 0
-            g = replace(g, finished=WON, score=g.score + bonus)
+            g = _seat_with(g, finished=WON, score=g.score + bonus)
         events.append({"type": "finished", "seat": seat, "result": g.finished, "score": g.score})
         state = self._with(state, seat, g)
         outcome = self.outcome(state)
@@ -367,7 +421,7 @@ class Solitario(Game[SolitarioState]):
     def _with(state: SolitarioState, seat: int, g: SeatGame) -> SolitarioState:
         seats = list(state.seats)
         seats[seat] = g
-        return replace(state, seats=tuple(seats))
+        return SolitarioState(state.options, state.redeals, tuple(seats))
 
     # -- what is seen ---------------------------------------------------------------
 
@@ -399,8 +453,9 @@ class Solitario(Game[SolitarioState]):
         return View(seat=seat, hand=tuple(layout.face_up()), public=public, private=private)
 
     def outcome(self, state: SolitarioState) -> Outcome | None:
-        if any(g.finished is None for g in state.seats):
-            return None
+        for g in state.seats:
+            if g.finished is None:
+                return None
         scores = tuple(g.score for g in state.seats)
         return Outcome(
             places=places_from_measure(scores, lower_is_better=False),
