@@ -119,12 +119,24 @@ class TableRepository:
         if live is not None:
             return live
         seed = await self.store.seed(table_id)
-        events = await self.store.read_events(table_id) if seed is not None else []
+        events, head = await self.store.log_and_head(table_id) if seed is not None else ([], None)
         if seed is None or not events:
             raise NotFound(
                 f"there is no table {quoted(table_id)}: check the id you were given",
                 reason="TABLE_NOT_FOUND",
                 metadata={"table_id": table_id},
+            )
+        if head is not None and head[0] > events[-1].version:
+            # The table's row counts events its log no longer holds: the tail was cut. Left
+            # alone, the table would load as still in play at the cut and take new moves
+            # on top of it, burying the evidence under a chain that verifies again.
+            raise LogDoesNotReplay(
+                table_id,
+                ReplayMismatch(
+                    events[-1].version + 1,
+                    f"the log ends at event {events[-1].version} but the table's record"
+                    f" counts {head[0]} ({head[1]}): its tail was cut",
+                ),
             )
         loaded: LiveTable | None = None
         try:

@@ -74,15 +74,14 @@ async def test_a_log_that_no_longer_replays_is_served_after_a_restart(
             assert log.status == engine_pb2.TABLE_STATUS_FINISHED
             if deleted < last:
                 assert log.replay_problem.startswith(f"event {deleted + 1}: expected event")
-            else:  # the closing event gone: the table reads as still in play, no mismatch
-                assert log.replay_problem == ""
-        if deleted < last:
-            with pytest.raises(grpc.aio.AioRpcError) as refused:
-                await stub.GetTable(
-                    engine_pb2.GetTableRequest(table_id=tampered), metadata=auth(player)
-                )
-            assert refused.value.code() == grpc.StatusCode.DATA_LOSS
-            assert tampered in (refused.value.details() or "")
+            else:  # the closing event gone: the row still counts it, the log was cut
+                assert log.replay_problem.startswith(f"event {last}: the log ends at")
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await stub.GetTable(
+                engine_pb2.GetTableRequest(table_id=tampered), metadata=auth(player)
+            )
+        assert refused.value.code() == grpc.StatusCode.DATA_LOSS
+        assert tampered in (refused.value.details() or "")
         view = await stub.GetTable(
             engine_pb2.GetTableRequest(table_id=untouched), metadata=auth(player)
         )
@@ -91,3 +90,63 @@ async def test_a_log_that_no_longer_replays_is_served_after_a_restart(
             engine_pb2.GetTableLogRequest(table_id=untouched), metadata=auth(player)
         )
         assert other.replay_problem == "" and len(other.events) == view.version
+
+
+@pytest.mark.parametrize("kept_share", [0.3, 0.9])
+async def test_a_table_whose_tail_was_cut_takes_no_move_after_a_restart(
+    database_url: str, nats_url: str, namespace: str, kept_share: float
+) -> None:
+    """The log cut back to a version where the player had a move: loaded from the log
+    alone, the table would be in play there and take that move, growing a chain that
+    verifies again over the cut. The table's row still counts the cut events, so the
+    engine refuses it as a changed log (AUDIT-1) and appends nothing."""
+    cfg = settings(database_url, nats_url, namespace)
+    player = f"p-{uuid.uuid4().hex[:8]}"
+    seen: list[engine_pb2.TableView] = []
+    async with running_engine(cfg) as engine, channel(engine.port) as stub:
+        opened = await stub.OpenTable(
+            open_request([human(0, player), bot(1), bot(2), bot(3)]),
+            metadata=auth("ops", Role.OPERATOR),
+        )
+        await asyncio.wait_for(
+            play_seat(stub, opened.table_id, player, random.Random(3), seen), timeout=120
+        )
+    offered = [v for v in seen if v.legal_actions and v.status == engine_pb2.TABLE_STATUS_PLAYING]
+    assert len(offered) >= 2
+    at = offered[int(kept_share * (len(offered) - 1))]
+    conn = await asyncpg.connect(database_url)
+    try:
+        async with conn.transaction():
+            await conn.execute("SET LOCAL session_replication_role = replica")
+            await conn.execute(
+                "DELETE FROM engine.events WHERE stream_id = $1 AND version > $2",
+                f"table-{opened.table_id}",
+                at.version,
+            )
+        count = "SELECT count(*) FROM engine.events WHERE stream_id = $1"
+        before = await conn.fetchval(count, f"table-{opened.table_id}")
+        assert before == at.version
+
+        async with running_engine(cfg) as engine, channel(engine.port) as stub:
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await stub.Act(
+                    engine_pb2.ActRequest(
+                        table_id=opened.table_id,
+                        action=at.legal_actions[0],
+                        expected_version=at.version,
+                        request_id=uuid.uuid4().hex,
+                    ),
+                    metadata=auth(player),
+                )
+            assert refused.value.code() == grpc.StatusCode.DATA_LOSS
+            assert "tail was cut" in (refused.value.details() or "")
+            log = await stub.GetTableLog(
+                engine_pb2.GetTableLogRequest(table_id=opened.table_id),
+                metadata=auth("auditor", Role.AUDITOR),
+            )
+            assert len(log.events) == at.version
+            assert log.head_version > at.version
+            assert "its tail was cut" in log.replay_problem
+        assert await conn.fetchval(count, f"table-{opened.table_id}") == before
+    finally:
+        await conn.close()
