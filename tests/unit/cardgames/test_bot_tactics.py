@@ -108,7 +108,6 @@ def test_games_8_solitario_medium_turns_up_a_card_where_most_are_hidden() -> Non
     assert {("t1", "t3"), ("t2", "t3")} <= easy
 
 
-
 def test_games_8_solitario_medium_empties_a_column_for_a_waiting_king() -> None:
     """SOLITARIO: a K♥ sits on two face-down cards and the 10♦ alone in a column can go on
     the J♠. Medium moves the 10♦ to empty that column (where the king can then go, turning
