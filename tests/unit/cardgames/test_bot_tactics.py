@@ -14,6 +14,9 @@ from tavolo.cardgames.bots.tricks.hearts import EasyBot as HeartsEasy
 from tavolo.cardgames.bots.tricks.hearts import MediumBot as HeartsMedium
 from tavolo.cardgames.contract import View
 from tavolo.cardgames.rng import SeededRandom
+from tests.unit.cardgames.pika_table import GAME as PIKA
+from tests.unit.cardgames.pika_table import act as pika_act
+from tests.unit.cardgames.pika_table import pika_table
 from tests.unit.cardgames.test_solitario_rules import GAME as SOLITARIO
 from tests.unit.cardgames.test_solitario_rules import layout, table
 from tests.unit.cardgames.test_uno_bots import GAME as UNO
@@ -120,3 +123,21 @@ def test_games_8_solitario_medium_empties_a_column_for_a_waiting_king() -> None:
     assert medium == {("t3", "t2")}
     easy = _choices("solitario", "easy", view, legal)
     assert all(a.kind is not ActionKind.MOVE for a in easy)
+
+
+def test_games_8_pika_hard_keeps_a_black_card_it_has_just_drawn() -> None:
+    """PIKA-2: with nothing to play, the seat draws a +4 it may play at once or keep.
+    Medium plays it; hard keeps it (it fits anything later and answers a stack) while
+    it holds more than two cards (the drawn one included), and plays it when that leaves
+    it one card to go."""
+    for drawn in ("W+4", "W"):
+        state = pika_table({0: ["G1", "B2", "Y3"]}, top="R5", stock=[drawn])
+        state = pika_act(state, 0, Action(ActionKind.DRAW))
+        view, legal = PIKA.view(state, 0), PIKA.legal_actions(state, 0)
+        assert {a.kind for a in legal} == {ActionKind.PLAY, ActionKind.KEEP}
+        assert _cards(_choices("pika", "medium", view, legal)) == {drawn}
+        assert {a.kind for a in _choices("pika", "hard", view, legal)} == {ActionKind.KEEP}
+    state = pika_table({0: ["G1"]}, top="R5", stock=["W"])
+    state = pika_act(state, 0, Action(ActionKind.DRAW))
+    view, legal = PIKA.view(state, 0), PIKA.legal_actions(state, 0)
+    assert {a.kind for a in _choices("pika", "hard", view, legal)} == {ActionKind.PLAY}
