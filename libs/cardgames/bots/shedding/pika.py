@@ -8,8 +8,10 @@
   colours each opponent has just failed to play (drew instead) or named with a black card;
   from the discard pile and its hand it counts the cards still unseen. It attacks a next
   player who is close to going out (skips, reverses, stacks, a colour they lack), heads-up
-  plays a skip, reverse or +2 to play again, and never keeps a +2/+4 as its last card,
-  since going out on one can send the stack back (PIKA-9).
+  plays a skip, reverse or +2 to play again, keeps a black card it has just drawn (medium
+  plays it at once) while it holds more than two cards, since it fits anything later and
+  a +4 answers a stack, and never keeps a +2/+4 as its last card, since going out on one
+  can send the stack back (PIKA-9).
 """
 
 from __future__ import annotations
@@ -130,6 +132,9 @@ class HardBot:
         plays = [a for a in options if a.kind is ActionKind.PLAY]
         if not plays:
             return options[0]
+        keep = [a for a in options if a.kind is ActionKind.KEEP]
+        if keep and len(view.hand) > 2 and all(a.cards[0][0] == "W" for a in plays):
+            return keep[0]  # a drawn black card fits anything later and answers a stack
         public = view.public
         seats = len(public["hand_sizes"])
         step = -1 if public["direction"] == "clockwise" else 1

@@ -3,13 +3,15 @@
 - **easy**: a novice (:mod:`~tavolo.cardgames.bots.shedding.novice`): a coloured card
   that fits before a wild, calls with its second-last card, and slips now and then.
 - **medium**: calls UNO with the play, plays rather than draws, keeps wilds while a
-  coloured card will do, turns the play to the colour it holds most, plays a honest wild
-  +4 only, names the colour it holds most, plays a drawn card that fits, and accepts
-  every wild +4.
+  coloured card will do, turns the play to the colour it holds most, of two numbers
+  plays the higher (a single round ranks the others by the points they hold), plays a
+  honest wild +4 only, names the colour it holds most, plays a drawn card that fits, and
+  accepts every wild +4.
 - **hard**: medium's habits plus memory. From the public moves it learns which colours
   each opponent failed to follow (drew on them) and counts the cards still unseen; it
   attacks a next player who is close to going out (skip, reverse, +2, a colour they lack),
-  sheds its costly cards first, heads-up plays a skip, reverse or +2 to play again, and
+  sheds its costly cards first (a skip, reverse or +2 scores 20: before any number),
+  heads-up plays a skip, reverse or +2 to play again, and
   challenges a wild +4 only when the odds that its player held the colour then in play
   are near-certain (above 95%): most players lay a +4 honestly, and a challenged honest
   +4 costs 2 more cards than accepting (a lower bar, 1 in 5, lost cards to medium).
@@ -32,6 +34,8 @@ from tavolo.cardgames.rng import SeededRandom
 _ATTACKS = frozenset({"skip", "rev", "+2", "W+4"})
 _AGAIN = frozenset({"skip", "rev", "+2"})
 """Heads-up, these leave the turn with the player who laid them."""
+ACTION_POINTS = 20
+"""What a skip, reverse or +2 scores against its holder (a number scores its face)."""
 CHALLENGE_ABOVE = 0.95
 """P(held the colour), counted from the unseen cards as if the +4 were laid at random, is
 no chance of a bluff against a player who lays it honestly: challenge only near-sure."""
@@ -110,6 +114,8 @@ class MediumBot:
         score = 0.0
         if card[0] == "W":
             score -= 5.0  # keep wilds while a coloured card will do
+        elif POINTS[card] < ACTION_POINTS:  # the higher number first: it scores against us
+            score += POINTS[card] / 10
         colour = action.colour or COLOUR_NAMES.get(card[0])
         if colour is not None:  # stay in the colour it holds most: more plays to come
             score += _colour_counts(_remaining(view.hand, action))[colour] * 0.5
@@ -192,8 +198,12 @@ class HardBot(MediumBot):
         value = _value(card)
         rest = _remaining(view.hand, action)
         score = 0.0
-        if card[0] == "W" and len(view.hand) > 2 and threat > 2:
-            score -= 5.0
+        if card[0] == "W":
+            score -= 5.0  # a wild fits anything: keep it while a coloured card will do
+            if len(view.hand) > 2 and threat > 2:
+                score -= 5.0
+        else:  # shed costly cards first, the action cards (20 points) before the numbers
+            score += POINTS[card] / 10
         if len(view.public["hand_sizes"]) == 2 and value in _AGAIN and len(rest) > 1:
             score += 2.0  # heads-up, a skip, reverse or +2 plays again: shed one more
         if threat <= 2 and value in _ATTACKS:
@@ -207,7 +217,6 @@ class HardBot(MediumBot):
             score -= unseen[colour] * 0.05
             if action.colour is not None and held == 0:
                 score -= 2.0
-        score += POINTS[card] / 100  # shed costly cards first: they score against us
         return score
 
 

@@ -3,14 +3,17 @@
 - easy: a card that can go home goes home, otherwise any move that turns a card up or
   plays the waste, otherwise the stock; like a beginner it turns the waste over at most
   twice;
-- medium: the greedy order of published Klondike players: safe cards home, runs that
-  turn a card up (from the column hiding most), the waste onto the columns, then home
-  whatever fits, then the stock;
-- hard: a look-ahead over the moves it can see (:mod:`solitario_search`), which never
-  returns to a position it has already played. It remembers the stock's cards once it has
-  turned them over (:class:`StockMemory`), so after one pass its look-ahead also plans
-  which card to bring up from the stock, however many turns that takes; when nothing is
-  left to gain, it rearranges the columns into a layout it has not tried before stopping.
+- medium: safe cards home, then the one move that does the layout most good by the
+  look-ahead's measure (a card turned up, a card home, a column emptied for a king; a
+  look-ahead of one move), never back to a position it has already played; then the
+  stock. It does not plan two moves together (a run moved so that the card it uncovers
+  can take the waste), which is what the hard level adds;
+- hard: a look-ahead of three moves over what it can see (:mod:`solitario_search`),
+  which never returns to a position it has already played. It remembers the stock's
+  cards once it has turned them over (:class:`StockMemory`), so after one pass its
+  look-ahead also plans which card to bring up from the stock, however many turns that
+  takes; when nothing is left to gain, it rearranges the columns into a layout it has not
+  tried before stopping.
 
 Every level stops when the stock has gone round with nothing played from it, and a
 recycle that costs points is taken only while the last pass played something.
@@ -24,6 +27,8 @@ from typing import Any
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.bots.base import Bot
 from tavolo.cardgames.bots.solitario.search import (
+    BUDGET,
+    DEPTH,
     FOUNDATION,
     LINE_FOUNDATION,
     Cards,
@@ -44,7 +49,6 @@ from tavolo.cardgames.games.solitario.piles import (
     WASTE,
     Move,
     Position,
-    fits_on_column,
 )
 from tavolo.cardgames.rng import SeededRandom
 
@@ -55,6 +59,11 @@ PLANNED_DRAWS = (3,)
 the shorter look-ahead of the first pass plays as well and faster."""
 MAX_PLAN_DRAWS = 60
 """A plan to bring a card up from the stock is dropped after this many draws."""
+MEDIUM_DEPTH = 1
+MEDIUM_BUDGET = 40
+"""Medium weighs each move alone: the greedy order of published Klondike players (home,
+turn a card up, the waste down) ranked by one measure instead of a fixed order, which
+wins about three deals in ten more at draw 1 than that order did (the bot league)."""
 
 
 class _StockWatch:
@@ -244,15 +253,18 @@ class SolitarioBot:
         if self.level == "easy":
             return _easy(pos, moves, rng)
         if self.level == "medium":
-            return _medium(pos, moves)
-        return self._hard(pos, moves)
+            return self._look_ahead(pos, moves, MEDIUM_DEPTH, MEDIUM_BUDGET)
+        return self._look_ahead(pos, moves, DEPTH, BUDGET)
 
-    def _hard(self, pos: Position, moves: list[Move]) -> Move | None:
-        """Before the stock is known: the look-ahead over what is in sight."""
+    def _look_ahead(self, pos: Position, moves: list[Move], depth: int, budget: int) -> Move | None:
+        """Safe cards home, else the first move of the best line of ``depth`` moves over
+        what is in sight (before the stock is known, for hard)."""
         safe = self._safe_home(pos, moves)
         if safe is not None:
             return safe
-        _, step = best_line(pos, self.seen, self.lines, foundation=self.foundation)
+        _, step = best_line(
+            pos, self.seen, self.lines, budget=budget, depth=depth, foundation=self.foundation
+        )
         line = None if step is None else step[1]
         chosen = line if line is not None else _waste_move(pos, moves, self.seen)
         return None if chosen is None else self._played(pos, chosen)
@@ -302,33 +314,6 @@ def _turns_up(pos: Position, move: Move) -> bool:
         return False
     k = COLUMN_NAMES.index(move[0])
     return move[2] == len(pos.up[k]) and pos.down[k] > 0
-
-
-def _medium(pos: Position, moves: list[Move]) -> Move | None:
-    for move in moves:
-        if move[1] in FOUNDATION_NAMES:
-            card = pos.waste[-1] if move[0] == WASTE else pos.up[COLUMN_NAMES.index(move[0])][-1]
-            if is_safe_to_foundation(pos, card):
-                return move
-    revealing = [
-        m
-        for m in moves
-        if m[0] in COLUMN_NAMES
-        and m[1] in COLUMN_NAMES
-        and m[2] == len(pos.up[COLUMN_NAMES.index(m[0])])
-        and pos.down[COLUMN_NAMES.index(m[0])]
-    ]
-    if revealing:
-        return max(revealing, key=lambda m: pos.down[COLUMN_NAMES.index(m[0])])
-    for move in moves:
-        if move[0] == WASTE and move[1] in COLUMN_NAMES:
-            under = pos.up[COLUMN_NAMES.index(move[1])]
-            if under or fits_on_column(pos.waste[-1], None):
-                return move
-    for move in moves:
-        if move[1] in FOUNDATION_NAMES:
-            return move
-    return None
 
 
 def _factory(level: str) -> Callable[[], Bot]:

@@ -4,8 +4,11 @@
   cards, ducks under the winning card, throws its costliest card when void, leads low.
 - **medium**: passes the most dangerous cards (the Q♠, the A♠ and K♠ that catch it, high
   hearts); following, ducks under the card winning the trick (the highest card that does
-  not win), or wins with its highest when it cannot duck; void, it dumps the Q♠, then its
-  highest heart, then its highest card; leading, it leads its lowest card.
+  not win), or wins with its highest when it cannot duck; last to a trick with no points
+  on it, takes it with its highest card (not the Q♠), shedding a card that would win a
+  dearer trick later; void, it dumps the Q♠, then the A♠ or K♠ while the queen is out
+  (they catch her), then its highest heart, then its highest card; leading, it leads its
+  lowest card.
 - **hard**: passes with purpose (voids a short suit, keeps the Q♠ behind five or more
   spades), remembers every card played and who showed out of a suit, leads low in suits
   where the Q♠ cannot fall on it, drops the Q♠ on whoever leads spades high, and shoots
@@ -48,6 +51,13 @@ def pass_danger(card: str, hand: Sequence[str]) -> float:
     return score
 
 
+def discard_order(card: str, hand: Sequence[str]) -> tuple[bool, bool, bool, int]:
+    """What a void player throws first (the highest): the Q♠, then the A♠ or K♠ while
+    someone else holds the queen they would catch, then hearts, then its highest card."""
+    catcher = card in _SPADE_CATCHERS and QUEEN_OF_SPADES not in hand
+    return (card == QUEEN_OF_SPADES, catcher, card_points(card) > 0, rank_of(card))
+
+
 ORDER = CardOrder(
     suit={c: suit_of(c) for c in full_deck()}, strength={c: rank_of(c) for c in full_deck()}
 )
@@ -85,13 +95,18 @@ class MediumBot:
         elif suit_of(cards[0]) == suit_of(trick[0]["card"]):
             choice = self.follow(view, cards, _winning(trick))
         else:
-            choice = max(cards, key=lambda c: (card_points(c), rank_of(c)))
+            choice = max(cards, key=lambda c: discard_order(c, view.hand))
         return next(a for a in legal if _card(a) == choice)
 
     def lead(self, view: View, cards: list[str]) -> str:
         return min(cards, key=lambda c: (rank_of(c), card_points(c)))
 
     def follow(self, view: View, cards: list[str], winning: str) -> str:
+        trick = view.public["trick"]
+        if len(trick) == 3 and not any(card_points(p["card"]) for p in trick):
+            shed = [c for c in cards if c != QUEEN_OF_SPADES]
+            if shed:  # a clean trick is ours for the taking: rid the hand of its highest
+                return max(shed, key=rank_of)
         under = [c for c in cards if rank_of(c) < rank_of(winning)]
         if under:
             return max(under, key=rank_of)
