@@ -60,12 +60,12 @@ import json
 import time
 from typing import Any
 
-from tavolo.cardgames.registry import all_games
-
 from league import selfplay
 from league.play import Pairing, measure
 from league.report import HEADER, Row, detail, line, markdown
 from league.tables import SEATINGS, tables
+
+from tavolo.cardgames.registry import all_games
 
 PAIRINGS = (("random", "easy"), ("easy", "medium"), ("medium", "hard"))
 """(weaker, stronger) for each step up the ladder."""

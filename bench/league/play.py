@@ -8,13 +8,12 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from league.tables import Table, rotations
 from tavolo.cardgames.bots.base import RandomBot, SeatedBot, seed_bytes
 from tavolo.cardgames.bots.registry import make_bot
 from tavolo.cardgames.contract import Outcome
 from tavolo.cardgames.registry import get_game
 from tavolo.cardgames.rng import SeededRandom
-
-from league.tables import Table, rotations
 
 CHIP_GAMES = frozenset({"bestia", "poker", "settemezzo"})
 MAX_ACTIONS = 3000

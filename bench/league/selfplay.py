@@ -15,10 +15,9 @@ import sys
 import time
 from pathlib import Path
 
+from league.tables import default_seats
 from tavolo.cardgames.registry import get_game
 from tavolo.cardgames.selfplay import random_games
-
-from league.tables import default_seats
 
 COMPILED = Path(__file__).resolve().parents[2] / "build" / "compiled"
 SECONDS = 10.0
