@@ -14,21 +14,27 @@ twice with the seats swapped, so each side gets the other's cards.
 The searcher is OpenSpiel's Python port of its C++ ISMCTS
 (``open_spiel.python.algorithms.ismcts``, the same algorithm): the C++ ``ISMCTSBot``
 releases Python's lock while it searches and cannot call back into a Python game (it
-crashes), and OpenSpiel's C++ ``spades`` (open-spiel 1.6) implements neither
+crashes), and OpenSpiel's C++ ``spades`` (open-spiel 2.0.2) implements neither
 ``InformationStateString`` nor ``ResampleFromInfostate``, which its C++ ISMCTS needs.
 
 Both sides play our rules, so no rule differs between them. What differs from
 OpenSpiel's own games of these names, for whoever compares with figures on those:
 
-- Spades: ours is the seed's (RULES §5): nil ±100, bags -1 point each (OpenSpiel: -100
-  per 10 bags), no blind nil (off by default), a match to 500 of which the first deal is
-  played and scored; the figure is each side's score change in that deal. OpenSpiel's
-  game is one deal scored alone with a win/loss bonus at 500.
-- Hearts: the standard rules with a one-hand match: the first hand passes left (OpenSpiel
-  draws the pass direction by chance), the Q♠ does not break hearts, shooting the moon
-  gives the other seats 26; the searcher chooses its pass too. Our passes are chosen at
-  once; here in seat order, each hidden from the others (their information states
-  show "?").
+- Spades (our defaults, the seed's, against OpenSpiel's ``spades`` defaults): a bag costs
+  1 point here and earns 1 there (both take 100 off at 10 bags; our ``bag_points=1``
+  is OpenSpiel's); OpenSpiel ends a game at -350 (its mercy rule) and adds 200 for
+  reaching 500, ours ends at -500 with no bonus, neither of which one deal reaches; we
+  play the first deal of a match to 500 and score it alone. The same in both: bids nil
+  and 1 to 13, nil ±100 with a failed nil's tricks counting for the partner, no blind nil
+  (ours is off by default), no spade led on the first trick nor before spades are broken
+  unless the hand holds nothing else.
+- Hearts (our standard rules against OpenSpiel's ``hearts`` defaults): the Q♠ does not
+  break hearts here (OpenSpiel's ``qs_breaks_hearts=True``); the pass goes left in the
+  first hand here, OpenSpiel draws its direction by chance; our passes are chosen at
+  once, here in seat order, each hidden from the other seats (their information states
+  show "?"), and the searcher chooses its own pass. The same in both: 2♣ leads, no
+  points on the first trick, hearts led only once broken, Q♠ 13, shooting the moon
+  gives the other seats 26, no J♦ bonus.
 
 Figures, per deal (the two seatings averaged), with a 95% confidence interval:
 

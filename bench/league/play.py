@@ -7,8 +7,10 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from league.tables import Table, rotations
+from tavolo.cardgames.actions import Action
 from tavolo.cardgames.bots.base import RandomBot, SeatedBot, seed_bytes
 from tavolo.cardgames.bots.registry import make_bot
 from tavolo.cardgames.contract import Outcome
@@ -57,6 +59,20 @@ def seat_bot(name: str, level: str, seed: bytes) -> SeatedBot:
     return make_bot(name, level, seed)
 
 
+def next_move(game: Any, state: Any) -> tuple[int, list[Action]]:
+    """Who moves next and what they may do: a seat with a rule timer running outside
+    the turn (Uno's call window) answers first, as at a table; then the lowest seat the
+    rules wait for."""
+    waiting = game.to_act(state)
+    early = sorted({t.seat for t in game.timers(state) if t.kind != "turn"} - waiting)
+    for seat in early:
+        legal = game.legal_actions(state, seat)
+        if legal:
+            return seat, legal
+    seat = min(waiting)
+    return seat, game.legal_actions(state, seat)
+
+
 def play(table: Table, levels: Sequence[str], seed: bytes, tally: Tally, limit: int) -> Outcome:
     """One deal with ``levels[s]`` at seat s, every decision timed."""
     game = get_game(table.name)
@@ -66,8 +82,8 @@ def play(table: Table, levels: Sequence[str], seed: bytes, tally: Tally, limit: 
         outcome = game.outcome(state)
         if outcome is not None:
             return outcome
-        seat = min(game.to_act(state))
-        view, legal = game.view(state, seat), game.legal_actions(state, seat)
+        seat, legal = next_move(game, state)
+        view = game.view(state, seat)
         start = time.thread_time()
         action = bots[seat].choose(view, legal)
         tally.times.setdefault(levels[seat], []).append(time.thread_time() - start)

@@ -96,12 +96,18 @@ def detail(row: Row) -> list[str]:
         mean, low, high = interval(tally.wins)
         m, mlo, mhi = interval(tally.margins)
         out.append(
-            f"    {row.pairing.strong} first {mean:.1%} (95% CI {low:.1%}-{high:.1%}); "
+            f"    {row.pairing.strong} first {mean:.1%} "
+            f"(95% CI {max(0.0, low):.1%}-{min(1.0, high):.1%}); "
             f"score margin {m:+.1f} ({mlo:+.1f}, {mhi:+.1f}) a deal"
         )
     deals = max(1, len(tally.figures))
+    worst = ", ".join(
+        f"{level} {max(tally.times.get(level, [0.0])) * 1e3:.2f}"
+        for level in dict.fromkeys((row.pairing.weak, row.pairing.strong))
+    )
     out.append(
-        f"    {tally.actions / deals:.0f} actions a deal; {tally.cut} games cut at the limit"
+        f"    {tally.actions / deals:.0f} actions a deal; {tally.cut} games cut at the limit; "
+        f"slowest decision ms: {worst}"
     )
     if table.name == "solitario" and row.pairing.strong == "hard" and tally.rates:
         n = len(tally.rates)
