@@ -44,7 +44,11 @@ Figures, per deal (the two seatings averaged), with a 95% confidence interval:
   (above 0: hard takes fewer), and the share of (hard, ISMCTS) seat pairs where the hard
   seat took fewer points (ties ½; even is 0.5).
 
-    .venv/bin/python bench/bench_ismcts.py [--deals 1] [--simulations 1000] [spades|hearts]
+    .venv/bin/python bench/bench_ismcts.py [--deals 1] [--simulations 1000] [--jobs 1]
+        [--hard-bids] [spades|hearts]
+
+``--hard-bids`` splits the figure: the ISMCTS seats bid (Spades) or pass (Hearts) as
+our hard bot does and search only the play, so what remains is the play's share.
 
 Needs ``open-spiel`` (the bench extra: ``pip install -e '.[dev,bench]'``). Run it with
 ``PYTHONPATH=build/compiled`` for the compiled rules (``make compiled``): the search
@@ -62,14 +66,16 @@ from typing import Any
 
 from league.stats import interval
 
+from tavolo.cardgames.actions import ActionKind
 from tavolo.cardgames.bots.registry import make_bot
 
 
 def play_deal(
-    name: str, seed: str, hard_seats: set[int], simulations: int, spiel: Any
+    name: str, seed: str, hard_seats: set[int], simulations: int, spiel: Any, hard_bids: bool
 ) -> tuple[list[float], float]:
     """One deal: each seat's score change (Spades: its side's; Hearts: points taken)
-    and the ISMCTS seconds per searched move."""
+    and the ISMCTS seconds per searched move. With ``hard_bids`` the ISMCTS seats bid
+    (Spades) or pass (Hearts) as our hard bot does, and search only the play."""
     import numpy as np
     import pyspiel
     from open_spiel.python.algorithms import ismcts
@@ -78,6 +84,7 @@ def play_deal(
     state = game.new_initial_state()
     rules = state.snap.game.rules
     bots = {s: make_bot(name, "hard", f"{seed}-{s}") for s in hard_seats}
+    bidders = {s: make_bot(name, "hard", f"{seed}-bid-{s}") for s in range(4) if hard_bids}
     searchers = {}
     for s in set(range(4)) - hard_seats:
         draw = random.Random(f"{seed}-world-{s}")
@@ -95,10 +102,13 @@ def play_deal(
     spent, searched = 0.0, 0
     while not state.is_terminal():
         seat = state.current_player()
-        if seat in bots:
-            ours = state.snap.ours
-            action = bots[seat].choose(rules.view(ours, seat), rules.legal_actions(ours, seat))
-            move = spiel.to_id(action)
+        ours = state.snap.ours
+        legal = rules.legal_actions(ours, seat)
+        chooser = bots.get(seat)
+        if chooser is None and legal[0].kind is not ActionKind.PLAY:
+            chooser = bidders.get(seat)
+        if chooser is not None:
+            move = spiel.to_id(chooser.choose(rules.view(ours, seat), legal))
         elif len(state.legal_actions()) == 1:
             move = state.legal_actions()[0]
         else:
@@ -109,7 +119,9 @@ def play_deal(
     return state.changes(), spent / max(1, searched)
 
 
-def play_pair(name: str, n: int, simulations: int) -> tuple[float, float, list[float]]:
+def play_pair(
+    name: str, n: int, simulations: int, hard_bids: bool
+) -> tuple[float, float, list[float]]:
     """Deal ``n`` twice, seats swapped: the margin and share (see above), averaged, and
     the ISMCTS thread CPU seconds a searched move in each seating."""
     from spiel import ours as spiel
@@ -118,7 +130,7 @@ def play_pair(name: str, n: int, simulations: int) -> tuple[float, float, list[f
     margin = share = 0.0
     per_move = []
     for hard in ({0, 2}, {1, 3}):
-        took, seconds = play_deal(name, seed, hard, simulations, spiel)
+        took, seconds = play_deal(name, seed, hard, simulations, spiel, hard_bids)
         per_move.append(seconds)
         mine = [took[s] for s in sorted(hard)]
         theirs = [took[s] for s in range(4) if s not in hard]
@@ -138,6 +150,11 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=1, help="seat-swapped deals")
     parser.add_argument("--simulations", type=int, default=1000)
     parser.add_argument("--jobs", type=int, default=1, help="processes, a deal each")
+    parser.add_argument(
+        "--hard-bids",
+        action="store_true",
+        help="ISMCTS seats bid (pass) as the hard bot does and search only the play",
+    )
     args = parser.parse_args()
     try:
         import pyspiel  # noqa: F401
@@ -150,7 +167,10 @@ def main() -> int:
         per_move: list[float] = []
         start = time.perf_counter()
         with ProcessPoolExecutor(args.jobs) as pool:
-            futures = [pool.submit(play_pair, name, n, args.simulations) for n in range(args.deals)]
+            futures = [
+                pool.submit(play_pair, name, n, args.simulations, args.hard_bids)
+                for n in range(args.deals)
+            ]
             for n, future in enumerate(futures):
                 margin, share, seconds = future.result()
                 margins.append(margin)
@@ -165,7 +185,8 @@ def main() -> int:
             else "points a deal, hard side less ISMCTS"
         )
         print(
-            f"{name}: hard vs ISMCTS ({args.simulations} simulations), {len(margins)} "
+            f"{name}: hard vs ISMCTS ({args.simulations} simulations"
+            f"{', bidding and passing as hard' if args.hard_bids else ''}), {len(margins)} "
             f"seat-swapped deals: {m:+.2f} {what} (95% CI {lo:+.2f}, {hi:+.2f}); "
             f"hard's share {s:.3f} (95% CI {slo:.3f}, {shi:.3f}); "
             f"ISMCTS {sum(per_move) / len(per_move) * 1e3:.0f} ms CPU a searched move; "
