@@ -111,7 +111,8 @@ soak-solitario: $(STAMP)
 		--steps 'easy<hard,medium<hard' --detail --selfplay 0
 
 # Every game's bot ladder, 2,000 seat-rotated deals a pairing, ending with the markdown
-# table: about a day on two cores (see README), kept out of `make test` and `make bench`.
+# table: about 100 CPU-minutes (40 deals took 2.0), so under an hour on two idle cores and
+# many hours on a shared machine; kept out of `make test` and `make bench`.
 soak-league: $(STAMP)
 	$(BIN)/python bench/bench_bot_league.py --deals 2000 --jobs 2 --detail --markdown
 
