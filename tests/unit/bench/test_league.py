@@ -73,3 +73,33 @@ def test_markdown_holds_a_row_a_pairing() -> None:
     body = [line for line in text if line.startswith("| ") and "---" not in line]
     assert len(body) == len(rows) + 1  # and the header
     assert all(line.count("|") == body[0].count("|") for line in body)
+
+
+def test_an_open_uno_window_answers_before_the_turn() -> None:
+    """UNO-9's call window, as at a table: a seat whose rule timer runs outside the turn
+    moves first whenever it has a move, so the league measures the bots' calls too."""
+    import random
+
+    from league.play import next_move
+
+    from tavolo.cardgames.registry import get_game
+
+    game, seen = get_game("uno"), 0
+    for seed in range(30):
+        state = game.new_game({"match_length": "single"}, 4, f"w{seed}".encode())
+        rng = random.Random(seed)
+        while game.outcome(state) is None:
+            seat, legal = next_move(game, state)
+            waiting = game.to_act(state)
+            early = [
+                t.seat
+                for t in game.timers(state)
+                if t.kind != "turn" and t.seat not in waiting and game.legal_actions(state, t.seat)
+            ]
+            if early:
+                seen += 1
+                assert seat == min(early)
+            else:
+                assert seat == min(waiting)
+            state, _ = game.apply(state, seat, rng.choice(legal))
+    assert seen
