@@ -150,6 +150,7 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=1, help="seat-swapped deals")
     parser.add_argument("--simulations", type=int, default=1000)
     parser.add_argument("--jobs", type=int, default=1, help="processes, a deal each")
+    parser.add_argument("--first", type=int, default=0, help="the first deal's number")
     parser.add_argument(
         "--hard-bids",
         action="store_true",
@@ -169,9 +170,9 @@ def main() -> int:
         with ProcessPoolExecutor(args.jobs) as pool:
             futures = [
                 pool.submit(play_pair, name, n, args.simulations, args.hard_bids)
-                for n in range(args.deals)
+                for n in range(args.first, args.first + args.deals)
             ]
-            for n, future in enumerate(futures):
+            for n, future in enumerate(futures, args.first):
                 margin, share, seconds = future.result()
                 margins.append(margin)
                 shares.append(share)
