@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install lint typecheck format protos compiled i18n bench soak soak-solitario soak-league clean deploy-tools manifests browser node typescript protos-baseline
+.PHONY: run test install lint typecheck format protos compiled i18n bench soak soak-solitario soak-league soak-ismcts clean deploy-tools manifests browser node typescript protos-baseline
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -109,16 +109,24 @@ bench: $(STAMP) compiled
 soak: $(STAMP)
 	TAVOLO_SOAK=full $(BIN)/python -m pytest -q -p no:cacheprovider --timeout 3600 -m 'fault or load' tests
 
-# Klondike's bots on 10,000 seeded deals at draw 1 and draw 3, beside OpenSpiel (half an
-# hour or more on two cores): kept out of `make test` and `make bench`.
+# Klondike's bots on 10,000 seeded deals at draw 1 and draw 3, deal by deal, beside the
+# published greedy solvers (half an hour or more on two cores): kept out of `make test`
+# and `make bench`.
 soak-solitario: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
-	$(BIN)/python bench/bench_solitario.py --deals 10000 --levels medium,hard --jobs 2
+	$(BIN)/python bench/bench_bot_league.py solitario --deals 10000 --jobs 2 \
+		--steps 'easy<hard,medium<hard' --detail --selfplay 0
 
-# Every game's bot ladder, 2,000 seat-rotated deals a pairing: hours on two cores, kept
-# out of `make test` and `make bench`.
+# Every game's bot ladder, 2,000 seat-rotated deals a pairing, ending with the markdown
+# table: about 100 CPU-minutes (40 deals took 2.0), so under an hour on two idle cores and
+# many hours on a shared machine; kept out of `make test` and `make bench`.
 soak-league: $(STAMP)
-	$(BIN)/python bench/bench_bot_league.py --deals 2000 --jobs 2
+	$(BIN)/python bench/bench_bot_league.py --deals 2000 --jobs 2 --detail --markdown
+
+# Hard Spades and Hearts against OpenSpiel's ISMCTS searching our rules, 100
+# seat-swapped deals each on the compiled rules: hours on two cores.
+soak-ismcts: $(STAMP) compiled
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	PYTHONPATH=build/compiled $(BIN)/python bench/bench_ismcts.py --deals 100 --jobs 2
 
 clean:
 	rm -rf build .data .pytest_cache .mypy_cache .ruff_cache .venv-deploy

@@ -12,274 +12,129 @@ Tresette and Ciapanò play 3 hands and Spades plays to 100 points, the shortest 
 offer; the fishing games play their default match (to 11 points, Cirulla to 51), since a
 single hand of them is mostly drawn; the chip games (Bestia, Poker, Sette e mezzo) play
 their whole default match, since stacks and Bestia's pot carry over from hand to hand
-(their figure is per hand).
+(their figure is per hand). Solitario is two games, draw 1 and draw 3.
 
 Seats: in partnership games the stronger level holds one side; elsewhere it holds one
-seat against the weaker level in every other seat, rotated through all the seats. The
-figure of a pairing, per deal (the rotations averaged, so a deal is one sample):
+seat against the weaker level in every other seat, rotated through all the seats
+(``--seating half``: every other seat, two against two). The figure of a pairing, per
+deal (the rotations averaged, so a deal is one sample):
 
 - places: the stronger seat's share of the weaker seats it finished ahead of (a tie ½);
   even is 0.5, and at two seats it is the win share;
 - chips (Bestia, Poker, Sette e mezzo): the stronger seat's chips won per hand less the
   mean of the weaker seats'; even is 0;
 - Solitario: both levels play every deal alone; the figure is the stronger level's win
-  rate less the weaker's on the same deals (both rates printed); even is 0.
+  rate less the weaker's on the same deals (both rates printed with Wilson intervals,
+  and at draw 3 the published greedy solvers' rates beside hard's with ``--detail``);
+  even is 0.
 
 Each figure comes with a 95% confidence interval (normal approximation over the deals).
 Every decision is timed in CPU time (the thread's, so the other processes of a shared
 machine do not count); each level's p50 and p99 over the pairing are printed beside the
 weaker level's, the random player's for the first step.
 
-    .venv/bin/python bench/bench_bot_league.py [--deals 6] [--jobs 1]
-        [--steps random<easy,easy<medium,medium<hard] [game ...]
+    .venv/bin/python bench/bench_bot_league.py [--deals 4] [--jobs 1]
+        [--steps random<easy,easy<medium,medium<hard] [--seats N] [--match]
+        [--option name=value ...] [--seating one|half] [--detail] [--markdown]
+        [--selfplay GAMES] [game ...]
 
-The soak size is ``--deals 2000`` (``make soak``); the default is a quick look.
+Other questions the same machinery answers (each prints beside the league's figure):
+
+- a fixed opponent or a reference: ``--steps easy<hard,medium<hard,medium<medium``
+  (medium against itself comes out exactly even, every deal being played from both sides);
+- whole matches instead of one deal: ``--match`` (Spades to 500, Hearts to 100, Uno to
+  500, ...), with ``--detail`` for the stronger level's share of first places and its
+  score margin (a rummy hand's points, say: ``burraco scala40 --seats 2 --detail``);
+- options: ``--option rules=seed hearts``, ``--option draw=3 solitario``;
+- two levels of each at four seats: ``--seating half poker settemezzo hearts``;
+- random self-play speed of every game beside Pika's, the rules interpreted and, where
+  ``build/compiled`` exists, compiled (GAMES.md 11): ``--selfplay 20``.
+
+The soak size is ``--deals 2000`` (``make soak-league``); the default is a quick look.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
+import json
 import time
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any
 
-from tavolo.cardgames.bots.base import RandomBot, SeatedBot, seed_bytes
-from tavolo.cardgames.bots.registry import make_bot
-from tavolo.cardgames.contract import Outcome
-from tavolo.cardgames.registry import all_games, get_game
-from tavolo.cardgames.rng import SeededRandom
+from league import selfplay
+from league.play import Pairing, measure
+from league.report import HEADER, Row, detail, line, markdown
+from league.tables import SEATINGS, tables
+
+from tavolo.cardgames.registry import all_games
 
 PAIRINGS = (("random", "easy"), ("easy", "medium"), ("medium", "hard"))
 """(weaker, stronger) for each step up the ladder."""
 
-ONE_HAND = {"match_length": "hands:1"}
-DEAL_OPTIONS: dict[str, dict[str, Any]] = {
-    "pika": {"match_length": "single"},
-    "uno": {"match_length": "single"},
-    "scopa": {},
-    "scopone": {},
-    "asso": {},
-    "cirulla": {},
-    "burraco": ONE_HAND,
-    "scala40": ONE_HAND,
-    "briscola": {"match_length": "single"},
-    "hearts": {"target": 1},
-    "spades": {"target": 100},
-    "bestia": {},
-    "poker": {},
-    "settemezzo": {},
-    "tresette": {"match_length": "hands:3"},
-    "ciapano": {"match_length": "hands:3"},
-    "solitario": {},
-}
-"""Options that make one game of the league one deal (or as near as the game allows)."""
 
-DEFAULT_SEATS = {
-    "briscola": 2,
-    "scopa": 2,
-    "asso": 2,
-    "cirulla": 2,
-    "burraco": 4,
-    "scala40": 4,
-    "solitario": 1,
-}
-"""Seat counts for games with no ``players`` option (else that option's default)."""
-
-CHIP_GAMES = frozenset({"bestia", "poker", "settemezzo"})
-MAX_ACTIONS = 3000
-"""A deal still running after this many actions is scored as it stands (Solitario: lost)."""
+def option(text: str) -> tuple[str, Any]:
+    """``name=value``; the value read as JSON where it parses (numbers, true), else text."""
+    name, _, value = text.partition("=")
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError:
+        return name, value
 
 
-def default_seats(name: str) -> int:
-    game = get_game(name)
-    players = {s.name: s.default for s in game.option_specs}.get("players")
-    if isinstance(players, int):
-        return players
-    counts = game.seat_counts()
-    return DEFAULT_SEATS.get(name, counts[0] if len(counts) == 1 else counts[-1])
-
-
-def tables(names: Sequence[str]) -> list[tuple[str, int]]:
-    """(game, seats): the default count, and 2 where offered."""
+def steps(text: str) -> list[tuple[str, str]]:
+    if not text:
+        return list(PAIRINGS)
     found = []
-    for name in names:
-        seats = default_seats(name)
-        found.append((name, seats))
-        if seats not in (1, 2) and 2 in get_game(name).seat_counts():
-            found.append((name, 2))
+    for step in text.split(","):
+        weak, _, strong = step.partition("<")
+        found.append((weak.strip(), strong.strip()))
     return found
-
-
-def seat_bot(name: str, level: str, seed: bytes) -> SeatedBot:
-    if level == "random":
-        return SeatedBot(name, level, RandomBot(), SeededRandom(seed_bytes(seed)))
-    return make_bot(name, level, seed)
-
-
-@dataclass
-class Tally:
-    """One pairing's results: a figure per deal, and decision times per level."""
-
-    figures: list[float] = field(default_factory=list)
-    extra: list[tuple[float, float]] = field(default_factory=list)  # solitario win rates
-    times: dict[str, list[float]] = field(default_factory=dict)
-
-    def add(self, other: Tally) -> None:
-        self.figures += other.figures
-        self.extra += other.extra
-        for level, times in other.times.items():
-            self.times.setdefault(level, []).extend(times)
-
-
-def play(name: str, seats: int, levels: Sequence[str], seed: bytes, tally: Tally) -> Outcome:
-    """One deal with ``levels[s]`` at seat s, every decision timed."""
-    game = get_game(name)
-    state = game.new_game(DEAL_OPTIONS[name], seats, seed)
-    bots = [seat_bot(name, level, seed + bytes([s])) for s, level in enumerate(levels)]
-    for _ in range(MAX_ACTIONS):
-        outcome = game.outcome(state)
-        if outcome is not None:
-            return outcome
-        seat = min(game.to_act(state))
-        view, legal = game.view(state, seat), game.legal_actions(state, seat)
-        start = time.thread_time()
-        action = bots[seat].choose(view, legal)
-        tally.times.setdefault(levels[seat], []).append(time.thread_time() - start)
-        state, _ = game.apply(state, seat, action)
-    return Outcome(places=tuple([seats] * seats), scores=tuple([0] * seats))
-
-
-def rotations(name: str, seats: int) -> list[tuple[int, ...]]:
-    """The stronger level's seats, one tuple per rotation of the levels."""
-    game = get_game(name)
-    state = game.new_game(DEAL_OPTIONS[name], seats, b"sides")
-    sides = {tuple(sorted(game.partners(state, s) | {s})) for s in range(seats)}
-    if all(len(side) == 1 for side in sides):
-        return [(s,) for s in range(seats)]
-    return sorted(sides)
-
-
-def figure(name: str, outcome: Outcome, strong: tuple[int, ...]) -> float:
-    seats = len(outcome.places)
-    weak = [s for s in range(seats) if s not in strong]
-    if name in CHIP_GAMES:
-        won = outcome.detail["chips_won"]
-        assert isinstance(won, list)
-        hands = outcome.detail.get("hands", 1)
-        per = max(1, int(hands)) if isinstance(hands, int) else 1
-        mean_strong = sum(int(won[s]) for s in strong) / len(strong)
-        mean_weak = sum(int(won[s]) for s in weak) / len(weak)
-        return (mean_strong - mean_weak) / per
-    place = outcome.places[strong[0]]
-    ahead = [
-        1.0 if place < outcome.places[w] else 0.5 if place == outcome.places[w] else 0.0
-        for w in weak
-    ]
-    return sum(ahead) / len(ahead)
-
-
-def solitario_won(outcome: Outcome) -> float:
-    results = outcome.detail.get("results")
-    return 1.0 if isinstance(results, list) and results[0] == "won" else 0.0
-
-
-def play_deals(name: str, seats: int, weak: str, strong: str, first: int, count: int) -> Tally:
-    tally = Tally()
-    for n in range(first, first + count):
-        seed = f"league-{name}-{seats}-{n}".encode()
-        if name == "solitario":
-            rates = [solitario_won(play(name, 1, [lv], seed, tally)) for lv in (strong, weak)]
-            tally.extra.append((rates[0], rates[1]))
-            tally.figures.append(rates[0] - rates[1])
-            continue
-        results = []
-        for side in rotations(name, seats):
-            levels = [strong if s in side else weak for s in range(seats)]
-            results.append(figure(name, play(name, seats, levels, seed, tally), side))
-        tally.figures.append(sum(results) / len(results))
-    return tally
-
-
-def measure(name: str, seats: int, weak: str, strong: str, deals: int, jobs: int) -> Tally:
-    if jobs == 1:
-        return play_deals(name, seats, weak, strong, 0, deals)
-    bounds = [(i * deals // jobs, (i + 1) * deals // jobs) for i in range(jobs)]
-    total = Tally()
-    with ProcessPoolExecutor(jobs) as pool:
-        futures = [pool.submit(play_deals, name, seats, weak, strong, a, b - a) for a, b in bounds]
-        for future in futures:
-            total.add(future.result())
-    return total
-
-
-def interval(values: Sequence[float]) -> tuple[float, float, float]:
-    """Mean and 95% confidence interval (normal approximation)."""
-    n = len(values)
-    mean = sum(values) / n
-    var = sum((v - mean) ** 2 for v in values) / max(1, n - 1)
-    half = 1.96 * math.sqrt(var / n)
-    return mean, mean - half, mean + half
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
-
-
-def unit(name: str) -> tuple[str, float]:
-    if name == "solitario":
-        return "win rate, stronger less weaker", 0.0
-    if name in CHIP_GAMES:
-        return "chips a hand, stronger seat less weaker", 0.0
-    return "share of weaker seats beaten", 0.5
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("games", nargs="*", help="games to bench (default: all 17)")
-    parser.add_argument("--deals", type=int, default=6, help="deals per pairing (soak: 2000)")
+    parser.add_argument("--deals", type=int, default=4, help="deals per pairing (soak: 2000)")
     parser.add_argument("--jobs", type=int, default=1, help="processes")
     parser.add_argument(
-        "--steps", default="", help="only these pairings, e.g. medium<hard (comma-separated)"
+        "--steps", default="", help="pairings weaker<stronger, comma-separated (any two levels)"
     )
+    parser.add_argument("--seats", type=int, help="only this seat count")
+    parser.add_argument("--match", action="store_true", help="whole default matches")
+    parser.add_argument("--option", action="append", type=option, default=[], help="name=value")
+    parser.add_argument("--seating", choices=SEATINGS, default="one")
+    parser.add_argument("--detail", action="store_true", help="first places, margins, actions")
+    parser.add_argument("--markdown", action="store_true", help="end with a markdown table")
+    parser.add_argument(
+        "--selfplay", type=int, default=8, help="random self-play games a game (0: none)"
+    )
+    parser.add_argument("--selfplay-json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     names = args.games or sorted(all_games())
-    print(f"Bot league: {args.deals} deals per pairing, every deal seat-rotated; 95% CI")
-    print(
-        f"{'game':<11}{'seats':>5}  {'pairing':<15}{'figure':>8}  {'95% CI':<18} "
-        "decision ms p50/p99 (weaker, stronger)  unit"
-    )
-    below = 0
-    for name, seats in tables(names):
-        for weak, strong in PAIRINGS:
-            if args.steps and f"{weak}<{strong}" not in args.steps.split(","):
-                continue
-            start = time.perf_counter()
-            tally = measure(name, seats, weak, strong, args.deals, args.jobs)
-            mean, low, high = interval(tally.figures)
-            what, even = unit(name)
-            below += low <= even
-            times = "  ".join(
-                f"{percentile(tally.times.get(lv, []), 0.5) * 1e3:5.2f}/"
-                f"{percentile(tally.times.get(lv, []), 0.99) * 1e3:6.2f}"
-                for lv in (weak, strong)
-            )
-            rates = ""
-            if tally.extra:
-                rates = (
-                    f" ({strong} {sum(s for s, _ in tally.extra) / len(tally.extra):.0%},"
-                    f" {weak} {sum(w for _, w in tally.extra) / len(tally.extra):.0%})"
-                )
-            print(
-                f"{name:<11}{seats:>5}  {weak + '<' + strong:<15}{mean:+8.3f}  "
-                f"[{low:+.3f}, {high:+.3f}]  {times}  {what}{rates}"
-                f"  ({time.perf_counter() - start:.0f}s)",
-                flush=True,
-            )
-    print(f"pairings whose interval does not lie above even: {below}")
+    if args.selfplay_json:
+        print(json.dumps(selfplay.measure(names, args.selfplay)))
+        return 0
+    rows: list[Row] = []
+    if args.deals:
+        chosen = tables(names, seats=args.seats, match=args.match, options=dict(args.option))
+        print(f"Bot league: {args.deals} deals per pairing, every deal seat-rotated; 95% CI")
+        print(HEADER)
+        for table in chosen:
+            for weak, strong in steps(args.steps):
+                limit = 3000 * (100 if args.match else 1)
+                pairing = Pairing(table, weak, strong, args.seating, limit)
+                start = time.perf_counter()
+                tally = measure(pairing, args.deals, args.jobs)
+                rows.append(Row(pairing, tally, time.perf_counter() - start))
+                print(line(rows[-1]), flush=True)
+                if args.detail:
+                    print("\n".join(detail(rows[-1])), flush=True)
+        below = sum(not row.above_even() for row in rows)
+        print(f"pairings whose interval does not lie above even: {below} of {len(rows)}")
+    if args.selfplay:
+        selfplay.report(names, args.selfplay, __file__)
+    if args.markdown and rows:
+        print()
+        print(markdown(rows, args.deals))
     return 0
 
 

@@ -1,269 +1,198 @@
-"""Hard Hearts and Spades bots against OpenSpiel's C++ information-set MCTS (GAMES.md 8).
+"""Hard Spades and Hearts bots against OpenSpiel's information-set MCTS searching our
+rules (GAMES.md 8).
 
-Each deal is played twice, in lockstep in our rules and in OpenSpiel's game of the same
-name: our engine deals, OpenSpiel is dealt the same cards through its chance nodes, and
-every move is applied to both. Two seats are our hard bot (seeing only its view), two
-are ``pyspiel.ISMCTSBot`` (``--simulations`` a move, 1,000 by default, random-rollout
-evaluation, the most visited move); the second time the seats are swapped, so each side
-gets the other's cards. The searcher allows inconsistent action sets (a resampled world
-holds other cards, so its legal moves differ). OpenSpiel's ISMCTS crashes (a
-segmentation fault) when it resamples hands during Hearts' pass, so its seats pass as
-our medium bot does (the three most dangerous cards) and search every card they play.
-At every step the legal moves of both engines must be the same set: a deal where they
-differ is stopped and counted, never scored.
+Our Spades and Hearts are wrapped as OpenSpiel Python games, one deal each
+(``spiel/ours.py``: registered as ``python_tavolo_spades`` and ``python_tavolo_hearts``,
+with ``resample_from_infostate`` drawing a world from a seat's knowledge: its hand, the
+cards played, the suits each seat showed out of, the cards it passed). Two seats (a
+partnership in Spades) are our hard bot, seeing only its view; the other two are
+OpenSpiel's ``ISMCTSBot`` with ``--simulations`` a move (1,000 by default), random
+rollouts, UCT constant 2, the most visited move, inconsistent action sets allowed (a
+resampled world holds other cards, so its legal moves differ). Each deal is played
+twice with the seats swapped, so each side gets the other's cards.
 
-Hearts plays our standard rules with OpenSpiel's ``qs_breaks_hearts=False``; Spades our
-default rules. The rules that still differ between the two (none of them changes which
-moves are legal in a deal, which the lockstep check holds to):
+The searcher is OpenSpiel's Python port of its C++ ISMCTS
+(``open_spiel.python.algorithms.ismcts``, the same algorithm): the C++ ``ISMCTSBot``
+releases Python's lock while it searches and cannot call back into a Python game (it
+crashes), and OpenSpiel's C++ ``spades`` (open-spiel 2.0.2) implements neither
+``InformationStateString`` nor ``ResampleFromInfostate``, which its C++ ISMCTS needs.
 
-- Hearts: OpenSpiel's game is one deal with its pass direction drawn by chance; ours is a
-  match whose first hand passes left. We set OpenSpiel's pass to ours. Scoring (the moon)
-  is ours: each deal is scored by our engine.
-- Spades: OpenSpiel's ``spades`` (as shipped with open-spiel 2.0.2) implements neither
-  ``InformationStateString`` nor ``ResampleFromInfostate``, which its ISMCTS needs, so the
-  bench prints that and no figure; what it would take: those two methods in OpenSpiel's
-  C++ game (or an ISMCTS of our own over OpenSpiel's observation). When it runs, the
-  rules: OpenSpiel's game is one deal scored alone (nil 100, bags as ten-trick penalty
-  only past its own bag rule, a win/loss bonus at 500); ours plays on to 500 points. The
-  figure is each side's score change in our engine over the deal, so only our scoring
-  counts. OpenSpiel offers no blind nil; ours is off by default.
+Both sides play our rules, so no rule differs between them. What differs from
+OpenSpiel's own games of these names, for whoever compares with figures on those:
+
+- Spades (our defaults, the seed's, against OpenSpiel's ``spades`` defaults): a bag costs
+  1 point here and earns 1 there (both take 100 off at 10 bags; our ``bag_points=1``
+  is OpenSpiel's); OpenSpiel ends a game at -350 (its mercy rule) and adds 200 for
+  reaching 500, ours ends at -500 with no bonus, neither of which one deal reaches; we
+  play the first deal of a match to 500 and score it alone. The same in both: bids nil
+  and 1 to 13, nil ±100 with a failed nil's tricks counting for the partner, no blind nil
+  (ours is off by default), no spade led on the first trick nor before spades are broken
+  unless the hand holds nothing else.
+- Hearts (our standard rules against OpenSpiel's ``hearts`` defaults): the Q♠ does not
+  break hearts here (OpenSpiel's ``qs_breaks_hearts=True``); the pass goes left in the
+  first hand here, OpenSpiel draws its direction by chance; our passes are chosen at
+  once, here in seat order, each hidden from the other seats (their information states
+  show "?"), and the searcher chooses its own pass. The same in both: 2♣ leads, no
+  points on the first trick, hearts led only once broken, Q♠ 13, shooting the moon
+  gives the other seats 26, no J♦ bonus.
 
 Figures, per deal (the two seatings averaged), with a 95% confidence interval:
 
+- Spades: the hard side's score change less the ISMCTS side's (above 0: hard scores
+  more), and the share of deals the hard side out-scored the other (ties ½);
 - Hearts: points taken by the ISMCTS seats less those taken by the hard seats, per seat
   (above 0: hard takes fewer), and the share of (hard, ISMCTS) seat pairs where the hard
-  seat took fewer points (ties ½; even is 0.5);
-- Spades: the hard side's score change less the ISMCTS side's (above 0: hard scores more),
-  and the share of deals the hard side out-scored the other (ties ½).
+  seat took fewer points (ties ½; even is 0.5).
 
-    .venv/bin/python bench/bench_ismcts.py [--deals 4] [--simulations 1000] [hearts|spades]
+    .venv/bin/python bench/bench_ismcts.py [--deals 1] [--simulations 1000] [--jobs 1]
+        [--hard-bids] [spades|hearts]
 
-Needs ``open-spiel`` (the bench extra: ``pip install -e '.[dev,bench]'``). A soak-size
-run is ``--deals 500`` (about 1 s of ISMCTS a move: hours on two cores).
+``--hard-bids`` splits the figure: the ISMCTS seats bid (Spades) or pass (Hearts) as
+our hard bot does and search only the play, so what remains is the play's share.
+
+Needs ``open-spiel`` (the bench extra: ``pip install -e '.[dev,bench]'``). Run it with
+``PYTHONPATH=build/compiled`` for the compiled rules (``make compiled``): the search
+spends most of its time in them. A larger run is ``--deals 100`` (hours on two cores).
 """
 
 from __future__ import annotations
 
 import argparse
-import math
+import random
 import time
-from collections.abc import Sequence
+import zlib
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from tavolo.cardgames.actions import Action, ActionKind
+from league.stats import interval
+
+from tavolo.cardgames.actions import ActionKind
 from tavolo.cardgames.bots.registry import make_bot
-from tavolo.cardgames.registry import get_game
-
-OPTIONS: dict[str, dict[str, Any]] = {"hearts": {"rules": "standard", "target": 1}, "spades": {}}
-OPENSPIEL_PARAMS: dict[str, dict[str, Any]] = {"hearts": {"qs_breaks_hearts": False}, "spades": {}}
-OS_PASS = {0: 0, 1: 1, 2: 2, 3: 3}
-"""Our pass offset (seat s gives to s + offset, mod 4) → OpenSpiel's pass chance outcome
-(0 none, 1 left = +1, 2 across, 3 right = +3)."""
-
-
-class Mismatch(Exception):
-    """The two engines disagree on the legal moves: the deal is not scored."""
-
-
-def our_code(text: str) -> str:
-    """OpenSpiel's card string (``"TC"`` in Hearts, ``"CT"`` in Spades) as our code."""
-    suit = next(ch for ch in (text[0], text[-1]) if ch in "CDHS" and len(text) > 1)
-    rank = text[1:] if text[0] == suit else text[:-1]
-    return ("10" if rank == "T" else rank) + suit
-
-
-def cards_of(os_game: Any) -> dict[int, str]:
-    state = os_game.new_initial_state()
-    if os_game.get_type().short_name == "hearts":
-        state.apply_action(0)
-    return {a: our_code(state.action_to_string(a)) for a, _ in state.chance_outcomes()}
-
-
-def os_action(name: str, state: Any, action: Action, card_ids: dict[str, int]) -> int:
-    if action.kind is ActionKind.BID:
-        legal = state.legal_actions()
-        by_text = {state.action_to_string(a): a for a in legal}
-        return int(by_text["Nil" if action.amount == 0 else str(action.amount)])
-    return card_ids[action.cards[0]]
-
-
-def our_action(name: str, state: Any, move: int, legal: Sequence[Action], codes: dict[int, str]):
-    text = state.action_to_string(move)
-    for action in legal:
-        if action.kind is ActionKind.BID:
-            if (action.amount == 0 and text == "Nil") or text == str(action.amount):
-                return action
-        elif action.cards and move in codes and action.cards[0] == codes[move]:
-            return action
-    raise Mismatch(f"OpenSpiel's {text!r} is not legal in ours")
-
-
-def legal_texts(legal: Sequence[Action]) -> set[str]:
-    texts = set()
-    for action in legal:
-        if action.kind is ActionKind.BID:
-            texts.add("Nil" if action.amount == 0 else str(action.amount))
-        elif action.cards:
-            texts.add(action.cards[0])
-    return texts
-
-
-def os_texts(state: Any, codes: dict[int, str]) -> set[str]:
-    return {codes.get(a) or state.action_to_string(a) for a in state.legal_actions()}
 
 
 def play_deal(
-    name: str, seed: bytes, hard_seats: set[int], simulations: int, pyspiel: Any
-) -> tuple[list[int], float]:
-    """One deal: each of our seats' points (Hearts) or score change (Spades), and the
-    ISMCTS seconds per move."""
-    game = get_game(name)
-    os_game = pyspiel.load_game(name, OPENSPIEL_PARAMS[name])
-    codes = cards_of(os_game)
-    ids = {code: a for a, code in codes.items()}
-    state = game.new_game(OPTIONS[name], 4, seed)
-    # our seat s is OpenSpiel's player (s - shift) % 4, so both start with player 0
-    shift = 0 if name == "hearts" else _first_bidder(game, state)
-    os_state = os_game.new_initial_state()
-    if name == "hearts":
-        os_state.apply_action(OS_PASS[state.pass_to % 4])
-    hands = [list(state.hands[(p + shift) % 4]) for p in range(4)]
-    for k in range(52):
-        os_state.apply_action(ids[hands[k % 4][k // 4]])
-    bots = {s: make_bot(name, "hard", seed + bytes([s])) for s in hard_seats}
-    evaluator = pyspiel.RandomRolloutEvaluator(1, int.from_bytes(seed[:4], "big"))
-    searchers = {
-        s: pyspiel.ISMCTSBot(
-            int.from_bytes(seed[:4], "big") + s,
-            evaluator,
+    name: str, seed: str, hard_seats: set[int], simulations: int, spiel: Any, hard_bids: bool
+) -> tuple[list[float], float]:
+    """One deal: each seat's score change (Spades: its side's; Hearts: points taken)
+    and the ISMCTS seconds per searched move. With ``hard_bids`` the ISMCTS seats bid
+    (Spades) or pass (Hearts) as our hard bot does, and search only the play."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts
+
+    game = pyspiel.load_game(f"python_tavolo_{name}", {"seed": seed})
+    state = game.new_initial_state()
+    rules = state.snap.game.rules
+    bots = {s: make_bot(name, "hard", f"{seed}-{s}") for s in hard_seats}
+    bidders = {s: make_bot(name, "hard", f"{seed}-bid-{s}") for s in range(4) if hard_bids}
+    searchers = {}
+    for s in set(range(4)) - hard_seats:
+        draw = random.Random(f"{seed}-world-{s}")
+        bot = ismcts.ISMCTSBot(
+            game,
+            spiel.Rollout(random.Random(f"{seed}-rollout-{s}")),
             2.0,
             simulations,
-            -1,
-            pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
-            False,
-            True,  # resampled hands hold other cards: their legal sets differ
+            random_state=np.random.RandomState(zlib.crc32(f"{seed}-tree-{s}".encode())),
+            final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+            allow_inconsistent_action_sets=True,
         )
-        for s in range(4)
-        if s not in hard_seats
-    }
-    passers = {s: make_bot(name, "medium", seed + bytes([s])) for s in searchers}
-    before = _scores(name, game, state)
-    spent, moves = 0.0, 0
-    while not os_state.is_terminal() and _same_hand(name, game, state):
-        player = os_state.current_player()
-        seat = (player + shift) % 4
-        legal = game.legal_actions(state, seat)
-        if legal_texts(legal) != os_texts(os_state, codes):
-            raise Mismatch(
-                f"seat {seat}: ours {sorted(legal_texts(legal))}, "
-                f"OpenSpiel {sorted(os_texts(os_state, codes))}"
-            )
-        if seat in bots or legal[0].kind is ActionKind.PASS_CARDS:
-            chooser = bots.get(seat) or passers[seat]
-            action = chooser.choose(game.view(state, seat), legal)
-            move = os_action(name, os_state, action, ids)
+        bot.set_resampler(lambda st, p, draw=draw: st.resample_from_infostate(p, draw))
+        searchers[s] = bot
+    spent, searched = 0.0, 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        ours = state.snap.ours
+        legal = rules.legal_actions(ours, seat)
+        chooser = bots.get(seat)
+        if chooser is None and legal[0].kind is not ActionKind.PLAY:
+            chooser = bidders.get(seat)
+        if chooser is not None:
+            move = spiel.to_id(chooser.choose(rules.view(ours, seat), legal))
+        elif len(state.legal_actions()) == 1:
+            move = state.legal_actions()[0]
         else:
-            start = time.perf_counter()
-            move = searchers[seat].step(os_state)
-            spent, moves = spent + time.perf_counter() - start, moves + 1
-            action = our_action(name, os_state, move, legal, codes)
-        os_state.apply_action(move)
-        state, _ = game.apply(state, seat, action)
-    after = _scores(name, game, state)
-    return [after[s] - before[s] for s in range(4)], spent / max(1, moves)
+            start = time.thread_time()
+            move = int(searchers[seat].step(state))
+            spent, searched = spent + time.thread_time() - start, searched + 1
+        state.apply_action(move)
+    return state.changes(), spent / max(1, searched)
 
 
-def _first_bidder(game: Any, state: Any) -> int:
-    (seat,) = game.to_act(state)
-    return int(seat)
+def play_pair(
+    name: str, n: int, simulations: int, hard_bids: bool
+) -> tuple[float, float, list[float]]:
+    """Deal ``n`` twice, seats swapped: the margin and share (see above), averaged, and
+    the ISMCTS thread CPU seconds a searched move in each seating."""
+    from spiel import ours as spiel
 
-
-def _same_hand(name: str, game: Any, state: Any) -> bool:
-    if game.outcome(state) is not None:
-        return False
-    public = game.view(state, 0).public
-    return name == "hearts" or int(public.get("round", 1)) == 1
-
-
-def _scores(name: str, game: Any, state: Any) -> list[int]:
-    outcome = game.outcome(state)
-    if name == "hearts":
-        if outcome is not None:
-            return list(outcome.scores)
-        return [int(x) for x in game.view(state, 0).public["totals"]]
-    scores = game.view(state, 0).public["scores"]
-    return [int(scores[s % 2]) for s in range(4)]
-
-
-def interval(values: Sequence[float]) -> tuple[float, float, float]:
-    n = len(values)
-    mean = sum(values) / n
-    var = sum((v - mean) ** 2 for v in values) / max(1, n - 1)
-    half = 1.96 * math.sqrt(var / n)
-    return mean, mean - half, mean + half
+    seed = f"ismcts-{name}-{n}"
+    margin = share = 0.0
+    per_move = []
+    for hard in ({0, 2}, {1, 3}):
+        took, seconds = play_deal(name, seed, hard, simulations, spiel, hard_bids)
+        per_move.append(seconds)
+        mine = [took[s] for s in sorted(hard)]
+        theirs = [took[s] for s in range(4) if s not in hard]
+        if name == "hearts":  # points taken: fewer is better
+            margin += (sum(theirs) - sum(mine)) / 2
+            pairs = [(m, t) for m in mine for t in theirs]
+            share += sum(1.0 if m < t else 0.5 if m == t else 0.0 for m, t in pairs) / 4
+        else:  # a side's score change: more is better
+            margin += mine[0] - theirs[0]
+            share += 1.0 if mine[0] > theirs[0] else 0.5 if mine[0] == theirs[0] else 0.0
+    return margin / 2, share / 2, per_move
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("games", nargs="*", default=["hearts", "spades"])
-    parser.add_argument("--deals", type=int, default=4, help="seat-swapped deals (soak: 500)")
+    parser.add_argument("games", nargs="*", default=["spades", "hearts"])
+    parser.add_argument("--deals", type=int, default=1, help="seat-swapped deals")
     parser.add_argument("--simulations", type=int, default=1000)
+    parser.add_argument("--jobs", type=int, default=1, help="processes, a deal each")
+    parser.add_argument("--first", type=int, default=0, help="the first deal's number")
+    parser.add_argument(
+        "--hard-bids",
+        action="store_true",
+        help="ISMCTS seats bid (pass) as the hard bot does and search only the play",
+    )
     args = parser.parse_args()
     try:
-        import pyspiel
+        import pyspiel  # noqa: F401
     except ImportError:
         print("open-spiel is not installed: pip install -e '.[dev,bench]'")
         return 1
     for name in args.games:
         margins: list[float] = []
         shares: list[float] = []
-        mismatches, per_move = 0, []
+        per_move: list[float] = []
         start = time.perf_counter()
-        for n in range(args.deals):
-            seed = f"ismcts-{name}-{n}".encode()
-            margin = share = 0.0
-            try:
-                for hard in ({0, 2}, {1, 3}):
-                    took, seconds = play_deal(name, seed, hard, args.simulations, pyspiel)
-                    per_move.append(seconds)
-                    mine = [took[s] for s in sorted(hard)]
-                    theirs = [took[s] for s in range(4) if s not in hard]
-                    if name == "hearts":  # points taken: fewer is better
-                        margin += (sum(theirs) - sum(mine)) / 2
-                        pairs = [(m, t) for m in mine for t in theirs]
-                        share += sum(1.0 if m < t else 0.5 if m == t else 0.0 for m, t in pairs) / 4
-                    else:  # a side's score change: more is better
-                        margin += mine[0] - theirs[0]
-                        share += (
-                            1.0 if mine[0] > theirs[0] else 0.5 if mine[0] == theirs[0] else 0.0
-                        )
-            except Mismatch as error:
-                mismatches += 1
-                print(f"  {name} deal {n}: not scored, the engines differ: {error}")
-                continue
-            except pyspiel.SpielError as error:
-                print(f"{name}: OpenSpiel's ISMCTS cannot play its {name} game: {error}")
-                break
-            margins.append(margin / 2)
-            shares.append(share / 2)
-        if not margins and not mismatches:
-            continue
-        if not margins:
-            print(f"{name}: no deal scored ({mismatches} stopped on differing rules)")
-            continue
+        with ProcessPoolExecutor(args.jobs) as pool:
+            futures = [
+                pool.submit(play_pair, name, n, args.simulations, args.hard_bids)
+                for n in range(args.first, args.first + args.deals)
+            ]
+            for n, future in enumerate(futures, args.first):
+                margin, share, seconds = future.result()
+                margins.append(margin)
+                shares.append(share)
+                per_move += seconds
+                print(f"  {name} deal {n}: {margin:+.1f}", flush=True)
         m, lo, hi = interval(margins)
         s, slo, shi = interval(shares)
         what = (
             "points a seat, ISMCTS less hard"
             if name == "hearts"
-            else "score, hard side less ISMCTS"
+            else "points a deal, hard side less ISMCTS"
         )
         print(
-            f"{name}: hard vs ISMCTS ({args.simulations} simulations), {len(margins)} "
+            f"{name}: hard vs ISMCTS ({args.simulations} simulations"
+            f"{', bidding and passing as hard' if args.hard_bids else ''}), {len(margins)} "
             f"seat-swapped deals: {m:+.2f} {what} (95% CI {lo:+.2f}, {hi:+.2f}); "
             f"hard's share {s:.3f} (95% CI {slo:.3f}, {shi:.3f}); "
-            f"ISMCTS {sum(per_move) / len(per_move) * 1e3:.0f} ms a move; "
-            f"{mismatches} deals stopped on differing rules; {time.perf_counter() - start:.0f}s"
+            f"ISMCTS {sum(per_move) / len(per_move) * 1e3:.0f} ms CPU a searched move; "
+            f"{time.perf_counter() - start:.0f}s",
+            flush=True,
         )
     return 0
 

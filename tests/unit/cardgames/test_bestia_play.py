@@ -1,5 +1,5 @@
 """Bestia bots and ``tavolo play bestia``: legal play at every level, the declaration each
-level makes, and a whole offline game (strength in chips: bench/bench_trick_bots.py)."""
+level makes, and a whole offline game (strength in chips: bench/bench_bot_league.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Briscola bots: each level plays only what its view allows, and the tactics each
-level promises (strength over many games is measured in bench/bench_trick_bots.py)."""
+level promises (strength over many games is measured in bench/bench_bot_league.py)."""
 
 from __future__ import annotations
 

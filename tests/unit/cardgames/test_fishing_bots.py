@@ -1,5 +1,5 @@
 """The fishing bots: each level's tactics on hand-built tables (strength over thousands of
-matches is bench/bench_fishing_bots.py's)."""
+matches is bench/bench_bot_league.py's)."""
 
 from __future__ import annotations
 

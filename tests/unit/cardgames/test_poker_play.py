@@ -1,6 +1,6 @@
 """Poker bots and ``tavolo play poker``: legal play at every level, what each level does
 with a strong and a weak hand, what hard reads from a big bet, and a whole offline game
-(strength in chips: bench/bench_poker_bots.py)."""
+(strength in chips: bench/bench_bot_league.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The Burraco and Scala 40 bots (GAMES.md 8): legal, sensible, and the hard level's
-memory of the pile. Their strength is measured in bench/bench_rummy_bots.py."""
+memory of the pile. Their strength is measured in bench/bench_bot_league.py."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Sette e mezzo bots and ``tavolo play settemezzo``: legal play at every level, the
 choices each level makes, and a whole offline game (strength in chips:
-bench/bench_settemezzo_bots.py)."""
+bench/bench_bot_league.py)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Where a behaviour belongs to the hard level, the same table is given to the medium bot
 too, and the two must differ: that is what makes the levels differ. Strength in numbers
-is measured by ``bench/bench_spades_bots.py``, not here.
+is measured by ``bench/bench_bot_league.py``, not here.
 """
 
 from __future__ import annotations

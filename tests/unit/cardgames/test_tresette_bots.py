@@ -1,5 +1,5 @@
 """Tresette and Ciapanò bots: legal play at every level, and the tactics each level
-promises (strength over many games: bench/bench_trick_bots.py)."""
+promises (strength over many games: bench/bench_bot_league.py)."""
 
 from __future__ import annotations
 

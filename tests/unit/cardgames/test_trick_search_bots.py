@@ -1,6 +1,6 @@
 """The hard trick bots' search: its worlds play by the engine's rules, its guesses agree
 with what the seat has seen, and its choice depends on the seat's view alone (DESIGN
-guarantee 5). Strength is measured in bench/bench_trick_bots.py."""
+guarantee 5). Strength is measured in bench/bench_bot_league.py."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ from tavolo.cardgames.games.tricks.spades_tricks import SPADES
 ACE, KING, QUEEN, JACK = 14, 13, 12, 11
 # Added before rounding down. The card-by-card estimate runs about 0.8 of a trick below
 # what a hand takes in play (low cards of long suits win too); these were tuned by
-# self-play (bench/bench_spades_bots.py), trading the risk of a set against bags.
+# self-play (bench/bench_bot_league.py), trading the risk of a set against bags.
 MEDIUM_ROUNDING = 0.8
 HARD_ROUNDING = 0.95
 

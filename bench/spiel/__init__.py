@@ -1,0 +1,1 @@
+"""Our rules as OpenSpiel games, so OpenSpiel's search plays them (``bench_ismcts.py``)."""
