@@ -3,11 +3,12 @@
     .venv/bin/python tools/calibrate_bot_ratings.py [--deals 30] [--jobs 1] [game ...]
         [--out services/leaderboard/bot_levels.py]
 
-Plays the bot league's ladder (``bench/bench_bot_league.py``: its games, options, seat
-rotations and seeded deals, imported, not copied) at each rated game's default seat
-count: random < easy, easy < medium, medium < hard. Each step's figure is the stronger
-level's share of the weaker seats it finished ahead of (a tie counts half), in every
-game, the chip games included: a chip game's places are its final chip counts, which is
+Plays the bot league's ladder (``bench/league/``, behind ``bench/bench_bot_league.py``:
+its games, options, seat rotations and seeded deals, imported, not copied) at each rated
+game's default seat count: random < easy, easy < medium, medium < hard. Each step's
+figure is the stronger level's share of the weaker seats it finished ahead of (a tie
+counts half), in every game, the chip games included: a chip game's places are its final
+chip counts, which is
 what rates a table. Each share gives a rating gap through the model's own win
 probability (``tavolo.leaderboard.ratings.gap_for_share``, partners as one team where
 the game has sides): the gap at which Plackett-Luce predicts that share back. The random
@@ -36,7 +37,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-import bench_bot_league as league  # noqa: E402
+from league.play import MAX_ACTIONS, Tally, play  # noqa: E402
+from league.stats import interval  # noqa: E402
+from league.tables import Table, default_seats, rotations, tables  # noqa: E402
 
 from tavolo.cardgames.registry import all_games  # noqa: E402
 from tavolo.leaderboard.ratings import gap_for_share  # noqa: E402
@@ -61,17 +64,23 @@ def place_share(places: Sequence[int], strong: tuple[int, ...]) -> float:
     )
 
 
+def league_table(name: str, seats: int) -> Table:
+    """The league's table for the game at ``seats``: its one-deal options, first variant."""
+    return tables([name], seats=seats)[0]
+
+
 def deals(name: str, seats: int, weak: str, strong: str, first: int, count: int) -> list[float]:
     """The step's share on deals ``first``..``first + count``, the seat rotations of a
     deal averaged (one sample a deal), on the league's own seeds."""
-    tally = league.Tally()
+    tally = Tally()
+    table = league_table(name, seats)
     shares = []
     for n in range(first, first + count):
         seed = f"league-{name}-{seats}-{n}".encode()
         results = []
-        for side in league.rotations(name, seats):
+        for side in rotations(table):
             levels = [strong if s in side else weak for s in range(seats)]
-            outcome = league.play(name, seats, levels, seed, tally)
+            outcome = play(table, levels, seed, tally, MAX_ACTIONS)
             results.append(place_share(outcome.places, side))
         shares.append(sum(results) / len(results))
     return shares
@@ -88,13 +97,13 @@ def measure(name: str, seats: int, weak: str, strong: str, count: int, jobs: int
 
 def calibrate(name: str, count: int, jobs: int) -> dict[str, object]:
     """One game's levels and the steps they rest on."""
-    seats = max(2, league.default_seats(name))  # Solitario is rated when raced, 2 seats up
-    partners = len(league.rotations(name, seats)[0])
+    seats = max(2, default_seats(name))  # Solitario is rated when raced, 2 seats up
+    partners = len(rotations(league_table(name, seats))[0])
     mu = {"random": RANDOM_ANCHOR}
     steps = []
     for weak, strong in itertools.pairwise(LEVELS):
         shares = measure(name, seats, weak, strong, count, jobs)
-        mean, low, high = league.interval(shares)
+        mean, low, high = interval(shares)
         gap = gap_for_share(mean, partners) if mean > 0.5 else 0.0
         mu[strong] = mu[weak] + max(gap, MIN_STEP)
         steps.append(
