@@ -8,13 +8,12 @@ its games, options, seat rotations and seeded deals, imported, not copied) at ea
 game's default seat count: random < easy, easy < medium, medium < hard. Each step's
 figure is the stronger level's share of the weaker seats it finished ahead of (a tie
 counts half), in every game, the chip games included: a chip game's places are its final
-chip counts, which is
-what rates a table. Each share gives a rating gap through the model's own win
-probability (``tavolo.leaderboard.ratings.gap_for_share``, partners as one team where
-the game has sides): the gap at which Plackett-Luce predicts that share back. The random
-player is anchored at ``RANDOM_ANCHOR`` in every game; easy, medium and hard follow
-step by step. A step not measured above even (its share at most 0.5) gets ``MIN_STEP``,
-so the levels keep their order while the bench cannot tell them apart.
+chip counts, which is what rates a table. Each share gives a rating gap through the
+model's own win probability (``tavolo.leaderboard.ratings.gap_for_share``, partners as
+one team where the game has sides): the gap at which Plackett-Luce predicts that share
+back. The random player is anchored at ``RANDOM_ANCHOR`` in every game; easy, medium and
+hard follow step by step. A step not measured above even (its share at most 0.5) gets
+``MIN_STEP``, so the levels keep their order while the bench cannot tell them apart.
 
 The result is written as a data module (every figure beside where it came from) that
 ``tavolo.leaderboard.ratings`` reads. Solitario alone rates nobody; raced at two seats
