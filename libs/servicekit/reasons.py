@@ -659,6 +659,10 @@ def document() -> str:
         "outage, a busy table) carries a `google.rpc.RetryInfo`. The status message stays a",
         "sentence in English for people. Names and their status codes are stable.",
         "",
+        "One refusal comes before any service code runs and so carries no ErrorInfo: a",
+        "request over gRPC's 4 MiB message limit is refused by gRPC itself with",
+        "RESOURCE_EXHAUSTED (`Received message larger than max`); nothing is changed.",
+        "",
         "Generated from `libs/servicekit/reasons.py` by `python -m tavolo.servicekit.reasons`;",
         "a test checks this file is what the registry generates.",
     ]
