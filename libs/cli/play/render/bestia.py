@@ -5,23 +5,16 @@ bestie in chips.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.italian_cards import SUIT_NAMES, pretty
 from tavolo.cli.i18n import _, pgettext
+from tavolo.cli.play.render.trick_words import plays_line, seat_does, trick_taken
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
 from tavolo.cli.play.wording import agree, count, does, ordinal
-
-
-def _does(names: Sequence[str], seat: int, me: int | None, you: str, others: str) -> str:
-    return f"{names[seat]} {you if seat == me else others}"
-
-
-def _plays(plays: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
-    return ", ".join(f"{names[p['seat']]} {pretty(p['card'])}" for p in plays)
 
 
 class BestiaRenderer:
@@ -65,7 +58,9 @@ class BestiaRenderer:
         if playing:
             lines.append(_("Playing: ") + ", ".join(playing))
         if p["phase"] == "playing":
-            table = _plays(p["trick"], names) if p["trick"] else _("nothing yet: you lead")
+            table = (
+                plays_line(p["trick"], names, pretty) if p["trick"] else _("nothing yet: you lead")
+            )
             lines.append(_("Trick {n}: {cards}").format(n=p["trick_number"], cards=table))
         lines.append(_("Your hand: {cards}").format(cards="  ".join(pretty(c) for c in view.hand)))
         return "\n".join(lines)
@@ -78,7 +73,7 @@ class BestiaRenderer:
         if new_hand and old is not None and p["last_hand"] is not None:
             lines.extend(self._hand_over(p, names))
         if new_hand:
-            dealer = _does(
+            dealer = seat_does(
                 names, p["dealer"], after.seat, pgettext("you", "deal"), pgettext("verb", "deals")
             )
             lines.append(
@@ -92,21 +87,10 @@ class BestiaRenderer:
                     verb = (pgettext("you", "play"), pgettext("verb", "plays"))
                 else:
                     verb = (pgettext("you", "pass"), pgettext("verb", "passes"))
-                lines.append(f"{_does(names, s, after.seat, *verb)}.")
+                lines.append(f"{seat_does(names, s, after.seat, *verb)}.")
         last = p["last_trick"]
         if last and (new_hand or old["last_trick"] != last):
-            won = _does(
-                names,
-                last["winner"],
-                after.seat,
-                pgettext("you", "take"),
-                pgettext("verb", "takes"),
-            )
-            lines.append(
-                _("Trick {n}: {plays} - {who_takes} it.").format(
-                    n=last["number"], plays=_plays(last["plays"], names), who_takes=won
-                )
-            )
+            lines.append(trick_taken(last, names, after.seat, pretty))
         if p["phase"] == "over" != old["phase"] and not new_hand and p["last_hand"] is not None:
             lines.extend(self._hand_over(p, names))
         return lines

@@ -7,28 +7,20 @@ finished trick, and at the end of each hand the card points of each side.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.italian_cards import SUIT_NAMES, pretty
 from tavolo.cli.i18n import _, pgettext
+from tavolo.cli.play.render.trick_words import plays_line, seat_does, trick_taken
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
 from tavolo.cli.play.wording import count, ordinal, side_places
 
 
 def _side(names: Sequence[str], seats: Sequence[int]) -> str:
     return " & ".join(names[s] for s in seats)
-
-
-def _does(names: Sequence[str], seat: int, me: int | None, you: str, others: str) -> str:
-    """``"You take"`` for the viewer's own seat, ``"Bot 1 takes"`` for another."""
-    return f"{names[seat]} {you if seat == me else others}"
-
-
-def _plays(plays: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
-    return ", ".join(f"{names[p['seat']]} {pretty(p['card'])}" for p in plays)
 
 
 class BriscolaRenderer:
@@ -71,7 +63,7 @@ class BriscolaRenderer:
             )
         if p["tie_break"]:
             lines.append(_("Tie-break hand {n}.").format(n=p["tie_break"]))
-        table = _plays(p["trick"], names) if p["trick"] else _("nothing yet: you lead")
+        table = plays_line(p["trick"], names, pretty) if p["trick"] else _("nothing yet: you lead")
         lines.append(_("On the table: {cards}").format(cards=table))
         lines.append(_("Your hand: {cards}").format(cards="  ".join(pretty(c) for c in view.hand)))
         return "\n".join(lines)
@@ -84,7 +76,7 @@ class BriscolaRenderer:
         if new_hand and p["last_hand"] is not None and old is not None:
             lines.extend(self._hand_over(p, names))
         if new_hand:
-            dealer = _does(
+            dealer = seat_does(
                 names,
                 p["dealer"],
                 after.seat,
@@ -105,18 +97,7 @@ class BriscolaRenderer:
             )
         last = p["last_trick"]
         if last and (new_hand or old["last_trick"] != last):
-            won = _does(
-                names,
-                last["winner"],
-                after.seat,
-                pgettext("you", "take"),
-                pgettext("verb", "takes"),
-            )
-            lines.append(
-                _("Trick {n}: {plays} - {who_takes} it.").format(
-                    n=last["number"], plays=_plays(last["plays"], names), who_takes=won
-                )
-            )
+            lines.append(trick_taken(last, names, after.seat, pretty))
         if p["phase"] == "over" != old["phase"] and not new_hand and p["last_hand"] is not None:
             lines.extend(self._hand_over(p, names))
         return lines

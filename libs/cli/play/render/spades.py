@@ -14,6 +14,7 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.french_deck import pretty
 from tavolo.cli.i18n import _, pgettext
+from tavolo.cli.play.render.trick_words import plays_line, seat_does, trick_taken
 from tavolo.cli.play.turns import CLOCKWISE, seats_from, turn_line
 from tavolo.cli.play.wording import count, ordinal, side_places
 
@@ -34,18 +35,9 @@ def _team(names: Sequence[str], seats: Sequence[int]) -> str:
     return " & ".join(names[s] for s in seats)
 
 
-def _does(names: Sequence[str], seat: int, me: int | None, you: str, others: str) -> str:
-    """``"You bid"`` for the viewer's own seat, ``"Bot 1 bids"`` for another."""
-    return f"{names[seat]} {you if seat == me else others}"
-
-
 def _bidding_order(p: Mapping[str, Any]) -> list[int]:
     """The seats in the order they bid this round: clockwise from the first bidder."""
     return seats_from(p["first_bidder"], len(p["bids"]), CLOCKWISE)
-
-
-def _plays(plays: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
-    return ", ".join(f"{names[p['seat']]} {pretty(p['card'])}" for p in plays)
 
 
 def explain_score(team: Mapping[str, Any]) -> str:
@@ -113,7 +105,9 @@ class SpadesRenderer:
                 + "   "
                 + (_("Spades broken") if p["spades_broken"] else _("Spades not broken yet"))
             )
-            table = _plays(p["trick"], names) if p["trick"] else _("nothing yet: you lead")
+            table = (
+                plays_line(p["trick"], names, pretty) if p["trick"] else _("nothing yet: you lead")
+            )
             lines.append(_("On the table: {cards}").format(cards=table))
         line = self.turn(view, names)
         if line:
@@ -147,27 +141,18 @@ class SpadesRenderer:
             if p["last_round"] is not None:
                 lines.extend(self._round_over(p, names))
             bids = (pgettext("you", "bid"), pgettext("verb", "bids"))
-            first = _does(names, p["first_bidder"], after.seat, *bids)
+            first = seat_does(names, p["first_bidder"], after.seat, *bids)
             lines.append(_("Round {n}: {who_bids} first.").format(n=p["round"], who_bids=first))
         for s in _bidding_order(p):
             amount = p["bids"][s]
             if amount is not None and (new_round or old["bids"][s] is None):
-                who = _does(names, s, after.seat, pgettext("you", "bid"), pgettext("verb", "bids"))
+                who = seat_does(
+                    names, s, after.seat, pgettext("you", "bid"), pgettext("verb", "bids")
+                )
                 lines.append(f"{who} {_bid(amount, p['blind_nil'][s])}.")
         last = p["last_trick"]
         if last and (new_round or old["last_trick"] is None or old["last_trick"] != last):
-            won = _does(
-                names,
-                last["winner"],
-                after.seat,
-                pgettext("you", "take"),
-                pgettext("verb", "takes"),
-            )
-            lines.append(
-                _("Trick {n}: {plays} - {who_takes} it.").format(
-                    n=last["number"], plays=_plays(last["plays"], names), who_takes=won
-                )
-            )
+            lines.append(trick_taken(last, names, after.seat, pretty))
         if p["phase"] == "over" != old["phase"] and p["last_round"] is not None and not new_round:
             lines.extend(self._round_over(p, names))
         return lines

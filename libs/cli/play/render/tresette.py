@@ -15,6 +15,7 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.italian_cards import pretty
 from tavolo.cli.i18n import N_, _, pgettext
+from tavolo.cli.play.render.trick_words import plays_line, seat_does, trick_taken
 from tavolo.cli.play.renderers import TABLE_OPTIONS
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
 from tavolo.cli.play.wording import count, match_words, ordinal, side_places
@@ -32,14 +33,6 @@ def _call(call: str) -> str:
 
 def _side(names: Sequence[str], seats: Sequence[int]) -> str:
     return " & ".join(names[s] for s in seats)
-
-
-def _does(names: Sequence[str], seat: int, me: int | None, you: str, others: str) -> str:
-    return f"{names[seat]} {you if seat == me else others}"
-
-
-def _plays(plays: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
-    return ", ".join(f"{names[p['seat']]} {pretty(p['card'])}" for p in plays)
 
 
 def _cards(cards: Sequence[str]) -> str:
@@ -89,7 +82,7 @@ class TresetteRenderer:
                         name=names[seat], cards=_cards(shown)
                     )
                 )
-        table = _plays(p["trick"], names) if p["trick"] else _("nothing yet: you lead")
+        table = plays_line(p["trick"], names, pretty) if p["trick"] else _("nothing yet: you lead")
         lines.append(_("On the table: {cards}").format(cards=table))
         lines.append(_("Your hand: {cards}").format(cards="  ".join(pretty(c) for c in view.hand)))
         return "\n".join(lines)
@@ -102,14 +95,14 @@ class TresetteRenderer:
         if new_hand and p["last_hand"] is not None and old is not None:
             lines.extend(self._hand_over(p, names))
         if new_hand:
-            dealt = _does(
+            dealt = seat_does(
                 names, p["dealer"], after.seat, pgettext("you", "deal"), pgettext("verb", "deals")
             )
             lines.append(_("Hand {n}: {who_deals}.").format(n=p["hand_no"], who_deals=dealt))
         for seat, declared in enumerate(p["declarations"]):
             seen = [] if new_hand or old is None else old["declarations"][seat]
             for d in declared[len(seen) :]:
-                who = _does(
+                who = seat_does(
                     names,
                     seat,
                     after.seat,
@@ -119,20 +112,9 @@ class TresetteRenderer:
                 lines.append(f"{who} {_call(d['call'])}: {_cards(d['cards'])} (+{d['points']}).")
         last = p["last_trick"]
         if last and (new_hand or old["last_trick"] != last):
-            won = _does(
-                names,
-                last["winner"],
-                after.seat,
-                pgettext("you", "take"),
-                pgettext("verb", "takes"),
-            )
-            lines.append(
-                _("Trick {n}: {plays} - {who_takes} it.").format(
-                    n=last["number"], plays=_plays(last["plays"], names), who_takes=won
-                )
-            )
+            lines.append(trick_taken(last, names, after.seat, pretty))
             for d in p["last_drawn"]:
-                drew = _does(
+                drew = seat_does(
                     names, d["seat"], after.seat, pgettext("you", "draw"), pgettext("verb", "draws")
                 )
                 lines.append(f"  {drew} {pretty(d['card'])}.")
