@@ -11,14 +11,13 @@ digest was recorded from the rules before their hot paths were rewritten for spe
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import JSON
-from tavolo.cardgames.errors import RuleError
 from tavolo.cardgames.registry import get_game
+from tests.unit.cardgames.digest import Digest, refused
 
 RECORDED = "9d5b1539df81f7dfb9f84ca10e645be2bb9137e74000539f0d80b8c39e406662"
 
@@ -31,14 +30,6 @@ TABLES: tuple[tuple[str, dict[str, JSON]], ...] = (
     ("cirulla", {}),
 )
 MATCHES_PER_TABLE = 12
-
-
-def _refused(game: Any, state: Any, seat: int, action: Action) -> JSON:
-    try:
-        game.apply(state, seat, action)
-    except RuleError as error:
-        return [type(error).__name__, str(error), error.reason]
-    return "accepted"
 
 
 def _probes(state: Any, seat: int, legal: list[Action]) -> list[Action]:
@@ -64,10 +55,8 @@ def _match_record(name: str, options: dict[str, JSON], seats: int, n: int) -> st
     game = get_game(name)
     chooser = random.Random(f"{name}-{seats}-{n}")
     state = game.new_game(options, seats, f"digest {name} {seats} {n}".encode())
-    hasher = hashlib.sha256()
-
-    def add(item: JSON) -> None:
-        hasher.update(json.dumps(item, sort_keys=True, separators=(",", ":")).encode())
+    digest = Digest()
+    add = digest.add
 
     add(game.view(state, None).to_dict())
     while game.to_act(state):
@@ -75,7 +64,7 @@ def _match_record(name: str, options: dict[str, JSON], seats: int, n: int) -> st
         legal = game.legal_actions(state, seat)
         add([a.to_dict() for a in legal])
         for probe in _probes(state, seat, legal):
-            add(_refused(game, state, seat, probe))
+            add(refused(game, state, seat, probe))
         if chooser.random() < 0.05:
             (timer,) = game.timers(state)
             action = Action(ActionKind.EXPIRE, timer=timer.key)
@@ -88,7 +77,7 @@ def _match_record(name: str, options: dict[str, JSON], seats: int, n: int) -> st
     outcome = game.outcome(state)
     assert outcome is not None
     add([list(outcome.places), list(outcome.scores), dict(outcome.detail)])
-    return hasher.hexdigest()
+    return digest.hexdigest()
 
 
 def fishing_digest() -> str:

@@ -12,15 +12,14 @@ their hot paths were rewritten for speed.
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 from typing import Any
 
 from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import JSON
-from tavolo.cardgames.errors import RuleError
 from tavolo.cardgames.games.solitario.piles import COLUMN_NAMES, FOUNDATION_NAMES, WASTE
 from tavolo.cardgames.registry import get_game
+from tests.unit.cardgames.digest import Digest, refused
 
 RECORDED = "5ee06c45acf82ab6358aa1a7c20351abba68344a448b96aa57cd16945aab29c2"
 
@@ -35,14 +34,6 @@ OPTIONS: tuple[dict[str, JSON], ...] = (
 GAMES_PER_TABLE = 5
 ACTIONS_PER_SEAT = 200
 """A seat that has made this many moves and draws stops (random play may loop)."""
-
-
-def _refused(game: Any, state: Any, seat: int, action: Action) -> JSON:
-    try:
-        game.apply(state, seat, action)
-    except RuleError as error:
-        return [type(error).__name__, str(error), error.reason]
-    return "accepted"
 
 
 def _probes(chooser: random.Random, legal: list[Action]) -> list[Action]:
@@ -112,11 +103,9 @@ def _game_record(options: dict[str, JSON], seats: int, n: int) -> tuple[str, int
     game = get_game("solitario")
     chooser = random.Random(f"solitario-{options}-{seats}-{n}")
     state = game.new_game(options, seats, f"digest solitario {options} {seats} {n}".encode())
-    hasher = hashlib.sha256()
+    digest = Digest()
+    add = digest.add
     won = 0
-
-    def add(item: JSON) -> None:
-        hasher.update(json.dumps(item, sort_keys=True, separators=(",", ":")).encode())
 
     def add_views(*viewers: int | None) -> None:
         for viewer in viewers:
@@ -131,7 +120,7 @@ def _game_record(options: dict[str, JSON], seats: int, n: int) -> tuple[str, int
         legal = game.legal_actions(state, seat)
         add([seat, [a.to_dict() for a in legal]])
         for probe in _probes(chooser, legal):
-            add(_refused(game, state, seat, probe))
+            add(refused(game, state, seat, probe))
         if state.seats[seat].actions >= ACTIONS_PER_SEAT:
             action = Action(ActionKind.STOP)
         elif chooser.random() < 0.004:
@@ -146,7 +135,7 @@ def _game_record(options: dict[str, JSON], seats: int, n: int) -> tuple[str, int
     outcome = game.outcome(state)
     assert outcome is not None
     add([list(outcome.places), list(outcome.scores), dict(outcome.detail)])
-    return hasher.hexdigest(), won
+    return digest.hexdigest(), won
 
 
 def solitario_digest() -> tuple[str, int]:
