@@ -20,7 +20,10 @@ at four, Burraco, Spades). What a finished table means to it:
   The levels are calibrated from the bot league's seat-rotated deals
   (``tavolo.leaderboard.bot_levels``, written by ``tools/calibrate_bot_ratings.py``): the
   random player sits at a fixed anchor in every game and each step up the ladder is the
-  gap at which this model predicts back the share the stronger level took. Where the
+  gap at which this model predicts back the share the stronger level took. A table is
+  rated with the calibration in force when it finished (each one is kept with the time
+  it came into force), so a rebuild gives the numbers live rating gave even after the
+  bots were recalibrated. Where the
   anchor sits among people is provisional until rated tables between people and bots
   exist to place it.
   A player whose seat a bot finished (they left) is reported as a bot seat and is rated
@@ -36,13 +39,14 @@ the last bit (a rebuild replays it in that order).
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from openskill.models import PlackettLuce
 
-from tavolo.leaderboard.bot_levels import BOT_LEVELS
+from tavolo.leaderboard.bot_levels import CALIBRATIONS
 from tavolo.leaderboard.model import FinishedTable, Mode, SeatResult
 
 DEFAULT_MU = 25.0
@@ -103,11 +107,17 @@ def gap_for_share(share: float, partners: int, sigma: float = BOT_SIGMA) -> floa
     return (low + high) / 2
 
 
-def calibrated_levels(game: str) -> Mapping[str, float]:
-    """Bot mu by level for ``game``, as the league calibrated them
-    (``tavolo.leaderboard.bot_levels``); 20, 25, 30 for a game not yet calibrated."""
-    levels = BOT_LEVELS.get(game)
-    return MappingProxyType(levels) if levels else UNCALIBRATED
+def calibrated_levels(game: str, at: dt.datetime | None = None) -> Mapping[str, float]:
+    """Bot mu by level for ``game`` as calibrated by the league
+    (``tavolo.leaderboard.bot_levels``): the calibration in force at ``at`` (a table's
+    finish), the newest when None; 20, 25, 30 for a game not yet calibrated."""
+    in_force: Mapping[str, float] | None = None
+    for entry in CALIBRATIONS.get(game, ()):
+        start = entry["in_force_from"]
+        if at is not None and start is not None and dt.datetime.fromisoformat(start) > at:
+            break
+        in_force = entry["levels"]
+    return MappingProxyType(dict(in_force)) if in_force else UNCALIBRATED
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,9 +128,9 @@ class BotRatings:
     by_game: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     sigma: float = BOT_SIGMA
 
-    def of(self, game: str, level: str) -> Rating:
-        """Levels a game is not given here take ``calibrated_levels``."""
-        levels = self.by_game.get(game) or calibrated_levels(game)
+    def of(self, game: str, level: str, at: dt.datetime | None = None) -> Rating:
+        """Levels a game is not given here take ``calibrated_levels`` in force at ``at``."""
+        levels = self.by_game.get(game) or calibrated_levels(game, at)
         return Rating(levels.get(level, DEFAULT_MU), self.sigma, 0)
 
 
@@ -165,7 +175,9 @@ def rate_table(
         names: list[str | None] = []
         for seat_number in sorted(team):
             seat = by_seat[seat_number]
-            rating = _seat_rating(seat, current, bot_ratings, table.game, counted)
+            rating = _seat_rating(
+                seat, current, bot_ratings, table.game, table.occurred_at, counted
+            )
             ratings.append(_MODEL.create_rating([rating.mu, rating.sigma]))
             names.append(seat.player_id if seat.human and seat.player_id in counted else None)
         model_teams.append(ratings)
@@ -188,13 +200,14 @@ def _seat_rating(
     current: Mapping[str, Rating],
     bots: BotRatings,
     game: str,
+    at: dt.datetime,
     counted: set[str],
 ) -> Rating:
     """A person's rating (counted once, should they hold two seats), else a bot's."""
     if seat.human and seat.player_id not in counted:
         counted.add(seat.player_id)
         return current.get(seat.player_id, Rating())
-    return bots.of(game, seat.bot_level or "medium")
+    return bots.of(game, seat.bot_level or "medium", at)
 
 
 def _teams(table: FinishedTable, sides: Sides) -> list[frozenset[int]]:

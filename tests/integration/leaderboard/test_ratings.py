@@ -15,6 +15,7 @@ import pytest
 from tavolo.leaderboard import store
 from tavolo.leaderboard.app import Leaderboard
 from tavolo.leaderboard.projection import ProjectionDelta
+from tavolo.leaderboard.ratings import RATED_MODES
 from tavolo.servicekit.errors import InvalidArgument, NotFound
 
 from ...unit.leaderboard.tables import MONDAY, finished, payload, seat
@@ -41,6 +42,47 @@ async def test_rate_1_replaying_the_log_twice_gives_every_rating_to_the_last_bit
         assert await leaderboard.replay_history() == 250
         again = {t: rows for t, rows in (await snapshot(pool)).items() if t in RATING_TABLES}
         assert again == live
+
+
+async def test_rate_1_a_rebuild_after_a_recalibration_gives_the_ratings_live_rating_gave(
+    leaderboard: Leaderboard, pool: asyncpg.Pool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RATE-1: the bots were recalibrated midway through the history (live rating used the
+    old levels before, the new after), then recalibrated again for a time to come; the
+    rebuild rates every table with the levels in force when it finished, so every rating
+    comes back to the last bit."""
+    from tavolo.leaderboard.bot_levels import CALIBRATIONS
+
+    def levels(easy: float, medium: float, hard: float) -> dict[str, float]:
+        return {"random": 16.5, "easy": easy, "medium": medium, "hard": hard}
+
+    history = random_history(random.Random(44), 200)
+    first, second = MONDAY.isoformat(), (MONDAY + dt.timedelta(days=60)).isoformat()
+    for game, old, new in (("pika", 20.0, 28.0), ("spades", 19.0, 26.0)):
+        monkeypatch.setitem(
+            CALIBRATIONS,
+            game,
+            [
+                {"levels": levels(old - 2, old, old + 2), "in_force_from": None},
+                {"levels": levels(new - 2, new, new + 2), "in_force_from": first},
+            ],
+        )
+    bot_tables = [t for t in history if any(s.bot for s in t.seats) and t.mode in RATED_MODES]
+    assert any(t.occurred_at < MONDAY for t in bot_tables)
+    assert any(t.occurred_at >= MONDAY for t in bot_tables)
+    for table in history:
+        await leaderboard.project_now(payload(table))
+    live = {t: rows for t, rows in (await snapshot(pool)).items() if t in RATING_TABLES}
+    for game in ("pika", "spades"):  # a recalibration deployed, in force from a time to come
+        entries = CALIBRATIONS[game]
+        monkeypatch.setitem(
+            CALIBRATIONS,
+            game,
+            [*entries, {"levels": levels(40.0, 45.0, 50.0), "in_force_from": second}],
+        )
+    assert await leaderboard.replay_history() == 200
+    again = {t: rows for t, rows in (await snapshot(pool)).items() if t in RATING_TABLES}
+    assert again == live
 
 
 async def test_rate_1_ratings_history_and_top_read_back(leaderboard: Leaderboard) -> None:

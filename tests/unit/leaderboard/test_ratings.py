@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import itertools
 
 import pytest
@@ -11,13 +12,14 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from tavolo.cardgames.registry import all_games, get_game
-from tavolo.leaderboard.bot_levels import BOT_LEVELS, CALIBRATION, MIN_STEP, RANDOM_ANCHOR
+from tavolo.leaderboard.bot_levels import BOT_LEVELS, CALIBRATIONS, MIN_STEP, RANDOM_ANCHOR
 from tavolo.leaderboard.model import Mode
 from tavolo.leaderboard.ratings import (
     MOST_SURE,
     PROVISIONAL_TABLES,
     BotRatings,
     Rating,
+    calibrated_levels,
     rate_table,
     shown_rating,
 )
@@ -118,6 +120,36 @@ def test_rate_1_the_calibration_covers_every_rated_game_and_level_in_order() -> 
         ]
 
 
+def test_rate_1_a_table_is_rated_with_the_calibration_in_force_when_it_finished(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """RATE-1: a recalibration is kept beside the one before it; a table that finished
+    before it came into force meets the old levels, one after it the new, and the newest
+    answers when no time is asked, so a rebuild rates old tables as they were rated."""
+    first = {"random": 16.5, "easy": 20.0, "medium": 22.0, "hard": 24.0}
+    second = {"random": 16.5, "easy": 21.0, "medium": 23.5, "hard": 27.0}
+    change = dt.datetime(2025, 3, 10, 12, 0, tzinfo=dt.UTC)
+    monkeypatch.setitem(
+        CALIBRATIONS,
+        "pika",
+        [
+            {"levels": first, "in_force_from": None},
+            {"levels": second, "in_force_from": change.isoformat()},
+        ],
+    )
+    second_ago = change - dt.timedelta(seconds=1)
+    assert dict(calibrated_levels("pika", second_ago)) == first
+    assert dict(calibrated_levels("pika", change)) == second
+    assert dict(calibrated_levels("pika")) == second
+    bots = BotRatings()
+    assert bots.of("pika", "hard", second_ago).mu == 24.0
+    assert bots.of("pika", "hard", change + dt.timedelta(days=9)).mu == 27.0
+    before = finished([seat("ann", 1), seat(None, 2)], at=second_ago)
+    after = dataclasses.replace(before, occurred_at=change)
+    old, new = rate_table(before, {}), rate_table(after, {})
+    assert old[0].after.mu != new[0].after.mu  # beat a weaker bot before, a stronger after
+
+
 @pytest.mark.parametrize("game", RATED_GAMES)
 def test_rate_1_each_step_of_the_ladder_predicts_back_the_share_the_league_measured(
     game: str,
@@ -125,7 +157,7 @@ def test_rate_1_each_step_of_the_ladder_predicts_back_the_share_the_league_measu
     """RATE-1: for every step the league measured above even, the model's win
     probability between the two levels' fixed ratings (partners as one team) is the
     share the stronger level took; each step's gap is the difference of the levels."""
-    entry = CALIBRATION[game]
+    entry = CALIBRATIONS[game][-1]
     levels, partners = entry["levels"], entry["partners"]
     model = PlackettLuce(mu=25, sigma=25 / 3)
     for step in entry["steps"]:
