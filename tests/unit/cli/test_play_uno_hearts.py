@@ -43,3 +43,29 @@ def test_a_whole_hearts_match_against_hard_bots() -> None:
     assert "Pass three cards to the player on your right" in text
     assert "The cards have changed hands." in text and "takes it." in text
     assert "is over:" in text and "Final places" in text
+
+
+def test_a_card_chosen_to_pass_leaves_the_hand_line_at_once() -> None:
+    """Each card chosen for the pass is listed as chosen and no longer in "Your hand",
+    before the others have chosen theirs; once the cards change hands the hand is whole
+    again (thirteen cards)."""
+    from tavolo.cardgames.actions import ActionKind
+    from tavolo.cardgames.games.french_deck import pretty
+    from tavolo.cardgames.games.tricks.hearts import Hearts
+    from tavolo.cli.play.renderers import renderer_for
+
+    game, renderer, names = Hearts(), renderer_for("hearts"), ["You", "Bea", "Cy", "Di"]
+    state = game.new_game(None, 4, b"pass screen")
+    chosen: list[str] = []
+    for _ in range(3):
+        (pass_card, *_rest) = game.legal_actions(state, 0)
+        assert pass_card.kind is ActionKind.PASS_CARDS
+        state, _events = game.apply(state, 0, pass_card)
+        chosen.append(pass_card.cards[0])
+        text = renderer.table(game.view(state, 0), names)
+        hand_line = next(line for line in text.splitlines() if line.startswith("Your hand:"))
+        chosen_line = next(line for line in text.splitlines() if "Chosen:" in line)
+        for card in chosen:
+            assert pretty(card) not in hand_line.split(), (card, hand_line)
+            assert pretty(card) in chosen_line
+        assert len(hand_line.split()) - 2 == 13 - len(chosen)

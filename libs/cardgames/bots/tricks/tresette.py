@@ -238,8 +238,10 @@ NOVICE = TrickNovice(TrickTaste(ORDER, THIRDS, no_trumps))
 
 def medium_card(view: View, sight: TrickSight, cards: Sequence[str]) -> str:
     """The novice's sense of the trick in front of it, and the standard plays it lacks:
-    lead a 3 (the top card) to cash it, load the points on a trick the partner holds for
-    sure (with a 3, or as the last to play), and never overtake the partner otherwise."""
+    load the points on a trick the partner holds for sure (with a 3, or as the last to
+    play), never overtake the partner otherwise, and never pay more for a trick than it
+    is worth. It leads as the novice does, its cheapest card: leading a 3 to cash it, the
+    textbook lead, measured worse in the league (0.33 of the deals against the novice)."""
     if not sight.trick:
         return NOVICE.card(view.public, cards)
     winner, best = winning_play(sight.trick, ORDER, None)

@@ -81,7 +81,11 @@ class HeartsRenderer:
             lines.append(
                 _("You passed {cards} to {name}.").format(cards=cards, name=names[passed["to"]])
             )
-        lines.append(_("Your hand: {cards}").format(cards="  ".join(pretty(c) for c in view.hand)))
+        held = view.hand
+        if p["phase"] == "pass":  # the chosen cards are shown as chosen, not as held
+            chosen = set(view.private.get("chosen", ()))
+            held = tuple(c for c in view.hand if c not in chosen)
+        lines.append(_("Your hand: {cards}").format(cards="  ".join(pretty(c) for c in held)))
         return "\n".join(lines)
 
     def turn(self, view: View, names: Sequence[str]) -> str | None:

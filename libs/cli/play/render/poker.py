@@ -13,15 +13,12 @@ from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.betting.poker_hands import RANK_WORDS
 from tavolo.cardgames.games.french_deck import pretty
 from tavolo.cli.i18n import N_, _, pgettext
+from tavolo.cli.play.render import another_amount
 from tavolo.cli.play.render.poker_words import hand_words
 from tavolo.cli.play.turns import CLOCKWISE, turn_line
 from tavolo.cli.play.wording import count, ordinal
 
-_SIZED = (ActionKind.BET, ActionKind.RAISE)
-
-
-def _amounts(legal: Sequence[Action], kind: ActionKind) -> list[int]:
-    return sorted(int(a.amount or 0) for a in legal if a.kind is kind)
+_SIZED = frozenset({ActionKind.BET, ActionKind.RAISE})
 
 
 def _does(names: Sequence[str], seat: int, me: int | None, you: str, others: str) -> str:
@@ -250,7 +247,7 @@ class PokerRenderer:
     def _sizes(
         self, view: View, legal: Sequence[Action], kind: ActionKind
     ) -> list[tuple[str, Action]]:
-        amounts = _amounts(legal, kind)
+        amounts = another_amount.legal_amounts(legal, kind)
         low, high = amounts[0], amounts[-1]
         p: Any = view.public
         call = p["to_call"] if kind is ActionKind.RAISE else 0
@@ -273,17 +270,12 @@ class PokerRenderer:
         return sizes
 
     def amount_question(self, view: View, action: Action) -> str | None:
-        """The question "another amount" asks; ``None`` for every other choice."""
-        if action.kind not in _SIZED or action.amount is not None:
-            return None
-        return _("How many chips? (a number; Enter goes back): ")
+        return another_amount.question(action, _SIZED)
 
     def amount_answer(
         self, view: View, legal: Sequence[Action], action: Action, text: str
     ) -> Action | None:
-        """The bet or raise of the typed number of chips, if it is a legal one."""
-        chosen = Action(action.kind, amount=int(text)) if text.strip().isdigit() else None
-        return chosen if chosen in legal else None
+        return another_amount.answer(legal, action, text)
 
     def typing_hint(self, view: View) -> str | None:
         if view.public["phase"] != "change" or view.public["turn"] != view.seat:

@@ -12,8 +12,11 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.italian_cards import pretty
 from tavolo.cli.i18n import _, pgettext
+from tavolo.cli.play.render import another_amount
 from tavolo.cli.play.turns import ANTICLOCKWISE, turn_line
 from tavolo.cli.play.wording import count, does, ordinal
+
+_SIZED = frozenset({ActionKind.BET})
 
 
 def points(halves: int) -> str:
@@ -177,6 +180,33 @@ class SetteMezzoRenderer:
                 total=points(int(view.private.get("total", 0)))
             )
         return str(action)
+
+    def menu(self, view: View, legal: Sequence[Action]) -> list[tuple[str, Action]]:
+        """A bet offers the least, half the most and the most, then "another amount",
+        which asks for the number (one line per amount was up to 40); the rest as they
+        are."""
+        bets = another_amount.legal_amounts(legal, ActionKind.BET)
+        listed = [(self.choice(a, view), a) for a in legal if a.kind is not ActionKind.BET]
+        if not bets:
+            return listed
+        low, high = bets[0], bets[-1]
+        picked = sorted({low, max(low, high // 2), high})
+        sizes = [
+            (self.choice(Action(ActionKind.BET, amount=n), view), Action(ActionKind.BET, amount=n))
+            for n in picked
+        ]
+        if len(picked) < len(bets):
+            another = _("bet another amount ({low} to {high})").format(low=low, high=high)
+            sizes.append((another, Action(ActionKind.BET)))
+        return sizes + listed
+
+    def amount_question(self, view: View, action: Action) -> str | None:
+        return another_amount.question(action, _SIZED)
+
+    def amount_answer(
+        self, view: View, legal: Sequence[Action], action: Action, text: str
+    ) -> Action | None:
+        return another_amount.answer(legal, action, text)
 
     def call_prompt(self, view: View) -> str | None:
         return None
