@@ -262,6 +262,8 @@ def part_c(
     """The clairvoyant (knows every arrival in advance) on the first arrivals of (b): a
     grouping it reaches and a bound that no grouping, so no rule, beats, at each cap."""
     count = min(len(arrivals), args.clairvoyant_tickets) // SEATS * SEATS
+    if not args.wait_goals or not count:
+        return
     print(
         f"(c) clairvoyant on the first {count} of those arrivals"
         f" ({arrivals[count - 1].at:.0f} s), each table forming at the first round after its"
@@ -311,9 +313,9 @@ def main() -> None:
     parser.add_argument("--bound-rounds", type=int, default=200, help="subgradient rounds")
     parser.add_argument(
         "--wait-goals",
-        type=lambda text: [float(x) for x in text.split(",")],
+        type=lambda text: [float(x) for x in text.split(",") if x],
         default=[1.5],
-        help="caps on the clairvoyant's wait p95, in first come's (comma-separated)",
+        help="caps on the clairvoyant's wait p95, in first come's (comma-separated; none: no (c))",
     )
     args = parser.parse_args()
     ratings = part_a(args)
