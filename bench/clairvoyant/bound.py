@@ -49,11 +49,18 @@ def on_time_parts(pool: Pool, limit: float) -> list[list[tuple[tuple[int, ...], 
     return by_size
 
 
-def lower_bound(pool: Pool, target: float, rounds: int = 150, limit: float | None = None) -> float:
-    """A mean spread a table that no grouping within the cap beats. ``target`` is the
-    mean spread of some grouping (it steers the step size; any value gives a bound)."""
+def lower_bound(
+    pool: Pool,
+    target: float,
+    rounds: int = 150,
+    limit: float | None = None,
+    allowed: int | None = None,
+) -> float:
+    """A mean spread a table that no grouping with at most ``allowed`` tickets past the
+    cap (by default as many as the p95 allows) beats. ``target`` is the mean spread of
+    some grouping (it steers the step size; any value gives a bound)."""
     count = len(pool.arrivals)
-    allowed = late_allowed(count)
+    allowed = late_allowed(count) if allowed is None else allowed
     total_target = target * pool.tables
     limit = 3.0 * target if limit is None else limit
     ceiling = limit / SEATS
