@@ -3,6 +3,8 @@
     .venv/bin/python bench/bench_ratings.py [--players 1000] [--tables-each 30]
         [--newcomers 50] [--seconds 600] [--arrivals 4]
         [--window-start 2.5] [--doubling 0.5] [--window-max 5]
+        [--clairvoyant-tickets 2400] [--clairvoyant-moves 1500] [--bound-rounds 200]
+        [--wait-goals 1.5]
 
 (a) Ratings: ``--players`` with hidden true strengths (normal, sd 1) play 4-seat tables
     (no partners, as Pika) drawn at random; a table's places follow Plackett-Luce on the
@@ -20,6 +22,12 @@
     and tickets matched per second of ``plan_pool`` CPU alone (for scale: the goal on
     tickets matched per second, within 10% of first come, is measured with PostgreSQL by
     ``bench_lobby.py``, section 1b, where the decision is a small part of a round).
+(c) Clairvoyant (``bench/clairvoyant``): the first ``--clairvoyant-tickets`` arrivals of
+    (b), grouped by one who knows them all in advance, with the wait p95 at most
+    ``--wait-goals`` times first come's: the mean spread a grouping reaches (annealed,
+    ``--clairvoyant-moves`` swaps a ticket) and a lower bound no grouping beats (a
+    Lagrangian relaxation, ``--bound-rounds`` subgradient rounds), both over first come's.
+    What the clairvoyant cannot reach, no matchmaking rule can.
 """
 
 from __future__ import annotations
@@ -31,12 +39,17 @@ import statistics
 import time
 from datetime import UTC, datetime, timedelta
 
+from clairvoyant.bound import lower_bound
+from clairvoyant.grouping import best_grouping
+from clairvoyant.instance import SEATS, Arrival, Pool
+
 from tavolo.leaderboard.model import FinishedTable, Mode, SeatResult
 from tavolo.leaderboard.ratings import Rating, rate_table
 from tavolo.lobby.play.matchmaking import FormTable, MatchPolicy, WaitingTicket, plan_pool
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 NEWCOMER_TABLES = 40
+STEP = 0.5  # seconds between matchmaking rounds
 
 
 def ranks(values: list[float]) -> list[float]:
@@ -148,8 +161,13 @@ def part_a(args: argparse.Namespace) -> dict[str, Rating]:
 
 
 def simulate(
-    args: argparse.Namespace, ratings: dict[str, Rating], rated: bool
+    args: argparse.Namespace,
+    ratings: dict[str, Rating],
+    rated: bool,
+    arrivals: list[Arrival] | None = None,
 ) -> tuple[list[float], list[float], int, float]:
+    """Spreads, waits, tickets seated and ``plan_pool`` CPU; the arrivals are appended to
+    ``arrivals`` when given."""
     rng = random.Random(11)  # the same arrivals both times
     players = sorted(ratings)
     policy = MatchPolicy(
@@ -166,7 +184,7 @@ def simulate(
     busy: set[str] = set()
     next_arrival = 0.0
     n = 0
-    step = 0.5
+    step = STEP
     clock = 0.0
     while clock < args.seconds:
         while next_arrival <= clock:
@@ -178,6 +196,8 @@ def simulate(
                 n += 1
                 when = START + timedelta(seconds=next_arrival)
                 waiting.append(WaitingTicket(f"k{n}", p, p, when, None, r.mu, r.sigma))
+                if arrivals is not None:
+                    arrivals.append(Arrival(next_arrival, r.mu))
             next_arrival += rng.expovariate(args.arrivals)
         now = START + timedelta(seconds=clock)
         started = time.perf_counter()
@@ -205,14 +225,16 @@ def pct(values: list[float], q: float) -> float:
 
 
 def part_b(args: argparse.Namespace, ratings: dict[str, Rating]) -> None:
+    """The matchmaker both ways on the same arrivals, then the clairvoyant on them."""
     print(
         f"(b) one 4-seat pool, {args.arrivals} tickets/s for {args.seconds} s, same arrivals;"
         f" window {args.window_start:g} sigmas doubling every {args.doubling:g} s,"
         f" at most {args.window_max:g}"
     )
     results = {}
+    arrivals: list[Arrival] = []
     for name, rated in (("first come", False), ("rated", True)):
-        spreads, waits, matched, cpu = simulate(args, ratings, rated)
+        spreads, waits, matched, cpu = simulate(args, ratings, rated, None if rated else arrivals)
         results[name] = (
             statistics.fmean(spreads),
             pct(waits, 0.5),
@@ -231,6 +253,35 @@ def part_b(args: argparse.Namespace, ratings: dict[str, Rating]) -> None:
         f"    plan_pool CPU per ticket, rated / first come = {fc[3] / rt[3]:.1f}x"
         "   (the goal is on bench_lobby 1b's figure)"
     )
+    part_c(args, arrivals, fc[0], fc[2])
+
+
+def part_c(
+    args: argparse.Namespace, arrivals: list[Arrival], first_spread: float, first_p95: float
+) -> None:
+    """The clairvoyant (knows every arrival in advance) on the first arrivals of (b): a
+    grouping it reaches and a bound that no grouping, so no rule, beats, at each cap."""
+    count = min(len(arrivals), args.clairvoyant_tickets) // SEATS * SEATS
+    if not args.wait_goals or not count:
+        return
+    print(
+        f"(c) clairvoyant on the first {count} of those arrivals"
+        f" ({arrivals[count - 1].at:.0f} s), each table forming at the first round after its"
+        " last arrival; spread / first come's"
+    )
+    for goal in args.wait_goals:
+        pool = Pool(tuple(arrivals[:count]), goal * first_p95, STEP)
+        started = time.process_time()
+        tables = best_grouping(pool, args.clairvoyant_moves * count)
+        reached = statistics.fmean(pool.spread(t) for t in tables)
+        waits = [w for t in tables for w in pool.waits(t)]
+        bound = lower_bound(pool, reached, args.bound_rounds)
+        took = time.process_time() - started
+        print(
+            f"    wait p95 at most {goal:g}x first come's ({pool.cap:.2f} s): reaches"
+            f" {reached / first_spread:.2f} (p95 {pct(waits, 0.95) / first_p95:.2f}x);"
+            f" no grouping below {bound / first_spread:.2f}   ({took:.0f} s CPU)"
+        )
 
 
 def main() -> None:
@@ -252,6 +303,19 @@ def main() -> None:
     )
     parser.add_argument(
         "--window-max", type=float, default=defaults.window_max, help="sigmas at most"
+    )
+    parser.add_argument(
+        "--clairvoyant-tickets", type=int, default=2400, help="arrivals the clairvoyant groups"
+    )
+    parser.add_argument(
+        "--clairvoyant-moves", type=int, default=1500, help="annealing swaps per ticket"
+    )
+    parser.add_argument("--bound-rounds", type=int, default=200, help="subgradient rounds")
+    parser.add_argument(
+        "--wait-goals",
+        type=lambda text: [float(x) for x in text.split(",") if x],
+        default=[1.5],
+        help="caps on the clairvoyant's wait p95, in first come's (comma-separated; none: no (c))",
     )
     args = parser.parse_args()
     ratings = part_a(args)
