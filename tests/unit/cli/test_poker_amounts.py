@@ -16,6 +16,7 @@ from tavolo.cli.play import command
 from tavolo.cli.play.renderers import amount_answer, amount_question, menu, renderer_for
 from tavolo.tablelog.convert import action_from_proto
 
+from .human_moves import record_human_moves
 from .test_table_client import _until
 from .test_table_client_typing import _my_turn, _seat, _stop
 
@@ -81,15 +82,7 @@ def test_another_amount_asks_for_the_number_offline(monkeypatch: Any) -> None:
     """Offline: "another amount", a wrong number (told which are right), Enter (the menu
     again), then "another amount" and a right number: that bet or raise is played."""
     out = io.StringIO()
-    played: list[Action] = []
-    apply = command._Table._apply
-
-    def record(table: Any, seat: int, action: Action) -> None:
-        if seat == command.HUMAN:
-            played.append(action)
-        apply(table, seat, action)
-
-    monkeypatch.setattr(command._Table, "_apply", record)
+    played = record_human_moves(monkeypatch)
     asked: list[int] = []  # the least amount, at each question
 
     def answer(prompt: str) -> str | None:
@@ -135,15 +128,7 @@ def test_i18n_1_another_amount_speaks_italian_offline(monkeypatch: Any) -> None:
     question, the refusal of a wrong number are Italian; Enter goes back to the menu and
     "esci" at the question leaves the table as it does at the menu."""
     out = io.StringIO()
-    played: list[Action] = []
-    apply = command._Table._apply
-
-    def record(table: Any, seat: int, action: Action) -> None:
-        if seat == command.HUMAN:
-            played.append(action)
-        apply(table, seat, action)
-
-    monkeypatch.setattr(command._Table, "_apply", record)
+    played = record_human_moves(monkeypatch)
     asked: list[str] = []
 
     def answer(prompt: str) -> str | None:

@@ -15,6 +15,8 @@ from tavolo.cardgames.rng import SeededRandom
 from tavolo.cli.play import command
 from tavolo.cli.play.renderers import amount_answer, amount_question, menu, renderer_for
 
+from .human_moves import record_human_moves
+
 GAME = SetteMezzo()
 RENDERER = renderer_for("settemezzo")
 
@@ -74,15 +76,7 @@ def test_another_amount_is_played_offline(monkeypatch: Any) -> None:
     """Offline at max_bet 40: "another amount", a number too large (told which are
     right), then a right one that no line lists: that bet is played."""
     out = io.StringIO()
-    played: list[Action] = []
-    apply = command._Table._apply
-
-    def record(table: Any, seat: int, action: Action) -> None:
-        if seat == command.HUMAN:
-            played.append(action)
-        apply(table, seat, action)
-
-    monkeypatch.setattr(command._Table, "_apply", record)
+    played = record_human_moves(monkeypatch)
     asked: list[str] = []
 
     def answer(prompt: str) -> str | None:

@@ -7,12 +7,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tavolo.cardgames.actions import Action, ActionKind
+from tavolo.cardgames.contract import View
 from tavolo.cli.i18n import _
 
 
 def legal_amounts(legal: Sequence[Action], kind: ActionKind) -> list[int]:
     """The legal amounts of ``kind``, least first."""
     return sorted(int(a.amount) for a in legal if a.kind is kind and a.amount is not None)
+
+
+class AsksAmounts:
+    """A renderer whose menu has "another amount" for the kinds in ``sized``: the
+    question it asks and the action its answer makes (see
+    :func:`tavolo.cli.play.renderers.amount_question`)."""
+
+    sized: frozenset[ActionKind] = frozenset()
+
+    def amount_question(self, view: View, action: Action) -> str | None:
+        return question(action, self.sized)
+
+    def amount_answer(
+        self, view: View, legal: Sequence[Action], action: Action, text: str
+    ) -> Action | None:
+        return answer(legal, action, text)
 
 
 def question(action: Action, sized: frozenset[ActionKind]) -> str | None:

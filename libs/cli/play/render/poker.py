@@ -54,8 +54,10 @@ def _pair(rank: int) -> str:
     )
 
 
-class PokerRenderer:
+class PokerRenderer(another_amount.AsksAmounts):
     """Renders Poker all'italiana views; see :class:`tavolo.cli.play.command.Renderer`."""
+
+    sized = _SIZED
 
     def turn(self, view: View, names: Sequence[str]) -> str | None:
         """Poker goes clockwise, seat s to s-1 (RULES §0.3)."""
@@ -268,14 +270,6 @@ class PokerRenderer:
                 another = _("bet another amount ({low} to {high})")
             sizes.append((another.format(low=low, high=high), Action(kind)))
         return sizes
-
-    def amount_question(self, view: View, action: Action) -> str | None:
-        return another_amount.question(action, _SIZED)
-
-    def amount_answer(
-        self, view: View, legal: Sequence[Action], action: Action, text: str
-    ) -> Action | None:
-        return another_amount.answer(legal, action, text)
 
     def typing_hint(self, view: View) -> str | None:
         if view.public["phase"] != "change" or view.public["turn"] != view.seat:

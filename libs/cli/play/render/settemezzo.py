@@ -35,8 +35,10 @@ def _signed(chips: int) -> str:
     return f"+{chips}" if chips > 0 else str(chips)
 
 
-class SetteMezzoRenderer:
+class SetteMezzoRenderer(another_amount.AsksAmounts):
     """Renders Sette e mezzo views; see :class:`tavolo.cli.play.renderers.Renderer`."""
+
+    sized = _SIZED
 
     def turn(self, view: View, names: Sequence[str]) -> str | None:
         """Punters act from the banker's right, anticlockwise, so the banker comes last."""
@@ -199,14 +201,6 @@ class SetteMezzoRenderer:
             another = _("bet another amount ({low} to {high})").format(low=low, high=high)
             sizes.append((another, Action(ActionKind.BET)))
         return sizes + listed
-
-    def amount_question(self, view: View, action: Action) -> str | None:
-        return another_amount.question(action, _SIZED)
-
-    def amount_answer(
-        self, view: View, legal: Sequence[Action], action: Action, text: str
-    ) -> Action | None:
-        return another_amount.answer(legal, action, text)
 
     def call_prompt(self, view: View) -> str | None:
         return None
