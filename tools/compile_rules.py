@@ -94,6 +94,7 @@ COMPILED = (
     "games/rummy/scala40.py",
     "games/solitario/piles.py",
     "games/solitario/scoring.py",
+    "games/solitario/runs.py",
     "games/solitario/solitario.py",
     "bots/solitario/search.py",
 )

@@ -230,9 +230,14 @@ _LAYOUT_FIELDS = ("down", "up", "stock", "waste", "foundations")
 class Layout(SlottedState):
     """A seat's cards, face-down ones included: what the engine keeps. Treat it as
     immutable; a slotted class built by its constructor, as every move builds one
-    (compiled, a frozen dataclass is built through its generated Python ``__init__``)."""
+    (compiled, a frozen dataclass is built through its generated Python ``__init__``).
 
-    __slots__ = _LAYOUT_FIELDS
+    ``sound``, not a field: dealt from a whole deck and changed by the rules' moves only,
+    so every card is here once and each column's face-up cards are a run, which
+    :mod:`~tavolo.cardgames.games.solitario.runs` relies on. A layout built any other
+    way, or restored, is not known to be sound and has its moves generated as any."""
+
+    __slots__ = (*_LAYOUT_FIELDS, "sound")
     FIELDS = _LAYOUT_FIELDS
 
     def __init__(
@@ -242,12 +247,14 @@ class Layout(SlottedState):
         stock: tuple[str, ...],  # the last card is the top
         waste: tuple[str, ...],
         foundations: tuple[int, ...],
+        sound: bool = False,
     ) -> None:
         self.down = down
         self.up = up
         self.stock = stock
         self.waste = waste
         self.foundations = foundations
+        self.sound = sound
 
     def position(self) -> Position:
         return Position(
@@ -297,6 +304,7 @@ _DEALT = _dealt_positions()
 _DEALT_DOWN = tuple(col[:-1] for col in _DEALT)
 _DEALT_UP = tuple(col[-1] for col in _DEALT)
 _DEALT_COUNT = sum(len(col) for col in _DEALT)
+_ALL_CARDS = frozenset(RANK)
 
 
 def deal(deck: list[str]) -> Layout:
@@ -306,7 +314,8 @@ def deal(deck: list[str]) -> Layout:
     down = tuple([tuple([deck[i] for i in col]) for col in _DEALT_DOWN])
     up = tuple([(deck[i],) for i in _DEALT_UP])
     stock = tuple(reversed(deck[_DEALT_COUNT:]))  # the next card of the deck is the stock's top
-    return Layout(down, up, stock, (), (0, 0, 0, 0))
+    whole = len(deck) == len(RANK) and set(deck) == _ALL_CARDS
+    return Layout(down, up, stock, (), (0, 0, 0, 0), whole)
 
 
 def has_scoring_move(layout: Layout) -> bool:
@@ -395,19 +404,22 @@ def draw(layout: Layout, how_many: int) -> tuple[Layout, tuple[str, ...]]:
     n = min(how_many, len(layout.stock))
     drawn = tuple(reversed(layout.stock[-n:]))
     stock, waste = layout.stock[:-n], layout.waste + drawn
-    return Layout(layout.down, layout.up, stock, waste, layout.foundations), drawn
+    return Layout(layout.down, layout.up, stock, waste, layout.foundations, layout.sound), drawn
 
 
 def recycle(layout: Layout) -> Layout:
     """Turn the waste over to make a new stock: its first card becomes the top again."""
-    return Layout(layout.down, layout.up, tuple(reversed(layout.waste)), (), layout.foundations)
+    return Layout(
+        layout.down, layout.up, tuple(reversed(layout.waste)), (), layout.foundations, layout.sound
+    )
 
 
 def move_cards(
     layout: Layout, source: str, target: str, count: int
 ) -> tuple[Layout, tuple[str, ...], list[tuple[int, str]]]:
     """:func:`take`, :func:`put` and :func:`turn_up` in one step, building one layout:
-    the new layout, the cards moved and the face-down cards turned up (column, card)."""
+    the new layout, the cards moved and the face-down cards turned up (column, card).
+    The move is one of :func:`list_moves` (a sound layout stays sound)."""
     down, up, waste, found = layout.down, layout.up, layout.waste, layout.foundations
     src = PILE_INDEX[source]
     dst = PILE_INDEX[target]
@@ -438,4 +450,5 @@ def move_cards(
             turned.append((k, hidden[-1]))
             columns[k] = (hidden[-1],)
             down = (*down[:k], hidden[:-1], *down[k + 1 :])
-    return Layout(down, tuple(columns), layout.stock, waste, found), cards, turned
+    layout = Layout(down, tuple(columns), layout.stock, waste, found, layout.sound)
+    return layout, cards, turned
