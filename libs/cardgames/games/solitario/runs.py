@@ -15,6 +15,9 @@ from __future__ import annotations
 from typing import Final, TypeVar
 
 from tavolo.cardgames.games.solitario.piles import (
+    COLUMNS,
+    FOUNDATION_PILE,
+    KING,
     RANK,
     SUIT_INDEX,
     Layout,
@@ -23,11 +26,6 @@ from tavolo.cardgames.games.solitario.piles import (
 )
 
 T = TypeVar("T")
-
-# Literal finals: compiled, mypyc puts them in the code; other globals are looked up.
-_COLUMNS: Final = 7
-_KING: Final = 13
-_FOUNDATION_PILE: Final = 8
 
 CODE: Final[dict[str, int]] = {c: RANK[c] | (c[-1] in "HD") << 4 | SUIT_INDEX[c] << 5 for c in RANK}
 """Each card as one int: its rank (bits 0-3), 1 if red (bit 4) and its suit index."""
@@ -46,33 +44,33 @@ def layout_moves(layout: Layout, table: MoveTable[T]) -> list[T]:
         waste_code = codes[waste[-1]]
         s = waste_code >> 5
         if found[s] == (waste_code & 15) - 1:
-            moves.append(table[0][_FOUNDATION_PILE + s][1])
+            moves.append(table[0][FOUNDATION_PILE + s][1])
     # Each column's run by the codes of its ends, top and bottom (0: no run).
     tops = [0, 0, 0, 0, 0, 0, 0, 0]
     bottoms = [0, 0, 0, 0, 0, 0, 0, 0]
-    for k in range(1, _COLUMNS + 1):
+    for k in range(1, COLUMNS + 1):
         col = up[k - 1]
         if col:
             code = codes[col[-1]]
             tops[k] = code
             s = code >> 5
             if found[s] == (code & 15) - 1:
-                moves.append(table[k][_FOUNDATION_PILE + s][1])
+                moves.append(table[k][FOUNDATION_PILE + s][1])
             bottoms[k] = codes[col[0]]
-    for onto in range(1, _COLUMNS + 1):
+    for onto in range(1, COLUMNS + 1):
         under = tops[onto]
         if under == 0:
             if down[onto - 1]:
                 continue  # not a real layout: a face-down card is turned up at once
-            if waste_code & 15 == _KING:
+            if waste_code & 15 == KING:
                 moves.append(table[0][onto][1])
-            for k in range(1, _COLUMNS + 1):
-                if k != onto and bottoms[k] & 15 == _KING:
+            for k in range(1, COLUMNS + 1):
+                if k != onto and bottoms[k] & 15 == KING:
                     moves.append(table[k][onto][len(up[k - 1])])
             # A foundation's top card may go back to a column (RULES 16.3): a king here.
             for s in range(4):
-                if found[s] == _KING:
-                    moves.append(table[_FOUNDATION_PILE + s][onto][1])
+                if found[s] == KING:
+                    moves.append(table[FOUNDATION_PILE + s][onto][1])
             continue
         rank = (under & 15) - 1
         if rank == 0:
@@ -80,7 +78,7 @@ def layout_moves(layout: Layout, table: MoveTable[T]) -> list[T]:
         red = (under & 16) ^ 16  # the colour that goes under it, as bit 4 of a code
         if waste_code & 31 == rank | red:
             moves.append(table[0][onto][1])
-        for k in range(1, _COLUMNS + 1):
+        for k in range(1, COLUMNS + 1):
             top = tops[k] & 15
             if top <= rank:
                 bottom = bottoms[k]
@@ -90,12 +88,12 @@ def layout_moves(layout: Layout, table: MoveTable[T]) -> list[T]:
         # The foundations of the other colour, in suit order (as FITS_UNDER lists them).
         if red:
             if found[1] == rank:
-                moves.append(table[_FOUNDATION_PILE + 1][onto][1])
+                moves.append(table[FOUNDATION_PILE + 1][onto][1])
             if found[2] == rank:
-                moves.append(table[_FOUNDATION_PILE + 2][onto][1])
+                moves.append(table[FOUNDATION_PILE + 2][onto][1])
         else:
             if found[0] == rank:
-                moves.append(table[_FOUNDATION_PILE][onto][1])
+                moves.append(table[FOUNDATION_PILE][onto][1])
             if found[3] == rank:
-                moves.append(table[_FOUNDATION_PILE + 3][onto][1])
+                moves.append(table[FOUNDATION_PILE + 3][onto][1])
     return moves
