@@ -28,9 +28,12 @@ COLUMN_NAMES: tuple[str, ...] = tuple(f"t{k}" for k in range(1, COLUMNS + 1))
 FOUNDATION_NAMES: tuple[str, ...] = tuple(f"f{s}" for s in SUITS)
 KING: Final = 13
 
-RANK: dict[str, int] = {f"{r}{s}": 1 + (i + 1) % 13 for s in SUITS for i, r in enumerate(RANKS)}
+_DECK = full_deck()
+"""The deck's own strings, suit by suit, 2 to ace: the tables below are keyed by them, so
+that a dealt card is found in them by identity, its characters never compared."""
+RANK: dict[str, int] = {c: 1 + (RANKS.index(c[:-1]) + 1) % 13 for c in _DECK}
 """Klondike rank: A=1, 2…10, J=11, Q=12, K=13."""
-SUIT_INDEX: dict[str, int] = {f"{r}{s}": SUITS.index(s) for s in SUITS for r in RANKS}
+SUIT_INDEX: dict[str, int] = {c: SUITS.index(c[-1]) for c in _DECK}
 RED: dict[str, bool] = {c: c[-1] in "HD" for c in RANK}
 _CARD_OF: dict[tuple[int, int], str] = {(SUIT_INDEX[c], RANK[c]): c for c in RANK}
 

@@ -31,6 +31,18 @@ CODE: Final[dict[str, int]] = {c: RANK[c] | (c[-1] in "HD") << 4 | SUIT_INDEX[c]
 """Each card as one int: its rank (bits 0-3), 1 if red (bit 4) and its suit index."""
 
 
+def _span(bottom: int, top: int) -> int:
+    """The cards of a run from ``bottom`` (rank and colour, bits 0-4 of a code) up to the
+    rank ``top``, as bits ``2 * rank + red``: the colour changes at every rank."""
+    rank, red = bottom & 15, bottom >> 4
+    return sum(1 << (2 * r + (red ^ (rank - r) & 1)) for r in range(top, rank + 1))
+
+
+_KINGS: Final = 3 << 33  # a king's bits (2 * 13 and 2 * 13 + 1) above a top's code
+_SPANS: Final[tuple[int, ...]] = tuple(_span(i >> 4, i & 15) for i in range(512))
+""":func:`_span` for every bottom and top rank, at ``(bottom & 31) << 4 | top rank``."""
+
+
 def layout_moves(layout: Layout, table: MoveTable[T]) -> list[T]:
     """:func:`generate_moves` on ``layout``: by the runs' ends when the layout is sound,
     as any layout otherwise."""
@@ -45,27 +57,28 @@ def layout_moves(layout: Layout, table: MoveTable[T]) -> list[T]:
         s = waste_code >> 5
         if found[s] == (waste_code & 15) - 1:
             moves.append(table[0][FOUNDATION_PILE + s][1])
-    # Each column's run by the codes of its ends, top and bottom (0: no run).
-    tops = [0, 0, 0, 0, 0, 0, 0, 0]
-    bottoms = [0, 0, 0, 0, 0, 0, 0, 0]
+    # Each column's run: its cards' bits above its top card's code (0: no run); every run's.
+    runs = [0, 0, 0, 0, 0, 0, 0, 0]
+    every = 0
     for k in range(1, COLUMNS + 1):
         col = up[k - 1]
         if col:
             code = codes[col[-1]]
-            tops[k] = code
             s = code >> 5
             if found[s] == (code & 15) - 1:
                 moves.append(table[k][FOUNDATION_PILE + s][1])
-            bottoms[k] = codes[col[0]]
+            span = _SPANS[(codes[col[0]] & 31) << 4 | code & 15]
+            runs[k] = span << 7 | code
+            every |= span
     for onto in range(1, COLUMNS + 1):
-        under = tops[onto]
+        under = runs[onto]
         if under == 0:
             if down[onto - 1]:
                 continue  # not a real layout: a face-down card is turned up at once
             if waste_code & 15 == KING:
                 moves.append(table[0][onto][1])
             for k in range(1, COLUMNS + 1):
-                if k != onto and bottoms[k] & 15 == KING:
+                if runs[k] & _KINGS:  # a run from a king: the whole column
                     moves.append(table[k][onto][len(up[k - 1])])
             # A foundation's top card may go back to a column (RULES 16.3): a king here.
             for s in range(4):
@@ -78,13 +91,12 @@ def layout_moves(layout: Layout, table: MoveTable[T]) -> list[T]:
         red = (under & 16) ^ 16  # the colour that goes under it, as bit 4 of a code
         if waste_code & 31 == rank | red:
             moves.append(table[0][onto][1])
-        for k in range(1, COLUMNS + 1):
-            top = tops[k] & 15
-            if top <= rank:
-                bottom = bottoms[k]
-                # Going up the run from its bottom, the colour changes at every rank.
-                if rank <= bottom & 15 and (bottom ^ ((bottom & 15) - rank) << 4) & 16 == red:
-                    moves.append(table[k][onto][rank - top + 1])
+        bit = 1 << (2 * rank + (red >> 4))
+        if every & bit:  # some run holds a card that fits: which, by column
+            for k in range(1, COLUMNS + 1):
+                run = runs[k]
+                if run >> 7 & bit:
+                    moves.append(table[k][onto][rank - (run & 15) + 1])
         # The foundations of the other colour, in suit order (as FITS_UNDER lists them).
         if red:
             if found[1] == rank:
