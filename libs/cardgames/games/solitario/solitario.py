@@ -418,6 +418,8 @@ class Solitario(Game[SolitarioState]):
 
     @staticmethod
     def _with(state: SolitarioState, seat: int, g: SeatGame) -> SolitarioState:
+        if len(state.seats) == 1:  # playing alone: no list to build
+            return SolitarioState(state.options, state.redeals, (g,))
         seats = list(state.seats)
         seats[seat] = g
         return SolitarioState(state.options, state.redeals, tuple(seats))
