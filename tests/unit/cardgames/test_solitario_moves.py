@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from tavolo.cardgames.actions import ActionKind
 from tavolo.cardgames.games.french_deck import full_deck
+from tavolo.cardgames.games.solitario.ends import runs_of
 from tavolo.cardgames.games.solitario.piles import (
     COLUMN_NAMES,
     FITS_UNDER,
@@ -180,9 +181,9 @@ def test_dealing_puts_each_card_where_dealing_row_by_row_does() -> None:
 
 
 def test_moves_by_the_runs_ends_are_those_of_any_layout_on_played_layouts() -> None:
-    """SOLITARIO-3: on the layouts the rules deal and play (sound ones), the moves found
-    from each run's ends are the moves found from every face-up card, in the same order;
-    a layout built by hand is not taken as sound."""
+    """SOLITARIO-3: on the layouts the rules deal and play, which keep their runs as
+    ints, the moves found from the runs are the moves found from every face-up card, in
+    the same order; a layout built by hand or from a short deck keeps no runs."""
     game = get_game("solitario")
     chooser = random.Random(3)
     seen = 0
@@ -191,7 +192,7 @@ def test_moves_by_the_runs_ends_are_those_of_any_layout_on_played_layouts() -> N
         state = game.new_game(options, 1, n.to_bytes(4, "big"))
         for _ in range(300):
             layout = state.seats[0].layout
-            assert layout.sound
+            assert layout.runs == runs_of(layout.up)
             by_cards = generate_moves(
                 layout.up, layout.down, layout.waste, layout.foundations, _MOVES
             )
@@ -205,5 +206,5 @@ def test_moves_by_the_runs_ends_are_those_of_any_layout_on_played_layouts() -> N
             pick = moves if moves and chooser.random() < 0.8 else legal
             state, _ = game.apply(state, 0, chooser.choice(pick))
     assert seen > 5_000
-    assert not Layout(*deal(full_deck()).values()).sound
-    assert not deal(full_deck()[:-1]).sound and deal(full_deck()).sound
+    assert Layout(*deal(full_deck()).values()).runs is None
+    assert deal(full_deck()[:-1]).runs is None

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Final, TypeVar
 
 from tavolo.cardgames.games.french_deck import RANKS, SUITS, full_deck
+from tavolo.cardgames.games.solitario.ends import run_of, runs_of
 from tavolo.cardgames.slotted import SlottedState
 
 COLUMNS: Final = 7
@@ -235,12 +236,13 @@ class Layout(SlottedState):
     immutable; a slotted class built by its constructor, as every move builds one
     (compiled, a frozen dataclass is built through its generated Python ``__init__``).
 
-    ``sound``, not a field: dealt from a whole deck and changed by the rules' moves only,
-    so every card is here once and each column's face-up cards are a run, which
+    ``runs``, not a field: each column's run as an int (:func:`.ends.run_of`), kept when
+    the layout was dealt from a whole deck and changed by the rules' moves only, so that
+    every card is here once and each column's face-up cards are a run, which
     :mod:`~tavolo.cardgames.games.solitario.runs` relies on. A layout built any other
-    way, or restored, is not known to be sound and has its moves generated as any."""
+    way, or restored, has ``None`` and its moves generated as any layout's."""
 
-    __slots__ = (*_LAYOUT_FIELDS, "sound")
+    __slots__ = (*_LAYOUT_FIELDS, "runs")
     FIELDS = _LAYOUT_FIELDS
 
     def __init__(
@@ -250,14 +252,14 @@ class Layout(SlottedState):
         stock: tuple[str, ...],  # the last card is the top
         waste: tuple[str, ...],
         foundations: tuple[int, ...],
-        sound: bool = False,
+        runs: tuple[int, ...] | None = None,
     ) -> None:
         self.down = down
         self.up = up
         self.stock = stock
         self.waste = waste
         self.foundations = foundations
-        self.sound = sound
+        self.runs = runs
 
     def position(self) -> Position:
         return Position(
@@ -319,7 +321,7 @@ def deal(deck: list[str]) -> Layout:
     up = tuple([(deck[i],) for i in _DEALT_UP])
     stock = tuple(reversed(deck[_DEALT_COUNT:]))  # the next card of the deck is the stock's top
     whole = len(deck) == len(RANK) and set(deck) == _ALL_CARDS
-    return Layout(down, up, stock, (), (0, 0, 0, 0), whole)
+    return Layout(down, up, stock, (), (0, 0, 0, 0), runs_of(up) if whole else None)
 
 
 def has_scoring_move(layout: Layout) -> bool:
@@ -408,13 +410,13 @@ def draw(layout: Layout, how_many: int) -> tuple[Layout, tuple[str, ...]]:
     n = min(how_many, len(layout.stock))
     drawn = tuple(reversed(layout.stock[-n:]))
     stock, waste = layout.stock[:-n], layout.waste + drawn
-    return Layout(layout.down, layout.up, stock, waste, layout.foundations, layout.sound), drawn
+    return Layout(layout.down, layout.up, stock, waste, layout.foundations, layout.runs), drawn
 
 
 def recycle(layout: Layout) -> Layout:
     """Turn the waste over to make a new stock: its first card becomes the top again."""
     return Layout(
-        layout.down, layout.up, tuple(reversed(layout.waste)), (), layout.foundations, layout.sound
+        layout.down, layout.up, tuple(reversed(layout.waste)), (), layout.foundations, layout.runs
     )
 
 
@@ -423,7 +425,8 @@ def move_cards(
 ) -> tuple[Layout, tuple[str, ...], list[tuple[int, str]]]:
     """:func:`take`, :func:`put` and :func:`turn_up` in one step, building one layout:
     the new layout, the cards moved and the face-down cards turned up (column, card).
-    The move is one of :func:`list_moves` (a sound layout stays sound)."""
+    The move is one of :func:`list_moves`: a layout's ``runs`` are kept, the columns
+    changed worked out again."""
     down, up, waste, found = layout.down, layout.up, layout.waste, layout.foundations
     src = PILE_INDEX[source]
     dst = PILE_INDEX[target]
@@ -454,5 +457,12 @@ def move_cards(
             turned.append((k, hidden[-1]))
             columns[k] = (hidden[-1],)
             down = (*down[:k], hidden[:-1], *down[k + 1 :])
-    layout = Layout(down, tuple(columns), layout.stock, waste, found, layout.sound)
-    return layout, cards, turned
+    runs = layout.runs
+    if runs is not None:
+        changed_runs = list(runs)
+        if 0 < src <= COLUMNS:  # the waste and the foundations have no run
+            changed_runs[src - 1] = run_of(columns[src - 1])  # a card turned up too
+        if 0 < dst <= COLUMNS:
+            changed_runs[dst - 1] = run_of(columns[dst - 1])
+        runs = tuple(changed_runs)
+    return Layout(down, tuple(columns), layout.stock, waste, found, runs), cards, turned

@@ -1,25 +1,23 @@
 """The engine's move generation on layouts the rules dealt and played (SOLITARIO-3).
 
-Such a layout is *sound*: every card once, and each column's face-up cards a run, one
-rank down and the other colour at each step (only such runs are ever moved or built).
-A run is then known from its two ends: the card of rank ``r`` lies in a column whose
-run spans ``r``, at depth ``r - top rank`` from the top, and it has the colour the
-bottom's colour and the parity of the ranks between give. So the moves onto a column
-come from integer comparisons over the columns' ends, with no dictionary of every
-face-up card's place (:func:`~tavolo.cardgames.games.solitario.piles.generate_moves`,
-which any layout may be given, builds one). Same moves, same order.
+Such a layout keeps each column's run as an int (:mod:`.ends`): every card is there
+once, and each column's face-up cards are a run, one rank down and the other colour at
+each step (only such runs are ever moved or built). The card of rank ``r`` and a colour
+lies in the column whose run's bits hold it, at depth ``r - top rank`` from the top, so
+the moves onto a column come from integer tests, with no dictionary of every face-up
+card's place (:func:`~tavolo.cardgames.games.solitario.piles.generate_moves`, which any
+layout may be given, builds one). Same moves, same order.
 """
 
 from __future__ import annotations
 
-from typing import Final, TypeVar
+from typing import TypeVar
 
+from tavolo.cardgames.games.solitario.ends import CODE, KINGS
 from tavolo.cardgames.games.solitario.piles import (
     COLUMNS,
     FOUNDATION_PILE,
     KING,
-    RANK,
-    SUIT_INDEX,
     Layout,
     MoveTable,
     generate_moves,
@@ -27,59 +25,40 @@ from tavolo.cardgames.games.solitario.piles import (
 
 T = TypeVar("T")
 
-CODE: Final[dict[str, int]] = {c: RANK[c] | (c[-1] in "HD") << 4 | SUIT_INDEX[c] << 5 for c in RANK}
-"""Each card as one int: its rank (bits 0-3), 1 if red (bit 4) and its suit index."""
-
-
-def _span(bottom: int, top: int) -> int:
-    """The cards of a run from ``bottom`` (rank and colour, bits 0-4 of a code) up to the
-    rank ``top``, as bits ``2 * rank + red``: the colour changes at every rank."""
-    rank, red = bottom & 15, bottom >> 4
-    return sum(1 << (2 * r + (red ^ (rank - r) & 1)) for r in range(top, rank + 1))
-
-
-_KINGS: Final = 3 << 33  # a king's bits (2 * 13 and 2 * 13 + 1) above a top's code
-_SPANS: Final[tuple[int, ...]] = tuple(_span(i >> 4, i & 15) for i in range(512))
-""":func:`_span` for every bottom and top rank, at ``(bottom & 31) << 4 | top rank``."""
-
 
 def layout_moves(layout: Layout, table: MoveTable[T]) -> list[T]:
-    """:func:`generate_moves` on ``layout``: by the runs' ends when the layout is sound,
-    as any layout otherwise."""
-    if not layout.sound:
+    """:func:`generate_moves` on ``layout``: from its runs when it keeps them, as any
+    layout otherwise."""
+    runs = layout.runs
+    if runs is None:
         return generate_moves(layout.up, layout.down, layout.waste, layout.foundations, table)
-    up, down, waste, found = layout.up, layout.down, layout.waste, layout.foundations
-    codes = CODE
+    found = layout.foundations
     moves: list[T] = []
     waste_code = 0
-    if waste:
-        waste_code = codes[waste[-1]]
+    if layout.waste:
+        waste_code = CODE[layout.waste[-1]]
         s = waste_code >> 5
         if found[s] == (waste_code & 15) - 1:
             moves.append(table[0][FOUNDATION_PILE + s][1])
-    # Each column's run: its cards' bits above its top card's code (0: no run); every run's.
-    runs = [0, 0, 0, 0, 0, 0, 0, 0]
-    every = 0
+    every = 0  # the bits of every run's cards
     for k in range(1, COLUMNS + 1):
-        col = up[k - 1]
-        if col:
-            code = codes[col[-1]]
-            s = code >> 5
-            if found[s] == (code & 15) - 1:
+        run = runs[k - 1]
+        if run:
+            s = run >> 5 & 3
+            if found[s] == (run & 15) - 1:
                 moves.append(table[k][FOUNDATION_PILE + s][1])
-            span = _SPANS[(codes[col[0]] & 31) << 4 | code & 15]
-            runs[k] = span << 7 | code
-            every |= span
+            every |= run
     for onto in range(1, COLUMNS + 1):
-        under = runs[onto]
+        under = runs[onto - 1]
         if under == 0:
-            if down[onto - 1]:
+            if layout.down[onto - 1]:
                 continue  # not a real layout: a face-down card is turned up at once
             if waste_code & 15 == KING:
                 moves.append(table[0][onto][1])
-            for k in range(1, COLUMNS + 1):
-                if runs[k] & _KINGS:  # a run from a king: the whole column
-                    moves.append(table[k][onto][len(up[k - 1])])
+            if every & KINGS:
+                for k in range(1, COLUMNS + 1):
+                    if runs[k - 1] & KINGS:  # a run from a king: the whole column
+                        moves.append(table[k][onto][len(layout.up[k - 1])])
             # A foundation's top card may go back to a column (RULES 16.3): a king here.
             for s in range(4):
                 if found[s] == KING:
@@ -91,11 +70,11 @@ def layout_moves(layout: Layout, table: MoveTable[T]) -> list[T]:
         red = (under & 16) ^ 16  # the colour that goes under it, as bit 4 of a code
         if waste_code & 31 == rank | red:
             moves.append(table[0][onto][1])
-        bit = 1 << (2 * rank + (red >> 4))
+        bit = 1 << (2 * rank + (red >> 4) + 7)
         if every & bit:  # some run holds a card that fits: which, by column
             for k in range(1, COLUMNS + 1):
-                run = runs[k]
-                if run >> 7 & bit:
+                run = runs[k - 1]
+                if run & bit:
                     moves.append(table[k][onto][rank - (run & 15) + 1])
         # The foundations of the other colour, in suit order (as FITS_UNDER lists them).
         if red:
