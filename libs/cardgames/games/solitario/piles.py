@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Final, TypeVar
 
 from tavolo.cardgames.games.french_deck import RANKS, SUITS, full_deck
-from tavolo.cardgames.games.solitario.ends import run_of, runs_of
+from tavolo.cardgames.games.solitario.ends import CODE, run_of, runs_of
 from tavolo.cardgames.slotted import SlottedState
 
 COLUMNS: Final = 7
@@ -219,13 +219,17 @@ def check_move(
         if not 1 <= count <= len(col):
             return False
         card = col[-count]
+    code = CODE[card]  # one lookup for rank, colour and suit
     if dst >= FOUNDATION_PILE:
         s = dst - FOUNDATION_PILE
-        return count == 1 and SUIT_INDEX[card] == s and found[s] + 1 == RANK[card]
+        return count == 1 and code >> 5 == s and found[s] + 1 == code & 15
     if dst == 0 or dst == src:
         return False
     under = up[dst - 1]
-    return fits_on_column(card, under[-1] if under else None)
+    if not under:
+        return code & 15 == KING
+    below = CODE[under[-1]]  # one rank higher, the other colour
+    return below & 15 == (code & 15) + 1 and (below ^ code) & 16 != 0
 
 
 _LAYOUT_FIELDS = ("down", "up", "stock", "waste", "foundations")
