@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from tavolo.cardgames.actions import ActionKind
 from tavolo.cardgames.games.french_deck import full_deck
-from tavolo.cardgames.games.solitario.ends import runs_of
+from tavolo.cardgames.games.solitario.ends import CODE, runs_of
 from tavolo.cardgames.games.solitario.piles import (
     COLUMN_NAMES,
     FITS_UNDER,
@@ -24,6 +24,7 @@ from tavolo.cardgames.games.solitario.piles import (
     KING,
     PILE_NAMES,
     RANK,
+    RED,
     SUIT_INDEX,
     WASTE,
     Layout,
@@ -208,3 +209,10 @@ def test_moves_by_the_runs_ends_are_those_of_any_layout_on_played_layouts() -> N
     assert seen > 5_000
     assert Layout(*deal(full_deck()).values()).runs is None
     assert deal(full_deck()[:-1]).runs is None
+
+
+def test_a_cards_code_holds_its_rank_colour_and_suit() -> None:
+    """The engine's card codes agree with the rank, colour and suit tables."""
+    for card, code in CODE.items():
+        assert (code & 15, bool(code & 16), code >> 5) == (RANK[card], RED[card], SUIT_INDEX[card])
+    assert sorted(CODE) == sorted(RANK)
