@@ -93,7 +93,9 @@ COMPILED = (
     "games/rummy/scala40_view.py",
     "games/rummy/scala40.py",
     "games/solitario/piles.py",
+    "games/solitario/ends.py",
     "games/solitario/scoring.py",
+    "games/solitario/runs.py",
     "games/solitario/solitario.py",
     "bots/solitario/search.py",
 )

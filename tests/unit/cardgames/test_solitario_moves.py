@@ -14,7 +14,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tavolo.cardgames.actions import ActionKind
 from tavolo.cardgames.games.french_deck import full_deck
+from tavolo.cardgames.games.solitario.ends import CODE, runs_of
 from tavolo.cardgames.games.solitario.piles import (
     COLUMN_NAMES,
     FITS_UNDER,
@@ -22,6 +24,7 @@ from tavolo.cardgames.games.solitario.piles import (
     KING,
     PILE_NAMES,
     RANK,
+    RED,
     SUIT_INDEX,
     WASTE,
     Layout,
@@ -29,6 +32,7 @@ from tavolo.cardgames.games.solitario.piles import (
     Position,
     deal,
     fits_on_column,
+    generate_moves,
     is_move,
     list_moves,
     move_cards,
@@ -36,6 +40,9 @@ from tavolo.cardgames.games.solitario.piles import (
     take,
     turn_up,
 )
+from tavolo.cardgames.games.solitario.runs import layout_moves
+from tavolo.cardgames.games.solitario.solitario import _MOVES
+from tavolo.cardgames.registry import get_game
 
 
 def plain_moves(pos: Position) -> list[Move]:
@@ -172,3 +179,40 @@ def test_dealing_puts_each_card_where_dealing_row_by_row_does() -> None:
         assert layout.down == tuple(tuple(col[:-1]) for col in columns)
         assert layout.stock == tuple(reversed(deck[at:]))
         assert (layout.waste, layout.foundations) == ((), (0, 0, 0, 0))
+
+
+def test_moves_by_the_runs_ends_are_those_of_any_layout_on_played_layouts() -> None:
+    """SOLITARIO-3: on the layouts the rules deal and play, which keep their runs as
+    ints, the moves found from the runs are the moves found from every face-up card, in
+    the same order; a layout built by hand or from a short deck keeps no runs."""
+    game = get_game("solitario")
+    chooser = random.Random(3)
+    seen = 0
+    for n in range(60):
+        options = {"draw": 1 + 2 * (n % 2)}
+        state = game.new_game(options, 1, n.to_bytes(4, "big"))
+        for _ in range(300):
+            layout = state.seats[0].layout
+            assert layout.runs == runs_of(layout.up)
+            by_cards = generate_moves(
+                layout.up, layout.down, layout.waste, layout.foundations, _MOVES
+            )
+            assert layout_moves(layout, _MOVES) == by_cards
+            seen += len(by_cards)
+            legal = game.legal_actions(state, 0)[:-1]  # never stop
+            if not legal:
+                break
+            # Mostly moves, so that columns grow long runs and kings reach empty columns.
+            moves = [a for a in legal if a.kind is ActionKind.MOVE]
+            pick = moves if moves and chooser.random() < 0.8 else legal
+            state, _ = game.apply(state, 0, chooser.choice(pick))
+    assert seen > 5_000
+    assert Layout(*deal(full_deck()).values()).runs is None
+    assert deal(full_deck()[:-1]).runs is None
+
+
+def test_a_cards_code_holds_its_rank_colour_and_suit() -> None:
+    """The engine's card codes agree with the rank, colour and suit tables."""
+    for card, code in CODE.items():
+        assert (code & 15, bool(code & 16), code >> 5) == (RANK[card], RED[card], SUIT_INDEX[card])
+    assert sorted(CODE) == sorted(RANK)

@@ -17,20 +17,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from tavolo.cardgames.games.french_deck import RANKS, SUITS, full_deck
+from tavolo.cardgames.games.solitario.ends import CODE, run_of, runs_of
 from tavolo.cardgames.slotted import SlottedState
 
-COLUMNS = 7
-WASTE = "waste"
+COLUMNS: Final = 7
+WASTE: Final = "waste"
 COLUMN_NAMES: tuple[str, ...] = tuple(f"t{k}" for k in range(1, COLUMNS + 1))
 FOUNDATION_NAMES: tuple[str, ...] = tuple(f"f{s}" for s in SUITS)
-KING = 13
+KING: Final = 13
 
-RANK: dict[str, int] = {f"{r}{s}": 1 + (i + 1) % 13 for s in SUITS for i, r in enumerate(RANKS)}
+_DECK = full_deck()
+"""The deck's own strings, suit by suit, 2 to ace: the tables below are keyed by them, so
+that a dealt card is found in them by identity, its characters never compared."""
+RANK: dict[str, int] = {c: 1 + (RANKS.index(c[:-1]) + 1) % 13 for c in _DECK}
 """Klondike rank: A=1, 2…10, J=11, Q=12, K=13."""
-SUIT_INDEX: dict[str, int] = {f"{r}{s}": SUITS.index(s) for s in SUITS for r in RANKS}
+SUIT_INDEX: dict[str, int] = {c: SUITS.index(c[-1]) for c in _DECK}
 RED: dict[str, bool] = {c: c[-1] in "HD" for c in RANK}
 _CARD_OF: dict[tuple[int, int], str] = {(SUIT_INDEX[c], RANK[c]): c for c in RANK}
 
@@ -73,8 +77,8 @@ PILE_NAMES: tuple[str, ...] = (WASTE, *COLUMN_NAMES, *FOUNDATION_NAMES)
 """Every pile, indexed as :func:`move_table` indexes them: waste 0, columns 1-7,
 foundations 8-11."""
 PILE_INDEX: dict[str, int] = {name: i for i, name in enumerate(PILE_NAMES)}
-_FOUNDATION_PILE = 1 + COLUMNS
-MAX_COUNT = KING
+FOUNDATION_PILE: Final = 8  # 1 + COLUMNS: the first foundation's index
+MAX_COUNT: Final = 13  # KING
 """The longest run a column can hold face up: king down to ace."""
 
 T = TypeVar("T")
@@ -132,7 +136,7 @@ def generate_moves(
     if waste_top is not None:
         s, below = _BELOW[waste_top]
         if found[s] == below:
-            moves.append(table[0][_FOUNDATION_PILE + s][1])
+            moves.append(table[0][FOUNDATION_PILE + s][1])
     # Where each face-up card lies: 16 * pile + depth from the top of the column's run
     # (so that comparing two places orders them by column, then depth).
     where: dict[str, int] = {}
@@ -141,7 +145,7 @@ def generate_moves(
         if col:
             s, below = _BELOW[col[-1]]
             if found[s] == below:
-                moves.append(table[k][_FOUNDATION_PILE + s][1])
+                moves.append(table[k][FOUNDATION_PILE + s][1])
             place = 16 * k + len(col)
             for c in col:
                 where[c] = place
@@ -160,7 +164,7 @@ def generate_moves(
             # A foundation's top card may go back to a column (RULES 16.3): a king here.
             for s in range(4):
                 if found[s] == KING:
-                    moves.append(table[_FOUNDATION_PILE + s][onto][1])
+                    moves.append(table[FOUNDATION_PILE + s][onto][1])
             continue
         fit = _FIT[target_col[-1]]
         if fit is None:
@@ -178,9 +182,9 @@ def generate_moves(
         if b is not None:
             moves.append(table[b >> 4][onto][b & 15])
         if found[s1] == rank:
-            moves.append(table[_FOUNDATION_PILE + s1][onto][1])
+            moves.append(table[FOUNDATION_PILE + s1][onto][1])
         if found[s2] == rank:
-            moves.append(table[_FOUNDATION_PILE + s2][onto][1])
+            moves.append(table[FOUNDATION_PILE + s2][onto][1])
     return moves
 
 
@@ -205,8 +209,8 @@ def check_move(
         if count != 1 or not waste:
             return False
         card = waste[-1]
-    elif src >= _FOUNDATION_PILE:
-        s = src - _FOUNDATION_PILE
+    elif src >= FOUNDATION_PILE:
+        s = src - FOUNDATION_PILE
         if count != 1 or not found[s] or not 1 <= dst <= COLUMNS:
             return False
         card = card_of(s, found[s])
@@ -215,13 +219,17 @@ def check_move(
         if not 1 <= count <= len(col):
             return False
         card = col[-count]
-    if dst >= _FOUNDATION_PILE:
-        s = dst - _FOUNDATION_PILE
-        return count == 1 and SUIT_INDEX[card] == s and found[s] + 1 == RANK[card]
+    code = CODE[card]  # one lookup for rank, colour and suit
+    if dst >= FOUNDATION_PILE:
+        s = dst - FOUNDATION_PILE
+        return count == 1 and code >> 5 == s and found[s] + 1 == code & 15
     if dst == 0 or dst == src:
         return False
     under = up[dst - 1]
-    return fits_on_column(card, under[-1] if under else None)
+    if not under:
+        return code & 15 == KING
+    below = CODE[under[-1]]  # one rank higher, the other colour
+    return below & 15 == (code & 15) + 1 and (below ^ code) & 16 != 0
 
 
 _LAYOUT_FIELDS = ("down", "up", "stock", "waste", "foundations")
@@ -230,9 +238,15 @@ _LAYOUT_FIELDS = ("down", "up", "stock", "waste", "foundations")
 class Layout(SlottedState):
     """A seat's cards, face-down ones included: what the engine keeps. Treat it as
     immutable; a slotted class built by its constructor, as every move builds one
-    (compiled, a frozen dataclass is built through its generated Python ``__init__``)."""
+    (compiled, a frozen dataclass is built through its generated Python ``__init__``).
 
-    __slots__ = _LAYOUT_FIELDS
+    ``runs``, not a field: each column's run as an int (:func:`.ends.run_of`), kept when
+    the layout was dealt from a whole deck and changed by the rules' moves only, so that
+    every card is here once and each column's face-up cards are a run, which
+    :mod:`~tavolo.cardgames.games.solitario.runs` relies on. A layout built any other
+    way, or restored, has ``None`` and its moves generated as any layout's."""
+
+    __slots__ = (*_LAYOUT_FIELDS, "runs")
     FIELDS = _LAYOUT_FIELDS
 
     def __init__(
@@ -242,12 +256,14 @@ class Layout(SlottedState):
         stock: tuple[str, ...],  # the last card is the top
         waste: tuple[str, ...],
         foundations: tuple[int, ...],
+        runs: tuple[int, ...] | None = None,
     ) -> None:
         self.down = down
         self.up = up
         self.stock = stock
         self.waste = waste
         self.foundations = foundations
+        self.runs = runs
 
     def position(self) -> Position:
         return Position(
@@ -275,7 +291,8 @@ class Layout(SlottedState):
         return [c for col in self.down for c in col] + list(self.stock)
 
     def won(self) -> bool:
-        return sum(self.foundations) == 4 * KING
+        found = self.foundations  # four heights: cheaper added than through sum()
+        return found[0] + found[1] + found[2] + found[3] == 4 * KING
 
     def all_face_up(self) -> bool:
         """Nothing left face down, in the stock or the waste: auto-finish may run."""
@@ -297,6 +314,7 @@ _DEALT = _dealt_positions()
 _DEALT_DOWN = tuple(col[:-1] for col in _DEALT)
 _DEALT_UP = tuple(col[-1] for col in _DEALT)
 _DEALT_COUNT = sum(len(col) for col in _DEALT)
+_ALL_CARDS = frozenset(RANK)
 
 
 def deal(deck: list[str]) -> Layout:
@@ -306,7 +324,8 @@ def deal(deck: list[str]) -> Layout:
     down = tuple([tuple([deck[i] for i in col]) for col in _DEALT_DOWN])
     up = tuple([(deck[i],) for i in _DEALT_UP])
     stock = tuple(reversed(deck[_DEALT_COUNT:]))  # the next card of the deck is the stock's top
-    return Layout(down, up, stock, (), (0, 0, 0, 0))
+    whole = len(deck) == len(RANK) and set(deck) == _ALL_CARDS
+    return Layout(down, up, stock, (), (0, 0, 0, 0), runs_of(up) if whole else None)
 
 
 def has_scoring_move(layout: Layout) -> bool:
@@ -395,19 +414,23 @@ def draw(layout: Layout, how_many: int) -> tuple[Layout, tuple[str, ...]]:
     n = min(how_many, len(layout.stock))
     drawn = tuple(reversed(layout.stock[-n:]))
     stock, waste = layout.stock[:-n], layout.waste + drawn
-    return Layout(layout.down, layout.up, stock, waste, layout.foundations), drawn
+    return Layout(layout.down, layout.up, stock, waste, layout.foundations, layout.runs), drawn
 
 
 def recycle(layout: Layout) -> Layout:
     """Turn the waste over to make a new stock: its first card becomes the top again."""
-    return Layout(layout.down, layout.up, tuple(reversed(layout.waste)), (), layout.foundations)
+    return Layout(
+        layout.down, layout.up, tuple(reversed(layout.waste)), (), layout.foundations, layout.runs
+    )
 
 
 def move_cards(
     layout: Layout, source: str, target: str, count: int
 ) -> tuple[Layout, tuple[str, ...], list[tuple[int, str]]]:
     """:func:`take`, :func:`put` and :func:`turn_up` in one step, building one layout:
-    the new layout, the cards moved and the face-down cards turned up (column, card)."""
+    the new layout, the cards moved and the face-down cards turned up (column, card).
+    The move is one of :func:`list_moves`: a layout's ``runs`` are kept, the columns
+    changed worked out again."""
     down, up, waste, found = layout.down, layout.up, layout.waste, layout.foundations
     src = PILE_INDEX[source]
     dst = PILE_INDEX[target]
@@ -416,8 +439,8 @@ def move_cards(
     if src == 0:
         cards = waste[-1:]
         waste = waste[:-1]
-    elif src >= _FOUNDATION_PILE:
-        s = src - _FOUNDATION_PILE
+    elif src >= FOUNDATION_PILE:
+        s = src - FOUNDATION_PILE
         cards = (card_of(s, found[s]),)
         changed = list(found)
         changed[s] -= 1
@@ -426,9 +449,9 @@ def move_cards(
         run = columns[src - 1]
         cards = run[-count:]
         columns[src - 1] = run[:-count]
-    if dst >= _FOUNDATION_PILE:
+    if dst >= FOUNDATION_PILE:
         changed = list(found)
-        changed[dst - _FOUNDATION_PILE] += 1
+        changed[dst - FOUNDATION_PILE] += 1
         found = tuple(changed)
     else:
         columns[dst - 1] = columns[dst - 1] + cards
@@ -438,4 +461,12 @@ def move_cards(
             turned.append((k, hidden[-1]))
             columns[k] = (hidden[-1],)
             down = (*down[:k], hidden[:-1], *down[k + 1 :])
-    return Layout(down, tuple(columns), layout.stock, waste, found), cards, turned
+    runs = layout.runs
+    if runs is not None:
+        changed_runs = list(runs)
+        if 0 < src <= COLUMNS:  # the waste and the foundations have no run
+            changed_runs[src - 1] = run_of(columns[src - 1])  # a card turned up too
+        if 0 < dst <= COLUMNS:
+            changed_runs[dst - 1] = run_of(columns[dst - 1])
+        runs = tuple(changed_runs)
+    return Layout(down, tuple(columns), layout.stock, waste, found, runs), cards, turned

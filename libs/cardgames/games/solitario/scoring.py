@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Final
 
-STANDARD, VEGAS = "standard", "vegas"
+STANDARD: Final = "standard"
+VEGAS: Final = "vegas"
 
 WASTE_TO_COLUMN: Final = 5
 TO_FOUNDATION: Final = 10

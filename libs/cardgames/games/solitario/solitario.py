@@ -56,7 +56,6 @@ from tavolo.cardgames.games.solitario.piles import (
     check_move,
     deal,
     draw,
-    generate_moves,
     has_scoring_move,
     move_cards,
     move_table,
@@ -65,6 +64,7 @@ from tavolo.cardgames.games.solitario.piles import (
     recycle,
     take,
 )
+from tavolo.cardgames.games.solitario.runs import layout_moves
 from tavolo.cardgames.rng import SeededRandom
 from tavolo.cardgames.slotted import SlottedState
 
@@ -230,8 +230,7 @@ class Solitario(Game[SolitarioState]):
         g = state.seats[seat]
         if g.finished is not None:
             return []
-        layout = g.layout
-        actions = generate_moves(layout.up, layout.down, layout.waste, layout.foundations, _MOVES)
+        actions = layout_moves(g.layout, _MOVES)
         if self._may_draw(state, g):
             actions.append(_DRAW)
         actions.append(_STOP)
@@ -419,6 +418,8 @@ class Solitario(Game[SolitarioState]):
 
     @staticmethod
     def _with(state: SolitarioState, seat: int, g: SeatGame) -> SolitarioState:
+        if len(state.seats) == 1:  # playing alone: no list to build
+            return SolitarioState(state.options, state.redeals, (g,))
         seats = list(state.seats)
         seats[seat] = g
         return SolitarioState(state.options, state.redeals, tuple(seats))
