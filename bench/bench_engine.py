@@ -358,8 +358,9 @@ async def memory_per_table(url: str, tables: int, actions: int) -> float:
 
 async def serve(url: str, nats_url: str, namespace: str) -> None:
     """Run one engine process (``--serve``): print its port, stop when stdin closes, then
-    print how many timers it took over from another replica. Its logs are dropped: only
-    those two lines are written to the pipe, which no one reads while the engine runs."""
+    print how many timers it took over from another replica. Only those two lines are
+    written to the pipe, which no one reads while the engine runs: its logs go to the
+    stderr it shares with the bench, its stdout nowhere."""
     report = os.fdopen(os.dup(1), "w")
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
     settings = Settings(database_url=url, nats_url=nats_url, namespace=namespace, development=True)
