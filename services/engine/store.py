@@ -17,6 +17,7 @@ from typing import Any
 
 import asyncpg
 
+from tavolo.engine.pooled import one_statement
 from tavolo.eventlog import PostgresEventStore, RecordedEvent
 from tavolo.eventlog.integrity import IndexColumns
 from tavolo.eventlog.postgres import PreparedGroup
@@ -235,7 +236,7 @@ class TableStore:
         """The version of the table's stream (the truth, which the row follows) and the
         version ``request`` produced if it was answered before, in one read."""
         player, request_id = (request.player_id, request.request_id) if request else ("", "")
-        async with self.pool.acquire() as conn:
+        async with self._one() as conn:
             head, answered = await conn.fetchrow(
                 self._head_and_request, stream_id(table_id), table_id, player, request_id
             )
@@ -249,7 +250,7 @@ class TableStore:
         return bytes(seed) if seed is not None else None
 
     async def version(self, table_id: str) -> int | None:
-        async with self.pool.acquire() as conn:
+        async with self._one() as conn:
             version = await conn.fetchval(self._version, table_id)
         return int(version) if version is not None else None
 
@@ -277,7 +278,7 @@ class TableStore:
 
     async def event_hash(self, table_id: str, version: int) -> bytes | None:
         """The hash of the table's event ``version``, if stored."""
-        async with self.pool.acquire() as conn:
+        async with self._one() as conn:
             found = await conn.fetchval(self._event_hash, stream_id(table_id), version)
         return bytes(found) if found is not None else None
 
@@ -288,7 +289,7 @@ class TableStore:
 
     async def now(self) -> datetime:
         """The database's clock, the one every replica times tables by."""
-        async with self.pool.acquire() as conn:
+        async with self._one() as conn:
             now: datetime = await conn.fetchval("SELECT now()")
         self.clock.saw(now)
         return now
@@ -301,7 +302,7 @@ class TableStore:
 
     async def due_waits(self, limit: int) -> list[tuple[DeadlineRow, float]]:
         """Deadlines due by the database's clock, each with the seconds it has waited."""
-        async with self.pool.acquire() as conn:
+        async with self._one() as conn:
             rows = await conn.fetch(self._due, limit)
         if rows:
             self.clock.saw(rows[0]["db_now"])
@@ -309,12 +310,16 @@ class TableStore:
 
     async def next_due(self) -> timedelta | None:
         """How long until the next deadline by the database's clock; None if none."""
-        async with self.pool.acquire() as conn:
+        async with self._one() as conn:
             wait: timedelta | None = await conn.fetchval(self._next_due)
         return wait
 
     def _connection(self, conn: Any) -> Any:
-        return _Borrowed(conn) if conn is not None else self.pool.acquire()
+        return _Borrowed(conn) if conn is not None else self._one()
+
+    def _one(self) -> Any:
+        """A connection for one statement, given back without holding the caller up."""
+        return one_statement(self.pool)
 
 
 class _Borrowed:
