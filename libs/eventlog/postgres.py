@@ -163,13 +163,17 @@ class PostgresEventStore:
         # inside a caller's transaction): the link is one scalar check, which PostgreSQL
         # plans in a fraction of the general batch statement's time. A single event, the
         # commonest append, comes as scalars: no one-element arrays to encode and unnest.
+        # Several come packed (`_packed`): what the batch's position says (version, the
+        # previous hash) is not sent, and data and metadata come as one JSON array each.
         self._sql_insert_one = _append_statement(
             s,
-            "b.version, b.event_id, b.type, b.data::json, b.metadata::json, b.recorded_at,"
-            " b.prev_hash, b.hash",
-            "FROM unnest($4::int[], $5::uuid[], $6::text[], $7::text[], $8::text[],"
-            " $9::timestamptz[], $10::bytea[], $11::bytea[])"
-            " AS b(version, event_id, type, data, metadata, recorded_at, prev_hash, hash)",
+            "$2::int + b.ord::int, b.event_id, b.type, b.data, b.metadata, $8::timestamptz,"
+            " CASE WHEN b.ord = 1 THEN $3::bytea"
+            " ELSE substring($9::bytea FROM b.ord::int * 32 - 63 FOR 32) END,"
+            " substring($9::bytea FROM b.ord::int * 32 - 31 FOR 32)",
+            "FROM ROWS FROM (unnest($4::uuid[]), unnest($5::text[]), json_array_elements($6::json),"
+            " json_array_elements($7::json)) WITH ORDINALITY"
+            " AS b(event_id, type, data, metadata, ord)",
         )
         self._sql_insert_single = _append_statement(
             s, "$4, $5, $6, $7::json, $8::json, $9, $10, $11"
@@ -398,7 +402,7 @@ class PostgresEventStore:
         if len(drafts) == 1:
             sql, args = self._sql_insert_single, (stream_id, expected, prev, *_single(drafts[0]))
         else:
-            sql, args = self._sql_insert_one, (stream_id, expected, prev, *_columns(drafts))
+            sql, args = self._sql_insert_one, (stream_id, expected, prev, *_packed(drafts))
         try:
             written = await c.fetchval(sql, *args)
         except asyncpg.UniqueViolationError as exc:
@@ -553,6 +557,25 @@ def _columns(drafts: Sequence[Draft]) -> tuple[list[Any], ...]:
         [r.recorded_at for r in records],
         [r.prev_hash for r in records],
         [r.hash for r in records],
+    )
+
+
+def _packed(drafts: Sequence[Draft]) -> tuple[Any, ...]:
+    """The events of one append for ``_sql_insert_one``: their ids and types, their data
+    and metadata as one JSON array each, their shared ``recorded_at``, and their hashes
+    end to end. Each event's version and previous hash follow from its place in the
+    append (it chains onto the one before), so they are not sent: four arrays of ten
+    elements fewer for asyncpg to check and encode one by one, a third of the statement's
+    time in the client. `json_array_elements` gives back each element's text as written,
+    so the stored documents stay the canonical texts."""
+    records = [d.record for d in drafts]
+    return (
+        [r.event_id for r in records],
+        [r.type for r in records],
+        f"[{','.join([d.data_text for d in drafts])}]",
+        f"[{','.join([d.metadata_text for d in drafts])}]",
+        records[0].recorded_at,
+        b"".join([r.hash for r in records]),
     )
 
 

@@ -212,6 +212,49 @@ async def test_install_is_idempotent_even_when_replicas_start_together(
     assert await store.head_position() == 1
 
 
+async def test_an_append_of_several_events_stores_exactly_the_drafted_rows(
+    pg_store: PostgresEventStore, pg_pool: asyncpg.Pool
+) -> None:
+    """Several events go to the database packed (versions and previous hashes follow from
+    their places, data and metadata as one JSON array each): each stored row must still
+    be exactly the event drafted, its documents the canonical texts byte for byte."""
+    awkward = {
+        "s": 'a "quoted" \\ back\nslash\t\u0001 è 😀 \u2028 [1, {"x": 2}]',
+        "nested": {"z": [1, -2, None, True, False, "x", []], "a": {}},
+        "big": 2**53 - 1,
+    }
+    batches = [
+        [NewEvent("A", awkward, metadata={"k": " spaced  text "}), NewEvent("B", {})],
+        [NewEvent('a "quoted"\ntype', {"n": i}, metadata={"i": [i]}) for i in range(5)]
+        + [NewEvent("è", awkward)],
+    ]
+    recorded = []
+    for batch in batches:
+        recorded += await pg_store.append_events("tävolo-1", len(recorded), batch)
+    async with pg_pool.acquire() as conn:
+        rows = await conn.fetch(
+            "SELECT stream_id, version, event_id, type, data::text, metadata::text,"
+            f" recorded_at, prev_hash, hash FROM {SCHEMA}.events ORDER BY version"
+        )
+    assert [tuple(row) for row in rows] == [
+        (
+            r.stream_id,
+            r.version,
+            r.event_id,
+            r.type,
+            encode_json(r.data),
+            encode_json(r.metadata),
+            r.recorded_at,
+            r.prev_hash,
+            r.hash,
+        )
+        for r in recorded
+    ]
+    assert [r.version for r in recorded] == list(range(1, 9))
+    assert recorded[2].prev_hash == recorded[1].hash
+    assert (await pg_store.verify_stream("tävolo-1")).ok
+
+
 async def test_each_schema_is_its_own_log(pg_pool: asyncpg.Pool) -> None:
     engine = PostgresEventStore(pg_pool, "engine")
     wallet = PostgresEventStore(pg_pool, "wallet")
