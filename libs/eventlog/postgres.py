@@ -18,9 +18,11 @@ work, set the platform's throughput.
 
 So positions are now handed out *after* the append, by a sequencer:
 
-1. An append inserts its events (``position`` NULL) and one marker row per event in
-   ``events_unsequenced``, in one statement. It touches no row another append of another
-   stream needs, so appends commit side by side and PostgreSQL flushes them together.
+1. An append inserts its events (``position`` NULL) and a marker row in
+   ``events_unsequenced`` (one for the append's versions, or one per event from the
+   functions for callers' statements), in one statement. It touches no row another
+   append of another stream needs, so appends commit side by side and PostgreSQL
+   flushes them together.
 2. ``sequence_events(n)`` (a function in the schema, one round trip) locks the counter row
    ``event_log_head``, takes the waiting markers in the order they were inserted, writes
    ``event_positions`` rows with the next positions, moves the counter and commits. The
@@ -40,7 +42,7 @@ in: every one of them would have to learn vectors of positions, and an idle part
 would hold a checkpoint back. The sequencer keeps that order and every reader of it
 as it was, and the price is a short delay before an event has a position (an appended
 event's ``position`` is 0 until then; `read_stream` shows it once handed out) and one
-small extra row written and deleted per event.
+small extra row written and deleted per append (per event in a caller's statement).
 
 Order within a stream is kept: a stream's version v+1 can only be inserted after version
 v committed (the version check below sees v), so its marker always draws a larger id.
@@ -581,8 +583,9 @@ def _packed(drafts: Sequence[Draft]) -> tuple[Any, ...]:
 
 def _append_statement(schema: str, values: str, source: str = "") -> str:
     """One append to stream $1 after version $2 whose hash is $3 (or after 0): its events
-    (``values`` selected ``source``) and their markers for the sequencer, written only if
-    the link holds; returns how many events were written."""
+    (``values`` selected ``source``) and one marker for the sequencer reaching over all
+    of them (eventlog_005_append_markers.sql), written only if the link holds; returns
+    how many events were written."""
     return f"""
         WITH recorded AS (
             INSERT INTO {schema}.events (stream_id, version, event_id, type, data, metadata,
@@ -594,8 +597,8 @@ def _append_statement(schema: str, values: str, source: str = "") -> str:
                 WHERE x.stream_id = $1 AND x.version = $2 AND x.hash = $3)
             RETURNING version
         ), queued AS (
-            INSERT INTO {schema}.events_unsequenced (stream_id, version)
-            SELECT $1, version FROM recorded ORDER BY version
+            INSERT INTO {schema}.events_unsequenced (stream_id, version, last_version)
+            SELECT $1, min(version), max(version) FROM recorded HAVING count(*) > 0
         )
         SELECT count(*) FROM recorded
     """
