@@ -169,6 +169,7 @@ class PostgresEventStore:
         # previous hash) is not sent, and data and metadata come as one JSON array each.
         self._sql_insert_one = _append_statement(
             s,
+            "cardinality($4::uuid[])",
             "$2::int + b.ord::int, b.event_id, b.type, b.data, b.metadata, $8::timestamptz,"
             " CASE WHEN b.ord = 1 THEN $3::bytea"
             " ELSE substring($9::bytea FROM b.ord::int * 32 - 63 FOR 32) END,"
@@ -178,7 +179,7 @@ class PostgresEventStore:
             " AS b(event_id, type, data, metadata, ord)",
         )
         self._sql_insert_single = _append_statement(
-            s, "$4, $5, $6, $7::json, $8::json, $9, $10, $11"
+            s, "1", "$4, $5, $6, $7::json, $8::json, $9, $10, $11"
         )
         self._sql_append_one = (
             f"SELECT {s}.append_one($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
@@ -406,10 +407,10 @@ class PostgresEventStore:
         else:
             sql, args = self._sql_insert_one, (stream_id, expected, prev, *_packed(drafts))
         try:
-            written = await c.fetchval(sql, *args)
+            tag = await c.execute(sql, *args)  # "INSERT 0 <events written>"
         except asyncpg.UniqueViolationError as exc:
             return exc.constraint_name or "unique"
-        return _WRITTEN if written else _STALE
+        return _STALE if tag.endswith(" 0") else _WRITTEN
 
     def _hint(self, stream_id: str, expected_version: int) -> bytes | None:
         """The remembered hash of ``expected_version``, if that is the head we know."""
@@ -581,26 +582,30 @@ def _packed(drafts: Sequence[Draft]) -> tuple[Any, ...]:
     )
 
 
-def _append_statement(schema: str, values: str, source: str = "") -> str:
-    """One append to stream $1 after version $2 whose hash is $3 (or after 0): its events
-    (``values`` selected ``source``) and one marker for the sequencer reaching over all
-    of them (eventlog_005_append_markers.sql), written only if the link holds; returns
-    how many events were written."""
+def _append_statement(schema: str, count: str, values: str, source: str = "") -> str:
+    """One append to stream $1 after version $2 whose hash is $3 (or after 0): its
+    ``count`` events (``values`` selected ``source``) and one marker for the sequencer
+    reaching over all of them (eventlog_005_append_markers.sql), written only if the link
+    holds. The command tag says how many events were written.
+
+    Both inserts check the link, in the statement's one snapshot (and rows of the log
+    are never changed), so either both write or neither does; the events are written
+    whole or the statement fails. Without the RETURNING, the CTE the marker read it from
+    and the count over it, PostgreSQL spends a tenth less on a batch of ten."""
+    link = (
+        f"($2::int = 0 OR EXISTS (SELECT 1 FROM {schema}.events AS x"
+        " WHERE x.stream_id = $1 AND x.version = $2 AND x.hash = $3::bytea))"
+    )
     return f"""
-        WITH recorded AS (
-            INSERT INTO {schema}.events (stream_id, version, event_id, type, data, metadata,
-                                         recorded_at, prev_hash, hash)
-            SELECT $1, {values}
-            {source}
-            WHERE $2::int = 0 OR EXISTS (
-                SELECT 1 FROM {schema}.events AS x
-                WHERE x.stream_id = $1 AND x.version = $2 AND x.hash = $3)
-            RETURNING version
-        ), queued AS (
+        WITH queued AS (
             INSERT INTO {schema}.events_unsequenced (stream_id, version, last_version)
-            SELECT $1, min(version), max(version) FROM recorded HAVING count(*) > 0
+            SELECT $1, $2::int + 1, $2::int + {count} WHERE {link}
         )
-        SELECT count(*) FROM recorded
+        INSERT INTO {schema}.events (stream_id, version, event_id, type, data, metadata,
+                                     recorded_at, prev_hash, hash)
+        SELECT $1, {values}
+        {source}
+        WHERE {link}
     """
 
 
