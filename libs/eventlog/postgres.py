@@ -568,7 +568,7 @@ def _packed(drafts: Sequence[Draft]) -> tuple[Any, ...]:
     and metadata as one JSON array each, their shared ``recorded_at``, and their hashes
     end to end. Each event's version and previous hash follow from its place in the
     append (it chains onto the one before), so they are not sent: four arrays of ten
-    elements fewer for asyncpg to check and encode one by one, a third of the statement's
+    elements fewer for asyncpg to check and encode one by one, a fifth of the statement's
     time in the client. `json_array_elements` gives back each element's text as written,
     so the stored documents stay the canonical texts."""
     records = [d.record for d in drafts]
