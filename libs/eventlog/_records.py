@@ -11,12 +11,14 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from json.scanner import make_scanner
+from typing import Any, cast
 
 from tavolo.eventlog.canonical import (
     CanonicalWriter,
     check_json_safe,
     encode_json,
+    first_unsafe,
 )
 from tavolo.eventlog.model import NewEvent, RecordedEvent
 from tavolo.servicekit.tracing import TRACEPARENT, current_traceparent
@@ -36,17 +38,25 @@ def validate_append(stream_id: str, expected_version: int, events: Sequence[NewE
     for index, event in enumerate(events):
         if not isinstance(event.type, str) or not event.type:
             raise ValueError(f"event {index} needs a non-empty type")
-        where = f"event {index} ({event.type!r})"  # only an error's message reads it
         if not isinstance(event.data, dict):
-            raise TypeError(f"{where}: data must be a dict")
+            raise TypeError(f"{_where(index, event)}: data must be a dict")
         if not isinstance(event.metadata, dict):
-            raise TypeError(f"{where}: metadata must be a dict")
-        check_json_safe(event.data, where, "data")
-        check_json_safe(event.metadata, where, "metadata")
+            raise TypeError(f"{_where(index, event)}: metadata must be a dict")
+        if first_unsafe(event.data) is not None or first_unsafe(event.metadata) is not None:
+            where = _where(index, event)
+            check_json_safe(event.data, where, "data")
+            check_json_safe(event.metadata, where, "metadata")
         if event.event_id is not None:
-            if event.event_id in seen:
+            known = len(seen)
+            seen.add(event.event_id)  # one hash of the id (a UUID hashes in Python), not two
+            if len(seen) == known:
+                where = _where(index, event)
                 raise ValueError(f"{where}: event id {event.event_id} appears twice in one append")
-            seen.add(event.event_id)
+
+
+def _where(index: int, event: NewEvent) -> str:
+    """How an error names an event: written only for an error, never for a good event."""
+    return f"event {index} ({event.type!r})"
 
 
 def copy_json(value: Any) -> Any:
@@ -64,6 +74,11 @@ class Draft:
     metadata_text: str
 
 
+_scan = make_scanner(cast(Any, json.JSONDecoder()))  # typeshed wants the scanner's own type
+"""``json.loads`` without its checks for surrounding whitespace, for texts `encode_json`
+wrote (none there): the same parser, the same values, a third less time."""
+
+
 def draft_records(
     stream_id: str,
     expected_version: int,
@@ -77,7 +92,7 @@ def draft_records(
     drafts: list[Draft] = []
     prev_hash = head_hash
     canonical = CanonicalWriter(stream_id, recorded_at)  # the shared parts written once
-    sha256, loads = hashlib.sha256, json.loads
+    sha256, loads = hashlib.sha256, _scan
     for offset, event in enumerate(events, start=1):
         version = expected_version + offset
         event_id = event.event_id if event.event_id is not None else new_id()
@@ -93,8 +108,8 @@ def draft_records(
             type=event.type,
             # Copies through the canonical text, so later changes by the caller never leak
             # in (and the text is encoded once for the copy, the hash and the store).
-            data=loads(data_text),
-            metadata=loads(metadata_text),
+            data=loads(data_text, 0)[0],
+            metadata=loads(metadata_text, 0)[0],
             recorded_at=recorded_at,
             prev_hash=prev_hash,
             hash=digest,

@@ -27,11 +27,17 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime
 from json.encoder import encode_basestring
 from typing import Any
 
 from tavolo.eventlog.model import JsonObject
+
+try:
+    from _json import make_encoder
+except ImportError:  # pragma: no cover - CPython always has it
+    make_encoder = None  # type: ignore[assignment, misc]
 
 GENESIS_HASH = bytes(32)
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -115,10 +121,22 @@ _ENCODER = json.JSONEncoder(
 encode_string = encode_basestring
 """Canonical JSON text of a string: the very function `encode_json` uses for one."""
 
+# The C encoder `_ENCODER` itself would make anew on every call (with a fresh dict for
+# its circular-reference check), made once, with the same options: a value's text costs
+# 1.4 µs instead of 2.4. Without the check a cycle ends in RecursionError, not
+# ValueError; `check_json_safe` refuses one first anyway (by the same error).
+_iterencode: Callable[[Any, int], list[str]] | None = (
+    None
+    if make_encoder is None
+    else make_encoder(None, _ENCODER.default, encode_string, None, ":", ",", True, False, False)
+)
+
 
 def encode_json(value: Any) -> str:
     """Canonical JSON text of a value already checked by `check_json_safe`."""
-    return _ENCODER.encode(value)
+    if _iterencode is None:  # an interpreter without the C encoder
+        return _ENCODER.encode(value)
+    return "".join(_iterencode(value, 0))
 
 
 def chain_hash(prev_hash: bytes, canonical: bytes) -> bytes:
@@ -167,6 +185,11 @@ def _first_unsafe(value: Any) -> tuple[str, str] | None:
                 return f"[{index}]{problem[0]}", problem[1]
         return None
     return _first_unsafe_general(value)
+
+
+first_unsafe = _first_unsafe
+"""Where and why a value cannot be carried (as `check_json_safe` words it), or None:
+the check alone, for a caller that writes its message only on failure."""
 
 
 def _first_unsafe_general(value: Any) -> tuple[str, str] | None:

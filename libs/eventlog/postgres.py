@@ -18,9 +18,11 @@ work, set the platform's throughput.
 
 So positions are now handed out *after* the append, by a sequencer:
 
-1. An append inserts its events (``position`` NULL) and one marker row per event in
-   ``events_unsequenced``, in one statement. It touches no row another append of another
-   stream needs, so appends commit side by side and PostgreSQL flushes them together.
+1. An append inserts its events (``position`` NULL) and a marker row in
+   ``events_unsequenced`` (one for the append's versions, or one per event from the
+   functions for callers' statements), in one statement. It touches no row another
+   append of another stream needs, so appends commit side by side and PostgreSQL
+   flushes them together.
 2. ``sequence_events(n)`` (a function in the schema, one round trip) locks the counter row
    ``event_log_head``, takes the waiting markers in the order they were inserted, writes
    ``event_positions`` rows with the next positions, moves the counter and commits. The
@@ -40,7 +42,7 @@ in: every one of them would have to learn vectors of positions, and an idle part
 would hold a checkpoint back. The sequencer keeps that order and every reader of it
 as it was, and the price is a short delay before an event has a position (an appended
 event's ``position`` is 0 until then; `read_stream` shows it once handed out) and one
-small extra row written and deleted per event.
+small extra row written and deleted per append (per event in a caller's statement).
 
 Order within a stream is kept: a stream's version v+1 can only be inserted after version
 v committed (the version check below sees v), so its marker always draws a larger id.
@@ -163,16 +165,21 @@ class PostgresEventStore:
         # inside a caller's transaction): the link is one scalar check, which PostgreSQL
         # plans in a fraction of the general batch statement's time. A single event, the
         # commonest append, comes as scalars: no one-element arrays to encode and unnest.
+        # Several come packed (`_packed`): what the batch's position says (version, the
+        # previous hash) is not sent, and data and metadata come as one JSON array each.
         self._sql_insert_one = _append_statement(
             s,
-            "b.version, b.event_id, b.type, b.data::json, b.metadata::json, b.recorded_at,"
-            " b.prev_hash, b.hash",
-            "FROM unnest($4::int[], $5::uuid[], $6::text[], $7::text[], $8::text[],"
-            " $9::timestamptz[], $10::bytea[], $11::bytea[])"
-            " AS b(version, event_id, type, data, metadata, recorded_at, prev_hash, hash)",
+            "cardinality($4::uuid[])",
+            "$2::int + b.ord::int, b.event_id, b.type, b.data, b.metadata, $8::timestamptz,"
+            " CASE WHEN b.ord = 1 THEN $3::bytea"
+            " ELSE substring($9::bytea FROM b.ord::int * 32 - 63 FOR 32) END,"
+            " substring($9::bytea FROM b.ord::int * 32 - 31 FOR 32)",
+            "FROM ROWS FROM (unnest($4::uuid[]), unnest($5::text[]), json_array_elements($6::json),"
+            " json_array_elements($7::json)) WITH ORDINALITY"
+            " AS b(event_id, type, data, metadata, ord)",
         )
         self._sql_insert_single = _append_statement(
-            s, "$4, $5, $6, $7::json, $8::json, $9, $10, $11"
+            s, "1", "$4, $5, $6, $7::json, $8::json, $9, $10, $11"
         )
         self._sql_append_one = (
             f"SELECT {s}.append_one($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
@@ -398,12 +405,12 @@ class PostgresEventStore:
         if len(drafts) == 1:
             sql, args = self._sql_insert_single, (stream_id, expected, prev, *_single(drafts[0]))
         else:
-            sql, args = self._sql_insert_one, (stream_id, expected, prev, *_columns(drafts))
+            sql, args = self._sql_insert_one, (stream_id, expected, prev, *_packed(drafts))
         try:
-            written = await c.fetchval(sql, *args)
+            tag = await c.execute(sql, *args)  # "INSERT 0 <events written>"
         except asyncpg.UniqueViolationError as exc:
             return exc.constraint_name or "unique"
-        return _WRITTEN if written else _STALE
+        return _STALE if tag.endswith(" 0") else _WRITTEN
 
     def _hint(self, stream_id: str, expected_version: int) -> bytes | None:
         """The remembered hash of ``expected_version``, if that is the head we know."""
@@ -556,25 +563,49 @@ def _columns(drafts: Sequence[Draft]) -> tuple[list[Any], ...]:
     )
 
 
-def _append_statement(schema: str, values: str, source: str = "") -> str:
-    """One append to stream $1 after version $2 whose hash is $3 (or after 0): its events
-    (``values`` selected ``source``) and their markers for the sequencer, written only if
-    the link holds; returns how many events were written."""
+def _packed(drafts: Sequence[Draft]) -> tuple[Any, ...]:
+    """The events of one append for ``_sql_insert_one``: their ids and types, their data
+    and metadata as one JSON array each, their shared ``recorded_at``, and their hashes
+    end to end. Each event's version and previous hash follow from its place in the
+    append (it chains onto the one before), so they are not sent: four arrays of ten
+    elements fewer for asyncpg to check and encode one by one, a fifth of the statement's
+    time in the client. `json_array_elements` gives back each element's text as written,
+    so the stored documents stay the canonical texts."""
+    records = [d.record for d in drafts]
+    return (
+        [r.event_id for r in records],
+        [r.type for r in records],
+        f"[{','.join([d.data_text for d in drafts])}]",
+        f"[{','.join([d.metadata_text for d in drafts])}]",
+        records[0].recorded_at,
+        b"".join([r.hash for r in records]),
+    )
+
+
+def _append_statement(schema: str, count: str, values: str, source: str = "") -> str:
+    """One append to stream $1 after version $2 whose hash is $3 (or after 0): its
+    ``count`` events (``values`` selected ``source``) and one marker for the sequencer
+    reaching over all of them (eventlog_005_append_markers.sql), written only if the link
+    holds. The command tag says how many events were written.
+
+    Both inserts check the link, in the statement's one snapshot (and rows of the log
+    are never changed), so either both write or neither does; the events are written
+    whole or the statement fails. Without the RETURNING, the CTE the marker read it from
+    and the count over it, PostgreSQL spends a tenth less on a batch of ten."""
+    link = (
+        f"($2::int = 0 OR EXISTS (SELECT 1 FROM {schema}.events AS x"
+        " WHERE x.stream_id = $1 AND x.version = $2 AND x.hash = $3::bytea))"
+    )
     return f"""
-        WITH recorded AS (
-            INSERT INTO {schema}.events (stream_id, version, event_id, type, data, metadata,
-                                         recorded_at, prev_hash, hash)
-            SELECT $1, {values}
-            {source}
-            WHERE $2::int = 0 OR EXISTS (
-                SELECT 1 FROM {schema}.events AS x
-                WHERE x.stream_id = $1 AND x.version = $2 AND x.hash = $3)
-            RETURNING version
-        ), queued AS (
-            INSERT INTO {schema}.events_unsequenced (stream_id, version)
-            SELECT $1, version FROM recorded ORDER BY version
+        WITH queued AS (
+            INSERT INTO {schema}.events_unsequenced (stream_id, version, last_version)
+            SELECT $1, $2::int + 1, $2::int + {count} WHERE {link}
         )
-        SELECT count(*) FROM recorded
+        INSERT INTO {schema}.events (stream_id, version, event_id, type, data, metadata,
+                                     recorded_at, prev_hash, hash)
+        SELECT $1, {values}
+        {source}
+        WHERE {link}
     """
 
 

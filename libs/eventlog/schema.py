@@ -5,7 +5,8 @@ Tables (all in the service's schema):
 - ``events``: one row per event. ``PRIMARY KEY (stream_id, version)`` is the optimistic
   concurrency guard; ``event_id`` is unique. Its ``position`` column holds the positions
   of events recorded before positions moved to ``event_positions`` (NULL since).
-- ``events_unsequenced``: events recorded but not yet given a position.
+- ``events_unsequenced``: events recorded but not yet given a position, one marker per
+  append (``version`` to ``last_version``; one per event where ``last_version`` is NULL).
 - ``event_positions``: the global order, ``position -> (stream_id, version)``, gap-free.
 - ``event_log_head``: one row holding the last global position handed out (see
   ``tavolo.eventlog.postgres`` for why positions come from a row, after the append).

@@ -212,6 +212,94 @@ async def test_install_is_idempotent_even_when_replicas_start_together(
     assert await store.head_position() == 1
 
 
+async def test_an_append_of_several_events_stores_exactly_the_drafted_rows(
+    pg_store: PostgresEventStore, pg_pool: asyncpg.Pool
+) -> None:
+    """Several events go to the database packed (versions and previous hashes follow from
+    their places, data and metadata as one JSON array each): each stored row must still
+    be exactly the event drafted, its documents the canonical texts byte for byte."""
+    awkward = {
+        "s": 'a "quoted" \\ back\nslash\t\u0001 è 😀 \u2028 [1, {"x": 2}]',
+        "nested": {"z": [1, -2, None, True, False, "x", []], "a": {}},
+        "big": 2**53 - 1,
+    }
+    batches = [
+        [NewEvent("A", awkward, metadata={"k": " spaced  text "}), NewEvent("B", {})],
+        [NewEvent('a "quoted"\ntype', {"n": i}, metadata={"i": [i]}) for i in range(5)]
+        + [NewEvent("è", awkward)],
+    ]
+    recorded = []
+    for batch in batches:
+        recorded += await pg_store.append_events("tävolo-1", len(recorded), batch)
+    async with pg_pool.acquire() as conn:
+        rows = await conn.fetch(
+            "SELECT stream_id, version, event_id, type, data::text, metadata::text,"
+            f" recorded_at, prev_hash, hash FROM {SCHEMA}.events ORDER BY version"
+        )
+    assert [tuple(row) for row in rows] == [
+        (
+            r.stream_id,
+            r.version,
+            r.event_id,
+            r.type,
+            encode_json(r.data),
+            encode_json(r.metadata),
+            r.recorded_at,
+            r.prev_hash,
+            r.hash,
+        )
+        for r in recorded
+    ]
+    assert [r.version for r in recorded] == list(range(1, 9))
+    assert recorded[2].prev_hash == recorded[1].hash
+    assert (await pg_store.verify_stream("tävolo-1")).ok
+
+
+async def test_an_append_of_several_events_is_one_marker_sequenced_whole_and_in_order(
+    pg_store: PostgresEventStore, pg_pool: asyncpg.Pool
+) -> None:
+    """An append of several events leaves one marker reaching over its versions; the
+    sequencer hands them out one after the other, never splits an append between two
+    calls, and takes at most ``max_events`` events unless the first marker holds more.
+    Markers of one event each (an append in a caller's transaction) mix in unchanged."""
+    appends = [("a", 3), ("b", 1), ("a", 2), ("c", 5), ("b", 2), ("a", 1)]
+    versions: dict[str, int] = {}
+    for stream, count in appends:
+        events = [NewEvent("E", {"n": n}) for n in range(count)]
+        at = versions.get(stream, 0)
+        if stream == "b":  # one marker per event
+            async with pg_pool.acquire() as conn, conn.transaction():
+                await pg_store.append_events(stream, at, events, conn=conn)
+        else:
+            await pg_store.append_events(stream, at, events)
+        versions[stream] = at + count
+    async with pg_pool.acquire() as conn:
+        markers = await conn.fetch(
+            f"SELECT stream_id, version, last_version FROM {SCHEMA}.events_unsequenced ORDER BY id"
+        )
+        assert [tuple(m) for m in markers] == [
+            ("a", 1, 3),
+            ("b", 1, None),
+            ("a", 4, 5),
+            ("c", 1, 5),
+            ("b", 2, None),
+            ("b", 3, None),
+            ("a", 6, 6),
+        ]
+        heads = [await conn.fetchval(f"SELECT {SCHEMA}.sequence_events(4)") for _ in range(5)]
+    # 3 (+1 would be 4: "b" fits) | 2 (a 4-5, then c's 5 would pass 4) | 5 (c alone, first)
+    # | 3 (b, b, a) | nothing left
+    assert heads == [4, 6, 11, 14, 14]
+    logged = await pg_store.read_all(0)
+    assert [e.position for e in logged] == list(range(1, 15))
+    assert [(e.stream_id, e.version) for e in logged] == [
+        ("a", 1), ("a", 2), ("a", 3), ("b", 1),
+        ("a", 4), ("a", 5),
+        ("c", 1), ("c", 2), ("c", 3), ("c", 4), ("c", 5),
+        ("b", 2), ("b", 3), ("a", 6),
+    ]  # fmt: skip
+
+
 async def test_each_schema_is_its_own_log(pg_pool: asyncpg.Pool) -> None:
     engine = PostgresEventStore(pg_pool, "engine")
     wallet = PostgresEventStore(pg_pool, "wallet")
