@@ -27,8 +27,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from tavolo.cardgames.contract import Event
+
+NOBODY: Final[frozenset[int]] = frozenset()
+"""``to_act`` once the game is over."""
+AMONG: Final[tuple[frozenset[int], ...]] = tuple(
+    [frozenset([s for s in range(4) if mask >> s & 1]) for mask in range(16)]
+)
+"""The sets of seats of a four-seat table by bit mask (bit s for seat s), built once:
+``to_act`` is asked before every action and hands out a shared set instead of a new one
+(a frozenset cannot change, so sharing it is safe)."""
+ALONE: Final[tuple[frozenset[int], ...]] = (AMONG[1], AMONG[2], AMONG[4], AMONG[8])
+"""``to_act`` when only seat s (of four) is waited for: ``ALONE[s]``."""
 
 Play = tuple[int, str]
 """One card played into a trick: (seat, card code)."""

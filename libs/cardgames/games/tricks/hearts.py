@@ -50,6 +50,7 @@ from tavolo.cardgames.games.french_deck import (
     suit_of,
 )
 from tavolo.cardgames.games.tricks import core as tricks
+from tavolo.cardgames.games.tricks.core import ALONE, AMONG, NOBODY
 from tavolo.cardgames.games.tricks.hearts_state import (
     ANTICLOCKWISE,
     HEARTS,
@@ -73,6 +74,8 @@ TRICKS: Final = 13
 # Legal-action lists are built from these prebuilt actions: enumeration is the hot path.
 _PLAYS: Final = {c: Action(ActionKind.PLAY, cards=(c,)) for c in full_deck()}
 _PASSES: Final = {c: Action(ActionKind.PASS_CARDS, cards=(c,)) for c in full_deck()}
+_SUIT: Final = ACE_HIGH.suit
+"""Card → suit letter."""
 
 
 def _check_target(value: JSON) -> str | None:
@@ -84,6 +87,38 @@ def _check_target(value: JSON) -> str | None:
 def danger(card: str) -> tuple[int, int]:
     """How much a card costs its holder: the Q♠ first, then hearts, then by rank."""
     return card_points(card), rank_of(card)
+
+
+def _legal_plays(state: HeartsState, seat: int) -> list[Action]:
+    """:func:`legal_cards` as their interned actions, in one pass over the hand where the
+    rules allow (the list of cards and then of actions cost two)."""
+    plays = _PLAYS
+    if state.rules.standard:
+        return [plays[c] for c in legal_cards(state, seat)]
+    hand = state.hands[seat]
+    if state.trick:
+        suit = _SUIT
+        led = suit[state.trick[0][1]]
+        same = [plays[c] for c in hand if suit[c] == led]
+        return same if same else [plays[c] for c in hand]
+    return [plays[c] for c in hand]
+
+
+def may_play(state: HeartsState, seat: int, card: str) -> bool:
+    """Is ``card`` among :func:`legal_cards`? Checked without building the list where
+    the rules allow (the seed's: follow suit if able, else anything)."""
+    if state.rules.standard:
+        return card in legal_cards(state, seat)
+    hand = state.hands[seat]
+    if card not in hand:
+        return False
+    if not state.trick:
+        return True
+    suit = _SUIT
+    led = suit[state.trick[0][1]]
+    if suit[card] == led:
+        return True
+    return all(suit[c] != led for c in hand)
 
 
 def legal_cards(state: HeartsState, seat: int) -> list[str]:
@@ -158,10 +193,14 @@ class Hearts(Game[HeartsState]):
 
     def to_act(self, state: HeartsState) -> frozenset[int]:
         if state.outcome is not None:
-            return frozenset()
+            return NOBODY
         if state.phase == PASSING:
-            return frozenset(s for s in range(SEATS) if len(state.chosen[s]) < PASS_SIZE)
-        return frozenset((state.turn,))
+            mask = 0
+            for s in range(SEATS):
+                if len(state.chosen[s]) < PASS_SIZE:
+                    mask |= 1 << s
+            return AMONG[mask]
+        return ALONE[state.turn]
 
     def timers(self, state: HeartsState) -> tuple[Timer, ...]:
         """A turn timer for each seat still to choose its pass, or for the seat to play."""
@@ -230,12 +269,16 @@ class Hearts(Game[HeartsState]):
     # -- legality ---------------------------------------------------------------------
 
     def _legal_actions(self, state: HeartsState, seat: int) -> list[Action]:
-        if seat not in self.to_act(state):
+        if state.outcome is not None or not 0 <= seat < SEATS:
             return []
         if state.phase == PASSING:
             chosen = state.chosen[seat]
+            if len(chosen) >= PASS_SIZE:
+                return []
             return [_PASSES[c] for c in state.hands[seat] if c not in chosen]
-        return [_PLAYS[c] for c in legal_cards(state, seat)]
+        if seat != state.turn:
+            return []
+        return _legal_plays(state, seat)
 
     def _is_legal(self, state: HeartsState, seat: int, action: Action) -> bool:
         """One card, as its one interned action (no other field set), that the seat may
@@ -253,7 +296,7 @@ class Hearts(Game[HeartsState]):
         canonical = _PLAYS.get(card)
         if canonical is None or (action is not canonical and action != canonical):
             return False
-        return seat == state.turn and card in legal_cards(state, seat)
+        return seat == state.turn and may_play(state, seat, card)
 
     def _explain(self, state: HeartsState, seat: int, action: Action) -> RuleError:
         if seat not in self.to_act(state):
@@ -338,7 +381,7 @@ class Hearts(Game[HeartsState]):
         hand.remove(card)
         st.set_hand(seat, tuple(hand))
         st.trick += ((seat, card),)
-        st.hearts_broken = st.hearts_broken or suit_of(card) == HEARTS
+        st.hearts_broken = st.hearts_broken or _SUIT[card] == HEARTS
         events.append({"type": "play", "seat": seat, "card": card})
         if len(st.trick) < SEATS:
             st.turn = (seat + ANTICLOCKWISE) % SEATS

@@ -49,7 +49,8 @@ from tavolo.cardgames.contract import (
     places_from_measure,
 )
 from tavolo.cardgames.errors import GameOver, NotYourTurn, RuleError
-from tavolo.cardgames.games.french_deck import full_deck, suit_of
+from tavolo.cardgames.games.french_deck import ACE_HIGH, full_deck
+from tavolo.cardgames.games.tricks.core import ALONE, NOBODY
 from tavolo.cardgames.games.tricks.spades_scoring import (
     TRICKS_PER_ROUND,
     game_decided,
@@ -85,6 +86,29 @@ MAX_BID: Final = TRICKS_PER_ROUND
 _BIDS: Final = tuple(Action(ActionKind.BID, amount=n) for n in range(MAX_BID + 1))
 _PLAYS: Final = {c: Action(ActionKind.PLAY, cards=(c,)) for c in full_deck()}
 _BLIND_CHOICES: Final = (Action(ActionKind.BLIND_NIL), Action(ActionKind.PASS))
+_SUIT: Final = ACE_HIGH.suit
+"""Card → suit letter."""
+
+
+def _legal_plays(
+    hand: tuple[str, ...],
+    trick: tuple[tuple[int, str], ...],
+    first_trick: bool,
+    spades_broken: bool,
+) -> list[Action]:
+    """:func:`legal_cards`' cards as their interned actions, in one pass over the hand
+    (the list of cards and then of actions cost two): the legal actions of the play."""
+    plays = _PLAYS
+    suit = _SUIT
+    if trick:
+        led = suit[trick[0][1]]
+        same = [plays[c] for c in hand if suit[c] == led]
+        return same if same else [plays[c] for c in hand]
+    if first_trick or not spades_broken:
+        others = [plays[c] for c in hand if suit[c] != SPADES]
+        if others:
+            return others
+    return [plays[c] for c in hand]
 
 
 def _whole(low: int, high: int) -> Callable[[JSON], str | None]:
@@ -171,7 +195,7 @@ class Spades(Game[SpadesState]):
         return SEATS
 
     def to_act(self, state: SpadesState) -> frozenset[int]:
-        return frozenset() if state.phase == OVER else frozenset((state.turn,))
+        return NOBODY if state.phase == OVER else ALONE[state.turn]
 
     def timers(self, state: SpadesState) -> tuple[Timer, ...]:
         """One turn timer, keyed by round, phase and trick so a late expiry is refused."""
@@ -188,7 +212,9 @@ class Spades(Game[SpadesState]):
             return list(_BLIND_CHOICES)
         if state.phase == BID:
             return list(_BIDS)
-        return [_PLAYS[c] for c in self._playable(state, seat)]
+        return _legal_plays(
+            state.hands[seat], state.trick, state.tricks_done == 0, state.spades_broken
+        )
 
     def _is_legal(self, state: SpadesState, seat: int, action: Action) -> bool:
         """As the contract's, without building the list of actions: a bid or a card is
@@ -320,10 +346,12 @@ class Spades(Game[SpadesState]):
 
     def _play(self, state: SpadesState, seat: int, card: str) -> tuple[SpadesState, list[Event]]:
         st = state.copy()
-        st.hands = _with(state.hands, seat, tuple(c for c in state.hands[seat] if c != card))
+        hand = state.hands[seat]
+        i = hand.index(card)
+        st.hands = _with(state.hands, seat, hand[:i] + hand[i + 1 :])
         trick = (*state.trick, (seat, card))
         events: list[Event] = [{"type": "card_played", "seat": seat, "card": card}]
-        if not state.spades_broken and suit_of(card) == SPADES:
+        if not state.spades_broken and _SUIT[card] == SPADES:
             st.spades_broken = True
             events.append({"type": "spades_broken", "seat": seat})
         if len(trick) < SEATS:

@@ -18,8 +18,7 @@ A team's round, in the seed's words (``seeds/004``) and RULES:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 TRICKS_PER_ROUND: Final = 13
 NIL_POINTS: Final = 100
@@ -29,32 +28,93 @@ BAG_LIMIT_PENALTY: Final = 100
 MAX_TIEBREAK_ROUNDS: Final = 3
 
 
-@dataclass(frozen=True, slots=True)
-class Member:
+class _Value:
+    """Equality and ``repr`` by the fields named in ``FIELDS``, as a dataclass has them.
+
+    The scoring's records are plain classes with their ``__init__`` written out, not
+    dataclasses: compiled by mypyc, a frozen dataclass is still built by its generated
+    *Python* ``__init__``, which cost more than the rest of scoring a round. Treat them
+    as immutable."""
+
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple([getattr(self, name) for name in self.FIELDS])
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, _Value)
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        pairs = ", ".join(f"{n}={v!r}" for n, v in zip(self.FIELDS, self._values(), strict=True))
+        return f"{type(self).__name__}({pairs})"
+
+
+class Member(_Value):
     """One player's part in a round: the bid (0 = nil), tricks taken, and a blind nil."""
 
-    bid: int
-    tricks: int
-    blind: bool = False
+    FIELDS = ("bid", "tricks", "blind")
+
+    def __init__(self, bid: int, tricks: int, blind: bool = False) -> None:
+        self.bid = bid
+        self.tricks = tricks
+        self.blind = blind
 
 
-@dataclass(frozen=True, slots=True)
-class TeamRound:
+class TeamRound(_Value):
     """How a team's score and bag count moved in one round, item by item."""
 
-    contract: int
-    tricks: int
-    made: bool
-    contract_points: int
-    bags_taken: int
-    bag_points: int
-    bag_penalty: int
-    nil_points: int
-    boston: bool
-    boston_points: int
-    score_before: int
-    score: int
-    bags: int
+    FIELDS = (
+        "contract",
+        "tricks",
+        "made",
+        "contract_points",
+        "bags_taken",
+        "bag_points",
+        "bag_penalty",
+        "nil_points",
+        "boston",
+        "boston_points",
+        "score_before",
+        "score",
+        "bags",
+    )
+
+    def __init__(
+        self,
+        *,
+        contract: int,
+        tricks: int,
+        made: bool,
+        contract_points: int,
+        bags_taken: int,
+        bag_points: int,
+        bag_penalty: int,
+        nil_points: int,
+        boston: bool,
+        boston_points: int,
+        score_before: int,
+        score: int,
+        bags: int,
+    ) -> None:
+        self.contract = contract
+        self.tricks = tricks
+        self.made = made
+        self.contract_points = contract_points
+        self.bags_taken = bags_taken
+        self.bag_points = bag_points
+        self.bag_penalty = bag_penalty
+        self.nil_points = nil_points
+        self.boston = boston
+        self.boston_points = boston_points
+        self.score_before = score_before
+        self.score = score
+        self.bags = bags
 
     @property
     def delta(self) -> int:
