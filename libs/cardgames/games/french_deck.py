@@ -73,8 +73,10 @@ def sort_hand(cards: Iterable[str]) -> tuple[str, ...]:
 
     The cards' display numbers are sorted as plain ints and mapped back: no key function
     called per card, which costs most of a deal's sorting."""
+    numbers = [_DISPLAY[c] for c in cards]
+    numbers.sort()
     by_display = _BY_DISPLAY
-    return tuple([by_display[n] for n in sorted([_DISPLAY[c] for c in cards])])
+    return tuple([by_display[n] for n in numbers])
 
 
 def pretty(card_code: str) -> str:

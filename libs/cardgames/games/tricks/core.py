@@ -108,11 +108,21 @@ def beats(card: str, best: str, led: str, trump: str | None, order: CardOrder) -
 def winning_play(trick: Sequence[Play], order: CardOrder, trump: str | None) -> Play:
     """The play now winning ``trick`` (complete or not): the highest trump, else the
     highest card of the suit led."""
-    led = order.suit[trick[0][1]]
+    # beats() written out over the two dicts: every trick of every game ends here.
+    suit, strength = order.suit, order.strength
     best = trick[0]
-    for play in trick[1:]:
-        if beats(play[1], best[1], led, trump, order):
-            best = play
+    led = best_suit = suit[best[1]]
+    best_strength = strength[best[1]]
+    for i in range(1, len(trick)):
+        play = trick[i]
+        card = play[1]
+        card_suit = suit[card]
+        if card_suit == best_suit:
+            if strength[card] <= best_strength:
+                continue
+        elif card_suit != trump and (card_suit != led or best_suit in (trump, led)):
+            continue
+        best, best_suit, best_strength = play, card_suit, strength[card]
     return best
 
 
@@ -176,6 +186,28 @@ def tiebreak_ranking(
 
 
 # -- the step of play -------------------------------------------------------------------
+
+
+def without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """``hand`` without ``card``, which it holds once (cards are unique in a deck)."""
+    for i in range(len(hand)):
+        if hand[i] == card:
+            return hand[:i] + hand[i + 1 :]
+    return hand
+
+
+def with_hand(hands: Hands, seat: int, hand: tuple[str, ...]) -> Hands:
+    """``hands`` with ``seat``'s replaced by ``hand``; at four seats built in one go
+    (no list in between: this is on every card played)."""
+    if len(hands) == 4:
+        if seat == 0:
+            return (hand, hands[1], hands[2], hands[3])
+        if seat == 1:
+            return (hands[0], hand, hands[2], hands[3])
+        if seat == 2:
+            return (hands[0], hands[1], hand, hands[3])
+        return (hands[0], hands[1], hands[2], hand)
+    return (*hands[:seat], hand, *hands[seat + 1 :])
 
 
 def play_card(

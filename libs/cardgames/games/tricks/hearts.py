@@ -50,7 +50,7 @@ from tavolo.cardgames.games.french_deck import (
     suit_of,
 )
 from tavolo.cardgames.games.tricks import core as tricks
-from tavolo.cardgames.games.tricks.core import ALONE, AMONG, NOBODY
+from tavolo.cardgames.games.tricks.core import ALONE, AMONG, NOBODY, with_hand, without
 from tavolo.cardgames.games.tricks.hearts_state import (
     ANTICLOCKWISE,
     HEARTS,
@@ -377,9 +377,7 @@ class Hearts(Game[HeartsState]):
             events.append(exchange(st))
 
     def _play(self, st: HeartsState, seat: int, card: str, events: list[Event]) -> None:
-        hand = list(st.hands[seat])
-        hand.remove(card)
-        st.set_hand(seat, tuple(hand))
+        st.hands = with_hand(st.hands, seat, without(st.hands[seat], card))
         st.trick += ((seat, card),)
         st.hearts_broken = st.hearts_broken or _SUIT[card] == HEARTS
         events.append({"type": "play", "seat": seat, "card": card})

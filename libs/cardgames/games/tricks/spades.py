@@ -50,7 +50,7 @@ from tavolo.cardgames.contract import (
 )
 from tavolo.cardgames.errors import GameOver, NotYourTurn, RuleError
 from tavolo.cardgames.games.french_deck import ACE_HIGH, full_deck
-from tavolo.cardgames.games.tricks.core import ALONE, NOBODY
+from tavolo.cardgames.games.tricks.core import ALONE, NOBODY, with_hand, without
 from tavolo.cardgames.games.tricks.spades_scoring import (
     TRICKS_PER_ROUND,
     game_decided,
@@ -346,9 +346,7 @@ class Spades(Game[SpadesState]):
 
     def _play(self, state: SpadesState, seat: int, card: str) -> tuple[SpadesState, list[Event]]:
         st = state.copy()
-        hand = state.hands[seat]
-        i = hand.index(card)
-        st.hands = _with(state.hands, seat, hand[:i] + hand[i + 1 :])
+        st.hands = with_hand(state.hands, seat, without(state.hands[seat], card))
         trick = (*state.trick, (seat, card))
         events: list[Event] = [{"type": "card_played", "seat": seat, "card": card}]
         if not state.spades_broken and _SUIT[card] == SPADES:
