@@ -37,12 +37,13 @@ def play_random(
     applied = 0
     while True:
         waiting = game.to_act(state)
-        if not waiting:  # nobody is waited for once the game is over
+        count = len(waiting)
+        if count == 0:  # nobody is waited for once the game is over
             break
         if applied >= MAX_ACTIONS:
             raise RuntimeError(f"{game.name}: no end after {MAX_ACTIONS} random actions")
-        if len(waiting) == 1:
-            (seat,) = waiting
+        if count == 1:
+            seat = next(iter(waiting))  # one step of the iterator, not an unpacking's two
         else:
             ordered = sorted(waiting)
             seat = ordered[int(rand() * float(len(ordered)))]

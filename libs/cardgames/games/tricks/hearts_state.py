@@ -10,7 +10,13 @@ from dataclasses import dataclass
 from typing import Final
 
 from tavolo.cardgames.contract import Event, Outcome
-from tavolo.cardgames.games.french_deck import ACE_HIGH, full_deck, sort_hand, suit_of
+from tavolo.cardgames.games.french_deck import (
+    ACE_HIGH,
+    deal_hands,
+    full_deck,
+    sort_hand,
+    suit_of,
+)
 from tavolo.cardgames.games.tricks import core as tricks
 from tavolo.cardgames.rng import SeededRandom
 from tavolo.cardgames.slotted import SlottedState
@@ -182,7 +188,7 @@ def deal(
     rng.shuffle(deck)
     first = (dealer + ANTICLOCKWISE) % SEATS
     # Hands are kept sorted (spades, hearts, diamonds, clubs; high to low): order is no rule.
-    hands = tuple(sort_hand(deck[(seat - first) % SEATS :: SEATS]) for seat in range(SEATS))
+    hands = deal_hands(deck, tuple([(first + k) % SEATS for k in range(SEATS)]))
     pass_to = pass_direction(rules, hand_no)
     empty: tuple[tuple[str, ...], ...] = ((),) * SEATS
     state = HeartsState(
