@@ -43,7 +43,7 @@ def play_random(
         if applied >= MAX_ACTIONS:
             raise RuntimeError(f"{game.name}: no end after {MAX_ACTIONS} random actions")
         if count == 1:
-            seat = next(iter(waiting))  # one step of the iterator, not an unpacking's two
+            (seat,) = waiting
         else:
             ordered = sorted(waiting)
             seat = ordered[int(rand() * float(len(ordered)))]

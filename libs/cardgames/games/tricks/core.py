@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Event
 
 NOBODY: Final[frozenset[int]] = frozenset()
@@ -80,6 +81,29 @@ def following_cards(hand: Sequence[str], trick: Sequence[Play], order: CardOrder
     led = suit[trick[0][1]]
     same = [c for c in hand if suit[c] == led]
     return same or list(hand)
+
+
+CardTable = dict[str, tuple[str, Action]]
+"""Card → (its suit, the game's one listed action playing it): what the legal plays are
+built from, one lookup a card."""
+
+
+def card_table(cards: Iterable[str], order: CardOrder, kind: ActionKind) -> CardTable:
+    """Each card's suit and its one listed action of ``kind`` (``cards=(card,)``)."""
+    return {c: (order.suit[c], Action(kind, cards=(c,))) for c in cards}
+
+
+def following_plays(hand: tuple[str, ...], led: str, table: CardTable) -> list[Action]:
+    """:func:`following_cards` as listed actions, in one pass over the hand: the cards
+    of the suit ``led``, or every card when the hand is void in it."""
+    same: list[Action] = []
+    for c in hand:
+        suit, action = table[c]
+        if suit == led:
+            same.append(action)
+    if same:
+        return same
+    return [table[c][1] for c in hand]
 
 
 def may_follow(hand: Sequence[str], trick: Sequence[Play], card: str, order: CardOrder) -> bool:

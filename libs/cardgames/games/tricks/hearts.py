@@ -72,7 +72,9 @@ from tavolo.cardgames.rng import SeededRandom
 TRICKS: Final = 13
 
 # Legal-action lists are built from these prebuilt actions: enumeration is the hot path.
-_PLAYS: Final = {c: Action(ActionKind.PLAY, cards=(c,)) for c in full_deck()}
+_CARDS: Final = tricks.card_table(full_deck(), ACE_HIGH, ActionKind.PLAY)
+"""Card → (suit, its one listed play)."""
+_PLAYS: Final = {c: play for c, (_, play) in _CARDS.items()}
 _PASSES: Final = {c: Action(ActionKind.PASS_CARDS, cards=(c,)) for c in full_deck()}
 _SUIT: Final = ACE_HIGH.suit
 """Card → suit letter."""
@@ -92,16 +94,14 @@ def danger(card: str) -> tuple[int, int]:
 def _legal_plays(state: HeartsState, seat: int) -> list[Action]:
     """:func:`legal_cards` as their interned actions, in one pass over the hand where the
     rules allow (the list of cards and then of actions cost two)."""
-    plays = _PLAYS
     if state.rules.standard:
+        plays = _PLAYS
         return [plays[c] for c in legal_cards(state, seat)]
     hand = state.hands[seat]
+    table = _CARDS
     if state.trick:
-        suit = _SUIT
-        led = suit[state.trick[0][1]]
-        same = [plays[c] for c in hand if suit[c] == led]
-        return same if same else [plays[c] for c in hand]
-    return [plays[c] for c in hand]
+        return tricks.following_plays(hand, _SUIT[state.trick[0][1]], table)
+    return [table[c][1] for c in hand]
 
 
 def may_play(state: HeartsState, seat: int, card: str) -> bool:
@@ -138,6 +138,21 @@ def legal_cards(state: HeartsState, seat: int) -> list[str]:
     if not state.hearts_broken:
         return [c for c in hand if suit_of(c) != HEARTS] or list(hand)
     return list(hand)
+
+
+def _low(card: str) -> tuple[int, int]:
+    return rank_of(card), card_points(card)
+
+
+def _timeout_default(st: HeartsState, seat: int) -> Action:
+    """What an expired turn timer plays: the most dangerous cards still to choose for
+    the pass, else the lowest legal card."""
+    if st.phase == PASSING:
+        rest = [c for c in st.hands[seat] if c not in st.chosen[seat]]
+        count = PASS_SIZE - len(st.chosen[seat])
+        worst = tuple(sorted(rest, key=danger, reverse=True)[:count])
+        return Action(ActionKind.PASS_CARDS, cards=worst)
+    return Action(ActionKind.PLAY, cards=(min(legal_cards(st, seat), key=_low),))
 
 
 class Hearts(Game[HeartsState]):
@@ -352,19 +367,11 @@ class Hearts(Game[HeartsState]):
         events: list[Event] = []
         if action.kind is ActionKind.EXPIRE:
             events.append({"type": "timeout", "seat": seat, "timer": action.timer})
-            if st.phase == PASSING:
-                rest = [c for c in st.hands[seat] if c not in st.chosen[seat]]
-                count = PASS_SIZE - len(st.chosen[seat])
-                worst = tuple(sorted(rest, key=danger, reverse=True)[:count])
-                action = Action(ActionKind.PASS_CARDS, cards=worst)
-            else:
-                lowest = min(legal_cards(st, seat), key=lambda c: (rank_of(c), card_points(c)))
-                action = Action(ActionKind.PLAY, cards=(lowest,))
+            action = _timeout_default(st, seat)
         if action.kind is ActionKind.PASS_CARDS:
             self._choose(st, seat, action.cards, events)
-        else:
-            self._play(st, seat, action.cards[0], events)
-        return st, events
+            return st, events
+        return self._play(st, seat, action.cards[0], events), events
 
     def _choose(
         self, st: HeartsState, seat: int, cards: tuple[str, ...], events: list[Event]
@@ -376,14 +383,16 @@ class Hearts(Game[HeartsState]):
         if all(len(c) == PASS_SIZE for c in st.chosen):
             events.append(exchange(st))
 
-    def _play(self, st: HeartsState, seat: int, card: str, events: list[Event]) -> None:
+    def _play(self, st: HeartsState, seat: int, card: str, events: list[Event]) -> HeartsState:
+        """Play ``card`` on ``st`` (the apply's own copy, changed in place); the state to
+        hand back: ``st``, or the next hand's deal once this one is over."""
         st.hands = with_hand(st.hands, seat, without(st.hands[seat], card))
         st.trick += ((seat, card),)
         st.hearts_broken = st.hearts_broken or _SUIT[card] == HEARTS
         events.append({"type": "play", "seat": seat, "card": card})
         if len(st.trick) < SEATS:
             st.turn = (seat + ANTICLOCKWISE) % SEATS
-            return
+            return st
         winner = trick_winner(st.trick)
         won = list(st.won)
         won[winner] = won[winner] + tuple(c for _, c in st.trick)
@@ -394,9 +403,10 @@ class Hearts(Game[HeartsState]):
         st.tricks_played += 1
         st.turn = winner
         if st.tricks_played == TRICKS:
-            self._finish_hand(st, events)
+            return self._finish_hand(st, events)
+        return st
 
-    def _finish_hand(self, st: HeartsState, events: list[Event]) -> None:
+    def _finish_hand(self, st: HeartsState, events: list[Event]) -> HeartsState:
         points, moon = hand_points(st.won)
         totals = tuple(t + p for t, p in zip(st.totals, points, strict=True))
         events.append(
@@ -413,9 +423,9 @@ class Hearts(Game[HeartsState]):
             places = places_from_measure(totals, lower_is_better=True)
             st.outcome = Outcome(places=places, scores=totals, detail={"hands": st.hand_no})
             events.append({"type": "game_over", "places": list(places), "totals": list(totals)})
-            return
+            return st
         dealer = (st.dealer + ANTICLOCKWISE) % SEATS  # the deal passes on (RULES §0.4)
         rng = st.rng.copy()
         fresh, dealt = deal(st.rules, dealer, st.hand_no + 1, totals, rng, st.step)
         events.extend(dealt)
-        st.become(fresh)
+        return fresh

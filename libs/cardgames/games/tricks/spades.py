@@ -50,7 +50,14 @@ from tavolo.cardgames.contract import (
 )
 from tavolo.cardgames.errors import GameOver, NotYourTurn, RuleError
 from tavolo.cardgames.games.french_deck import ACE_HIGH, full_deck
-from tavolo.cardgames.games.tricks.core import ALONE, NOBODY, with_hand, without
+from tavolo.cardgames.games.tricks.core import (
+    ALONE,
+    NOBODY,
+    card_table,
+    following_plays,
+    with_hand,
+    without,
+)
 from tavolo.cardgames.games.tricks.spades_scoring import (
     TRICKS_PER_ROUND,
     game_decided,
@@ -84,7 +91,9 @@ from tavolo.cardgames.rng import SeededRandom
 MAX_BID: Final = TRICKS_PER_ROUND
 
 _BIDS: Final = tuple(Action(ActionKind.BID, amount=n) for n in range(MAX_BID + 1))
-_PLAYS: Final = {c: Action(ActionKind.PLAY, cards=(c,)) for c in full_deck()}
+_CARDS: Final = card_table(full_deck(), ACE_HIGH, ActionKind.PLAY)
+"""Card → (suit, its one listed play)."""
+_PLAYS: Final = {c: play for c, (_, play) in _CARDS.items()}
 _BLIND_CHOICES: Final = (Action(ActionKind.BLIND_NIL), Action(ActionKind.PASS))
 _SUIT: Final = ACE_HIGH.suit
 """Card → suit letter."""
@@ -98,17 +107,18 @@ def _legal_plays(
 ) -> list[Action]:
     """:func:`legal_cards`' cards as their interned actions, in one pass over the hand
     (the list of cards and then of actions cost two): the legal actions of the play."""
-    plays = _PLAYS
-    suit = _SUIT
+    table = _CARDS
     if trick:
-        led = suit[trick[0][1]]
-        same = [plays[c] for c in hand if suit[c] == led]
-        return same if same else [plays[c] for c in hand]
+        return following_plays(hand, _SUIT[trick[0][1]], table)
     if first_trick or not spades_broken:
-        others = [plays[c] for c in hand if suit[c] != SPADES]
+        others: list[Action] = []
+        for c in hand:
+            suit, play = table[c]
+            if suit != SPADES:
+                others.append(play)
         if others:
             return others
-    return [plays[c] for c in hand]
+    return [table[c][1] for c in hand]
 
 
 def _whole(low: int, high: int) -> Callable[[JSON], str | None]:

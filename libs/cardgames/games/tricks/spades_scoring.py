@@ -157,34 +157,32 @@ def score_team_round(
     boston_bonus: int = 0,
 ) -> TeamRound:
     """The team's new score and bag count after a round (RULES §3.5-3.9)."""
-    contract = sum(m.bid for m in members)
-    tricks = sum(m.tricks for m in members)
+    first, second = members
+    contract = first.bid + second.bid
+    tricks = first.tricks + second.tricks
     made = tricks >= contract
     bags_taken = tricks - contract if made else 0
     bag_count = bags + bags_taken
     cycles = bag_count // BAG_LIMIT
     boston = tricks == TRICKS_PER_ROUND
     contract_points = 10 * contract if made else -10 * contract
-    parts = (
-        contract_points,
-        bags_taken * bag_points,
-        -BAG_LIMIT_PENALTY * cycles,
-        sum(nil_points(m) for m in members),
-        boston_bonus if boston else 0,
-    )
+    bag_part = bags_taken * bag_points
+    penalty = -BAG_LIMIT_PENALTY * cycles
+    nils = nil_points(first) + nil_points(second)
+    boston_points = boston_bonus if boston else 0
     return TeamRound(
         contract=contract,
         tricks=tricks,
         made=made,
-        contract_points=parts[0],
+        contract_points=contract_points,
         bags_taken=bags_taken,
-        bag_points=parts[1],
-        bag_penalty=parts[2],
-        nil_points=parts[3],
+        bag_points=bag_part,
+        bag_penalty=penalty,
+        nil_points=nils,
         boston=boston,
-        boston_points=parts[4],
+        boston_points=boston_points,
         score_before=score,
-        score=score + sum(parts),
+        score=score + contract_points + bag_part + penalty + nils + boston_points,
         bags=bag_count - BAG_LIMIT * cycles,
     )
 
@@ -201,26 +199,29 @@ def score_round(
 ) -> tuple[TeamRound, TeamRound]:
     """Both teams' rounds from the four seats' bids and tricks: seats 0+2 are team 0,
     seats 1+3 team 1."""
-    team0, team1 = (
+    return (
         score_team_round(
-            scores[t],
-            bags[t],
-            (
-                Member(bids[t], tricks[t], blind[t]),
-                Member(bids[t + 2], tricks[t + 2], blind[t + 2]),
-            ),
+            scores[0],
+            bags[0],
+            (Member(bids[0], tricks[0], blind[0]), Member(bids[2], tricks[2], blind[2])),
             bag_points=bag_points,
             boston_bonus=boston_bonus,
-        )
-        for t in (0, 1)
+        ),
+        score_team_round(
+            scores[1],
+            bags[1],
+            (Member(bids[1], tricks[1], blind[1]), Member(bids[3], tricks[3], blind[3])),
+            bag_points=bag_points,
+            boston_bonus=boston_bonus,
+        ),
     )
-    return team0, team1
 
 
 def game_decided(scores: tuple[int, int], target: int, lose_at: int) -> bool:
     """Does the game end after this round? A team at ``target`` or more, or at
     ``lose_at`` or less, ends it (RULES 3.11; the floor is our addition, see the engine)."""
-    return max(scores) >= target or min(scores) <= lose_at
+    high, low = (scores[0], scores[1]) if scores[0] >= scores[1] else (scores[1], scores[0])
+    return high >= target or low <= lose_at
 
 
 def winner_after_round(scores: tuple[int, int], target: int, lose_at: int) -> int | None:
