@@ -108,13 +108,14 @@ def following_plays(hand: tuple[str, ...], led: str, table: CardTable) -> list[A
 
 def may_follow(hand: Sequence[str], trick: Sequence[Play], card: str, order: CardOrder) -> bool:
     """Is ``card`` among :func:`following_cards`? Checked without building the list."""
-    if card not in hand:
+    cards = tuple(hand)  # the state's own tuple, no copy: compiled, tuples read fastest
+    if card not in cards:
         return False
     if not trick:
         return True
     suit = order.suit
     led = suit[trick[0][1]]
-    return suit[card] == led or all(suit[c] != led for c in hand)
+    return suit[card] == led or all(suit[c] != led for c in cards)
 
 
 def beats(card: str, best: str, led: str, trump: str | None, order: CardOrder) -> bool:
@@ -132,13 +133,15 @@ def beats(card: str, best: str, led: str, trump: str | None, order: CardOrder) -
 def winning_play(trick: Sequence[Play], order: CardOrder, trump: str | None) -> Play:
     """The play now winning ``trick`` (complete or not): the highest trump, else the
     highest card of the suit led."""
-    # beats() written out over the two dicts: every trick of every game ends here.
+    # beats() written out over the two dicts, over a tuple (the state's own, no copy):
+    # every trick of every game ends here.
+    plays = tuple(trick)
     suit, strength = order.suit, order.strength
-    best = trick[0]
+    best = plays[0]
     led = best_suit = suit[best[1]]
     best_strength = strength[best[1]]
-    for i in range(1, len(trick)):
-        play = trick[i]
+    for i in range(1, len(plays)):
+        play = plays[i]
         card = play[1]
         card_suit = suit[card]
         if card_suit == best_suit:

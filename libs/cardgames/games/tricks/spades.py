@@ -357,7 +357,8 @@ class Spades(Game[SpadesState]):
     def _play(self, state: SpadesState, seat: int, card: str) -> tuple[SpadesState, list[Event]]:
         st = state.copy()
         st.hands = with_hand(state.hands, seat, without(state.hands[seat], card))
-        trick = (*state.trick, (seat, card))
+        # Concatenated, not unpacked: compiled, the unpacking builds a list first.
+        trick = state.trick + ((seat, card),)  # noqa: RUF005
         events: list[Event] = [{"type": "card_played", "seat": seat, "card": card}]
         if not state.spades_broken and _SUIT[card] == SPADES:
             st.spades_broken = True
@@ -370,7 +371,8 @@ class Spades(Game[SpadesState]):
         st.trick = ()
         st.tricks_done = state.tricks_done + 1
         st.tricks_won = _with(state.tricks_won, winner, state.tricks_won[winner] + 1)
-        st.taken = state.taken + tuple([c for _, c in trick])
+        cards = (trick[0][1], trick[1][1], trick[2][1], trick[3][1])
+        st.taken = state.taken + cards
         st.last_trick = trick
         st.turn = winner
         events.append(
