@@ -376,12 +376,12 @@ class Hearts(Game[HeartsState]):
     def _choose(
         self, st: HeartsState, seat: int, cards: tuple[str, ...], events: list[Event]
     ) -> None:
-        chosen = list(st.chosen)
-        chosen[seat] = chosen[seat] + cards
-        st.chosen = tuple(chosen)
+        st.chosen = with_hand(st.chosen, seat, st.chosen[seat] + cards)
         events.append({"type": "pass_chosen", "seat": seat, "cards": list(cards)})
-        if all(len(c) == PASS_SIZE for c in st.chosen):
-            events.append(exchange(st))
+        for chose in st.chosen:
+            if len(chose) != PASS_SIZE:
+                return
+        events.append(exchange(st))
 
     def _play(self, st: HeartsState, seat: int, card: str, events: list[Event]) -> HeartsState:
         """Play ``card`` on ``st`` (the apply's own copy, changed in place); the state to
@@ -393,11 +393,12 @@ class Hearts(Game[HeartsState]):
         if len(st.trick) < SEATS:
             st.turn = (seat + ANTICLOCKWISE) % SEATS
             return st
-        winner = trick_winner(st.trick)
-        won = list(st.won)
-        won[winner] = won[winner] + tuple(c for _, c in st.trick)
-        st.won = tuple(won)
-        points = sum(card_points(c) for _, c in st.trick)
+        trick = st.trick
+        winner = trick_winner(trick)
+        cards = (trick[0][1], trick[1][1], trick[2][1], trick[3][1])
+        st.won = with_hand(st.won, winner, st.won[winner] + cards)
+        points = card_points(cards[0]) + card_points(cards[1])
+        points += card_points(cards[2]) + card_points(cards[3])
         events.append({"type": "trick", "winner": winner, "points": points})
         st.last_trick, st.trick = st.trick, ()
         st.tricks_played += 1
