@@ -91,6 +91,23 @@ def deal_hands(deck: list[str], seat_at: tuple[int, ...]) -> tuple[tuple[str, ..
     display = _DISPLAY
     for p in range(len(deck)):
         owner[display[deck[p]]] = seat_at[p % seats]
+    return _gathered(owner, seats)
+
+
+def sort_hands(hands: list[list[str]]) -> tuple[tuple[str, ...], ...]:
+    """Every hand in display order, as :func:`sort_hand` gives each, in one walk of the
+    display order (the hands hold distinct cards)."""
+    owner = [-1] * len(_BY_DISPLAY)
+    display = _DISPLAY
+    for seat in range(len(hands)):
+        for card in hands[seat]:
+            owner[display[card]] = seat
+    return _gathered(owner, len(hands))
+
+
+def _gathered(owner: list[int], seats: int) -> tuple[tuple[str, ...], ...]:
+    """The hands of ``seats`` seats when ``owner[n]`` is the seat holding the card of
+    display number n (-1 for nobody), each in display order."""
     hands: list[list[str]] = [[] for _ in range(seats)]
     by_display = _BY_DISPLAY
     for n in range(len(by_display)):

@@ -103,7 +103,7 @@ def following_plays(hand: tuple[str, ...], led: str, table: CardTable) -> list[A
             same.append(action)
     if same:
         return same
-    return [table[c][1] for c in hand]
+    return [table[c][1] for c in hand]  # void: every card
 
 
 def may_follow(hand: Sequence[str], trick: Sequence[Play], card: str, order: CardOrder) -> bool:

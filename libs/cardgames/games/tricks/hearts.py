@@ -101,7 +101,8 @@ def _legal_plays(state: HeartsState, seat: int) -> list[Action]:
     table = _CARDS
     if state.trick:
         return tricks.following_plays(hand, _SUIT[state.trick[0][1]], table)
-    return [table[c][1] for c in hand]
+    plays = _PLAYS
+    return [plays[c] for c in hand]
 
 
 def may_play(state: HeartsState, seat: int, card: str) -> bool:

@@ -14,7 +14,7 @@ from tavolo.cardgames.games.french_deck import (
     ACE_HIGH,
     deal_hands,
     full_deck,
-    sort_hand,
+    sort_hands,
     suit_of,
 )
 from tavolo.cardgames.games.tricks import core as tricks
@@ -225,12 +225,12 @@ def deal(
 def exchange(st: HeartsState) -> Event:
     """All four have chosen: each seat's three cards go to the seat ``pass_to`` away."""
     chosen = st.chosen
-    hands: list[tuple[str, ...]] = []
+    hands: list[list[str]] = []
     for seat in range(SEATS):
         kept = [c for c in st.hands[seat] if c not in chosen[seat]]
         kept.extend(chosen[(seat - st.pass_to) % SEATS])  # from the seat passing to it
-        hands.append(sort_hand(kept))
-    st.hands = tuple(hands)
+        hands.append(kept)
+    st.hands = sort_hands(hands)
     st.passed = st.chosen
     st.chosen = ((),) * SEATS
     st.phase = PLAYING

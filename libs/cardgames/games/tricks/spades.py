@@ -118,7 +118,8 @@ def _legal_plays(
                 others.append(play)
         if others:
             return others
-    return [table[c][1] for c in hand]
+    plays = _PLAYS
+    return [plays[c] for c in hand]
 
 
 def _whole(low: int, high: int) -> Callable[[JSON], str | None]:
