@@ -19,6 +19,8 @@ from tavolo.cardgames.games.tricks.core import CardOrder
 
 SUITS: Final[tuple[str, ...]] = ("S", "H", "D", "C")
 RANKS: Final[tuple[str, ...]] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUIT_NUMBERS: Final[dict[str, int]] = {suit: i for i, suit in enumerate(SUITS)}
+"""Each suit's place in :data:`SUITS`: a suit as a number, for tables of the hot paths."""
 SUIT_NAMES: Final[dict[str, str]] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_SYMBOLS: Final[dict[str, str]] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANK_VALUES: Final[dict[str, int]] = {rank: value for value, rank in enumerate(RANKS, start=2)}

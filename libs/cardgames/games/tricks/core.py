@@ -83,19 +83,23 @@ def following_cards(hand: Sequence[str], trick: Sequence[Play], order: CardOrder
     return same or list(hand)
 
 
-CardTable = dict[str, tuple[str, Action]]
-"""Card → (its suit, the game's one listed action playing it): what the legal plays are
-built from, one lookup a card."""
+CardTable = dict[str, tuple[int, Action]]
+"""Card → (its suit's number, the game's one listed action playing it): what the legal
+plays are built and checked from, one lookup a card. Suits are numbers there because
+compiled code compares two ints for nothing, where two different suit letters are
+compared character by character."""
 
 
-def card_table(cards: Iterable[str], order: CardOrder, kind: ActionKind) -> CardTable:
-    """Each card's suit and its one listed action of ``kind`` (``cards=(card,)``)."""
-    return {c: (order.suit[c], Action(kind, cards=(c,))) for c in cards}
+def card_table(
+    cards: Iterable[str], order: CardOrder, kind: ActionKind, suit_numbers: Mapping[str, int]
+) -> CardTable:
+    """Each card's suit number and its one listed action of ``kind`` (``cards=(card,)``)."""
+    return {c: (suit_numbers[order.suit[c]], Action(kind, cards=(c,))) for c in cards}
 
 
-def following_plays(hand: tuple[str, ...], led: str, table: CardTable) -> list[Action]:
+def following_plays(hand: tuple[str, ...], led: int, table: CardTable) -> list[Action]:
     """:func:`following_cards` as listed actions, in one pass over the hand: the cards
-    of the suit ``led``, or every card when the hand is void in it."""
+    of the suit numbered ``led``, or every card when the hand is void in it."""
     same: list[Action] = []
     for c in hand:
         suit, action = table[c]
@@ -104,6 +108,23 @@ def following_plays(hand: tuple[str, ...], led: str, table: CardTable) -> list[A
     if same:
         return same
     return [table[c][1] for c in hand]  # void: every card
+
+
+def holds(hand: tuple[str, ...], card: str) -> bool:
+    """Is ``card`` in ``hand``? The deck's own code objects are found by identity, with
+    no characters compared; an equal code from elsewhere (a client's) by equality."""
+    for c in hand:
+        if c is card:
+            return True
+    return card in hand
+
+
+def may_follow_led(hand: tuple[str, ...], led: int, card: str, table: CardTable) -> bool:
+    """:func:`may_follow` over the table's suit numbers, ``led`` the suit led: a card
+    held, of that suit or from a hand void in it."""
+    if not holds(hand, card):
+        return False
+    return table[card][0] == led or all(table[c][0] != led for c in hand)
 
 
 def may_follow(hand: Sequence[str], trick: Sequence[Play], card: str, order: CardOrder) -> bool:
@@ -216,7 +237,11 @@ def tiebreak_ranking(
 
 
 def without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
-    """``hand`` without ``card``, which it holds once (cards are unique in a deck)."""
+    """``hand`` without ``card``, which it holds once (cards are unique in a deck); the
+    deck's own code object is found by identity first, as in :func:`holds`."""
+    for i in range(len(hand)):
+        if hand[i] is card:
+            return hand[:i] + hand[i + 1 :]
     for i in range(len(hand)):
         if hand[i] == card:
             return hand[:i] + hand[i + 1 :]

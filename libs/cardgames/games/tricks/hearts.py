@@ -44,6 +44,7 @@ from tavolo.cardgames.errors import RuleError
 from tavolo.cardgames.games.french_deck import (
     ACE_HIGH,
     SUIT_NAMES,
+    SUIT_NUMBERS,
     full_deck,
     is_card,
     rank_of,
@@ -57,6 +58,7 @@ from tavolo.cardgames.games.tricks.hearts_state import (
     PASS_NAMES,
     PASS_SIZE,
     PASSING,
+    PLAYING,
     SEATS,
     TWO_OF_CLUBS,
     HeartsRules,
@@ -72,7 +74,7 @@ from tavolo.cardgames.rng import SeededRandom
 TRICKS: Final = 13
 
 # Legal-action lists are built from these prebuilt actions: enumeration is the hot path.
-_CARDS: Final = tricks.card_table(full_deck(), ACE_HIGH, ActionKind.PLAY)
+_CARDS: Final = tricks.card_table(full_deck(), ACE_HIGH, ActionKind.PLAY, SUIT_NUMBERS)
 """Card → (suit, its one listed play)."""
 _PLAYS: Final = {c: play for c, (_, play) in _CARDS.items()}
 _PASSES: Final = {c: Action(ActionKind.PASS_CARDS, cards=(c,)) for c in full_deck()}
@@ -100,7 +102,7 @@ def _legal_plays(state: HeartsState, seat: int) -> list[Action]:
     hand = state.hands[seat]
     table = _CARDS
     if state.trick:
-        return tricks.following_plays(hand, _SUIT[state.trick[0][1]], table)
+        return tricks.following_plays(hand, table[state.trick[0][1]][0], table)
     plays = _PLAYS
     return [plays[c] for c in hand]
 
@@ -111,15 +113,10 @@ def may_play(state: HeartsState, seat: int, card: str) -> bool:
     if state.rules.standard:
         return card in legal_cards(state, seat)
     hand = state.hands[seat]
-    if card not in hand:
-        return False
     if not state.trick:
-        return True
-    suit = _SUIT
-    led = suit[state.trick[0][1]]
-    if suit[card] == led:
-        return True
-    return all(suit[c] != led for c in hand)
+        return tricks.holds(hand, card)
+    table = _CARDS
+    return tricks.may_follow_led(hand, table[state.trick[0][1]][0], card, table)
 
 
 def legal_cards(state: HeartsState, seat: int) -> list[str]:
@@ -210,7 +207,9 @@ class Hearts(Game[HeartsState]):
     def to_act(self, state: HeartsState) -> frozenset[int]:
         if state.outcome is not None:
             return NOBODY
-        if state.phase == PASSING:
+        # "is it not the play" rather than "is it the pass": the play's phase is found by
+        # identity, where "pass" and "play" would be compared character by character.
+        if state.phase != PLAYING:
             mask = 0
             for s in range(SEATS):
                 if len(state.chosen[s]) < PASS_SIZE:
@@ -287,7 +286,7 @@ class Hearts(Game[HeartsState]):
     def _legal_actions(self, state: HeartsState, seat: int) -> list[Action]:
         if state.outcome is not None or not 0 <= seat < SEATS:
             return []
-        if state.phase == PASSING:
+        if state.phase != PLAYING:  # passing (see to_act)
             chosen = state.chosen[seat]
             if len(chosen) >= PASS_SIZE:
                 return []
@@ -303,7 +302,7 @@ class Hearts(Game[HeartsState]):
         if len(cards) != 1:
             return False
         card = cards[0]
-        if state.phase == PASSING:
+        if state.phase != PLAYING:  # passing (see to_act)
             canonical = _PASSES.get(card)
             if canonical is None or (action is not canonical and action != canonical):
                 return False
