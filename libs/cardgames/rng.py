@@ -38,14 +38,17 @@ _INDEX: Final = struct.Struct(">Q")
 
 
 def _sha256() -> Callable[[bytes], Any]:
-    """CPython's own SHA-256 where the interpreter has it: the same digest as OpenSSL's
-    (``hashlib.sha256``, the fallback), without OpenSSL's set-up of every hash, which
-    costs more than hashing a block this short (a 52-card deal hashes seven)."""
-    try:
-        builtin: Callable[[bytes], Any] = importlib.import_module("_sha256").sha256
-    except (ImportError, AttributeError):  # pragma: no cover - built without it
-        return hashlib.sha256
-    return builtin
+    """CPython's own SHA-256 where the interpreter has it (``_sha256`` up to 3.11,
+    ``_sha2`` after): the same digest as OpenSSL's (``hashlib.sha256``, the fallback),
+    without OpenSSL's set-up of every hash, which costs more than hashing a block this
+    short (a 52-card deal hashes seven)."""
+    for module in ("_sha256", "_sha2"):
+        try:
+            builtin: Callable[[bytes], Any] = importlib.import_module(module).sha256
+        except (ImportError, AttributeError):
+            continue
+        return builtin
+    return hashlib.sha256  # pragma: no cover - an interpreter built without either
 
 
 _SHA256: Final = _sha256()
