@@ -1,15 +1,40 @@
 """Our rules beside OpenSpiel's C++ games, random self-play, in the same run (GAMES.md 11).
 
-For each game both sides implement (Spades, Hearts), rounds alternate between our rules
-(through :func:`tavolo.cardgames.selfplay.play_random`, the public contract a table uses)
-and OpenSpiel's game driven through its Python API as shipped (``pip install open-spiel``),
-with uniformly random legal moves on both sides. OpenSpiel's game is one deal, ours a
-whole match of several, so the comparison is per action (player moves; OpenSpiel's
-chance steps, the deal, are not counted). Games/s are printed for both, and ours also
-as deals/s, which is games/s for one deal, the unit OpenSpiel's game is. Run with
+For each game both sides implement, rounds alternate between our rules (through
+:func:`tavolo.cardgames.selfplay.play_random`, the public contract a table uses) and
+OpenSpiel's game driven through its Python API as shipped (``pip install open-spiel``),
+with uniformly random legal moves on both sides, each side timed in CPU time of the
+process (``time.process_time``: the machine is shared, and a wall clock counts the
+others' work too). The comparison is per action: player moves; OpenSpiel's chance steps
+(the deal) are not counted, though their time is. Games/s are printed for both, and
+ours also as deals/s, which is games/s for one deal. Run with
 ``PYTHONPATH=build/compiled`` to measure our compiled rules.
 
-    .venv/bin/python bench/bench_openspiel.py [--rounds 5] [--seconds 2]
+The pairs, and how they differ:
+
+- **Spades** / ``spades``: the same game (partnerships, bids with nil, spades trumps).
+  OpenSpiel's is one deal; ours a whole match to 500 (a deal is 56 player actions on
+  both sides), with blind nil off, as by default.
+- **Hearts** / ``hearts``: OpenSpiel's is one deal with its defaults (the pass's
+  direction drawn at random, none among them; the 2 of clubs leads, hearts must be
+  broken, no points on the first trick); ours a match to 100 under the seed's rules
+  (three cards to the right every deal, any lead, no restrictions), by default.
+- **Pika** / ``crazy_eights`` (4 players, its special cards on, the discards reshuffled
+  into the stock): both shed by matching the top card's suit or rank, with a wild card
+  that names the suit, skip, reverse and a stackable draw-two; one deal each. Pika deals
+  7 cards each from the 108-card Uno-like deck and also has +4 (stacking), draws one card
+  only when nothing is playable (then plays it or keeps it) and names a black card's
+  colour inside the play; ``crazy_eights`` deals 5 from 52 cards (8s wild, Q skip, A
+  reverse, 2 draw two), lets a seat draw up to 5 cards when it likes before passing,
+  names the suit as an action of its own and stops after 100 turns. Pika's "Pika" calls
+  and their timers are ours alone.
+
+Not compared: OpenSpiel's ``universal_poker`` plays the ACPC family (hold'em-like
+betting rounds over hole and board cards, limit or no-limit), which has no change of
+cards, no openers and no pot limit, the heart of our Poker all'italiana (RULES §14), nor
+its 32-card deck whose flush beats a full house (``docs/scaling.md``).
+
+    .venv/bin/python bench/bench_openspiel.py [--rounds 5] [--seconds 2] [--games spades,pika]
 """
 
 from __future__ import annotations
@@ -24,12 +49,17 @@ from typing import Any
 from tavolo.cardgames.registry import all_games
 from tavolo.cardgames.selfplay import play_random
 
-PAIRS = {"spades": "spades", "hearts": "hearts"}
-"""Our game name → OpenSpiel's."""
+PAIRS: dict[str, tuple[str, dict[str, Any]]] = {
+    "spades": ("spades", {}),
+    "hearts": ("hearts", {}),
+    "pika": ("crazy_eights", {"players": 4, "use_special_cards": True, "reshuffle": True}),
+}
+"""Our game name → OpenSpiel's, with its parameters."""
 
 DEALS: dict[str, Callable[[Any], int]] = {
     "spades": lambda state: int(state.round),
     "hearts": lambda state: int(state.hand_no),
+    "pika": lambda state: 1,  # one round, by default
 }
 """How many deals a finished match of ours played."""
 
@@ -44,28 +74,28 @@ def ours(name: str) -> Run:
     def run(seconds: float) -> tuple[int, int, int, float]:
         chooser = random.Random(name)
         games = deals = actions = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
+        start = time.process_time()
+        while time.process_time() - start < seconds:
             state = game.new_game({}, game.max_players, f"{name}-{games}".encode())
             final, applied = play_random(game, state, chooser)
             games, deals, actions = games + 1, deals + deals_of(final), actions + applied
-        return games, deals, actions, time.perf_counter() - start
+        return games, deals, actions, time.process_time() - start
 
     return run
 
 
-def openspiel(name: str) -> Run | None:
+def openspiel(name: str, params: dict[str, Any]) -> Run | None:
     try:
         import pyspiel
     except ImportError:
         return None
-    game: Any = pyspiel.load_game(name)
+    game: Any = pyspiel.load_game(name, params)
 
     def run(seconds: float) -> tuple[int, int, int, float]:
         rand = random.Random(name).random
         games = actions = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
+        start = time.process_time()
+        while time.process_time() - start < seconds:
             state = game.new_initial_state()
             while not state.is_terminal():
                 if state.is_chance_node():
@@ -76,7 +106,7 @@ def openspiel(name: str) -> Run | None:
                     state.apply_action(legal[int(rand() * len(legal))])
                     actions += 1
             games += 1
-        return games, games, actions, time.perf_counter() - start
+        return games, games, actions, time.process_time() - start
 
     return run
 
@@ -84,13 +114,15 @@ def openspiel(name: str) -> Run | None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--seconds", type=float, default=2.0, help="per side per round")
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU s per side per round")
+    parser.add_argument("--games", default=",".join(PAIRS), help="which of ours, comma-separated")
     args = parser.parse_args()
-    for name, spiel_name in PAIRS.items():
+    for name in args.games.split(","):
+        spiel_name, params = PAIRS[name]
         if name not in all_games():
             print(f"{name}: not a registered game yet")
             continue
-        reference = openspiel(spiel_name)
+        reference = openspiel(spiel_name, params)
         if reference is None:
             print("OpenSpiel is not installed (pip install open-spiel): no reference")
             return 1

@@ -37,11 +37,12 @@ def play_random(
     applied = 0
     while True:
         waiting = game.to_act(state)
-        if not waiting:  # nobody is waited for once the game is over
+        count = len(waiting)
+        if count == 0:  # nobody is waited for once the game is over
             break
         if applied >= MAX_ACTIONS:
             raise RuntimeError(f"{game.name}: no end after {MAX_ACTIONS} random actions")
-        if len(waiting) == 1:
+        if count == 1:
             (seat,) = waiting
         else:
             ordered = sorted(waiting)

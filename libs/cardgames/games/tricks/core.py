@@ -27,8 +27,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
+from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Event
+
+NOBODY: Final[frozenset[int]] = frozenset()
+"""``to_act`` once the game is over."""
+AMONG: Final[tuple[frozenset[int], ...]] = tuple(
+    [frozenset([s for s in range(4) if mask >> s & 1]) for mask in range(16)]
+)
+"""The sets of seats of a four-seat table by bit mask (bit s for seat s), built once:
+``to_act`` is asked before every action and hands out a shared set instead of a new one
+(a frozenset cannot change, so sharing it is safe)."""
+ALONE: Final[tuple[frozenset[int], ...]] = (AMONG[1], AMONG[2], AMONG[4], AMONG[8])
+"""``to_act`` when only seat s (of four) is waited for: ``ALONE[s]``."""
 
 Play = tuple[int, str]
 """One card played into a trick: (seat, card code)."""
@@ -70,15 +83,60 @@ def following_cards(hand: Sequence[str], trick: Sequence[Play], order: CardOrder
     return same or list(hand)
 
 
+CardTable = dict[str, tuple[int, Action]]
+"""Card → (its suit's number, the game's one listed action playing it): what the legal
+plays are built and checked from, one lookup a card. Suits are numbers there because
+compiled code compares two ints for nothing, where two different suit letters are
+compared character by character."""
+
+
+def card_table(
+    cards: Iterable[str], order: CardOrder, kind: ActionKind, suit_numbers: Mapping[str, int]
+) -> CardTable:
+    """Each card's suit number and its one listed action of ``kind`` (``cards=(card,)``)."""
+    return {c: (suit_numbers[order.suit[c]], Action(kind, cards=(c,))) for c in cards}
+
+
+def following_plays(hand: tuple[str, ...], led: int, table: CardTable) -> list[Action]:
+    """:func:`following_cards` as listed actions, in one pass over the hand: the cards
+    of the suit numbered ``led``, or every card when the hand is void in it."""
+    same: list[Action] = []
+    for c in hand:
+        suit, action = table[c]
+        if suit == led:
+            same.append(action)
+    if same:
+        return same
+    return [table[c][1] for c in hand]  # void: every card
+
+
+def holds(hand: tuple[str, ...], card: str) -> bool:
+    """Is ``card`` in ``hand``? The deck's own code objects are found by identity, with
+    no characters compared; an equal code from elsewhere (a client's) by equality."""
+    for c in hand:
+        if c is card:
+            return True
+    return card in hand
+
+
+def may_follow_led(hand: tuple[str, ...], led: int, card: str, table: CardTable) -> bool:
+    """:func:`may_follow` over the table's suit numbers, ``led`` the suit led: a card
+    held, of that suit or from a hand void in it."""
+    if not holds(hand, card):
+        return False
+    return table[card][0] == led or all(table[c][0] != led for c in hand)
+
+
 def may_follow(hand: Sequence[str], trick: Sequence[Play], card: str, order: CardOrder) -> bool:
     """Is ``card`` among :func:`following_cards`? Checked without building the list."""
-    if card not in hand:
+    cards = tuple(hand)  # the state's own tuple, no copy: compiled, tuples read fastest
+    if card not in cards:
         return False
     if not trick:
         return True
     suit = order.suit
     led = suit[trick[0][1]]
-    return suit[card] == led or all(suit[c] != led for c in hand)
+    return suit[card] == led or all(suit[c] != led for c in cards)
 
 
 def beats(card: str, best: str, led: str, trump: str | None, order: CardOrder) -> bool:
@@ -96,11 +154,23 @@ def beats(card: str, best: str, led: str, trump: str | None, order: CardOrder) -
 def winning_play(trick: Sequence[Play], order: CardOrder, trump: str | None) -> Play:
     """The play now winning ``trick`` (complete or not): the highest trump, else the
     highest card of the suit led."""
-    led = order.suit[trick[0][1]]
-    best = trick[0]
-    for play in trick[1:]:
-        if beats(play[1], best[1], led, trump, order):
-            best = play
+    # beats() written out over the two dicts, over a tuple (the state's own, no copy):
+    # every trick of every game ends here.
+    plays = tuple(trick)
+    suit, strength = order.suit, order.strength
+    best = plays[0]
+    led = best_suit = suit[best[1]]
+    best_strength = strength[best[1]]
+    for i in range(1, len(plays)):
+        play = plays[i]
+        card = play[1]
+        card_suit = suit[card]
+        if card_suit == best_suit:
+            if strength[card] <= best_strength:
+                continue
+        elif card_suit != trump and (card_suit != led or best_suit in (trump, led)):
+            continue
+        best, best_suit, best_strength = play, card_suit, strength[card]
     return best
 
 
@@ -164,6 +234,32 @@ def tiebreak_ranking(
 
 
 # -- the step of play -------------------------------------------------------------------
+
+
+def without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """``hand`` without ``card``, which it holds once (cards are unique in a deck); the
+    deck's own code object is found by identity first, as in :func:`holds`."""
+    for i in range(len(hand)):
+        if hand[i] is card:
+            return hand[:i] + hand[i + 1 :]
+    for i in range(len(hand)):
+        if hand[i] == card:
+            return hand[:i] + hand[i + 1 :]
+    return hand
+
+
+def with_hand(hands: Hands, seat: int, hand: tuple[str, ...]) -> Hands:
+    """``hands`` with ``seat``'s replaced by ``hand``; at four seats built in one go
+    (no list in between: this is on every card played)."""
+    if len(hands) == 4:
+        if seat == 0:
+            return (hand, hands[1], hands[2], hands[3])
+        if seat == 1:
+            return (hands[0], hand, hands[2], hands[3])
+        if seat == 2:
+            return (hands[0], hands[1], hand, hands[3])
+        return (hands[0], hands[1], hands[2], hand)
+    return (*hands[:seat], hand, *hands[seat + 1 :])
 
 
 def play_card(

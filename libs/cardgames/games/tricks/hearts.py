@@ -44,18 +44,21 @@ from tavolo.cardgames.errors import RuleError
 from tavolo.cardgames.games.french_deck import (
     ACE_HIGH,
     SUIT_NAMES,
+    SUIT_NUMBERS,
     full_deck,
     is_card,
     rank_of,
     suit_of,
 )
 from tavolo.cardgames.games.tricks import core as tricks
+from tavolo.cardgames.games.tricks.core import ALONE, AMONG, NOBODY, with_hand, without
 from tavolo.cardgames.games.tricks.hearts_state import (
     ANTICLOCKWISE,
     HEARTS,
     PASS_NAMES,
     PASS_SIZE,
     PASSING,
+    PLAYING,
     SEATS,
     TWO_OF_CLUBS,
     HeartsRules,
@@ -71,8 +74,12 @@ from tavolo.cardgames.rng import SeededRandom
 TRICKS: Final = 13
 
 # Legal-action lists are built from these prebuilt actions: enumeration is the hot path.
-_PLAYS: Final = {c: Action(ActionKind.PLAY, cards=(c,)) for c in full_deck()}
+_CARDS: Final = tricks.card_table(full_deck(), ACE_HIGH, ActionKind.PLAY, SUIT_NUMBERS)
+"""Card → (suit, its one listed play)."""
+_PLAYS: Final = {c: play for c, (_, play) in _CARDS.items()}
 _PASSES: Final = {c: Action(ActionKind.PASS_CARDS, cards=(c,)) for c in full_deck()}
+_SUIT: Final = ACE_HIGH.suit
+"""Card → suit letter."""
 
 
 def _check_target(value: JSON) -> str | None:
@@ -84,6 +91,32 @@ def _check_target(value: JSON) -> str | None:
 def danger(card: str) -> tuple[int, int]:
     """How much a card costs its holder: the Q♠ first, then hearts, then by rank."""
     return card_points(card), rank_of(card)
+
+
+def _legal_plays(state: HeartsState, seat: int) -> list[Action]:
+    """:func:`legal_cards` as their interned actions, in one pass over the hand where the
+    rules allow (the list of cards and then of actions cost two)."""
+    if state.rules.standard:
+        plays = _PLAYS
+        return [plays[c] for c in legal_cards(state, seat)]
+    hand = state.hands[seat]
+    table = _CARDS
+    if state.trick:
+        return tricks.following_plays(hand, table[state.trick[0][1]][0], table)
+    plays = _PLAYS
+    return [plays[c] for c in hand]
+
+
+def may_play(state: HeartsState, seat: int, card: str) -> bool:
+    """Is ``card`` among :func:`legal_cards`? Checked without building the list where
+    the rules allow (the seed's: follow suit if able, else anything)."""
+    if state.rules.standard:
+        return card in legal_cards(state, seat)
+    hand = state.hands[seat]
+    if not state.trick:
+        return tricks.holds(hand, card)
+    table = _CARDS
+    return tricks.may_follow_led(hand, table[state.trick[0][1]][0], card, table)
 
 
 def legal_cards(state: HeartsState, seat: int) -> list[str]:
@@ -103,6 +136,21 @@ def legal_cards(state: HeartsState, seat: int) -> list[str]:
     if not state.hearts_broken:
         return [c for c in hand if suit_of(c) != HEARTS] or list(hand)
     return list(hand)
+
+
+def _low(card: str) -> tuple[int, int]:
+    return rank_of(card), card_points(card)
+
+
+def _timeout_default(st: HeartsState, seat: int) -> Action:
+    """What an expired turn timer plays: the most dangerous cards still to choose for
+    the pass, else the lowest legal card."""
+    if st.phase == PASSING:
+        rest = [c for c in st.hands[seat] if c not in st.chosen[seat]]
+        count = PASS_SIZE - len(st.chosen[seat])
+        worst = tuple(sorted(rest, key=danger, reverse=True)[:count])
+        return Action(ActionKind.PASS_CARDS, cards=worst)
+    return Action(ActionKind.PLAY, cards=(min(legal_cards(st, seat), key=_low),))
 
 
 class Hearts(Game[HeartsState]):
@@ -158,10 +206,16 @@ class Hearts(Game[HeartsState]):
 
     def to_act(self, state: HeartsState) -> frozenset[int]:
         if state.outcome is not None:
-            return frozenset()
-        if state.phase == PASSING:
-            return frozenset(s for s in range(SEATS) if len(state.chosen[s]) < PASS_SIZE)
-        return frozenset((state.turn,))
+            return NOBODY
+        # "is it not the play" rather than "is it the pass": the play's phase is found by
+        # identity, where "pass" and "play" would be compared character by character.
+        if state.phase != PLAYING:
+            mask = 0
+            for s in range(SEATS):
+                if len(state.chosen[s]) < PASS_SIZE:
+                    mask |= 1 << s
+            return AMONG[mask]
+        return ALONE[state.turn]
 
     def timers(self, state: HeartsState) -> tuple[Timer, ...]:
         """A turn timer for each seat still to choose its pass, or for the seat to play."""
@@ -230,12 +284,16 @@ class Hearts(Game[HeartsState]):
     # -- legality ---------------------------------------------------------------------
 
     def _legal_actions(self, state: HeartsState, seat: int) -> list[Action]:
-        if seat not in self.to_act(state):
+        if state.outcome is not None or not 0 <= seat < SEATS:
             return []
-        if state.phase == PASSING:
+        if state.phase != PLAYING:  # passing (see to_act)
             chosen = state.chosen[seat]
+            if len(chosen) >= PASS_SIZE:
+                return []
             return [_PASSES[c] for c in state.hands[seat] if c not in chosen]
-        return [_PLAYS[c] for c in legal_cards(state, seat)]
+        if seat != state.turn:
+            return []
+        return _legal_plays(state, seat)
 
     def _is_legal(self, state: HeartsState, seat: int, action: Action) -> bool:
         """One card, as its one interned action (no other field set), that the seat may
@@ -244,7 +302,7 @@ class Hearts(Game[HeartsState]):
         if len(cards) != 1:
             return False
         card = cards[0]
-        if state.phase == PASSING:
+        if state.phase != PLAYING:  # passing (see to_act)
             canonical = _PASSES.get(card)
             if canonical is None or (action is not canonical and action != canonical):
                 return False
@@ -253,7 +311,7 @@ class Hearts(Game[HeartsState]):
         canonical = _PLAYS.get(card)
         if canonical is None or (action is not canonical and action != canonical):
             return False
-        return seat == state.turn and card in legal_cards(state, seat)
+        return seat == state.turn and may_play(state, seat, card)
 
     def _explain(self, state: HeartsState, seat: int, action: Action) -> RuleError:
         if seat not in self.to_act(state):
@@ -309,53 +367,47 @@ class Hearts(Game[HeartsState]):
         events: list[Event] = []
         if action.kind is ActionKind.EXPIRE:
             events.append({"type": "timeout", "seat": seat, "timer": action.timer})
-            if st.phase == PASSING:
-                rest = [c for c in st.hands[seat] if c not in st.chosen[seat]]
-                count = PASS_SIZE - len(st.chosen[seat])
-                worst = tuple(sorted(rest, key=danger, reverse=True)[:count])
-                action = Action(ActionKind.PASS_CARDS, cards=worst)
-            else:
-                lowest = min(legal_cards(st, seat), key=lambda c: (rank_of(c), card_points(c)))
-                action = Action(ActionKind.PLAY, cards=(lowest,))
+            action = _timeout_default(st, seat)
         if action.kind is ActionKind.PASS_CARDS:
             self._choose(st, seat, action.cards, events)
-        else:
-            self._play(st, seat, action.cards[0], events)
-        return st, events
+            return st, events
+        return self._play(st, seat, action.cards[0], events), events
 
     def _choose(
         self, st: HeartsState, seat: int, cards: tuple[str, ...], events: list[Event]
     ) -> None:
-        chosen = list(st.chosen)
-        chosen[seat] = chosen[seat] + cards
-        st.chosen = tuple(chosen)
+        st.chosen = with_hand(st.chosen, seat, st.chosen[seat] + cards)
         events.append({"type": "pass_chosen", "seat": seat, "cards": list(cards)})
-        if all(len(c) == PASS_SIZE for c in st.chosen):
-            events.append(exchange(st))
+        for chose in st.chosen:
+            if len(chose) != PASS_SIZE:
+                return
+        events.append(exchange(st))
 
-    def _play(self, st: HeartsState, seat: int, card: str, events: list[Event]) -> None:
-        hand = list(st.hands[seat])
-        hand.remove(card)
-        st.set_hand(seat, tuple(hand))
+    def _play(self, st: HeartsState, seat: int, card: str, events: list[Event]) -> HeartsState:
+        """Play ``card`` on ``st`` (the apply's own copy, changed in place); the state to
+        hand back: ``st``, or the next hand's deal once this one is over."""
+        st.hands = with_hand(st.hands, seat, without(st.hands[seat], card))
         st.trick += ((seat, card),)
-        st.hearts_broken = st.hearts_broken or suit_of(card) == HEARTS
+        st.hearts_broken = st.hearts_broken or _SUIT[card] == HEARTS
         events.append({"type": "play", "seat": seat, "card": card})
         if len(st.trick) < SEATS:
             st.turn = (seat + ANTICLOCKWISE) % SEATS
-            return
-        winner = trick_winner(st.trick)
-        won = list(st.won)
-        won[winner] = won[winner] + tuple(c for _, c in st.trick)
-        st.won = tuple(won)
-        points = sum(card_points(c) for _, c in st.trick)
+            return st
+        trick = st.trick
+        winner = trick_winner(trick)
+        cards = (trick[0][1], trick[1][1], trick[2][1], trick[3][1])
+        st.won = with_hand(st.won, winner, st.won[winner] + cards)
+        points = card_points(cards[0]) + card_points(cards[1])
+        points += card_points(cards[2]) + card_points(cards[3])
         events.append({"type": "trick", "winner": winner, "points": points})
         st.last_trick, st.trick = st.trick, ()
         st.tricks_played += 1
         st.turn = winner
         if st.tricks_played == TRICKS:
-            self._finish_hand(st, events)
+            return self._finish_hand(st, events)
+        return st
 
-    def _finish_hand(self, st: HeartsState, events: list[Event]) -> None:
+    def _finish_hand(self, st: HeartsState, events: list[Event]) -> HeartsState:
         points, moon = hand_points(st.won)
         totals = tuple(t + p for t, p in zip(st.totals, points, strict=True))
         events.append(
@@ -372,9 +424,9 @@ class Hearts(Game[HeartsState]):
             places = places_from_measure(totals, lower_is_better=True)
             st.outcome = Outcome(places=places, scores=totals, detail={"hands": st.hand_no})
             events.append({"type": "game_over", "places": list(places), "totals": list(totals)})
-            return
+            return st
         dealer = (st.dealer + ANTICLOCKWISE) % SEATS  # the deal passes on (RULES §0.4)
         rng = st.rng.copy()
         fresh, dealt = deal(st.rules, dealer, st.hand_no + 1, totals, rng, st.step)
         events.extend(dealt)
-        st.become(fresh)
+        return fresh

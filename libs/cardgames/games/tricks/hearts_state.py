@@ -10,7 +10,13 @@ from dataclasses import dataclass
 from typing import Final
 
 from tavolo.cardgames.contract import Event, Outcome
-from tavolo.cardgames.games.french_deck import ACE_HIGH, full_deck, sort_hand, suit_of
+from tavolo.cardgames.games.french_deck import (
+    ACE_HIGH,
+    deal_hands,
+    full_deck,
+    sort_hands,
+    suit_of,
+)
 from tavolo.cardgames.games.tricks import core as tricks
 from tavolo.cardgames.rng import SeededRandom
 from tavolo.cardgames.slotted import SlottedState
@@ -182,7 +188,7 @@ def deal(
     rng.shuffle(deck)
     first = (dealer + ANTICLOCKWISE) % SEATS
     # Hands are kept sorted (spades, hearts, diamonds, clubs; high to low): order is no rule.
-    hands = tuple(sort_hand(deck[(seat - first) % SEATS :: SEATS]) for seat in range(SEATS))
+    hands = deal_hands(deck, tuple([(first + k) % SEATS for k in range(SEATS)]))
     pass_to = pass_direction(rules, hand_no)
     empty: tuple[tuple[str, ...], ...] = ((),) * SEATS
     state = HeartsState(
@@ -218,13 +224,13 @@ def deal(
 
 def exchange(st: HeartsState) -> Event:
     """All four have chosen: each seat's three cards go to the seat ``pass_to`` away."""
-    hands = [list(h) for h in st.hands]
+    chosen = st.chosen
+    hands: list[list[str]] = []
     for seat in range(SEATS):
-        for card in st.chosen[seat]:
-            hands[seat].remove(card)
-    for seat in range(SEATS):
-        hands[(seat + st.pass_to) % SEATS].extend(st.chosen[seat])
-    st.hands = tuple(sort_hand(h) for h in hands)
+        kept = [c for c in st.hands[seat] if c not in chosen[seat]]
+        kept.extend(chosen[(seat - st.pass_to) % SEATS])  # from the seat passing to it
+        hands.append(kept)
+    st.hands = sort_hands(hands)
     st.passed = st.chosen
     st.chosen = ((),) * SEATS
     st.phase = PLAYING
@@ -232,11 +238,19 @@ def exchange(st: HeartsState) -> Event:
     return {"type": "exchange", "passes": [list(p) for p in st.passed]}
 
 
-def card_points(card: str) -> int:
-    """HEARTS-4: the Q♠ 13, each heart 1, other cards 0."""
+def _points_of(card: str) -> int:
     if card == QUEEN_OF_SPADES:
         return 13
     return 1 if suit_of(card) == HEARTS else 0
+
+
+_POINTS: Final = {c: _points_of(c) for c in full_deck()}
+
+
+def card_points(card: str) -> int:
+    """HEARTS-4: the Q♠ 13, each heart 1, other cards 0 (read from a table filled once:
+    every trick and every hand's score asks)."""
+    return _POINTS[card]
 
 
 def hand_points(won: tuple[tuple[str, ...], ...]) -> tuple[tuple[int, ...], int | None]:

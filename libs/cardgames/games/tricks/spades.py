@@ -49,7 +49,17 @@ from tavolo.cardgames.contract import (
     places_from_measure,
 )
 from tavolo.cardgames.errors import GameOver, NotYourTurn, RuleError
-from tavolo.cardgames.games.french_deck import full_deck, suit_of
+from tavolo.cardgames.games.french_deck import ACE_HIGH, SUIT_NUMBERS, full_deck
+from tavolo.cardgames.games.tricks.core import (
+    ALONE,
+    NOBODY,
+    card_table,
+    following_plays,
+    holds,
+    may_follow_led,
+    with_hand,
+    without,
+)
 from tavolo.cardgames.games.tricks.spades_scoring import (
     TRICKS_PER_ROUND,
     game_decided,
@@ -73,7 +83,6 @@ from tavolo.cardgames.games.tricks.spades_tricks import (
     SPADES,
     legal_cards,
     lowest_card,
-    may_play,
     play_refusal,
     trick_winner,
 )
@@ -83,8 +92,37 @@ from tavolo.cardgames.rng import SeededRandom
 MAX_BID: Final = TRICKS_PER_ROUND
 
 _BIDS: Final = tuple(Action(ActionKind.BID, amount=n) for n in range(MAX_BID + 1))
-_PLAYS: Final = {c: Action(ActionKind.PLAY, cards=(c,)) for c in full_deck()}
+_CARDS: Final = card_table(full_deck(), ACE_HIGH, ActionKind.PLAY, SUIT_NUMBERS)
+"""Card → (suit, its one listed play)."""
+_PLAYS: Final = {c: play for c, (_, play) in _CARDS.items()}
 _BLIND_CHOICES: Final = (Action(ActionKind.BLIND_NIL), Action(ActionKind.PASS))
+_SUIT: Final = ACE_HIGH.suit
+"""Card → suit letter."""
+_SPADE: Final = SUIT_NUMBERS[SPADES]
+"""Spades' number in :data:`_CARDS`."""
+
+
+def _legal_plays(
+    hand: tuple[str, ...],
+    trick: tuple[tuple[int, str], ...],
+    first_trick: bool,
+    spades_broken: bool,
+) -> list[Action]:
+    """:func:`legal_cards`' cards as their interned actions, in one pass over the hand
+    (the list of cards and then of actions cost two): the legal actions of the play."""
+    table = _CARDS
+    if trick:
+        return following_plays(hand, table[trick[0][1]][0], table)
+    if first_trick or not spades_broken:
+        others: list[Action] = []
+        for c in hand:
+            suit, play = table[c]
+            if suit != _SPADE:
+                others.append(play)
+        if others:
+            return others
+    plays = _PLAYS
+    return [plays[c] for c in hand]
 
 
 def _whole(low: int, high: int) -> Callable[[JSON], str | None]:
@@ -104,6 +142,27 @@ def _with(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     changed = list(values)
     changed[index] = value
     return tuple(changed)
+
+
+def _may_play(
+    hand: tuple[str, ...],
+    trick: tuple[tuple[int, str], ...],
+    card: str,
+    first_trick: bool,
+    spades_broken: bool,
+) -> bool:
+    """``spades_tricks.may_play`` over the card table, for a card of the deck: the
+    legality check on every play."""
+    table = _CARDS
+    if trick:
+        return may_follow_led(hand, table[trick[0][1]][0], card, table)
+    if not holds(hand, card):
+        return False
+    if (first_trick or not spades_broken) and table[card][0] == _SPADE:
+        for c in hand:  # a spade leads early only from a hand of spades
+            if table[c][0] != _SPADE:
+                return False
+    return True
 
 
 _TEAMS: Final = tuple(frozenset(s for s in range(SEATS) if team_of(s) == t) for t in (0, 1))
@@ -171,7 +230,7 @@ class Spades(Game[SpadesState]):
         return SEATS
 
     def to_act(self, state: SpadesState) -> frozenset[int]:
-        return frozenset() if state.phase == OVER else frozenset((state.turn,))
+        return NOBODY if state.phase == OVER else ALONE[state.turn]
 
     def timers(self, state: SpadesState) -> tuple[Timer, ...]:
         """One turn timer, keyed by round, phase and trick so a late expiry is refused."""
@@ -182,18 +241,39 @@ class Spades(Game[SpadesState]):
         return (Timer(key=key, seat=state.turn, kind="turn"),)
 
     def _legal_actions(self, state: SpadesState, seat: int) -> list[Action]:
-        if seat != state.turn or state.phase == OVER:
+        # The play's phase first: a phase found by identity compares no characters.
+        if seat != state.turn:
+            return []
+        if state.phase == PLAY:
+            return _legal_plays(
+                state.hands[seat], state.trick, state.tricks_done == 0, state.spades_broken
+            )
+        if state.phase == OVER:
             return []
         if state.phase == BLIND:
             return list(_BLIND_CHOICES)
-        if state.phase == BID:
-            return list(_BIDS)
-        return [_PLAYS[c] for c in self._playable(state, seat)]
+        return list(_BIDS)
 
     def _is_legal(self, state: SpadesState, seat: int, action: Action) -> bool:
         """As the contract's, without building the list of actions: a bid or a card is
         checked against its one interned action (and a card against the playable ones)."""
-        if seat != state.turn or state.phase == OVER:
+        if seat != state.turn:
+            return False
+        if state.phase == PLAY:
+            cards = action.cards
+            if len(cards) != 1:
+                return False
+            canonical = _PLAYS.get(cards[0])
+            if canonical is None or (action is not canonical and action != canonical):
+                return False
+            return _may_play(
+                state.hands[seat],
+                state.trick,
+                cards[0],
+                state.tricks_done == 0,
+                state.spades_broken,
+            )
+        if state.phase == OVER:
             return False
         if state.phase == BID:
             amount = action.amount
@@ -201,21 +281,7 @@ class Spades(Game[SpadesState]):
                 return False
             bid = _BIDS[amount]
             return action is bid or action == bid
-        if state.phase == BLIND:
-            return action in _BLIND_CHOICES
-        cards = action.cards
-        if len(cards) != 1 or cards[0] not in _PLAYS:
-            return False
-        canonical = _PLAYS[cards[0]]
-        if action is not canonical and action != canonical:
-            return False
-        return may_play(
-            state.hands[seat],
-            state.trick,
-            cards[0],
-            first_trick=state.tricks_done == 0,
-            spades_broken=state.spades_broken,
-        )
+        return action in _BLIND_CHOICES  # deciding on blind nil
 
     def _playable(self, state: SpadesState, seat: int) -> list[str]:
         return legal_cards(
@@ -274,6 +340,8 @@ class Spades(Game[SpadesState]):
     ) -> tuple[SpadesState, list[Event]]:
         if action.kind is ActionKind.EXPIRE:
             return self._play_expiry(state, seat, action)
+        if state.phase == PLAY:
+            return self._play(state, seat, action.cards[0])
         if state.phase == BLIND:
             return self._decide_blind(state, seat, action.kind is ActionKind.BLIND_NIL)
         if state.phase == BID:
@@ -320,10 +388,11 @@ class Spades(Game[SpadesState]):
 
     def _play(self, state: SpadesState, seat: int, card: str) -> tuple[SpadesState, list[Event]]:
         st = state.copy()
-        st.hands = _with(state.hands, seat, tuple(c for c in state.hands[seat] if c != card))
-        trick = (*state.trick, (seat, card))
+        st.hands = with_hand(state.hands, seat, without(state.hands[seat], card))
+        # Concatenated, not unpacked: compiled, the unpacking builds a list first.
+        trick = state.trick + ((seat, card),)  # noqa: RUF005
         events: list[Event] = [{"type": "card_played", "seat": seat, "card": card}]
-        if not state.spades_broken and suit_of(card) == SPADES:
+        if not state.spades_broken and _SUIT[card] == SPADES:
             st.spades_broken = True
             events.append({"type": "spades_broken", "seat": seat})
         if len(trick) < SEATS:
@@ -334,7 +403,8 @@ class Spades(Game[SpadesState]):
         st.trick = ()
         st.tricks_done = state.tricks_done + 1
         st.tricks_won = _with(state.tricks_won, winner, state.tricks_won[winner] + 1)
-        st.taken = state.taken + tuple([c for _, c in trick])
+        cards = (trick[0][1], trick[1][1], trick[2][1], trick[3][1])
+        st.taken = state.taken + cards
         st.last_trick = trick
         st.turn = winner
         events.append(

@@ -18,8 +18,7 @@ A team's round, in the seed's words (``seeds/004``) and RULES:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 TRICKS_PER_ROUND: Final = 13
 NIL_POINTS: Final = 100
@@ -29,32 +28,93 @@ BAG_LIMIT_PENALTY: Final = 100
 MAX_TIEBREAK_ROUNDS: Final = 3
 
 
-@dataclass(frozen=True, slots=True)
-class Member:
+class _Value:
+    """Equality and ``repr`` by the fields named in ``FIELDS``, as a dataclass has them.
+
+    The scoring's records are plain classes with their ``__init__`` written out, not
+    dataclasses: compiled by mypyc, a frozen dataclass is still built by its generated
+    *Python* ``__init__``, which cost more than the rest of scoring a round. Treat them
+    as immutable."""
+
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple([getattr(self, name) for name in self.FIELDS])
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, _Value)
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        pairs = ", ".join(f"{n}={v!r}" for n, v in zip(self.FIELDS, self._values(), strict=True))
+        return f"{type(self).__name__}({pairs})"
+
+
+class Member(_Value):
     """One player's part in a round: the bid (0 = nil), tricks taken, and a blind nil."""
 
-    bid: int
-    tricks: int
-    blind: bool = False
+    FIELDS = ("bid", "tricks", "blind")
+
+    def __init__(self, bid: int, tricks: int, blind: bool = False) -> None:
+        self.bid = bid
+        self.tricks = tricks
+        self.blind = blind
 
 
-@dataclass(frozen=True, slots=True)
-class TeamRound:
+class TeamRound(_Value):
     """How a team's score and bag count moved in one round, item by item."""
 
-    contract: int
-    tricks: int
-    made: bool
-    contract_points: int
-    bags_taken: int
-    bag_points: int
-    bag_penalty: int
-    nil_points: int
-    boston: bool
-    boston_points: int
-    score_before: int
-    score: int
-    bags: int
+    FIELDS = (
+        "contract",
+        "tricks",
+        "made",
+        "contract_points",
+        "bags_taken",
+        "bag_points",
+        "bag_penalty",
+        "nil_points",
+        "boston",
+        "boston_points",
+        "score_before",
+        "score",
+        "bags",
+    )
+
+    def __init__(
+        self,
+        *,
+        contract: int,
+        tricks: int,
+        made: bool,
+        contract_points: int,
+        bags_taken: int,
+        bag_points: int,
+        bag_penalty: int,
+        nil_points: int,
+        boston: bool,
+        boston_points: int,
+        score_before: int,
+        score: int,
+        bags: int,
+    ) -> None:
+        self.contract = contract
+        self.tricks = tricks
+        self.made = made
+        self.contract_points = contract_points
+        self.bags_taken = bags_taken
+        self.bag_points = bag_points
+        self.bag_penalty = bag_penalty
+        self.nil_points = nil_points
+        self.boston = boston
+        self.boston_points = boston_points
+        self.score_before = score_before
+        self.score = score
+        self.bags = bags
 
     @property
     def delta(self) -> int:
@@ -97,34 +157,32 @@ def score_team_round(
     boston_bonus: int = 0,
 ) -> TeamRound:
     """The team's new score and bag count after a round (RULES §3.5-3.9)."""
-    contract = sum(m.bid for m in members)
-    tricks = sum(m.tricks for m in members)
+    first, second = members
+    contract = first.bid + second.bid
+    tricks = first.tricks + second.tricks
     made = tricks >= contract
     bags_taken = tricks - contract if made else 0
     bag_count = bags + bags_taken
     cycles = bag_count // BAG_LIMIT
     boston = tricks == TRICKS_PER_ROUND
     contract_points = 10 * contract if made else -10 * contract
-    parts = (
-        contract_points,
-        bags_taken * bag_points,
-        -BAG_LIMIT_PENALTY * cycles,
-        sum(nil_points(m) for m in members),
-        boston_bonus if boston else 0,
-    )
+    bag_part = bags_taken * bag_points
+    penalty = -BAG_LIMIT_PENALTY * cycles
+    nils = nil_points(first) + nil_points(second)
+    boston_points = boston_bonus if boston else 0
     return TeamRound(
         contract=contract,
         tricks=tricks,
         made=made,
-        contract_points=parts[0],
+        contract_points=contract_points,
         bags_taken=bags_taken,
-        bag_points=parts[1],
-        bag_penalty=parts[2],
-        nil_points=parts[3],
+        bag_points=bag_part,
+        bag_penalty=penalty,
+        nil_points=nils,
         boston=boston,
-        boston_points=parts[4],
+        boston_points=boston_points,
         score_before=score,
-        score=score + sum(parts),
+        score=score + contract_points + bag_part + penalty + nils + boston_points,
         bags=bag_count - BAG_LIMIT * cycles,
     )
 
@@ -141,26 +199,29 @@ def score_round(
 ) -> tuple[TeamRound, TeamRound]:
     """Both teams' rounds from the four seats' bids and tricks: seats 0+2 are team 0,
     seats 1+3 team 1."""
-    team0, team1 = (
+    return (
         score_team_round(
-            scores[t],
-            bags[t],
-            (
-                Member(bids[t], tricks[t], blind[t]),
-                Member(bids[t + 2], tricks[t + 2], blind[t + 2]),
-            ),
+            scores[0],
+            bags[0],
+            (Member(bids[0], tricks[0], blind[0]), Member(bids[2], tricks[2], blind[2])),
             bag_points=bag_points,
             boston_bonus=boston_bonus,
-        )
-        for t in (0, 1)
+        ),
+        score_team_round(
+            scores[1],
+            bags[1],
+            (Member(bids[1], tricks[1], blind[1]), Member(bids[3], tricks[3], blind[3])),
+            bag_points=bag_points,
+            boston_bonus=boston_bonus,
+        ),
     )
-    return team0, team1
 
 
 def game_decided(scores: tuple[int, int], target: int, lose_at: int) -> bool:
     """Does the game end after this round? A team at ``target`` or more, or at
     ``lose_at`` or less, ends it (RULES 3.11; the floor is our addition, see the engine)."""
-    return max(scores) >= target or min(scores) <= lose_at
+    high, low = (scores[0], scores[1]) if scores[0] >= scores[1] else (scores[1], scores[0])
+    return high >= target or low <= lose_at
 
 
 def winner_after_round(scores: tuple[int, int], target: int, lose_at: int) -> int | None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from tavolo.cardgames.contract import JSON
-from tavolo.cardgames.games.french_deck import full_deck, sort_hand
+from tavolo.cardgames.games.french_deck import deal_hands, full_deck
 from tavolo.cardgames.rng import SeededRandom
 from tavolo.cardgames.slotted import SlottedState
 
@@ -185,8 +185,7 @@ def team_of(seat: int) -> int:
 def deal(rng: SeededRandom, first_bidder: int) -> tuple[tuple[str, ...], ...]:
     deck = full_deck()
     rng.shuffle(deck)
-    order = bidding_order(first_bidder)
-    return tuple(sort_hand(deck[order.index(s) :: SEATS]) for s in range(SEATS))
+    return deal_hands(deck, bidding_order(first_bidder))
 
 
 def start_round(state: SpadesState, round_no: int, first_bidder: int) -> SpadesState:

@@ -50,10 +50,12 @@ def may_play(
     """Is ``card`` among :func:`legal_cards`? Checked without building the list."""
     if trick:
         return tricks.may_follow(hand, trick, card, ORDER)
-    if card not in hand:
+    cards = tuple(hand)  # the state's own tuple, no copy: compiled, tuples read fastest
+    if card not in cards:
         return False
-    if (first_trick or not spades_broken) and suit_of(card) == SPADES:
-        return all(suit_of(c) == SPADES for c in hand)
+    suit = ORDER.suit
+    if (first_trick or not spades_broken) and suit[card] == SPADES:
+        return all(suit[c] == SPADES for c in cards)
     return True
 
 
