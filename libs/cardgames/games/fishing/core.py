@@ -33,7 +33,7 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import JSON, Event, Game, Outcome, Timer, View
 from tavolo.cardgames.errors import GameOver, NotYourTurn, RuleError
 from tavolo.cardgames.games.fishing.accusi import POINTS, accuso
-from tavolo.cardgames.games.fishing.captures import SCOPA, captures, is_ace_sweep
+from tavolo.cardgames.games.fishing.captures import SCOPA, capture_sets, captures, is_ace_sweep
 from tavolo.cardgames.games.fishing.deck import DECKS, DENARI, sort_cards
 from tavolo.cardgames.games.fishing.match import (
     MAX_TIEBREAK_HANDS,
@@ -57,6 +57,9 @@ from tavolo.cardgames.rng import SeededRandom
 
 CIRULLA_BONUS_SUM = 15
 DENARI_IN_DECK = 10
+NOBODY_TO_ACT: Final[frozenset[int]] = frozenset()
+ONLY_SEAT: Final = tuple(frozenset((seat,)) for seat in range(4))
+"""Who is to act, one seat: the same immutable set each time rather than a new one."""
 
 
 class FishingGame(Game[FishingState]):
@@ -113,7 +116,7 @@ class FishingGame(Game[FishingState]):
         return state.seats
 
     def to_act(self, state: FishingState) -> frozenset[int]:
-        return frozenset() if state.over else frozenset((state.turn,))
+        return NOBODY_TO_ACT if state.over else ONLY_SEAT[state.turn]
 
     def timers(self, state: FishingState) -> tuple[Timer, ...]:
         """One turn timer, keyed by the step so a late expiry is refused."""
@@ -124,42 +127,28 @@ class FishingGame(Game[FishingState]):
     def _legal_actions(self, state: FishingState, seat: int) -> list[Action]:
         if state.over or seat != state.turn:
             return []
-        actions: list[Action] = []
-        hand = state.hands[seat]
-        rules, deck = state.rules, state.deck
-        if rules.accusi and state.may_declare[seat]:
-            kind = accuso(deck, hand)
-            if kind is not None:
-                actions.append(Action(ActionKind.CALL, call=kind))
-        table = state.table
-        value = deck.value
-        values = tuple(value[c] for c in table)
-        for card in hand:
-            found = captures(rules.style, values, value[card], rules.fewest)
-            if not found:
-                actions.append(_play_action(card, ()))
-            for taken in found:
-                actions.append(_play_action(card, tuple([table[i] for i in taken])))
-        return actions
+        return list(listed_moves(state, seat))
 
     def _is_legal(self, state: FishingState, seat: int, action: Action) -> bool:
-        """As ``action in legal_actions``, asking only about the card played."""
+        """As ``action in legal_actions``, read from the moves listed for this state."""
         if state.over or seat != state.turn:
             return False
+        moves = listed_moves(state, seat)
+        for move in moves:
+            if move is action:  # the listed move itself, as random and bot players send
+                return True
         if action.kind is not ActionKind.PLAY:
-            return action in self._legal_actions(state, seat)
+            return action in moves
         if len(action.cards) != 1 or action.cards[0] not in state.hands[seat]:
             return False
         action = _in_table_order(state, action)
-        listed = _play_action(action.cards[0], action.capture)  # built once, not per check
+        listed = _play_action(action.cards[0], action.capture)
         if action is not listed and action != listed:
             return False
-        table, value = state.table, state.deck.value
-        values = tuple(value[c] for c in table)
-        found = captures(state.rules.style, values, value[action.cards[0]], state.rules.fewest)
-        if not found:
-            return not action.capture
-        return any(tuple(table[i] for i in taken) == action.capture for taken in found)
+        for move in moves:
+            if move is listed:
+                return True
+        return listed in moves  # a listed play built again (its cache started afresh)
 
     def _explain(self, state: FishingState, seat: int, action: Action) -> RuleError:
         if state.over:
@@ -335,22 +324,67 @@ class FishingGame(Game[FishingState]):
         return hidden
 
 
-_PLAYS: dict[tuple[str, tuple[str, ...]], Action] = {}
-PLAYS_LIMIT: Final = 20_000
+PLAYS_LIMIT: Final = 2_000
 """An action is an immutable value, and building one (eleven fields) costs more than the
-rest of listing it, so each (card, capture) play is built once, up to this many before
-the cache starts afresh."""
+rest of listing it, so each (card, capture) play is built once, kept by card (up to this
+many captures a card before its cache starts afresh)."""
+_LAYS: Final = {
+    card: Action(ActionKind.PLAY, cards=(card,)) for deck in DECKS.values() for card in deck.codes
+}
+"""Every card laid, taking nothing: built once, found by the card alone."""
+_PLAYS: Final[dict[str, dict[tuple[str, ...], Action]]] = {card: {} for card in _LAYS}
+_CALLS: Final = {kind: Action(ActionKind.CALL, call=kind) for kind in POINTS}
 
 
 def _play_action(card: str, capture: tuple[str, ...]) -> Action:
     """``PLAY(cards=(card,), capture=capture)``, shared between the turns that offer it."""
-    key = (card, capture)
-    known = _PLAYS.get(key)
+    if not capture:
+        laid = _LAYS.get(card)
+        if laid is not None:
+            return laid
+    plays = _PLAYS.get(card)
+    if plays is None:  # not a card of the decks: its play is refused, never listed
+        return Action(ActionKind.PLAY, cards=(card,), capture=capture)
+    known = plays.get(capture)
     if known is None:
-        if len(_PLAYS) >= PLAYS_LIMIT:
-            _PLAYS.clear()
-        known = _PLAYS[key] = Action(ActionKind.PLAY, cards=(card,), capture=capture)
+        if len(plays) >= PLAYS_LIMIT:
+            plays.clear()
+        known = plays[capture] = Action(ActionKind.PLAY, cards=(card,), capture=capture)
     return known
+
+
+def listed_moves(state: FishingState, seat: int) -> tuple[Action, ...]:
+    """The legal moves of ``seat``, the seat to play, listed once per state: an accuso it
+    may declare, then each card of the hand with each capture it has (its value's
+    captures generated once), or laid when it has none."""
+    hand, table, may = state.hands[seat], state.table, state.may_declare
+    if state.listed_hand is hand and state.listed_table is table and state.listed_may is may:
+        return state.listed
+    rules = state.rules
+    deck = DECKS[rules.deck_name]
+    moves: list[Action] = []
+    if rules.accusi and may[seat]:
+        kind = accuso(deck, hand)
+        if kind is not None:
+            moves.append(_CALLS[kind])
+    value = deck.value
+    values = tuple([value[c] for c in table])
+    style, fewest = rules.style, rules.fewest
+    last = 0
+    taken: list[tuple[str, ...]] = []
+    for card in hand:
+        card_value = value[card]
+        if card_value != last:  # a hand is in order of value: each value's captures once
+            taken = capture_sets(style, values, table, card_value, fewest)
+            last = card_value
+        if not taken:
+            moves.append(_play_action(card, ()))
+        for capture in taken:
+            moves.append(_play_action(card, capture))
+    listed = tuple(moves)
+    state.listed, state.listed_hand, state.listed_table = listed, hand, table
+    state.listed_may = may
+    return listed
 
 
 def final_keys(state: FishingState) -> list[tuple[int, ...]]:
@@ -364,7 +398,16 @@ def final_keys(state: FishingState) -> list[tuple[int, ...]]:
 def _in_table_order(state: FishingState, action: Action) -> Action:
     """A play whose capture lists table cards in any order, put in table order."""
     capture = action.capture
-    if len(capture) < 2 or len(set(capture)) != len(capture):
+    n = len(capture)
+    if n < 2:
+        return action
+    found = 0
+    for card in state.table:  # already in table order, as listed: nothing to build
+        if card == capture[found]:
+            found += 1
+            if found == n:
+                return action
+    if len(set(capture)) != n:
         return action
     if not all(c in state.table for c in capture):
         return action

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from tavolo.cardgames.actions import Action
 from tavolo.cardgames.games.fishing.deck import DECKS, Deck
 from tavolo.cardgames.games.fishing.scoring import Extras, SideCount
 from tavolo.cardgames.rng import SeededRandom
@@ -117,9 +118,15 @@ class FishingState(SlottedState):
     - ``tied``: the sides playing tie-break hands (empty otherwise), ``tiebreaks``: their
       points in each; ``ko_loser``, ``cappotto_side``: how a match was decided;
     - ``step``: actions applied, which makes every timer key unique.
+
+    Besides the fields, a state keeps the legal moves of the seat to play once they are
+    listed (``listed``, for the hand, table and ``may_declare`` in ``listed_hand``,
+    ``listed_table`` and ``listed_may``): the legality check of the move then looks it up
+    instead of listing again. It is not a field: copies, equality and pickles leave it
+    out, and it is read only while those three are the very tuples it was listed for.
     """
 
-    __slots__ = _FIELDS
+    __slots__ = (*_FIELDS, "listed", "listed_hand", "listed_table", "listed_may")
     FIELDS = _FIELDS
 
     def __init__(
@@ -181,6 +188,10 @@ class FishingState(SlottedState):
         self.over = over
         self.step = step
         self.rng = rng
+        self.listed: tuple[Action, ...] = ()
+        self.listed_hand: tuple[str, ...] | None = None
+        self.listed_table: tuple[str, ...] | None = None
+        self.listed_may: tuple[bool, ...] | None = None
 
     def copy(self) -> FishingState:
         """A new state with the same fields, named one by one: it is on every action's path."""
