@@ -325,32 +325,47 @@ class FishingGame(Game[FishingState]):
 
 
 PLAYS_LIMIT: Final = 2_000
-"""An action is an immutable value, and building one (eleven fields) costs more than the
-rest of listing it, so each (card, capture) play is built once, kept by card (up to this
-many captures a card before its cache starts afresh)."""
-_LAYS: Final = {
-    card: Action(ActionKind.PLAY, cards=(card,)) for deck in DECKS.values() for card in deck.codes
+"""How many capturing plays a card keeps before its cache starts afresh."""
+
+
+class CardPlays:
+    """One card's capture value and its plays, each built once and shared between the
+    turns that offer it: an action is an immutable value, and building one (eleven
+    fields) costs more than the rest of listing it."""
+
+    def __init__(self, card: str, value: int) -> None:
+        self.card = card
+        self.value = value
+        self.laid = Action(ActionKind.PLAY, cards=(card,))
+        self.plays: dict[tuple[str, ...], Action] = {}
+
+    def play(self, capture: tuple[str, ...]) -> Action:
+        """``PLAY(cards=(card,), capture=capture)``; laid when ``capture`` is empty."""
+        if not capture:
+            return self.laid
+        known = self.plays.get(capture)
+        if known is None:
+            if len(self.plays) >= PLAYS_LIMIT:
+                self.plays.clear()
+            known = Action(ActionKind.PLAY, cards=(self.card,), capture=capture)
+            self.plays[capture] = known
+        return known
+
+
+_CARDS: Final = {
+    card: CardPlays(card, deck.value[card]) for deck in DECKS.values() for card in deck.codes
 }
-"""Every card laid, taking nothing: built once, found by the card alone."""
-_PLAYS: Final[dict[str, dict[tuple[str, ...], Action]]] = {card: {} for card in _LAYS}
+"""Every card of both decks, by code (a code the two decks share has the same value in
+both: A to 7)."""
 _CALLS: Final = {kind: Action(ActionKind.CALL, call=kind) for kind in POINTS}
 
 
 def _play_action(card: str, capture: tuple[str, ...]) -> Action:
     """``PLAY(cards=(card,), capture=capture)``, shared between the turns that offer it."""
-    if not capture:
-        laid = _LAYS.get(card)
-        if laid is not None:
-            return laid
-    plays = _PLAYS.get(card)
+    plays = _CARDS.get(card)
     if plays is None:  # not a card of the decks: its play is refused, never listed
         return Action(ActionKind.PLAY, cards=(card,), capture=capture)
-    known = plays.get(capture)
-    if known is None:
-        if len(plays) >= PLAYS_LIMIT:
-            plays.clear()
-        known = plays[capture] = Action(ActionKind.PLAY, cards=(card,), capture=capture)
-    return known
+    return plays.play(capture)
 
 
 def listed_moves(state: FishingState, seat: int) -> tuple[Action, ...]:
@@ -361,26 +376,24 @@ def listed_moves(state: FishingState, seat: int) -> tuple[Action, ...]:
     if state.listed_hand is hand and state.listed_table is table and state.listed_may is may:
         return state.listed
     rules = state.rules
-    deck = DECKS[rules.deck_name]
     moves: list[Action] = []
     if rules.accusi and may[seat]:
-        kind = accuso(deck, hand)
+        kind = accuso(DECKS[rules.deck_name], hand)
         if kind is not None:
             moves.append(_CALLS[kind])
-    value = deck.value
-    values = tuple([value[c] for c in table])
+    values = tuple([_CARDS[c].value for c in table])
     style, fewest = rules.style, rules.fewest
     last = 0
     taken: list[tuple[str, ...]] = []
     for card in hand:
-        card_value = value[card]
-        if card_value != last:  # a hand is in order of value: each value's captures once
-            taken = capture_sets(style, values, table, card_value, fewest)
-            last = card_value
+        plays = _CARDS[card]
+        if plays.value != last:  # a hand is in order of value: each value's captures once
+            taken = capture_sets(style, values, table, plays.value, fewest)
+            last = plays.value
         if not taken:
-            moves.append(_play_action(card, ()))
+            moves.append(plays.laid)
         for capture in taken:
-            moves.append(_play_action(card, capture))
+            moves.append(plays.play(capture))
     listed = tuple(moves)
     state.listed, state.listed_hand, state.listed_table = listed, hand, table
     state.listed_may = may
@@ -517,9 +530,8 @@ def _play(state: FishingState, seat: int, action: Action, events: list[Event]) -
     scopa = False
     if capture:
         table = state.table
-        if rules.style != SCOPA and DECKS[rules.deck_name].value[card] == 1:
-            value = DECKS[rules.deck_name].value
-            sweep = is_ace_sweep(rules.style, tuple([value[c] for c in table]), 1)
+        if rules.style != SCOPA and _CARDS[card].value == 1:
+            sweep = is_ace_sweep(rules.style, tuple([_CARDS[c].value for c in table]), 1)
         else:
             sweep = False  # only an ace of Asso or Cirulla sweeps (is_ace_sweep)
         state.table = table = tuple([c for c in table if c not in capture])
@@ -569,7 +581,15 @@ def _cappotto(state: FishingState, side: int, events: list[Event]) -> bool:
     """CIRULLA-9: all ten denari in one side's captures end the match at once."""
     if not state.rules.cappotto:
         return False
-    if sum(1 for c in state.piles[side] if state.deck.is_denari(c)) < DENARI_IN_DECK:
+    pile = state.piles[side]
+    if len(pile) < DENARI_IN_DECK:
+        return False
+    suit = DECKS[state.rules.deck_name].suit
+    held = 0
+    for card in pile:
+        if suit[card] == DENARI:
+            held += 1
+    if held < DENARI_IN_DECK:
         return False
     state.cappotto_side = side
     _finish(state, "cappotto", events)
