@@ -114,6 +114,31 @@ def _walk(
         chosen.pop()
 
 
+SUMS_KEPT: Final = (1 << (CIRULLA_SUM + 1)) - 1
+"""The sums :func:`sums_reached` keeps track of: 0 to 15."""
+
+
+def sums_reached(values: tuple[int, ...]) -> tuple[int, int]:
+    """The sums the table's cards reach, as bitmasks (bit s: the sum s, up to 15): by one
+    card, and by two or more together."""
+    one = more = 0
+    for value in values:
+        more = (more | more << value | one << value) & SUMS_KEPT
+        one |= 1 << value
+    return one & SUMS_KEPT, more
+
+
+def may_capture(style: str, one: int, more: int, value: int) -> bool:
+    """Has a card of ``value`` any capture on a table reaching the sums ``one`` and
+    ``more`` (:func:`sums_reached`)? When not, :func:`capture_sets` finds none, and the
+    walk need not look."""
+    if value == 1 and style != SCOPA:
+        return one != 0  # an ace takes an ace, or else the whole table
+    if (one | more) >> value & 1:
+        return True
+    return style == CIRULLA and (one | more) >> (CIRULLA_SUM - value) & 1 != 0
+
+
 def _ace_sets(values: tuple[int, ...], labels: tuple[T, ...], found: list[tuple[T, ...]]) -> None:
     """ASSO-3 and CIRULLA-4: with an ace on the table the ace takes one ace; otherwise it
     takes the whole table; on an empty table it takes nothing."""

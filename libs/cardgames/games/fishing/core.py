@@ -33,7 +33,14 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import JSON, Event, Game, Outcome, Timer, View
 from tavolo.cardgames.errors import GameOver, NotYourTurn, RuleError
 from tavolo.cardgames.games.fishing.accusi import POINTS, accuso
-from tavolo.cardgames.games.fishing.captures import SCOPA, capture_sets, captures, is_ace_sweep
+from tavolo.cardgames.games.fishing.captures import (
+    SCOPA,
+    capture_sets,
+    captures,
+    is_ace_sweep,
+    may_capture,
+    sums_reached,
+)
 from tavolo.cardgames.games.fishing.deck import DECKS, DENARI, sort_cards
 from tavolo.cardgames.games.fishing.match import (
     MAX_TIEBREAK_HANDS,
@@ -358,6 +365,8 @@ _CARDS: Final = {
 """Every card of both decks, by code (a code the two decks share has the same value in
 both: A to 7)."""
 _CALLS: Final = {kind: Action(ActionKind.CALL, call=kind) for kind in POINTS}
+NO_CAPTURES: Final[list[tuple[str, ...]]] = []
+"""A card's captures when it has none (read, never changed)."""
 
 
 def _play_action(card: str, capture: tuple[str, ...]) -> Action:
@@ -382,14 +391,17 @@ def listed_moves(state: FishingState, seat: int) -> tuple[Action, ...]:
         if kind is not None:
             moves.append(_CALLS[kind])
     values = tuple([_CARDS[c].value for c in table])
+    one, more = sums_reached(values)
     style, fewest = rules.style, rules.fewest
     last = 0
-    taken: list[tuple[str, ...]] = []
+    taken = NO_CAPTURES
     for card in hand:
         plays = _CARDS[card]
         if plays.value != last:  # a hand is in order of value: each value's captures once
-            taken = capture_sets(style, values, table, plays.value, fewest)
             last = plays.value
+            taken = NO_CAPTURES
+            if may_capture(style, one, more, last):  # else no walk need look
+                taken = capture_sets(style, values, table, last, fewest)
         if not taken:
             moves.append(plays.laid)
         for capture in taken:
