@@ -450,7 +450,8 @@ def _start_hand(state: FishingState, events: list[Event]) -> None:
     n = len(state.sides)
     state.rng = rng
     state.hand_no += 1
-    state.hands = tuple(sort_cards(rules.deck, h) for h in hands)
+    deck = DECKS[rules.deck_name]
+    state.hands = tuple([sort_cards(deck, h) for h in hands])
     state.table = table
     state.opening = table
     state.stock = stock
@@ -482,7 +483,9 @@ def dealer_bonus(state: FishingState, events: list[Event]) -> None:
     capture, worth 1 or 2 scope."""
     side = state.side_of(state.dealer)
     state.last_capturer = side
-    total = sum(state.deck.value[c] for c in state.table)
+    total = 0
+    for card in state.table:
+        total += _CARDS[card].value
     if total % CIRULLA_BONUS_SUM or not state.table:
         return
     scope = total // CIRULLA_BONUS_SUM
@@ -581,7 +584,8 @@ def _later_deal(state: FishingState, events: list[Event]) -> None:
     seats, first = state.seats, state.first_player()
     size = min(LATER_DEAL, len(state.stock) // seats)
     hands = deal_hands(state.stock, first, seats, size)
-    state.hands = tuple(sort_cards(state.deck, h) for h in hands)
+    deck = state.deck
+    state.hands = tuple([sort_cards(deck, h) for h in hands])
     state.stock = state.stock[size * seats :]
     state.may_declare = (state.rules.accusi,) * seats
     state.declared = ("",) * seats

@@ -45,9 +45,10 @@ class Deck:
         self.suit: dict[str, int] = {r + s: n for n, s in enumerate(suits) for r in ranks}
         # each card's place in display order (by value, then suit), the key of a sort
         self.order: dict[str, int] = {c: self.value[c] * 4 + self.suit[c] for c in self.codes}
-        # what the count reads of a card in one look-up: its primiera points * 4 + its suit
+        # what the count reads of a card in one look-up: value << 7 | primiera points << 2
+        # | suit
         self.count_key: dict[str, int] = {
-            c: PRIMIERA[self.value[c]] * 4 + self.suit[c] for c in self.codes
+            c: self.value[c] << 7 | PRIMIERA[self.value[c]] << 2 | self.suit[c] for c in self.codes
         }
 
     def card(self, value: int, suit: int) -> str:

@@ -24,6 +24,7 @@ NAPOLA_MIN: Final = 3
 PICCOLA_MAX: Final = 6
 GRANDE_POINTS: Final = 5
 GRANDE_VALUES: Final = (8, 9, 10)
+GRANDE_MASK: Final = 1 << 8 | 1 << 9 | 1 << 10
 
 
 _LINE_FIELDS: Final = ("name", "held", "points")
@@ -153,15 +154,18 @@ def count_hand(
     denari: list[int] = []
     prim: list[int | None] = []
     shown: list[int] = []
+    runs: list[int] = []  # by side: the denari held, bit v for the denaro of value v
     for pile in piles:  # one pass a pile: the denari and each suit's best primiera card
         held = 0
+        values = 0
         best = [0, 0, 0, 0]
         for card in pile:
             key = count_key[card]
             card_suit = key & 3
             if card_suit == DENARI:
                 held += 1
-            points = key >> 2
+                values |= 1 << (key >> 7)
+            points = key >> 2 & 31
             if points > best[card_suit]:
                 best[card_suit] = points
         total = best[0] + best[1] + best[2] + best[3]
@@ -169,11 +173,12 @@ def count_hand(
         denari.append(held)
         prim.append(total if best[0] and best[1] and best[2] and best[3] else None)
         shown.append(total)
-    settebello = deck.card(SETTEBELLO_VALUE, DENARI)
+        runs.append(values)
     won_cards, won_denari, won_primiera = most(cards), most(denari), most(prim)
     counts = []
-    for side, pile in enumerate(piles):
-        has_sette = int(settebello in pile)
+    for side in range(len(piles)):
+        held = runs[side]
+        has_sette = held >> SETTEBELLO_VALUE & 1
         lines = [
             Line("carte", cards[side], int(won_cards == side)),
             Line("denari", denari[side], int(won_denari == side)),
@@ -181,14 +186,18 @@ def count_hand(
             Line("primiera", shown[side], int(won_primiera == side)),
             Line("scope", scope[side], scope[side]),
         ]
+        run = 0  # denari in an unbroken run from the ace (denari_run)
+        while held >> (run + 1) & 1:
+            run += 1
         if extras.napola:
-            run = napola(deck, pile)
-            lines.append(Line("napola", run, run))
+            points = run if run >= NAPOLA_MIN else 0
+            lines.append(Line("napola", points, points))
         if extras.re_bello:
-            re_bello = int(deck.card(RE_VALUE, DENARI) in pile)
+            re_bello = held >> RE_VALUE & 1
             lines.append(Line("re bello", re_bello, re_bello))
         if extras.grande_piccola:
-            big, small = grande(deck, pile), piccola(deck, pile)
+            big = GRANDE_POINTS if held & GRANDE_MASK == GRANDE_MASK else 0
+            small = min(run, PICCOLA_MAX) if run >= NAPOLA_MIN else 0
             lines.append(Line("grande", int(big > 0), big))
             lines.append(Line("piccola", small, small))
         if accusi is not None:

@@ -273,7 +273,8 @@ def deal_hands(
 
 def needs_redeal(rules: FishingRules, table: tuple[str, ...]) -> bool:
     """SCOPA-1, ASSO-1, SCOPONE-1: three or more Re; CIRULLA-1: two or more aces."""
-    values = [rules.deck.value[c] for c in table]
+    value = DECKS[rules.deck_name].value
+    values = [value[c] for c in table]
     if rules.redeal_kings and values.count(10) >= 3:
         return True
     return rules.redeal_aces and values.count(1) >= 2
@@ -287,8 +288,9 @@ def fresh_deal(
     redeals, from a fresh shuffle."""
     redeals = 0
     first = (dealer + 1) % seats
+    codes = DECKS[rules.deck_name].codes
     while True:
-        deck = list(rules.deck.codes)
+        deck = list(codes)
         shuffle(deck)
         cards = tuple(deck)
         dealt = rules.hand_size * seats
