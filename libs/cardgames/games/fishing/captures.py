@@ -145,8 +145,8 @@ def _ace_sets(values: tuple[int, ...], labels: tuple[T, ...], found: list[tuple[
     for i in range(len(values)):
         if values[i] == 1:
             found.append((labels[i],))
-    if not found and values:
-        found.append(tuple(labels[: len(values)]))
+    if not found and values:  # a new tuple, never the table's own (a slice may be it)
+        found.append(tuple([labels[i] for i in range(len(values))]))
 
 
 def captures(style: str, values: tuple[int, ...], value: int, fewest: bool) -> tuple[Capture, ...]:
