@@ -336,13 +336,14 @@ PLAYS_LIMIT: Final = 2_000
 
 
 class CardPlays:
-    """One card's capture value and its plays, each built once and shared between the
-    turns that offer it: an action is an immutable value, and building one (eleven
-    fields) costs more than the rest of listing it."""
+    """One card's capture value, whether it is a denaro, and its plays, each built once
+    and shared between the turns that offer it: an action is an immutable value, and
+    building one (eleven fields) costs more than the rest of listing it."""
 
-    def __init__(self, card: str, value: int) -> None:
+    def __init__(self, card: str, value: int, denaro: bool) -> None:
         self.card = card
         self.value = value
+        self.denaro = denaro
         self.laid = Action(ActionKind.PLAY, cards=(card,))
         self.plays: dict[tuple[str, ...], Action] = {}
 
@@ -360,10 +361,12 @@ class CardPlays:
 
 
 _CARDS: Final = {
-    card: CardPlays(card, deck.value[card]) for deck in DECKS.values() for card in deck.codes
+    card: CardPlays(card, deck.value[card], deck.is_denari(card))
+    for deck in DECKS.values()
+    for card in deck.codes
 }
-"""Every card of both decks, by code (a code the two decks share has the same value in
-both: A to 7)."""
+"""Every card of both decks, by code (a code the two decks share, A to 7 of C, D or S,
+has the same value in both, and is a denaro in both or in neither)."""
 _CALLS: Final = {kind: Action(ActionKind.CALL, call=kind) for kind in POINTS}
 NO_CAPTURES: Final[list[tuple[str, ...]]] = []
 """A card's captures when it has none (read, never changed)."""
@@ -569,7 +572,12 @@ def _play(state: FishingState, seat: int, action: Action, events: list[Event]) -
         state.table = (*state.table, card)
         events.append({"type": "card_laid", "seat": seat, "card": card})
     state.plays = (*state.plays, (seat, card, capture, scopa))
-    if capture and rules.cappotto and _cappotto(state, side, events):
+    if (
+        capture
+        and rules.cappotto
+        and _takes_denari(card, capture)
+        and _cappotto(state, side, events)
+    ):
         return
     if any(state.hands):
         state.turn = (seat + 1) % state.seats
@@ -591,6 +599,13 @@ def _later_deal(state: FishingState, events: list[Event]) -> None:
     state.declared = ("",) * seats
     state.turn = first
     events.append({"type": "cards_dealt", "hands": [list(h) for h in state.hands]})
+
+
+def _takes_denari(card: str, capture: tuple[str, ...]) -> bool:
+    """Does this capture add a denaro to the pile? Only then can it make a cappotto: a
+    pile gains cards only by captures and leftovers, each checked, and by Cirulla's
+    opening bonus, at most four cards."""
+    return _CARDS[card].denaro or any(_CARDS[taken].denaro for taken in capture)
 
 
 def _cappotto(state: FishingState, side: int, events: list[Event]) -> bool:

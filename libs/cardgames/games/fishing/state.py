@@ -263,12 +263,13 @@ def deal_order(first: int, seats: int) -> tuple[int, ...]:
 def deal_hands(
     cards: tuple[str, ...], first: int, seats: int, size: int
 ) -> tuple[tuple[str, ...], ...]:
-    """Cards come off the top one at a time, from ``first`` round the table (RULES §0.5)."""
-    hands: list[list[str]] = [[] for _ in range(seats)]
-    order = deal_order(first, seats)
-    for n in range(size * seats):
-        hands[order[n % seats]].append(cards[n])
-    return tuple(tuple(h) for h in hands)
+    """Cards come off the top one at a time, from ``first`` round the table (RULES §0.5):
+    the k-th seat from ``first`` gets every ``seats``-th card from the k-th on."""
+    hands: list[tuple[str, ...]] = [()] * seats
+    dealt = size * seats
+    for k in range(seats):
+        hands[(first + k) % seats] = cards[k:dealt:seats]
+    return tuple(hands)
 
 
 def needs_redeal(rules: FishingRules, table: tuple[str, ...]) -> bool:
