@@ -355,7 +355,7 @@ class CardPlays:
         if known is None:
             if len(self.plays) >= PLAYS_LIMIT:
                 self.plays.clear()
-            known = Action(ActionKind.PLAY, cards=(self.card,), capture=capture)
+            known = Action(ActionKind.PLAY, (self.card,), capture)  # positional: cheaper
             self.plays[capture] = known
         return known
 

@@ -79,5 +79,17 @@ DECKS: Final = {"italian": ITALIAN, "french": FRENCH}
 
 
 def sort_cards(deck: Deck, cards: tuple[str, ...] | list[str]) -> tuple[str, ...]:
-    """Cards in display order: by value, then suit."""
-    return tuple(sorted(cards, key=deck.order.__getitem__))
+    """Cards in display order: by value, then suit. An insertion sort on each card's
+    place (``Deck.order``): a hand is three to ten cards, too few for ``sorted``'s set-up
+    to pay, compiled."""
+    order = deck.order
+    out = list(cards)
+    keys = [order[c] for c in out]
+    for i in range(1, len(out)):
+        key, card = keys[i], out[i]
+        j = i
+        while j and keys[j - 1] > key:
+            keys[j], out[j] = keys[j - 1], out[j - 1]
+            j -= 1
+        keys[j], out[j] = key, card
+    return tuple(out)
