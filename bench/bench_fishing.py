@@ -8,9 +8,10 @@ matches with each game's default options: Scopa, Asso Pigliatutto and Cirulla at
 Scopone at 4, and Pika, the reference (OpenSpiel has none of these games), at 4. Each
 runs on the Python sources (``interpreted``) and, when ``tools/compile_rules.py`` has built
 ``build/compiled`` (``make bench`` does), on the rules compiled by mypyc, in a child
-process. A shared machine drifts, so ``--rounds`` interleaved rounds each time every game
-once; each figure is its best round, with the median and range, and each game's ratio to
-Pika is taken within a round (median).
+process. Rates are in CPU time of the process (``time.process_time``: on a shared machine
+wall-clock rates swing with the load), and a shared machine still drifts, so ``--rounds``
+interleaved rounds each time every game once; each figure is its best round, with the
+median and range, and each game's ratio to Pika is taken within a round (median).
 """
 
 from __future__ import annotations
@@ -45,9 +46,9 @@ def measure(games: int) -> dict[str, Any]:
         game = get_game(name)
         random_games(game, seats, [b"warm-up"], random.Random(0))
         seeds = [f"{name}-{n}".encode() for n in range(games)]
-        start = time.perf_counter()
+        start = time.process_time()
         played, actions = random_games(game, seats, seeds, random.Random(1))
-        seconds = time.perf_counter() - start
+        seconds = time.process_time() - start
         figures[name] = {
             "games/s": played / seconds,
             "actions/s": actions / seconds,

@@ -28,15 +28,23 @@ def matta(deck: Deck) -> str:
 
 
 def accuso(deck: Deck, cards: Sequence[str]) -> str | None:
-    """The accuso three cards may declare (``"decino"``, ``"cirulla"``), else ``None``."""
+    """The accuso three cards may declare (``"decino"``, ``"cirulla"``), else ``None``.
+    One pass, no list: it is asked at the first turn of every deal."""
     if len(cards) != 3:
         return None
     wild = matta(deck)
-    values = [deck.value[c] for c in cards if c != wild]
-    if len(values) == 2:  # the matta is among them
-        if values[0] == values[1]:
-            return DECINO
-        return CIRULLA if 1 + sum(values) <= CIRULLA_MAX else None
-    if values[0] == values[1] == values[2]:
+    value = deck.value
+    total = first = 0
+    same = True  # the cards other than the matta are all of one rank
+    for card in cards:
+        if card == wild:
+            total += 1  # the matta counts 1 towards a cirulla
+            continue
+        rank = value[card]
+        if first and rank != first:
+            same = False
+        first = first or rank
+        total += rank
+    if same:
         return DECINO
-    return CIRULLA if sum(values) <= CIRULLA_MAX else None
+    return CIRULLA if total <= CIRULLA_MAX else None

@@ -1,15 +1,16 @@
 """Which table cards a played card may take (SCOPA-3/4, ASSO-3, CIRULLA-3/4).
 
-Every function works on the table's capture values and returns the captures as tuples of
-table positions, ascending, in a stable order. Sets that sum to a value are *generated*
-by a depth-first walk that only ever extends a partial set while it can still reach the
-sum (GAMES.md 7): the work follows the number of answers, never the 2^n subsets of the
-table.
+Captures come as tuples of table positions (or of whatever labels the caller gives each
+position, such as the table's cards), ascending, in a stable order. They are *generated*,
+never filtered out of a larger list: one depth-first walk per card value extends a
+partial set only while it can still reach one of the value's target sums (GAMES.md 7),
+and it meets the sets in ascending order, so nothing is sorted afterwards. The work
+follows the number of answers, never the 2^n subsets of the table.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, TypeVar
 
 SCOPA: Final = "scopa"
 ASSO: Final = "asso"
@@ -19,106 +20,139 @@ CIRULLA_SUM: Final = 15
 """Cirulla's second way to capture: cards summing to 15 minus the played card."""
 
 Capture = tuple[int, ...]
+T = TypeVar("T")
+
+POSITIONS: Final = tuple(tuple(range(n)) for n in range(41))
+"""The labels of a table's positions when the caller wants positions back."""
 
 
-def summing_sets(values: tuple[int, ...], target: int, min_cards: int) -> list[Capture]:
-    """Every set of ``min_cards`` or more positions whose values add up to ``target``."""
-    found: list[Capture] = []
-    if target <= 0:
+def capture_sets(
+    style: str, values: tuple[int, ...], labels: tuple[T, ...], value: int, fewest: bool
+) -> list[tuple[T, ...]]:
+    """The captures open to a card of ``value`` on a table of ``values``, each as the
+    ``labels`` of its positions: SCOPA-3/4 (one equal card if any, the player's pick;
+    else two or more summing to the value, only the fewest with ``fewest``), ASSO-3 and
+    CIRULLA-4 (an ace), CIRULLA-3 (also one or more summing to 15 minus the value)."""
+    found: list[tuple[T, ...]] = []
+    n = len(values)
+    if not n:
         return found
-    suffix = [0] * (len(values) + 1)
-    for i in range(len(values) - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + values[i]
-    _walk(values, suffix, 0, target, [], min_cards, found)
+    if value == 1 and style != SCOPA:
+        _ace_sets(values, labels, found)
+        return found
+    equal = value in values
+    if equal and style != CIRULLA:
+        for i in range(n):
+            if values[i] == value:
+                found.append((labels[i],))
+        return found
+    second = CIRULLA_SUM - value if style == CIRULLA else 0
+    low, high = (value, second) if value < second else (second or value, value)
+    rest = 0
+    for i in range(n):
+        rest += values[i]
+    if rest < low:  # the whole table cannot reach a target
+        return found
+    _walk(values, labels, 0, 0, rest, [], value, second, equal, low, high, found)
+    if fewest and style != CIRULLA and found:
+        least = n
+        for taken in found:
+            if len(taken) < least:
+                least = len(taken)
+        found = [taken for taken in found if len(taken) == least]
     return found
 
 
 def _walk(
     values: tuple[int, ...],
-    suffix: list[int],
+    labels: tuple[T, ...],
     start: int,
-    remaining: int,
+    total: int,
+    rest: int,
     chosen: list[int],
-    min_cards: int,
-    found: list[Capture],
+    first: int,
+    second: int,
+    singles_only: bool,
+    low: int,
+    high: int,
+    found: list[tuple[T, ...]],
 ) -> None:
+    """Extend ``chosen`` (summing to ``total``; ``rest``: the values from ``start`` on,
+    added) by each later position in turn, recording the sets that reach ``first`` (one
+    card only when ``singles_only``: a card equals the value) or ``second`` (0: none),
+    in ascending order of their positions."""
+    need = low if total < low else high  # the nearest target still ahead
     for i in range(start, len(values)):
-        if suffix[i] < remaining:  # the rest of the table cannot reach the sum
+        if total + rest < need:  # the rest of the table cannot reach it
             return
-        value = values[i]
-        if value > remaining:
+        card = values[i]
+        rest -= card
+        reached = total + card
+        if reached > high:
             continue
         chosen.append(i)
-        if value == remaining:
-            if len(chosen) >= min_cards:
-                found.append(tuple(chosen))
-        else:
-            _walk(values, suffix, i + 1, remaining - value, chosen, min_cards, found)
+        if reached == first:
+            if not singles_only or len(chosen) == 1:
+                found.append(tuple([labels[j] for j in chosen]))
+        elif reached == second:
+            found.append(tuple([labels[j] for j in chosen]))
+        if reached < high:
+            _walk(
+                values,
+                labels,
+                i + 1,
+                reached,
+                rest,
+                chosen,
+                first,
+                second,
+                singles_only,
+                low,
+                high,
+                found,
+            )
         chosen.pop()
 
 
-def equal_cards(values: tuple[int, ...], value: int) -> list[Capture]:
-    return [(i,) for i, v in enumerate(values) if v == value]
+SUMS_KEPT: Final = (1 << (CIRULLA_SUM + 1)) - 1
+"""The sums :func:`sums_reached` keeps track of: 0 to 15."""
 
 
-def scopa_captures(values: tuple[int, ...], value: int, fewest: bool) -> list[Capture]:
-    """SCOPA-3/4: one equal card if any (exactly one, the player's pick), else any set of
-    two or more summing to the value; with ``fewest``, only the smallest such sets."""
-    equal = equal_cards(values, value)
-    if equal:
-        return equal
-    sums = summing_sets(values, value, 2)
-    if fewest and sums:
-        least = min(len(s) for s in sums)
-        sums = [s for s in sums if len(s) == least]
-    return sums
+def sums_reached(values: tuple[int, ...]) -> tuple[int, int]:
+    """The sums the table's cards reach, as bitmasks (bit s: the sum s, up to 15): by one
+    card, and by two or more together."""
+    one = more = 0
+    for value in values:
+        more = (more | more << value | one << value) & SUMS_KEPT
+        one |= 1 << value
+    return one & SUMS_KEPT, more
 
 
-def ace_captures(values: tuple[int, ...]) -> list[Capture]:
+def may_capture(style: str, one: int, more: int, value: int) -> bool:
+    """Has a card of ``value`` any capture on a table reaching the sums ``one`` and
+    ``more`` (:func:`sums_reached`)? When not, :func:`capture_sets` finds none, and the
+    walk need not look."""
+    if value == 1 and style != SCOPA:
+        return one != 0  # an ace takes an ace, or else the whole table
+    if (one | more) >> value & 1:
+        return True
+    return style == CIRULLA and (one | more) >> (CIRULLA_SUM - value) & 1 != 0
+
+
+def _ace_sets(values: tuple[int, ...], labels: tuple[T, ...], found: list[tuple[T, ...]]) -> None:
     """ASSO-3 and CIRULLA-4: with an ace on the table the ace takes one ace; otherwise it
     takes the whole table; on an empty table it takes nothing."""
-    aces = equal_cards(values, 1)
-    if aces:
-        return aces
-    return [tuple(range(len(values)))] if values else []
-
-
-def cirulla_captures(values: tuple[int, ...], value: int) -> list[Capture]:
-    """CIRULLA-3: (a) one card of the value; (b) two or more summing to it, only when no
-    card equals it; (c) one or more summing to 15 minus it."""
-    if value == 1:
-        return ace_captures(values)
-    found = equal_cards(values, value)
-    if not found:
-        found = summing_sets(values, value, 2)
-    found.extend(summing_sets(values, CIRULLA_SUM - value, 1))
-    found.sort()
-    return found
-
-
-_KNOWN: dict[tuple[str, tuple[int, ...], int, bool], tuple[Capture, ...]] = {}
-KNOWN_LIMIT: Final = 100_000
-"""Tables recur (every legality check of a turn asks again), so answers are kept, up to
-this many before the cache starts afresh."""
+    for i in range(len(values)):
+        if values[i] == 1:
+            found.append((labels[i],))
+    if not found and values:  # a new tuple, never the table's own (a slice may be it)
+        found.append(tuple([labels[i] for i in range(len(values))]))
 
 
 def captures(style: str, values: tuple[int, ...], value: int, fewest: bool) -> tuple[Capture, ...]:
-    """The captures open to a card of ``value`` on a table of ``values`` in a game's style."""
-    key = (style, values, value, fewest)
-    known = _KNOWN.get(key)
-    if known is not None:
-        return known
-    if style == CIRULLA:
-        found = cirulla_captures(values, value)
-    elif style == ASSO and value == 1:
-        found = ace_captures(values)
-    else:
-        found = scopa_captures(values, value, fewest)
-    if len(_KNOWN) >= KNOWN_LIMIT:
-        _KNOWN.clear()
-    answer = tuple(found)
-    _KNOWN[key] = answer
-    return answer
+    """The captures open to a card of ``value`` on a table of ``values`` in a game's
+    style, as tuples of table positions."""
+    return tuple(capture_sets(style, values, POSITIONS[len(values)], value, fewest))
 
 
 def is_ace_sweep(style: str, values: tuple[int, ...], value: int) -> bool:

@@ -33,7 +33,14 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import JSON, Event, Game, Outcome, Timer, View
 from tavolo.cardgames.errors import GameOver, NotYourTurn, RuleError
 from tavolo.cardgames.games.fishing.accusi import POINTS, accuso
-from tavolo.cardgames.games.fishing.captures import SCOPA, captures, is_ace_sweep
+from tavolo.cardgames.games.fishing.captures import (
+    SCOPA,
+    capture_sets,
+    captures,
+    is_ace_sweep,
+    may_capture,
+    sums_reached,
+)
 from tavolo.cardgames.games.fishing.deck import DECKS, DENARI, sort_cards
 from tavolo.cardgames.games.fishing.match import (
     MAX_TIEBREAK_HANDS,
@@ -57,6 +64,9 @@ from tavolo.cardgames.rng import SeededRandom
 
 CIRULLA_BONUS_SUM = 15
 DENARI_IN_DECK = 10
+NOBODY_TO_ACT: Final[frozenset[int]] = frozenset()
+ONLY_SEAT: Final = tuple(frozenset((seat,)) for seat in range(4))
+"""Who is to act, one seat: the same immutable set each time rather than a new one."""
 
 
 class FishingGame(Game[FishingState]):
@@ -113,7 +123,7 @@ class FishingGame(Game[FishingState]):
         return state.seats
 
     def to_act(self, state: FishingState) -> frozenset[int]:
-        return frozenset() if state.over else frozenset((state.turn,))
+        return NOBODY_TO_ACT if state.over else ONLY_SEAT[state.turn]
 
     def timers(self, state: FishingState) -> tuple[Timer, ...]:
         """One turn timer, keyed by the step so a late expiry is refused."""
@@ -124,42 +134,28 @@ class FishingGame(Game[FishingState]):
     def _legal_actions(self, state: FishingState, seat: int) -> list[Action]:
         if state.over or seat != state.turn:
             return []
-        actions: list[Action] = []
-        hand = state.hands[seat]
-        rules, deck = state.rules, state.deck
-        if rules.accusi and state.may_declare[seat]:
-            kind = accuso(deck, hand)
-            if kind is not None:
-                actions.append(Action(ActionKind.CALL, call=kind))
-        table = state.table
-        value = deck.value
-        values = tuple(value[c] for c in table)
-        for card in hand:
-            found = captures(rules.style, values, value[card], rules.fewest)
-            if not found:
-                actions.append(_play_action(card, ()))
-            for taken in found:
-                actions.append(_play_action(card, tuple([table[i] for i in taken])))
-        return actions
+        return list(listed_moves(state, seat))
 
     def _is_legal(self, state: FishingState, seat: int, action: Action) -> bool:
-        """As ``action in legal_actions``, asking only about the card played."""
+        """As ``action in legal_actions``, read from the moves listed for this state."""
         if state.over or seat != state.turn:
             return False
+        moves = listed_moves(state, seat)
+        for move in moves:
+            if move is action:  # the listed move itself, as random and bot players send
+                return True
         if action.kind is not ActionKind.PLAY:
-            return action in self._legal_actions(state, seat)
+            return action in moves
         if len(action.cards) != 1 or action.cards[0] not in state.hands[seat]:
             return False
         action = _in_table_order(state, action)
-        listed = _play_action(action.cards[0], action.capture)  # built once, not per check
+        listed = _play_action(action.cards[0], action.capture)
         if action is not listed and action != listed:
             return False
-        table, value = state.table, state.deck.value
-        values = tuple(value[c] for c in table)
-        found = captures(state.rules.style, values, value[action.cards[0]], state.rules.fewest)
-        if not found:
-            return not action.capture
-        return any(tuple(table[i] for i in taken) == action.capture for taken in found)
+        for move in moves:
+            if move is listed:
+                return True
+        return listed in moves  # a listed play built again (its cache started afresh)
 
     def _explain(self, state: FishingState, seat: int, action: Action) -> RuleError:
         if state.over:
@@ -335,22 +331,88 @@ class FishingGame(Game[FishingState]):
         return hidden
 
 
-_PLAYS: dict[tuple[str, tuple[str, ...]], Action] = {}
-PLAYS_LIMIT: Final = 20_000
-"""An action is an immutable value, and building one (eleven fields) costs more than the
-rest of listing it, so each (card, capture) play is built once, up to this many before
-the cache starts afresh."""
+PLAYS_LIMIT: Final = 2_000
+"""How many capturing plays a card keeps before its cache starts afresh."""
+
+
+class CardPlays:
+    """One card's capture value, whether it is a denaro, and its plays, each built once
+    and shared between the turns that offer it: an action is an immutable value, and
+    building one (eleven fields) costs more than the rest of listing it."""
+
+    def __init__(self, card: str, value: int, denaro: bool) -> None:
+        self.card = card
+        self.value = value
+        self.denaro = denaro
+        self.laid = Action(ActionKind.PLAY, cards=(card,))
+        self.plays: dict[tuple[str, ...], Action] = {}
+
+    def play(self, capture: tuple[str, ...]) -> Action:
+        """``PLAY(cards=(card,), capture=capture)``; laid when ``capture`` is empty."""
+        if not capture:
+            return self.laid
+        known = self.plays.get(capture)
+        if known is None:
+            if len(self.plays) >= PLAYS_LIMIT:
+                self.plays.clear()
+            known = Action(ActionKind.PLAY, (self.card,), capture)  # positional: cheaper
+            self.plays[capture] = known
+        return known
+
+
+_CARDS: Final = {
+    card: CardPlays(card, deck.value[card], deck.is_denari(card))
+    for deck in DECKS.values()
+    for card in deck.codes
+}
+"""Every card of both decks, by code (a code the two decks share, A to 7 of C, D or S,
+has the same value in both, and is a denaro in both or in neither)."""
+_CALLS: Final = {kind: Action(ActionKind.CALL, call=kind) for kind in POINTS}
+NO_CAPTURES: Final[list[tuple[str, ...]]] = []
+"""A card's captures when it has none (read, never changed)."""
 
 
 def _play_action(card: str, capture: tuple[str, ...]) -> Action:
     """``PLAY(cards=(card,), capture=capture)``, shared between the turns that offer it."""
-    key = (card, capture)
-    known = _PLAYS.get(key)
-    if known is None:
-        if len(_PLAYS) >= PLAYS_LIMIT:
-            _PLAYS.clear()
-        known = _PLAYS[key] = Action(ActionKind.PLAY, cards=(card,), capture=capture)
-    return known
+    plays = _CARDS.get(card)
+    if plays is None:  # not a card of the decks: its play is refused, never listed
+        return Action(ActionKind.PLAY, cards=(card,), capture=capture)
+    return plays.play(capture)
+
+
+def listed_moves(state: FishingState, seat: int) -> tuple[Action, ...]:
+    """The legal moves of ``seat``, the seat to play, listed once per state: an accuso it
+    may declare, then each card of the hand with each capture it has (its value's
+    captures generated once), or laid when it has none."""
+    hand, table, may = state.hands[seat], state.table, state.may_declare
+    if state.listed_hand is hand and state.listed_table is table and state.listed_may is may:
+        return state.listed
+    rules = state.rules
+    moves: list[Action] = []
+    if rules.accusi and may[seat]:
+        kind = accuso(DECKS[rules.deck_name], hand)
+        if kind is not None:
+            moves.append(_CALLS[kind])
+    values = tuple([_CARDS[c].value for c in table])
+    one, more = sums_reached(values)
+    style, fewest = rules.style, rules.fewest
+    last = 0
+    taken = NO_CAPTURES
+    for card in hand:
+        plays = _CARDS[card]
+        if plays.value != last:  # a hand is in order of value: each value's captures once
+            last = plays.value
+            taken = NO_CAPTURES
+            if may_capture(style, one, more, last):  # else no walk need look
+                taken = capture_sets(style, values, table, last, fewest)
+        if not taken:
+            moves.append(plays.laid)
+        for capture in taken:
+            moves.append(plays.play(capture))
+    listed = tuple(moves)
+    state.listed, state.listed_hand, state.listed_table = listed, hand, table
+    state.listed_may = may
+    return listed
 
 
 def final_keys(state: FishingState) -> list[tuple[int, ...]]:
@@ -364,7 +426,16 @@ def final_keys(state: FishingState) -> list[tuple[int, ...]]:
 def _in_table_order(state: FishingState, action: Action) -> Action:
     """A play whose capture lists table cards in any order, put in table order."""
     capture = action.capture
-    if len(capture) < 2 or len(set(capture)) != len(capture):
+    n = len(capture)
+    if n < 2:
+        return action
+    found = 0
+    for card in state.table:  # already in table order, as listed: nothing to build
+        if card == capture[found]:
+            found += 1
+            if found == n:
+                return action
+    if len(set(capture)) != n:
         return action
     if not all(c in state.table for c in capture):
         return action
@@ -382,7 +453,8 @@ def _start_hand(state: FishingState, events: list[Event]) -> None:
     n = len(state.sides)
     state.rng = rng
     state.hand_no += 1
-    state.hands = tuple(sort_cards(rules.deck, h) for h in hands)
+    deck = DECKS[rules.deck_name]
+    state.hands = tuple([sort_cards(deck, h) for h in hands])
     state.table = table
     state.opening = table
     state.stock = stock
@@ -414,7 +486,9 @@ def dealer_bonus(state: FishingState, events: list[Event]) -> None:
     capture, worth 1 or 2 scope."""
     side = state.side_of(state.dealer)
     state.last_capturer = side
-    total = sum(state.deck.value[c] for c in state.table)
+    total = 0
+    for card in state.table:
+        total += _CARDS[card].value
     if total % CIRULLA_BONUS_SUM or not state.table:
         return
     scope = total // CIRULLA_BONUS_SUM
@@ -474,9 +548,8 @@ def _play(state: FishingState, seat: int, action: Action, events: list[Event]) -
     scopa = False
     if capture:
         table = state.table
-        if rules.style != SCOPA and DECKS[rules.deck_name].value[card] == 1:
-            value = DECKS[rules.deck_name].value
-            sweep = is_ace_sweep(rules.style, tuple([value[c] for c in table]), 1)
+        if rules.style != SCOPA and _CARDS[card].value == 1:
+            sweep = is_ace_sweep(rules.style, tuple([_CARDS[c].value for c in table]), 1)
         else:
             sweep = False  # only an ace of Asso or Cirulla sweeps (is_ace_sweep)
         state.table = table = tuple([c for c in table if c not in capture])
@@ -499,7 +572,12 @@ def _play(state: FishingState, seat: int, action: Action, events: list[Event]) -
         state.table = (*state.table, card)
         events.append({"type": "card_laid", "seat": seat, "card": card})
     state.plays = (*state.plays, (seat, card, capture, scopa))
-    if capture and rules.cappotto and _cappotto(state, side, events):
+    if (
+        capture
+        and rules.cappotto
+        and _takes_denari(card, capture)
+        and _cappotto(state, side, events)
+    ):
         return
     if any(state.hands):
         state.turn = (seat + 1) % state.seats
@@ -514,7 +592,8 @@ def _later_deal(state: FishingState, events: list[Event]) -> None:
     seats, first = state.seats, state.first_player()
     size = min(LATER_DEAL, len(state.stock) // seats)
     hands = deal_hands(state.stock, first, seats, size)
-    state.hands = tuple(sort_cards(state.deck, h) for h in hands)
+    deck = state.deck
+    state.hands = tuple([sort_cards(deck, h) for h in hands])
     state.stock = state.stock[size * seats :]
     state.may_declare = (state.rules.accusi,) * seats
     state.declared = ("",) * seats
@@ -522,11 +601,26 @@ def _later_deal(state: FishingState, events: list[Event]) -> None:
     events.append({"type": "cards_dealt", "hands": [list(h) for h in state.hands]})
 
 
+def _takes_denari(card: str, capture: tuple[str, ...]) -> bool:
+    """Does this capture add a denaro to the pile? Only then can it make a cappotto: a
+    pile gains cards only by captures and leftovers, each checked, and by Cirulla's
+    opening bonus, at most four cards."""
+    return _CARDS[card].denaro or any(_CARDS[taken].denaro for taken in capture)
+
+
 def _cappotto(state: FishingState, side: int, events: list[Event]) -> bool:
     """CIRULLA-9: all ten denari in one side's captures end the match at once."""
     if not state.rules.cappotto:
         return False
-    if sum(1 for c in state.piles[side] if state.deck.is_denari(c)) < DENARI_IN_DECK:
+    pile = state.piles[side]
+    if len(pile) < DENARI_IN_DECK:
+        return False
+    suit = DECKS[state.rules.deck_name].suit
+    held = 0
+    for card in pile:
+        if suit[card] == DENARI:
+            held += 1
+    if held < DENARI_IN_DECK:
         return False
     state.cappotto_side = side
     _finish(state, "cappotto", events)

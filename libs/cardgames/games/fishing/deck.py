@@ -35,7 +35,7 @@ class Deck:
     """One 40-card deck: its codes in a fixed order (the order before a shuffle), and each
     card's capture value and suit number."""
 
-    __slots__ = ("codes", "french", "name", "suit", "value")
+    __slots__ = ("codes", "count_key", "french", "name", "order", "suit", "value")
 
     def __init__(self, name: str, ranks: tuple[str, ...], suits: tuple[str, ...]) -> None:
         self.name = name
@@ -43,6 +43,13 @@ class Deck:
         self.codes: tuple[str, ...] = tuple(r + s for s in suits for r in ranks)
         self.value: dict[str, int] = {r + s: v for s in suits for v, r in enumerate(ranks, 1)}
         self.suit: dict[str, int] = {r + s: n for n, s in enumerate(suits) for r in ranks}
+        # each card's place in display order (by value, then suit), the key of a sort
+        self.order: dict[str, int] = {c: self.value[c] * 4 + self.suit[c] for c in self.codes}
+        # what the count reads of a card in one look-up: value << 7 | primiera points << 2
+        # | suit
+        self.count_key: dict[str, int] = {
+            c: self.value[c] << 7 | PRIMIERA[self.value[c]] << 2 | self.suit[c] for c in self.codes
+        }
 
     def card(self, value: int, suit: int) -> str:
         """The code of the card of ``value`` (1-10) in suit number ``suit``."""
@@ -72,6 +79,17 @@ DECKS: Final = {"italian": ITALIAN, "french": FRENCH}
 
 
 def sort_cards(deck: Deck, cards: tuple[str, ...] | list[str]) -> tuple[str, ...]:
-    """Cards in display order: by value, then suit."""
-    value, suit = deck.value, deck.suit
-    return tuple(sorted(cards, key=lambda c: (value[c], suit[c])))
+    """Cards in display order: by value, then suit. An insertion sort on each card's
+    place (``Deck.order``): a hand is three to ten cards, too few for ``sorted``'s set-up
+    to pay, compiled."""
+    order = deck.order
+    out = list(cards)
+    keys = [order[c] for c in out]
+    for i in range(1, len(out)):
+        key, card = keys[i], out[i]
+        j = i
+        while j and keys[j - 1] > key:
+            keys[j], out[j] = keys[j - 1], out[j - 1]
+            j -= 1
+        keys[j], out[j] = key, card
+    return tuple(out)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from tavolo.cardgames.games.fishing.deck import DENARI, PRIMIERA, Deck
+from tavolo.cardgames.slotted import SlottedState
 
 SETTEBELLO_VALUE: Final = 7
 RE_VALUE: Final = 10
@@ -23,26 +24,46 @@ NAPOLA_MIN: Final = 3
 PICCOLA_MAX: Final = 6
 GRANDE_POINTS: Final = 5
 GRANDE_VALUES: Final = (8, 9, 10)
+GRANDE_MASK: Final = 1 << 8 | 1 << 9 | 1 << 10
 
 
-@dataclass(frozen=True)
-class Line:
-    """One line of a side's count: what it had (``held``) and the points it earned."""
-
-    name: str
-    held: int
-    points: int
+_LINE_FIELDS: Final = ("name", "held", "points")
 
 
-@dataclass(frozen=True)
-class SideCount:
-    """A side's whole count for one hand, line by line."""
+class Line(SlottedState):
+    """One line of a side's count: what it had (``held``) and the points it earned.
 
-    lines: tuple[Line, ...]
+    A slotted class built by its constructor, as every hand's count builds a dozen
+    (compiled, a frozen dataclass is built through its generated Python ``__init__``).
+    Treat it as immutable."""
+
+    __slots__ = _LINE_FIELDS
+    FIELDS = _LINE_FIELDS
+
+    def __init__(self, name: str, held: int, points: int) -> None:
+        self.name = name
+        self.held = held
+        self.points = points
+
+    def __hash__(self) -> int:
+        return hash(self.values())
+
+
+class SideCount(SlottedState):
+    """A side's whole count for one hand, line by line. Treat it as immutable."""
+
+    __slots__ = ("lines",)
+    FIELDS = ("lines",)
+
+    def __init__(self, lines: tuple[Line, ...]) -> None:
+        self.lines = lines
+
+    def __hash__(self) -> int:
+        return hash(self.values())
 
     @property
     def points(self) -> int:
-        return sum(line.points for line in self.lines)
+        return sum([line.points for line in self.lines])
 
     def to_dict(self) -> dict[str, Any]:
         """``{"lines": [[name, held, points], ...], "points": total}``: compact, since
@@ -128,29 +149,55 @@ def count_hand(
     accusi: Sequence[int] | None = None,
 ) -> tuple[SideCount, ...]:
     """Every side's count from its captured pile and its scope (and Cirulla's accusi)."""
-    cards = [len(p) for p in piles]
-    denari = [sum(1 for c in p if deck.suit[c] == DENARI) for p in piles]
-    settebello = deck.card(SETTEBELLO_VALUE, DENARI)
-    prim = [primiera(deck, p) for p in piles]
-    winners = {"carte": most(cards), "denari": most(denari), "primiera": most(prim)}
+    count_key = deck.count_key
+    cards: list[int] = []
+    denari: list[int] = []
+    prim: list[int | None] = []
+    shown: list[int] = []
+    runs: list[int] = []  # by side: the denari held, bit v for the denaro of value v
+    for pile in piles:  # one pass a pile: the denari and each suit's best primiera card
+        held = 0
+        values = 0
+        best = [0, 0, 0, 0]
+        for card in pile:
+            key = count_key[card]
+            card_suit = key & 3
+            if card_suit == DENARI:
+                held += 1
+                values |= 1 << (key >> 7)
+            points = key >> 2 & 31
+            if points > best[card_suit]:
+                best[card_suit] = points
+        total = best[0] + best[1] + best[2] + best[3]
+        cards.append(len(pile))
+        denari.append(held)
+        prim.append(total if best[0] and best[1] and best[2] and best[3] else None)
+        shown.append(total)
+        runs.append(values)
+    won_cards, won_denari, won_primiera = most(cards), most(denari), most(prim)
     counts = []
-    for side, pile in enumerate(piles):
-        has_sette = settebello in pile
+    for side in range(len(piles)):
+        held = runs[side]
+        has_sette = held >> SETTEBELLO_VALUE & 1
         lines = [
-            Line("carte", cards[side], int(winners["carte"] == side)),
-            Line("denari", denari[side], int(winners["denari"] == side)),
-            Line("settebello", int(has_sette), int(has_sette)),
-            Line("primiera", primiera_total(deck, pile), int(winners["primiera"] == side)),
+            Line("carte", cards[side], int(won_cards == side)),
+            Line("denari", denari[side], int(won_denari == side)),
+            Line("settebello", has_sette, has_sette),
+            Line("primiera", shown[side], int(won_primiera == side)),
             Line("scope", scope[side], scope[side]),
         ]
+        run = 0  # denari in an unbroken run from the ace (denari_run)
+        while held >> (run + 1) & 1:
+            run += 1
         if extras.napola:
-            run = napola(deck, pile)
-            lines.append(Line("napola", run, run))
+            points = run if run >= NAPOLA_MIN else 0
+            lines.append(Line("napola", points, points))
         if extras.re_bello:
-            re_bello = int(deck.card(RE_VALUE, DENARI) in pile)
+            re_bello = held >> RE_VALUE & 1
             lines.append(Line("re bello", re_bello, re_bello))
         if extras.grande_piccola:
-            big, small = grande(deck, pile), piccola(deck, pile)
+            big = GRANDE_POINTS if held & GRANDE_MASK == GRANDE_MASK else 0
+            small = min(run, PICCOLA_MAX) if run >= NAPOLA_MIN else 0
             lines.append(Line("grande", int(big > 0), big))
             lines.append(Line("piccola", small, small))
         if accusi is not None:

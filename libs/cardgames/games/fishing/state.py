@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from tavolo.cardgames.actions import Action
 from tavolo.cardgames.games.fishing.deck import DECKS, Deck
 from tavolo.cardgames.games.fishing.scoring import Extras, SideCount
 from tavolo.cardgames.rng import SeededRandom
@@ -117,9 +118,15 @@ class FishingState(SlottedState):
     - ``tied``: the sides playing tie-break hands (empty otherwise), ``tiebreaks``: their
       points in each; ``ko_loser``, ``cappotto_side``: how a match was decided;
     - ``step``: actions applied, which makes every timer key unique.
+
+    Besides the fields, a state keeps the legal moves of the seat to play once they are
+    listed (``listed``, for the hand, table and ``may_declare`` in ``listed_hand``,
+    ``listed_table`` and ``listed_may``): the legality check of the move then looks it up
+    instead of listing again. It is not a field: copies, equality and pickles leave it
+    out, and it is read only while those three are the very tuples it was listed for.
     """
 
-    __slots__ = _FIELDS
+    __slots__ = (*_FIELDS, "listed", "listed_hand", "listed_table", "listed_may")
     FIELDS = _FIELDS
 
     def __init__(
@@ -181,6 +188,10 @@ class FishingState(SlottedState):
         self.over = over
         self.step = step
         self.rng = rng
+        self.listed: tuple[Action, ...] = ()
+        self.listed_hand: tuple[str, ...] | None = None
+        self.listed_table: tuple[str, ...] | None = None
+        self.listed_may: tuple[bool, ...] | None = None
 
     def copy(self) -> FishingState:
         """A new state with the same fields, named one by one: it is on every action's path."""
@@ -252,17 +263,19 @@ def deal_order(first: int, seats: int) -> tuple[int, ...]:
 def deal_hands(
     cards: tuple[str, ...], first: int, seats: int, size: int
 ) -> tuple[tuple[str, ...], ...]:
-    """Cards come off the top one at a time, from ``first`` round the table (RULES §0.5)."""
-    hands: list[list[str]] = [[] for _ in range(seats)]
-    order = deal_order(first, seats)
-    for n in range(size * seats):
-        hands[order[n % seats]].append(cards[n])
-    return tuple(tuple(h) for h in hands)
+    """Cards come off the top one at a time, from ``first`` round the table (RULES §0.5):
+    the k-th seat from ``first`` gets every ``seats``-th card from the k-th on."""
+    hands: list[tuple[str, ...]] = [()] * seats
+    dealt = size * seats
+    for k in range(seats):
+        hands[(first + k) % seats] = cards[k:dealt:seats]
+    return tuple(hands)
 
 
 def needs_redeal(rules: FishingRules, table: tuple[str, ...]) -> bool:
     """SCOPA-1, ASSO-1, SCOPONE-1: three or more Re; CIRULLA-1: two or more aces."""
-    values = [rules.deck.value[c] for c in table]
+    value = DECKS[rules.deck_name].value
+    values = [value[c] for c in table]
     if rules.redeal_kings and values.count(10) >= 3:
         return True
     return rules.redeal_aces and values.count(1) >= 2
@@ -276,8 +289,9 @@ def fresh_deal(
     redeals, from a fresh shuffle."""
     redeals = 0
     first = (dealer + 1) % seats
+    codes = DECKS[rules.deck_name].codes
     while True:
-        deck = list(rules.deck.codes)
+        deck = list(codes)
         shuffle(deck)
         cards = tuple(deck)
         dealt = rules.hand_size * seats
