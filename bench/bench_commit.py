@@ -12,6 +12,8 @@ same server and in turns with it, a bare one-row INSERT in its own transaction. 
   of ``commit_command`` is the event log's ``append_one``;
 - WAL bytes per statement (the server's insert position before and after), the commit
   record included;
+- the round trip of the statement's arguments alone (a statement that only counts
+  them) against ``SELECT 1``;
 - ``EXPLAIN (ANALYZE, BUFFERS, WAL)`` of one captured statement and of each statement
   of ``commit_command``'s body run alone with the same arguments (each in a transaction
   rolled back), and of the INSERT.
@@ -238,6 +240,7 @@ async def measure(pool: asyncpg.Pool, admin: asyncpg.Connection, args: argparse.
             f" {r['n_tup_hot_upd']}"
         )
     query, values = captured[0]
+    print(await carrying(pool, list(values), args.actions))
     print("plans (one statement as the engine sent it, then its body's statements alone):")
     async with pool.acquire() as conn:
         await conn.execute(f"SET search_path = {SCHEMA}")
@@ -269,6 +272,29 @@ async def measure(pool: asyncpg.Pool, admin: asyncpg.Connection, args: argparse.
                 ),
             )
         )
+
+
+async def carrying(pool: asyncpg.Pool, values: list[Any], rounds: int) -> str:
+    """What carrying the statement's 21 arguments costs apart from running it: the
+    round trip of a statement that only counts them, in turns with ``SELECT 1`` (neither
+    writes, so no commit waits for the disk)."""
+    types = [t.strip() for t in PARAMETERS.split(",")]
+    casts = ", ".join(f"${n}::{t}" for n, t in enumerate(types, start=1))
+    counting = f"SELECT count(*) FROM (SELECT {casts}) AS a"
+    bare: list[float] = []
+    carried: list[float] = []
+    async with pool.acquire() as conn:
+        for _ in range(rounds):
+            started = time.perf_counter()
+            await conn.fetchval("SELECT 1")
+            bare.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            await conn.fetchval(counting, *values)
+            carried.append(time.perf_counter() - started)
+    return (
+        f"the arguments alone: p50 {pct(carried, 0.5):.3f} ms against SELECT 1"
+        f" {pct(bare, 0.5):.3f} ms ({rounds} each, in turns)"
+    )
 
 
 def typed(statement: str, values: list[Any]) -> tuple[str, list[Any]]:
