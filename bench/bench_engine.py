@@ -21,7 +21,11 @@ defaults. The engine runs in this process on a free port and is driven over real
   happened (`act_timeline.py`);
 - references: a bare gRPC round trip to the same server (the health check) and a bare
   PostgreSQL one-row INSERT in its own transaction; for the thinking clients, the same
-  two after as long a pause (this machine answers slower after a pause);
+  two after as long a pause (this machine answers slower after a pause); and, taken in
+  the same seconds as one table's ``Act`` (one echo, one INSERT, one ``Act``, in turn),
+  the two again with the ratio ``Act`` p50 / (echo p50 + INSERT p50) and the load
+  average (``interleaved: ...`` lines; ``--only-interleaved`` runs them alone): the
+  references taken minutes apart from the ``Act`` miss the disk's swings;
 - **tables per second** played to the end by bots alone;
 - **engine processes**: bot tables, 200 at once, driven against one engine process, then
   against two engine processes on the same database (half the tables each): the actions
@@ -50,7 +54,7 @@ import time
 import tracemalloc
 import uuid
 from asyncio.subprocess import Process
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 import asyncpg
@@ -190,10 +194,11 @@ async def one_client(
     stop_at: float,
     think: float,
     timeline: Timeline | None = None,
+    before_act: Callable[[], Awaitable[None]] | None = None,
 ) -> None:
     """Open a table (me and three bots), act whenever asked (after ``think`` seconds, as
     a person would), time Act → stream, repeat (each step noted on ``timeline`` if
-    given)."""
+    given; ``before_act`` awaited, untimed, before each action)."""
     rng = random.Random()
     while time.perf_counter() < stop_at:
         player = f"bench-{uuid.uuid4().hex[:10]}"
@@ -221,6 +226,8 @@ async def one_client(
                 continue
             if think:
                 await asyncio.sleep(think)
+            if before_act is not None:
+                await before_act()
             started = time.perf_counter()
             try:
                 reply = await stub.Act(
@@ -268,16 +275,77 @@ async def _watch(
 
 
 async def round_trips(
-    port: int, tables: int, seconds: float, think: float = 0.0, timeline: Timeline | None = None
+    port: int,
+    tables: int,
+    seconds: float,
+    think: float = 0.0,
+    timeline: Timeline | None = None,
+    before_act: Callable[[], Awaitable[None]] | None = None,
 ) -> list[float]:
     samples: list[float] = []
     async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
         stub = engine_pb2_grpc.EngineStub(channel)
         stop_at = time.perf_counter() + seconds
         await asyncio.gather(
-            *(one_client(stub, samples, stop_at, think, timeline) for _ in range(tables))
+            *(
+                one_client(stub, samples, stop_at, think, timeline, before_act)
+                for _ in range(tables)
+            )
         )
     return samples
+
+
+async def interleaved(port: int, url: str, seconds: float, parts: int = 4) -> list[str]:
+    """One table's ``Act`` with the two references taken in the same seconds: before
+    each of the player's actions, one bare gRPC echo and one bare INSERT, so the three
+    share every swing of the disk's flush and of the machine's load; the ratio ``Act``
+    p50 / (echo p50 + INSERT p50) of those samples, over the whole level and over each of
+    ``parts`` consecutive parts of it, with the load average."""
+    echo: list[float] = []
+    insert: list[float] = []
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("CREATE TABLE IF NOT EXISTS bench_plain (id uuid PRIMARY KEY, n int)")
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            await health.Check(health_pb2.HealthCheckRequest())  # the channel connected
+
+            async def references() -> None:
+                started = time.perf_counter()
+                await health.Check(health_pb2.HealthCheckRequest())
+                echo.append(time.perf_counter() - started)
+                started = time.perf_counter()
+                await conn.execute(
+                    "INSERT INTO bench_plain VALUES ($1, $2)", uuid.uuid4(), len(insert)
+                )
+                insert.append(time.perf_counter() - started)
+
+            act = await round_trips(port, 1, seconds, before_act=references)
+    finally:
+        await conn.close()
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    lines = [
+        figures("interleaved: bare gRPC round trip (health)", echo),
+        figures("interleaved: bare PostgreSQL INSERT", insert),
+        figures("interleaved: Act -> stream shows it, 1 table", act),
+        f"{'interleaved: Act p50 / (echo p50 + INSERT p50)':<44}"
+        f" {ratio(act, echo, insert):7.2f}x   (load average {load})",
+    ]
+    # The lists grow together (a refused Act adds no sample), so equal slices by order
+    # are close to equal spans of time.
+    slices = [
+        ratio(*(s[len(s) * k // parts : len(s) * (k + 1) // parts] for s in (act, echo, insert)))
+        for k in range(parts)
+    ]
+    lines.append(
+        f"{f'  the same in {parts} consecutive parts':<44} " + " ".join(f"{r:.2f}x" for r in slices)
+    )
+    return lines
+
+
+def ratio(act: list[float], echo: list[float], insert: list[float]) -> float:
+    """``Act`` p50 over the sum of the two references' p50s."""
+    return pct(act, 0.5) / (pct(echo, 0.5) + pct(insert, 0.5))
 
 
 async def bot_games(port: int, games: int, concurrent: int) -> tuple[float, int]:
@@ -548,6 +616,8 @@ async def act_timeline(
                     label = f"Act -> stream shows it, {tables:>3} tables, {think} ms to think"
                     print(figures(label, samples))
                     print("\n".join(timeline.report(tables)))
+                timeline.clear()
+                print("\n".join(await interleaved(service.port, url, args.seconds)))
             finally:
                 await service.stop(grace=1)
 
@@ -556,6 +626,18 @@ async def run(server_url: str, nats_url: str, args: argparse.Namespace) -> None:
     namespace = f"bench_engine_{uuid.uuid4().hex[:8]}"
     if args.timeline:
         await act_timeline(server_url, nats_url, namespace, args.tables, args)
+        return
+    if args.only_interleaved:
+        async with scratch_database(server_url, "bench_interleaved") as url:
+            settings = Settings(
+                database_url=url, nats_url=nats_url, namespace=namespace, development=True
+            )
+            service = await start_service("engine", assemble, settings, port=0, freeze=True)
+            try:
+                for _ in range(args.rounds):
+                    print("\n".join(await interleaved(service.port, url, args.seconds)))
+            finally:
+                await service.stop(grace=1)
         return
     if args.only_tracing:
         for tables in args.tables:
@@ -580,6 +662,7 @@ async def run(server_url: str, nats_url: str, args: argparse.Namespace) -> None:
             for tables in args.tables:
                 samples = await round_trips(service.port, tables, args.seconds)
                 print(figures(f"Act -> stream shows it, {tables:>3} concurrent tables", samples))
+            print("\n".join(await interleaved(service.port, url, args.seconds)))
             if args.think_ms:
                 echo, insert = await after_idle(service.port, url, args.think_ms / 1000, 12)
                 print(figures(f"reference: the echo after {args.think_ms} ms idle", echo))
@@ -654,6 +737,12 @@ def main() -> None:
     parser.add_argument(
         "--only-act", action="store_true", help="the references and the Act levels alone"
     )
+    parser.add_argument(
+        "--only-interleaved",
+        action="store_true",
+        help="one table's Act with the references in the same seconds, --rounds times",
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="for --only-interleaved")
     parser.add_argument(
         "--timeline",
         action="store_true",
