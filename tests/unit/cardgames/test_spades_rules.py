@@ -25,6 +25,7 @@ from tavolo.cardgames.games.tricks.spades_scoring import (
 )
 from tavolo.cardgames.games.tricks.spades_state import BID, BLIND, OVER, PLAY, SpadesState
 from tavolo.cardgames.games.tricks.spades_tricks import trick_winner
+from tavolo.cli.play.renderers import renderer_for
 
 GAME = Spades()
 
@@ -438,10 +439,23 @@ def test_spades_8_a_tie_break_round_goes_to_the_higher_score() -> None:
         scores=(510, 510),
         spades_broken=True,
     ).replace(tiebreak_rounds=0)
-    for seat, card in ((0, "AH"), (3, "4H"), (2, "3H"), (1, "2H")):
+    bags = state.bags
+    for seat, card in ((0, "AH"), (3, "4H"), (2, "3H")):
         state = play(state, seat, card)
+    before = state
+    state, events = GAME.apply(state, 1, Action(ActionKind.PLAY, cards=("2H",)))
     assert state.scores == (510, 510)
     assert state.score_sheet[-1] == (-60, 60 - 4, 510, 510)
+    (scored,) = [e for e in events if e["type"] == "round_scored"]
+    assert scored["tie_break"] == 1
+    assert [t["delta"] for t in scored["teams"]] == [-60, 56]
+    assert [t["score"] for t in scored["teams"]] == [510, 510]  # the match's, unchanged
+    assert tuple(t["bags"] for t in scored["teams"]) == bags == state.bags
+    before_view, after_view = GAME.view(before, 0), GAME.view(state, 0)
+    news = renderer_for("spades").news(before_view, after_view, ["Ann", "Bo", "Cy", "Di"])
+    said = "\n".join(news)
+    assert "Tie-break round 1 is over" in said, said
+    assert "= -60; the match stays 510" in said and "= +56; the match stays 510" in said
     assert state.winner == 1 and state.end_reason == "tie_break"
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.places == (3, 1, 3, 1)

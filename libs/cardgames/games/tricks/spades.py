@@ -436,15 +436,19 @@ class Spades(Game[SpadesState]):
         )
         scores = (results[0].score, results[1].score)
         deltas = (results[0].delta, results[1].delta)
+        teams = [r.to_dict() for r in results]
+        if state.tiebreak_rounds is not None:  # its points stay out (§0.13): the match
+            for t, team in enumerate(teams):  # score and bags are said as they stay
+                team["score"], team["bags"] = state.scores[t], state.bags[t]
         summary: dict[str, JSON] = {
             "round": state.round,
             "bids": list(state.bids),
             "blind_nil": list(state.blind),
             "tricks": list(state.tricks_won),
-            "teams": [r.to_dict() for r in results],
+            "teams": teams,
         }
         if state.tiebreak_rounds is not None:
-            summary["tie_break"] = state.tiebreak_rounds + 1  # its points stay out (§0.13)
+            summary["tie_break"] = state.tiebreak_rounds + 1
         events.append({"type": "round_scored", **copy_summary(summary)})
         st = state  # the apply's own copy
         tiebreaks = st.tiebreak_rounds

@@ -159,14 +159,21 @@ class SpadesRenderer:
 
     def _round_over(self, p: Any, names: Sequence[str]) -> list[str]:
         summary = p["last_round"]
-        lines = [_("Round {n} is over:").format(n=summary["round"])]
+        if summary.get("tie_break"):  # its points only order the level teams (§0.13)
+            lines = [
+                _("Tie-break round {n} is over (its points only decide the level match):").format(
+                    n=summary["tie_break"]
+                )
+            ]
+            line = _("{team}: bid {bid}, took {tricks}: {how} = {delta}; the match stays {score}")
+        else:
+            lines = [_("Round {n} is over:").format(n=summary["round"])]
+            line = _("{team}: bid {bid}, took {tricks}: {how} = {delta}, now {score} ({bags} kept)")
         for t, seats in enumerate(p["teams"]):
             team = summary["teams"][t]
             lines.append(
                 "  "
-                + _(
-                    "{team}: bid {bid}, took {tricks}: {how} = {delta}, now {score} ({bags} kept)"
-                ).format(
+                + line.format(
                     team=_team(names, seats),
                     bid=team["contract"],
                     tricks=team["tricks"],
