@@ -111,8 +111,9 @@ def main() -> None:
         return
     rounds = []
     for _ in range(args.rounds):
-        row = {"interpreted": measure(args.games)}
-        compiled = compiled_figures(args.games)
+        here = measure(args.games)  # compiled too when PYTHONPATH already names the build
+        row = {here["rules"]: here}
+        compiled = compiled_figures(args.games) if here["rules"] == "interpreted" else None
         if compiled is not None:
             row["compiled"] = compiled
         rounds.append(row)
