@@ -74,6 +74,18 @@ def skip_line(move: Mapping[str, Any], p: Mapping[str, Any], names: Sequence[str
     return [f"{names[seat]} {skips}."]
 
 
+def played_lines(move: Mapping[str, Any], p: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """``Ann played a wild, naming red.`` for a played card (face down: "a card"), then
+    who it skipped, if anyone: the same words in Pika and Uno."""
+    card = describe(move["card"]) if move["card"] else _("a card")
+    if move["card"].startswith("W"):
+        line = _("{who} played {card}, naming {colour}.")
+    else:
+        line = _("{who} played {card}.")
+    said = line.format(who=names[move["seat"]], card=card, colour=colour_word(move["colour"]))
+    return [said, *skip_line(move, p, names)]
+
+
 class PikaRenderer:
     """Renders Pika views; see :class:`tavolo.cli.play.command.Renderer`."""
 
@@ -126,13 +138,7 @@ class PikaRenderer:
             who = names[move["seat"]]
             kind = move["move"]
             if kind == "play":
-                card = describe(move["card"]) if move["card"] else _("a card")
-                if move["card"].startswith("W"):
-                    line = _("{who} played {card}, naming {colour}.")
-                else:
-                    line = _("{who} played {card}.")
-                lines.append(line.format(who=who, card=card, colour=colour_word(move["colour"])))
-                lines.extend(skip_line(move, after.public, names))
+                lines.extend(played_lines(move, after.public, names))
             elif kind == "draw":
                 lines.append(_("{who} drew {cards}.").format(who=who, cards=_cards(move["count"])))
             elif kind == "keep":

@@ -10,7 +10,7 @@ from tavolo.cardgames.actions import Action, ActionKind
 from tavolo.cardgames.contract import Outcome, View
 from tavolo.cardgames.games.shedding.uno_state import ANSWER_PLUS4, NAME_COLOUR
 from tavolo.cli.i18n import _, ngettext, pgettext
-from tavolo.cli.play.render.pika import PikaRenderer, colour_word, describe, skip_line
+from tavolo.cli.play.render.pika import PikaRenderer, colour_word, describe, played_lines
 from tavolo.cli.play.wording import count, does, match_words, ordinal
 
 
@@ -80,13 +80,7 @@ class UnoRenderer(PikaRenderer):
                 continue
             who, kind = names[move["seat"]], move["move"]
             if kind == "play":
-                card = describe(move["card"]) if move["card"] else _("a card")
-                if move["card"].startswith("W"):
-                    line = _("{who} played {card}, naming {colour}.")
-                else:
-                    line = _("{who} played {card}.")
-                lines.append(line.format(who=who, card=card, colour=colour_word(move["colour"])))
-                lines.extend(skip_line(move, after.public, names))
+                lines.extend(played_lines(move, after.public, names))
             elif kind == "draw":
                 lines.append(_("{who} drew a card.").format(who=who))
             elif kind == "keep":
