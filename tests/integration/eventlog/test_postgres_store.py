@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from datetime import UTC, datetime
+from typing import Any
 
 import asyncpg
 import pytest
@@ -24,6 +25,21 @@ from tavolo.eventlog.integrity import IndexEntry, missing_positions
 from tests.integration.eventlog.conftest import SCHEMA
 
 pytestmark = pytest.mark.integration
+
+
+def stored_columns(r: Any) -> tuple[Any, ...]:
+    """A drafted record as its row of ``events`` holds it, stream id to hash."""
+    return (
+        r.stream_id,
+        r.version,
+        r.event_id,
+        r.type,
+        encode_json(r.data),
+        encode_json(r.metadata),
+        r.recorded_at,
+        r.prev_hash,
+        r.hash,
+    )
 
 
 async def wait_until_blocked(pool: asyncpg.Pool, pid: int) -> None:
@@ -236,20 +252,7 @@ async def test_an_append_of_several_events_stores_exactly_the_drafted_rows(
             "SELECT stream_id, version, event_id, type, data::text, metadata::text,"
             f" recorded_at, prev_hash, hash FROM {SCHEMA}.events ORDER BY version"
         )
-    assert [tuple(row) for row in rows] == [
-        (
-            r.stream_id,
-            r.version,
-            r.event_id,
-            r.type,
-            encode_json(r.data),
-            encode_json(r.metadata),
-            r.recorded_at,
-            r.prev_hash,
-            r.hash,
-        )
-        for r in recorded
-    ]
+    assert [tuple(row) for row in rows] == [stored_columns(r) for r in recorded]
     assert [r.version for r in recorded] == list(range(1, 9))
     assert recorded[2].prev_hash == recorded[1].hash
     assert (await pg_store.verify_stream("tävolo-1")).ok
@@ -352,15 +355,7 @@ async def test_a_log_written_before_sequenced_positions_keeps_its_order_and_chai
                 " metadata, recorded_at, prev_hash, hash)"
                 " VALUES ($1, $2, $3, $4, $5, $6::json, $7::json, $8, $9, $10)",
                 position,
-                r.stream_id,
-                r.version,
-                r.event_id,
-                r.type,
-                encode_json(r.data),
-                encode_json(r.metadata),
-                r.recorded_at,
-                r.prev_hash,
-                r.hash,
+                *stored_columns(r),
             )
         await conn.execute("UPDATE legacy.event_log_head SET position = 3")
 
