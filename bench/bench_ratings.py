@@ -33,10 +33,12 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import random
 import statistics
 import time
+from collections import deque
 from datetime import UTC, datetime, timedelta
 
 from clairvoyant.bound import lower_bound
@@ -45,7 +47,10 @@ from clairvoyant.instance import SEATS, Arrival, Pool
 
 from tavolo.leaderboard.model import FinishedTable, Mode, SeatResult
 from tavolo.leaderboard.ratings import Rating, rate_table
+from tavolo.lobby.play.foresight import PoolOutlook, pool_rate, wait_target
 from tavolo.lobby.play.matchmaking import FormTable, MatchPolicy, WaitingTicket, plan_pool
+from tavolo.lobby.play.queue_store import OUTLOOK_SAMPLE as SAMPLE
+from tavolo.lobby.play.queue_store import OUTLOOK_TABLES
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 NEWCOMER_TABLES = 40
@@ -177,11 +182,13 @@ def simulate(
         window_max=args.window_max,
     )
     waiting: list[WaitingTicket] = []
+    recent: deque[list] = deque()  # [queued_at, mu, waited or None], as the lobby's table
     spreads: list[float] = []
     waits: list[float] = []
     matched = 0
     cpu = 0.0
     busy: set[str] = set()
+    record: dict[str, list] = {}
     next_arrival = 0.0
     n = 0
     step = STEP
@@ -196,12 +203,21 @@ def simulate(
                 n += 1
                 when = START + timedelta(seconds=next_arrival)
                 waiting.append(WaitingTicket(f"k{n}", p, p, when, None, r.mu, r.sigma))
+                recent.append([when, r.mu, None])
+                record[f"k{n}"] = recent[-1]
                 if arrivals is not None:
                     arrivals.append(Arrival(next_arrival, r.mu))
             next_arrival += rng.expovariate(args.arrivals)
         now = START + timedelta(seconds=clock)
         started = time.perf_counter()
-        decisions = plan_pool(waiting, players=4, stake=0, now=now, policy=policy, rated=rated)
+        outlook = None
+        if rated and policy.foresight:
+            while recent and recent[0][0] < now - policy.outlook_window:
+                recent.popleft()
+            outlook = outlook_of(recent, now, policy)
+        decisions = plan_pool(
+            waiting, players=4, stake=0, now=now, policy=policy, rated=rated, outlook=outlook
+        )
         cpu += time.perf_counter() - started
         seated: set[str] = set()
         for d in decisions:
@@ -211,12 +227,32 @@ def simulate(
                 spreads.append(max(mus) - min(mus))
             for t in d.tickets:
                 waits.append((now - t.queued_at).total_seconds())
+                record.pop(t.ticket_id)[2] = now - t.queued_at
                 seated.add(t.ticket_id)
                 busy.discard(t.player_id)
             matched += len(d.tickets)
         waiting = [t for t in waiting if t.ticket_id not in seated]
         clock += step
     return spreads, waits, matched, cpu
+
+
+def outlook_of(recent: deque[list], now: datetime, policy: MatchPolicy) -> PoolOutlook | None:
+    """The pool's outlook as the lobby reads it from its tickets (``pool_outlook``)."""
+    if len(recent) < OUTLOOK_TABLES * SEATS:
+        return None
+    rate = pool_rate(len(recent), recent[0][0], recent[-1][0], STEP)
+    target = wait_target(rate, SEATS, policy, STEP)
+    late = sum(1 for q, _, w in recent if (now - q if w is None else w) > target)
+    latest = [mu for _, mu, _ in itertools.islice(reversed(recent), SAMPLE)]
+    return PoolOutlook.of(
+        rate=rate,
+        target=target,
+        arrivals=len(recent),
+        late=late,
+        ratings=latest,
+        policy=policy,
+        round_seconds=STEP,
+    )
 
 
 def pct(values: list[float], q: float) -> float:

@@ -106,14 +106,27 @@ class Matchmaker:
                     return
                 tickets = await queue_store.lock_pool(conn, summary.pool, batch)
                 complete = len(tickets) < batch
+                policy = self.ctx.config.policy
+                rated = policy.rated_for(summary.pool)
+                outlook = None
+                if rated and policy.foresight:
+                    outlook = await queue_store.pool_outlook(
+                        conn,
+                        summary.pool,
+                        now=now,
+                        players=summary.players,
+                        policy=policy,
+                        round_seconds=self.ctx.config.matchmaker_interval,
+                    )
                 decisions = plan_pool(
                     tickets,
                     players=summary.players,
                     stake=summary.stake,
                     now=now,
-                    policy=self.ctx.config.policy,
+                    policy=policy,
                     complete=complete,
-                    rated=self.ctx.config.policy.rated_for(summary.pool),
+                    rated=rated,
+                    outlook=outlook,
                 )
                 if not decisions:
                     return

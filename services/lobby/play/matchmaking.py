@@ -47,6 +47,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from tavolo.lobby.play.foresight import PoolOutlook, foresight_tables
 from tavolo.lobby.play.tables import BotLevel
 
 NEW_MU = 25.0  # the rating model's start (tavolo.leaderboard.ratings)
@@ -86,6 +87,19 @@ class MatchPolicy:
     unrated_pools: frozenset[str] = field(default_factory=frozenset)
     # None: the rated rule gives way at ``bot_fill_after``.
     rated_deadline_after: timedelta | None = None
+    # Foresight (tavolo.lobby.play.foresight): hold tickets while like players are likely
+    # to come, within ``wait_factor`` times the wait first come would give 95% of them.
+    foresight: bool = True
+    wait_factor: float = 1.5
+    # The share of a pool's recent tickets that may wait past that target for their like
+    # (just under the 5% its 95th percentile leaves), and how far back "recent" goes.
+    late_share: float = 0.048
+    outlook_window: timedelta = timedelta(minutes=5)
+    # Prices of waiting on, in spread: a fresh ticket's per (like arrivals it expects), a
+    # due ticket's the allowance lets wait and a late ticket's, per sigma of its own.
+    hold_price: float = 0.5
+    due_price: float = 3.0
+    late_price: float = 0.25
 
     @property
     def rated_deadline(self) -> timedelta:
@@ -132,8 +146,11 @@ def plan_pool(
     policy: MatchPolicy,
     complete: bool = True,
     rated: bool = False,
+    outlook: PoolOutlook | None = None,
 ) -> list[Decision]:
-    """The tables to form and cancel for one pool; ``tickets`` in queue order."""
+    """The tables to form and cancel for one pool; ``tickets`` in queue order. A rated
+    pool with an ``outlook`` (its recent history) plans with foresight when the policy
+    says so; without one its tables form as soon as the windows allow."""
     if players < 2:
         raise ValueError("a table has at least 2 seats")
     ordered = sorted(tickets, key=lambda t: (t.queued_at, t.ticket_id))
@@ -141,7 +158,16 @@ def plan_pool(
         policy.rated_deadline if stake == 0 else min(policy.rated_deadline, policy.stake_timeout)
     )
     if rated:
-        decisions: list[Decision] = list(rated_tables(ordered, players, now, deadline, policy))
+        decisions: list[Decision]
+        if policy.foresight and outlook is not None:
+
+            def window(ticket: WaitingTicket) -> float:
+                return ticket.sigma * window_sigmas(now - ticket.queued_at, deadline, policy)
+
+            planned = foresight_tables(ordered, players, now, deadline, policy, outlook, window)
+            decisions = [FormTable(table) for table in planned]
+        else:
+            decisions = list(rated_tables(ordered, players, now, deadline, policy))
         seated = {t.ticket_id for d in decisions for t in d.tickets}
         left = [t for t in ordered if t.ticket_id not in seated]
         if len(left) >= players:

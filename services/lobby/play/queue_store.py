@@ -9,7 +9,8 @@ from enum import StrEnum
 
 import asyncpg
 
-from tavolo.lobby.play.matchmaking import NEW_MU, NEW_SIGMA, WaitingTicket
+from tavolo.lobby.play.foresight import PoolOutlook, pool_rate, wait_target
+from tavolo.lobby.play.matchmaking import NEW_MU, NEW_SIGMA, MatchPolicy, WaitingTicket
 from tavolo.lobby.play.tables import TableSpec
 from tavolo.lobby.store import Connection, S, from_json, to_json
 from tavolo.servicekit import tracing
@@ -159,6 +160,56 @@ async def lock_pool(conn: Connection, pool: str, limit: int) -> list[WaitingTick
         )
         for r in rows
     ]
+
+
+OUTLOOK_SAMPLE = 256  # the latest tickets' ratings read for the density of those to come
+OUTLOOK_TABLES = 2  # a pool has an outlook once this many tables' worth of tickets came
+
+
+async def pool_outlook(
+    conn: Connection,
+    pool: str,
+    *,
+    now: datetime,
+    players: int,
+    policy: MatchPolicy,
+    round_seconds: float,
+) -> PoolOutlook | None:
+    """What the pool's tickets of the last ``policy.outlook_window`` say of those to come
+    (tickets that left the queue count as arrivals, not as waits)."""
+    since = now - policy.outlook_window
+    row = await conn.fetchrow(
+        f"SELECT count(*) AS arrivals, min(queued_at) AS earliest, max(queued_at) AS latest,"
+        " array(SELECT coalesce(rating_mu, $3) FROM"
+        f" (SELECT rating_mu FROM {S}.tickets WHERE pool = $1 AND queued_at > $2"
+        "   ORDER BY queued_at DESC LIMIT $4) AS latest) AS ratings"
+        f" FROM {S}.tickets WHERE pool = $1 AND queued_at > $2",
+        pool,
+        since,
+        NEW_MU,
+        OUTLOOK_SAMPLE,
+    )
+    if row["arrivals"] < OUTLOOK_TABLES * players:
+        return None  # too few came to say anything: tables form as the windows allow
+    rate = pool_rate(row["arrivals"], row["earliest"], row["latest"], round_seconds)
+    target = wait_target(rate, players, policy, round_seconds)
+    late = await conn.fetchval(
+        f"SELECT count(*) FROM {S}.tickets WHERE pool = $1 AND queued_at > $2"
+        " AND state IN ('waiting', 'seated') AND coalesce(closed_at, $3) - queued_at > $4",
+        pool,
+        since,
+        now,
+        target,
+    )
+    return PoolOutlook.of(
+        rate=rate,
+        target=target,
+        arrivals=row["arrivals"],
+        late=int(late),
+        ratings=list(row["ratings"]),
+        policy=policy,
+        round_seconds=round_seconds,
+    )
 
 
 async def seat_tickets(

@@ -17,6 +17,7 @@ from tavolo.leaderboard.bootstrap import make_assemble as leaderboard_assemble
 from tavolo.leaderboard.config import LeaderboardConfig
 from tavolo.leaderboard.model import Mode
 from tavolo.leaderboard.wire import table_finished_to_proto
+from tavolo.lobby.play import queue_store
 from tavolo.messaging import publish_with_id
 from tavolo.servicekit.runtime import start_service
 from tavolo.v1 import events_pb2, lobby_pb2
@@ -212,3 +213,44 @@ async def test_rate_2_an_older_rating_arriving_late_changes_nothing(
             raise AssertionError("the late RatingsChanged was never handled")
         shown = await profile_rating(lobby, ann)
         assert (shown.rating, shown.rated_tables) == (29.0, 12)
+
+
+async def test_rate_2_foresight_holds_a_loose_pair_until_due_and_seats_a_like_pair_at_once(
+    database_url: str, nats_url: str, namespace: str
+) -> None:
+    """RATE-2: once the pool has history (two tables' worth of tickets), the matchmaker
+    reads its outlook from PostgreSQL: a like pair (35, 35) sits in the first round; a
+    loose pair (35, 20) is held while a like player is likely to come, and sits in the
+    round before the older ticket would pass the wait target (1.5x first come's)."""
+    async with running_lobby(database_url, nats_url, namespace) as lobby:
+        players = [await lobby.register(f"Player{i}") for i in range(4)]
+        ratings = [STRONG, STRONG, STRONG, WEAK]
+        await tell_ratings(lobby, list(zip(players, ratings, strict=True)))
+        for i in (0, 1):
+            await two_seat_tickets(lobby, players[i])
+            lobby.clock.advance(0.5)
+        assert (await lobby.app.matchmaker.run_round()).tables_formed == 1
+        for i in (2, 3):
+            await two_seat_tickets(lobby, players[i])
+            lobby.clock.advance(0.5)
+        assert (await lobby.app.matchmaker.run_round()).tables_formed == 0
+        interval = lobby.app.ctx.config.matchmaker_interval
+        policy = lobby.app.ctx.config.policy
+        async with lobby.service.infra.pool.acquire() as conn:
+            pool = await conn.fetchval("SELECT DISTINCT pool FROM lobby.tickets")
+            outlook = await queue_store.pool_outlook(
+                conn,
+                pool,
+                now=lobby.clock(),
+                players=2,
+                policy=policy,
+                round_seconds=interval,
+            )
+        assert outlook is not None and outlook.late_allowed == 0
+        assert outlook.rate == pytest.approx(2.0)
+        waited = 1.0  # the older of the loose pair joined a second ago
+        lobby.clock.advance(outlook.target.total_seconds() - waited - 2 * interval)
+        assert (await lobby.app.matchmaker.run_round()).tables_formed == 0
+        lobby.clock.advance(interval * 1.5)
+        result = await lobby.app.matchmaker.run_round()
+        assert result.tables_formed == 1 and result.bot_filled == 0

@@ -1,0 +1,236 @@
+"""Rated tables with foresight (RATE-2): hold a ticket while a like player is likely to
+come, seat it before it has waited longer than first come would have made it wait.
+
+Pure. The matchmaker reads a pool's recent history (its tickets of the last minutes,
+seated or waiting) and gives it here as a ``PoolOutlook``: how fast tickets come, which
+ratings they bring, and how many waited past the pool's wait target. From these:
+
+- **the wait target**: ``MatchPolicy.wait_factor`` times the wait that first come would
+  give 95% of this pool's tickets at its rate (``first_come_wait``);
+- **a ticket's price of waiting on**: a fresh ticket's expected share of the spread of a
+  table it would find later, the fewer like players come per second (the rating density
+  of recent arrivals at its rating times the pool's rate) the dearer; a ticket due (its
+  next round would pass the target) cannot wait, unless the pool's late allowance (a
+  share of its recent tickets, just under the 5% the wait's 95th percentile leaves) lets
+  it; a ticket already past the target waits cheaply for a close table, up to the
+  deadline; past the deadline it must sit.
+- **the plan**: the partition of the pool into runs of neighbours in rating order and
+  tickets left waiting with the least total spread plus prices of waiting (a dynamic
+  programme over the rating order, linear in the pool); its tables form now, and each
+  still fits the window of one of its tickets, as without foresight.
+
+So tables form when waiting would cost more than it is likely to gain: at once for a
+tight group, at the target for the rest, later only for the few the allowance lets wait
+for their like. ``bench/bench_ratings.py`` measures it against first come and against a
+matcher that knows every arrival in advance.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import math
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # matchmaking imports this module
+    from tavolo.lobby.play.matchmaking import MatchPolicy, WaitingTicket
+
+MUST_SIT = 1e9
+"""The price of leaving a ticket that cannot wait: above any spread, so the plan seats
+every such ticket it can before it weighs anything else."""
+
+
+@dataclass(frozen=True, slots=True)
+class PoolOutlook:
+    """What a pool's recent history says of the tickets to come."""
+
+    rate: float
+    """Tickets a second into the pool lately."""
+    ratings: tuple[float, ...]
+    """The ratings (mu) of the recent tickets, sorted: those to come are like them."""
+    target: timedelta
+    """A ticket should be seated within this (the wait target)."""
+    late_allowed: int
+    """How many more tickets may pass the target now and stay within the allowance."""
+    round_seconds: float
+    """Seconds between matchmaking rounds: a ticket waits in steps of this."""
+    width: float
+    """Half the width of rating around a ticket over which the density is counted."""
+
+    @classmethod
+    def of(
+        cls,
+        *,
+        rate: float,
+        target: timedelta,
+        arrivals: int,
+        late: int,
+        ratings: Sequence[float],
+        policy: MatchPolicy,
+        round_seconds: float,
+    ) -> PoolOutlook:
+        """The outlook of a pool into which ``arrivals`` tickets came lately (``rate`` a
+        second, see ``pool_rate``), ``late`` of them waiting or having waited past
+        ``target`` (``wait_target``); ``ratings`` are the mu of the latest of them."""
+        ordered = tuple(sorted(ratings))
+        spread = statistics.pstdev(ordered) if len(ordered) > 1 else 0.0
+        # Silverman's rule of thumb for the width, at least half a point of rating.
+        width = max(1.06 * spread * max(len(ordered), 1) ** -0.2, 0.5)
+        return cls(
+            rate=rate,
+            ratings=ordered or (0.0,),
+            target=target,
+            late_allowed=max(0, math.floor(policy.late_share * arrivals) - late),
+            round_seconds=round_seconds,
+            width=width,
+        )
+
+    def density(self, mu: float) -> float:
+        """Arrivals per unit of rating at ``mu``, as a share of all arrivals: the recent
+        ratings within ``width`` of it."""
+        ratings, width = self.ratings, self.width
+        inside = bisect.bisect_right(ratings, mu + width) - bisect.bisect_left(ratings, mu - width)
+        return max(inside, 0.5) / (2 * width * len(ratings))
+
+
+def pool_rate(arrivals: int, earliest: datetime, latest: datetime, round_seconds: float) -> float:
+    """Tickets a second into a pool whose ``arrivals`` recent tickets came from
+    ``earliest`` to ``latest`` (to three digits: plenty, and the wait target is then
+    cached). Measured between arrivals, so a pool gone quiet does not push its own
+    target back and hold its tickets for players who stopped coming."""
+    span = (latest - earliest).total_seconds()
+    return float(f"{(arrivals - 1) / max(span, round_seconds):.3g}")
+
+
+def wait_target(rate: float, players: int, policy: MatchPolicy, round_seconds: float) -> timedelta:
+    """How long a ticket of the pool should wait at most: ``policy.wait_factor`` times
+    the wait first come gives 95% of its tickets."""
+    return timedelta(seconds=policy.wait_factor * first_come_wait(rate, players, round_seconds))
+
+
+@functools.lru_cache(maxsize=1024)
+def first_come_wait(rate: float, players: int, round_seconds: float, share: float = 0.95) -> float:
+    """The wait (seconds) first come gives ``share`` of a pool's tickets at ``rate``.
+
+    First come seats tickets in arrival order, ``players`` at a time, at the first round
+    after the last of them came: the k-th of a table waits for ``players - k`` more
+    arrivals (an Erlang wait) and then for the round (uniform over ``round_seconds``).
+    """
+
+    def seated_within(x: float) -> float:
+        steps = 16
+        total = 0.0
+        for ahead in range(players):
+            for step in range(steps):
+                left = x - (step + 0.5) / steps * round_seconds
+                total += _erlang_cdf(ahead, rate, left)
+        return total / (players * steps)
+
+    low, high = 0.0, (10.0 * players) / max(rate, 1e-9) + round_seconds
+    for _ in range(40):
+        middle = (low + high) / 2
+        if seated_within(middle) < share:
+            low = middle
+        else:
+            high = middle
+    return high
+
+
+def _erlang_cdf(arrivals: int, rate: float, x: float) -> float:
+    """The chance that ``arrivals`` more tickets come within ``x`` seconds."""
+    if x < 0:
+        return 0.0
+    if arrivals == 0:
+        return 1.0
+    expected = rate * x
+    term, below = 1.0, 1.0
+    for k in range(1, arrivals):
+        term *= expected / k
+        below += term
+    return 1.0 - math.exp(-expected) * below
+
+
+def foresight_tables(
+    ordered: Sequence[WaitingTicket],
+    players: int,
+    now: datetime,
+    deadline: timedelta,
+    policy: MatchPolicy,
+    outlook: PoolOutlook,
+    window: Callable[[WaitingTicket], float],
+) -> list[tuple[WaitingTicket, ...]]:
+    """The tables to form now (tickets in queue order within each), from ``ordered`` (the
+    pool in queue order): the least-cost plan described above. ``window`` is a ticket's
+    widest spread of ``mu`` now (its window, in rating units)."""
+    count = len(ordered)
+    if count < players:
+        return []
+    by_rating = sorted(range(count), key=lambda i: (ordered[i].mu, i))
+    tickets = [ordered[i] for i in by_rating]
+    waited = [now - t.queued_at for t in tickets]
+    prices = _prices(tickets, waited, deadline, policy, outlook)
+    # A ticket that must sit takes any table: its window would only make it wait longer
+    # than the target for nothing (those the allowance lets wait keep theirs).
+    windows = [
+        math.inf if p >= MUST_SIT else window(t) for t, p in zip(tickets, prices, strict=True)
+    ]
+    cost = [0.0] * (count + 1)
+    formed = [False] * (count + 1)
+    for end in range(1, count + 1):
+        best = cost[end - 1] + prices[end - 1]
+        take = False
+        start = end - players
+        if start >= 0:
+            spread = tickets[end - 1].mu - tickets[start].mu
+            if spread <= max(windows[start:end]):
+                joined = cost[start] + spread
+                if joined < best:
+                    best, take = joined, True
+        cost[end], formed[end] = best, take
+    tables: list[tuple[WaitingTicket, ...]] = []
+    end = count
+    while end > 0:
+        if formed[end]:
+            members = sorted(by_rating[end - players : end])
+            tables.append(tuple(ordered[i] for i in members))
+            end -= players
+        else:
+            end -= 1
+    tables.reverse()
+    return tables
+
+
+def _prices(
+    tickets: Sequence[WaitingTicket],
+    waited: Sequence[timedelta],
+    deadline: timedelta,
+    policy: MatchPolicy,
+    outlook: PoolOutlook,
+) -> list[float]:
+    """Each ticket's price of waiting on (in rating units, like a spread)."""
+    target = outlook.target.total_seconds()
+    step = outlook.round_seconds
+    prices = [0.0] * len(tickets)
+    due: list[int] = []
+    for i, (ticket, wait) in enumerate(zip(tickets, waited, strict=True)):
+        seconds = wait.total_seconds()
+        if wait >= deadline:
+            prices[i] = MUST_SIT
+        elif seconds > target:
+            prices[i] = policy.late_price * ticket.sigma
+        elif seconds + step > target:
+            prices[i] = MUST_SIT
+            due.append(i)
+        else:
+            like_per_second = outlook.rate * outlook.density(ticket.mu)
+            horizon = 2 * target - seconds  # its own time left, and the pool's turnover
+            prices[i] = policy.hold_price / max(like_per_second * horizon, 1e-9)
+    # The allowance goes to the due tickets with the fewest like players: they gain most.
+    due.sort(key=lambda i: outlook.density(tickets[i].mu))
+    for i in due[: outlook.late_allowed]:
+        prices[i] = policy.due_price * tickets[i].sigma
+    return prices

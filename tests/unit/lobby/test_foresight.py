@@ -1,0 +1,184 @@
+"""Rated tables with foresight (RATE-2): a pool's outlook (its rate, the ratings its
+tickets bring, how many waited past the target) decides when a table forms. A tight
+group sits at once; a loose one is held while like players are likely to come, and sits
+when a ticket is due; the late allowance lets the loneliest due tickets wait for their
+like; the deadline and the windows stand as without foresight."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tavolo.lobby.play.foresight import (
+    PoolOutlook,
+    first_come_wait,
+    pool_rate,
+    wait_target,
+)
+from tavolo.lobby.play.matchmaking import FormTable, MatchPolicy, WaitingTicket, plan_pool
+
+NOW = datetime(2026, 5, 1, 20, 0, tzinfo=UTC)
+POLICY = MatchPolicy(bot_fill_after=timedelta(seconds=30), stake_timeout=timedelta(seconds=60))
+STEP = 0.5
+# A pool of 4 tickets a second whose ratings spread as a settled population's (sd 12).
+POPULATION = [random.Random(5).gauss(25, 12) for _ in range(256)]
+
+
+def outlook(
+    players: int = 2, rate: float = 4.0, late: int = 0, arrivals: int = 1200
+) -> PoolOutlook:
+    return PoolOutlook.of(
+        rate=rate,
+        target=wait_target(rate, players, POLICY, STEP),
+        arrivals=arrivals,
+        late=late,
+        ratings=POPULATION,
+        policy=POLICY,
+        round_seconds=STEP,
+    )
+
+
+def rated(*tickets: tuple[float, float]) -> list[WaitingTicket]:
+    """Tickets (age in seconds, mu), sigma 5, oldest first as given."""
+    return [
+        WaitingTicket(f"t{i}", f"p{i}", f"n{i}", NOW - timedelta(seconds=age), None, mu, 5.0)
+        for i, (age, mu) in enumerate(tickets)
+    ]
+
+
+def seated(queue: list[WaitingTicket], players: int, view: PoolOutlook) -> list[list[str]]:
+    decisions = plan_pool(
+        queue, players=players, stake=0, now=NOW, policy=POLICY, rated=True, outlook=view
+    )
+    return [[t.player_id for t in d.tickets] for d in decisions]
+
+
+@pytest.mark.parametrize(("rate", "players"), [(1.0, 4), (4.0, 4), (20.0, 4), (4.0, 2)])
+def test_rate_2_the_first_come_wait_is_what_first_come_gives(rate: float, players: int) -> None:
+    """RATE-2: the model behind the wait target against first come itself, simulated
+    (Poisson arrivals, a table at the first round after its last ticket): within 6%."""
+    rng = random.Random(3)
+    clock, arrivals = 0.0, []
+    while len(arrivals) < 40_000:
+        clock += rng.expovariate(rate)
+        arrivals.append(clock)
+    waits = []
+    for start in range(0, len(arrivals) - players + 1, players):
+        group = arrivals[start : start + players]
+        formed = -(-group[-1] // STEP) * STEP
+        waits += [formed - at for at in group]
+    waits.sort()
+    simulated = waits[int(0.95 * (len(waits) - 1))]
+    assert first_come_wait(rate, players, STEP) == pytest.approx(simulated, rel=0.06)
+
+
+def test_rate_2_a_tight_pair_sits_at_once_and_a_loose_one_is_held_until_due() -> None:
+    """RATE-2: two like players (mu 25, 25.5) sit in the first round; two far apart
+    (25 and 40, within the window) are held while a like player is likely to come, and
+    sit at the round before the older would pass the target."""
+    view = outlook()
+    target = view.target.total_seconds()
+    assert seated(rated((0, 25), (0, 25.5)), 2, view) == [["p0", "p1"]]
+    assert seated(rated((0, 25), (0, 40)), 2, view) == []
+    due = target - STEP / 2
+    assert seated(rated((due, 25), (0, 40)), 2, view) == [["p0", "p1"]]
+
+
+def test_rate_2_the_allowance_lets_a_lonely_due_ticket_wait_for_its_like() -> None:
+    """RATE-2: a due ticket far from everyone (mu 80 against 25) waits on while the late
+    allowance lasts, sits when it is spent, and once past the target sits only with a
+    close player."""
+    view = outlook()
+    due = view.target.total_seconds() - STEP / 2
+    queue = rated((due, 80), (0.5, 25))
+    assert view.late_allowed > 0
+    assert seated(queue, 2, view) == []
+    spent = outlook(late=view.late_allowed)
+    assert spent.late_allowed == 0
+    assert seated(queue, 2, spent) == [["p0", "p1"]]
+    late = view.target.total_seconds() + 1
+    assert seated(rated((late, 80), (0.5, 25)), 2, view) == []
+    assert seated(rated((late, 80), (0.5, 80.5)), 2, view) == [["p0", "p1"]]
+
+
+def test_rate_2_with_foresight_the_window_and_deadline_still_stand() -> None:
+    """RATE-2: a due pair wider than its window (2.5 sigmas at first) waits when the
+    allowance lets it; at the deadline any pair sits; without an outlook (a pool too new
+    to have one) tables form as the windows allow."""
+    policy = MatchPolicy(window_start=0.1, window_doubling=timedelta(seconds=100), window_max=0.1)
+    view = outlook()
+    queue = rated((29, 25), (0.5, 60))
+    assert (
+        plan_pool(queue, players=2, stake=0, now=NOW, policy=policy, rated=True, outlook=view) == []
+    )
+    at_deadline = rated((30, 25), (0.5, 60))
+    (table,) = plan_pool(
+        at_deadline, players=2, stake=0, now=NOW, policy=policy, rated=True, outlook=view
+    )
+    assert isinstance(table, FormTable) and len(table.tickets) == 2
+    fresh = rated((0.5, 25), (0.5, 26))
+    assert plan_pool(fresh, players=2, stake=0, now=NOW, policy=POLICY, rated=True) == [
+        FormTable(tuple(fresh))
+    ]
+
+
+def test_rate_2_the_outlook_reads_the_rate_and_the_allowance() -> None:
+    """RATE-2: 1,201 tickets over five minutes are 4 a second, however long ago the last
+    came; tickets closer together than a round count a round apart; the allowance is
+    4.8% of them less those already late."""
+    assert pool_rate(1201, NOW - timedelta(minutes=5), NOW, STEP) == 4.0
+    assert pool_rate(1201, NOW - timedelta(minutes=9), NOW - timedelta(minutes=4), STEP) == 4.0
+    assert pool_rate(3, NOW - timedelta(seconds=0.1), NOW, STEP) == 4.0
+    assert outlook(late=0).late_allowed == 57
+    assert outlook(late=50).late_allowed == 7
+    assert outlook(late=80).late_allowed == 0
+    assert wait_target(4.0, 4, POLICY, STEP) == timedelta(
+        seconds=1.5 * first_come_wait(4.0, 4, STEP)
+    )
+
+
+@given(
+    st.lists(
+        st.tuples(st.floats(0, 40), st.floats(-10, 60), st.floats(0.5, 9)),
+        min_size=0,
+        max_size=16,
+    ),
+    st.integers(2, 5),
+    st.integers(0, 3),
+    st.sampled_from([0.5, 4.0, 20.0]),
+)
+def test_rate_2_foresight_seats_each_ticket_once_and_every_must_sit_ticket_it_can(
+    raw: list[tuple[float, float, float]], players: int, allowance: int, rate: float
+) -> None:
+    """RATE-2: whatever the tickets and the outlook: no ticket twice; every table is full
+    and either fits the window of one of its tickets or holds one that had to sit (due
+    with no allowance left, or past the deadline); when a table's worth is left, nobody
+    left has reached the deadline and at most the allowance of them are past the
+    target."""
+    queue = [
+        WaitingTicket(f"t{i}", f"p{i}", f"n{i}", NOW - timedelta(seconds=age), None, mu, sigma)
+        for i, (age, mu, sigma) in enumerate(raw)
+    ]
+    view = outlook(players, rate, late=max(0, outlook(players, rate).late_allowed - allowance))
+    decisions = plan_pool(
+        queue, players=players, stake=0, now=NOW, policy=POLICY, rated=True, outlook=view
+    )
+    ids = [t.ticket_id for d in decisions for t in d.tickets]
+    assert len(ids) == len(set(ids))
+    deadline = POLICY.rated_deadline
+    for decision in decisions:
+        assert isinstance(decision, FormTable)
+        if decision.bots:
+            assert len(decision.tickets) + decision.bots == players
+            continue
+        assert len(decision.tickets) == players
+    left = [t for t in queue if t.ticket_id not in set(ids)]
+    if len(left) >= players:
+        assert all(NOW - t.queued_at < deadline for t in left)
+        target = view.target.total_seconds()
+        due = [t for t in left if target - STEP < (NOW - t.queued_at).total_seconds() <= target]
+        assert len(due) <= view.late_allowed
