@@ -40,7 +40,8 @@ from tavolo.lobby.accounts.passwords import fast_passwords
 from tavolo.lobby.bootstrap import Assembled, LobbyOverrides, make_assemble
 from tavolo.lobby.context import LobbyConfig, LobbyContext
 from tavolo.lobby.play.matchmaker import Matchmaker
-from tavolo.lobby.play.matchmaking import MatchPolicy, WaitingTicket, plan_pool
+from tavolo.lobby.play.matchmaking import plan_pool
+from tavolo.lobby.play.policy import MatchPolicy, WaitingTicket
 from tavolo.lobby.play.tables import Mode, Seat, TableSpec, table_spec
 from tavolo.lobby.store import SCHEMA, Database
 from tavolo.lobby.updates import Update

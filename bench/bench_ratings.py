@@ -1,7 +1,7 @@
 """Rating figures (RATE-1, RATE-2), each beside its goal and a reference from the same run.
 
     .venv/bin/python bench/bench_ratings.py [--players 1000] [--tables-each 30]
-        [--newcomers 50] [--seconds 600] [--arrivals 4]
+        [--newcomers 50] [--seconds 600] [--arrivals 4] [--draws 4]
         [--window-start 2.5] [--doubling 0.5] [--window-max 5]
         [--clairvoyant-tickets 2400] [--clairvoyant-moves 1500] [--bound-rounds 200]
         [--wait-goals 1.5]
@@ -15,13 +15,16 @@
     which table on each one's rating stays within one tier (decile of the population) of
     their true decile (median and p90; 41 for one who never settles).
 (b) Matchmaking: the same population queues into one 4-seat online pool, ``--arrivals``
-    tickets a second for ``--seconds`` simulated seconds (the same arrivals both times),
+    tickets a second for ``--seconds`` simulated seconds (the same arrivals both times;
+    ``--draws`` draws of them, each shown, and the figures over all draws together),
     through the lobby's pure ``plan_pool`` every 0.5 s: first come (ratings off) against
-    rated. Figures: mean rating spread at formed tables (max - min of the people's mu;
-    goal rated <= half of first come), p50/p95 wait (goal rated p95 <= 1.5x first come),
-    and tickets matched per second of ``plan_pool`` CPU alone (for scale: the goal on
-    tickets matched per second, within 10% of first come, is measured with PostgreSQL by
-    ``bench_lobby.py``, section 1b, where the decision is a small part of a round).
+    rated, with foresight from the pool's outlook read as the lobby reads it from its
+    tickets (``queue_store.pool_outlook``). Figures: mean rating spread at formed tables
+    (max - min of the people's mu; goal rated <= half of first come), p50/p95 wait (goal
+    rated p95 <= 1.5x first come), and tickets matched per second of ``plan_pool`` CPU
+    alone (for scale: the goal on tickets matched per second, within 10% of first come,
+    is measured with PostgreSQL by ``bench_lobby.py``, section 1b, where the decision is
+    a small part of a round).
 (c) Clairvoyant (``bench/clairvoyant``): the first ``--clairvoyant-tickets`` arrivals of
     (b), grouped by one who knows them all in advance, with the wait p95 at most
     ``--wait-goals`` times first come's: the mean spread a grouping reaches (annealed,
@@ -48,7 +51,8 @@ from clairvoyant.instance import SEATS, Arrival, Pool
 from tavolo.leaderboard.model import FinishedTable, Mode, SeatResult
 from tavolo.leaderboard.ratings import Rating, rate_table
 from tavolo.lobby.play.foresight import PoolOutlook, pool_rate, wait_target
-from tavolo.lobby.play.matchmaking import FormTable, MatchPolicy, WaitingTicket, plan_pool
+from tavolo.lobby.play.matchmaking import FormTable, plan_pool
+from tavolo.lobby.play.policy import MatchPolicy, WaitingTicket
 from tavolo.lobby.play.queue_store import OUTLOOK_SAMPLE as SAMPLE
 from tavolo.lobby.play.queue_store import OUTLOOK_TABLES
 
@@ -170,10 +174,11 @@ def simulate(
     ratings: dict[str, Rating],
     rated: bool,
     arrivals: list[Arrival] | None = None,
+    draw: int = 0,
 ) -> tuple[list[float], list[float], int, float]:
     """Spreads, waits, tickets seated and ``plan_pool`` CPU; the arrivals are appended to
     ``arrivals`` when given."""
-    rng = random.Random(11)  # the same arrivals both times
+    rng = random.Random(11 + draw)  # the same arrivals both times
     players = sorted(ratings)
     policy = MatchPolicy(
         bot_fill_after=timedelta(seconds=30),
@@ -261,35 +266,52 @@ def pct(values: list[float], q: float) -> float:
 
 
 def part_b(args: argparse.Namespace, ratings: dict[str, Rating]) -> None:
-    """The matchmaker both ways on the same arrivals, then the clairvoyant on them."""
+    """The matchmaker both ways on the same arrivals, on ``--draws`` draws of arrivals,
+    then the clairvoyant on the first draw's."""
     print(
         f"(b) one 4-seat pool, {args.arrivals} tickets/s for {args.seconds} s, same arrivals;"
         f" window {args.window_start:g} sigmas doubling every {args.doubling:g} s,"
-        f" at most {args.window_max:g}"
+        f" at most {args.window_max:g}; {args.draws} draws of arrivals"
     )
-    results = {}
+    pooled: dict[str, tuple[list[float], list[float], int, float]] = {}
     arrivals: list[Arrival] = []
-    for name, rated in (("first come", False), ("rated", True)):
-        spreads, waits, matched, cpu = simulate(args, ratings, rated, None if rated else arrivals)
-        results[name] = (
-            statistics.fmean(spreads),
-            pct(waits, 0.5),
-            pct(waits, 0.95),
-            matched / cpu,
-        )
+    first: dict[str, tuple[float, float]] = {}
+    for draw in range(args.draws):
+        results = {}
+        for name, rated in (("first come", False), ("rated", True)):
+            kept = arrivals if draw == 0 and not rated else None
+            spreads, waits, matched, cpu = simulate(args, ratings, rated, kept, draw)
+            results[name] = (statistics.fmean(spreads), pct(waits, 0.5), pct(waits, 0.95))
+            before = pooled.get(name, ([], [], 0, 0.0))
+            pooled[name] = (
+                before[0] + spreads,
+                before[1] + waits,
+                before[2] + matched,
+                before[3] + cpu,
+            )
+            print(
+                f"    draw {draw + 1} {name:<10} spread {results[name][0]:6.2f}"
+                f"  wait p50 {results[name][1]:5.1f} s  p95 {results[name][2]:5.1f} s"
+                f"  ({matched} seated)"
+            )
+        fc, rt = results["first come"], results["rated"]
+        first.setdefault("first come", (fc[0], fc[2]))
         print(
-            f"    {name:<10} spread {results[name][0]:6.2f}  wait p50 {results[name][1]:5.1f} s"
-            f"  p95 {results[name][2]:5.1f} s  {results[name][3]:,.0f} tickets matched/s"
-            f" of plan_pool CPU ({matched} seated)"
+            f"    draw {draw + 1}: spread rated / first come = {rt[0] / fc[0]:.3f},"
+            f" wait p95 = {rt[2] / fc[2]:.3f}x"
         )
-    fc, rt = results["first come"], results["rated"]
-    print(f"    spread rated / first come = {rt[0] / fc[0]:.2f}   goal <= 0.5")
-    print(f"    wait p95 rated / first come = {rt[2] / fc[2]:.2f}   goal <= 1.5")
+    fc_spreads, fc_waits, fc_matched, fc_cpu = pooled["first come"]
+    rt_spreads, rt_waits, rt_matched, rt_cpu = pooled["rated"]
+    spread = statistics.fmean(rt_spreads) / statistics.fmean(fc_spreads)
+    wait = pct(rt_waits, 0.95) / pct(fc_waits, 0.95)
+    print(f"    all draws: spread rated / first come = {spread:.4f}   goal <= 0.5")
+    print(f"    all draws: wait p95 rated / first come = {wait:.4f}   goal <= 1.5")
     print(
-        f"    plan_pool CPU per ticket, rated / first come = {fc[3] / rt[3]:.1f}x"
-        "   (the goal is on bench_lobby 1b's figure)"
+        f"    plan_pool CPU: {fc_matched / fc_cpu:,.0f} tickets matched/s first come,"
+        f" {rt_matched / rt_cpu:,.0f} rated with its outlook"
+        " (the goal is on bench_lobby 1b's figure, over PostgreSQL)"
     )
-    part_c(args, arrivals, fc[0], fc[2])
+    part_c(args, arrivals, *first["first come"])
 
 
 def part_c(
@@ -327,6 +349,9 @@ def main() -> None:
     parser.add_argument("--newcomers", type=int, default=50)
     parser.add_argument("--seconds", type=int, default=600)
     parser.add_argument("--arrivals", type=float, default=4.0)
+    parser.add_argument(
+        "--draws", type=int, default=4, help="draws of arrivals for (b), each both ways"
+    )
     defaults = MatchPolicy()
     parser.add_argument(
         "--window-start", type=float, default=defaults.window_start, help="sigmas at first"

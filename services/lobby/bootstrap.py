@@ -54,7 +54,7 @@ from tavolo.lobby.consumers import TableEvents
 from tavolo.lobby.context import LobbyConfig, LobbyContext, utc_now
 from tavolo.lobby.dead_letters import DeadLetterDesk
 from tavolo.lobby.grpc_api import lobby_grpc_service
-from tavolo.lobby.play.matchmaking import MatchPolicy
+from tavolo.lobby.play.policy import MatchPolicy
 from tavolo.lobby.play.tables import BotLevel
 from tavolo.lobby.social.conduct.fair_play import TableLogs
 from tavolo.lobby.store import SCHEMA, Database

@@ -22,7 +22,7 @@ from tavolo.lobby.accounts.store import Account
 from tavolo.lobby.clients import EnginePort, WalletPort
 from tavolo.lobby.events import Pending
 from tavolo.lobby.play import tables_store
-from tavolo.lobby.play.matchmaking import MatchPolicy
+from tavolo.lobby.play.policy import MatchPolicy
 from tavolo.lobby.store import Connection, Database
 from tavolo.lobby.updates import Update
 from tavolo.servicekit.auth import Principal, TokenSigner

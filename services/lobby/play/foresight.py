@@ -7,13 +7,14 @@ ratings they bring, and how many waited past the pool's wait target. From these:
 
 - **the wait target**: ``MatchPolicy.wait_factor`` times the wait that first come would
   give 95% of this pool's tickets at its rate (``first_come_wait``);
-- **a ticket's price of waiting on**: a fresh ticket's expected share of the spread of a
-  table it would find later, the fewer like players come per second (the rating density
-  of recent arrivals at its rating times the pool's rate) the dearer; a ticket due (its
-  next round would pass the target) cannot wait, unless the pool's late allowance (a
-  share of its recent tickets, just under the 5% the wait's 95th percentile leaves) lets
-  it; a ticket already past the target waits cheaply for a close table, up to the
-  deadline; past the deadline it must sit.
+- **a ticket's price of waiting on**: its expected share of the spread of a table it
+  would find later, the fewer like players come (the rating density of recent arrivals
+  at its rating, times the pool's rate, times its time left plus a target's worth of
+  turnover) the dearer; a ticket due (its next round would pass the target) cannot
+  wait, unless the pool's late allowance (a share of its recent tickets, just under the
+  5% the wait's 95th percentile leaves) lets it; a ticket already past the target has
+  until the deadline as its time left, so it waits for a close table where like players
+  keep coming; past the deadline it must sit.
 - **the plan**: the partition of the pool into runs of neighbours in rating order and
   tickets left waiting with the least total spread plus prices of waiting (a dynamic
   programme over the rating order, linear in the pool); its tables form now, and each
@@ -29,15 +30,19 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import math
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # matchmaking imports this module
-    from tavolo.lobby.play.matchmaking import MatchPolicy, WaitingTicket
+from tavolo.lobby.play.policy import MatchPolicy, WaitingTicket
+
+SKIP = 3
+"""A table may pass over up to this many tickets between its members in rating order
+(they wait on): a ticket waiting for its like is not swept into a table it sits in the
+middle of."""
 
 MUST_SIT = 1e9
 """The price of leaving a ticket that cannot wait: above any spread, so the plan seats
@@ -56,6 +61,10 @@ class PoolOutlook:
     """A ticket should be seated within this (the wait target)."""
     late_allowed: int
     """How many more tickets may pass the target now and stay within the allowance."""
+    overdrawn: bool
+    """More than twice the allowance of the recent tickets are past the target (a
+    backlog, a burst, not the allowance at work): then those past it sit as soon as they
+    can, with whoever is nearest."""
     round_seconds: float
     """Seconds between matchmaking rounds: a ticket waits in steps of this."""
     width: float
@@ -85,6 +94,7 @@ class PoolOutlook:
             ratings=ordered or (0.0,),
             target=target,
             late_allowed=max(0, math.floor(policy.late_share * arrivals) - late),
+            overdrawn=late > 2 * math.floor(policy.late_share * arrivals),
             round_seconds=round_seconds,
             width=width,
         )
@@ -178,30 +188,49 @@ def foresight_tables(
     windows = [
         math.inf if p >= MUST_SIT else window(t) for t, p in zip(tickets, prices, strict=True)
     ]
+    plan = least_cost_plan([t.mu for t in tickets], prices, windows, players)
+    return [tuple(ordered[i] for i in sorted(by_rating[p] for p in table)) for table in plan]
+
+
+def least_cost_plan(
+    mus: Sequence[float], prices: Sequence[float], windows: Sequence[float], players: int
+) -> list[tuple[int, ...]]:
+    """The tables (positions, ascending) of least total spread plus prices of those left
+    waiting, over tickets in rating order (``mus`` ascending): each table is its last
+    member and ``players - 1`` of the ``SKIP + players - 1`` tickets below it, within the
+    window of one of its members. Dynamic programming, linear in the pool."""
+    count = len(mus)
+    # cost[end]: the least cost of the first ``end`` tickets; chosen[end]: the table whose
+    # last member is ``end - 1``, or None when that ticket waits.
     cost = [0.0] * (count + 1)
-    formed = [False] * (count + 1)
+    chosen: list[tuple[int, ...] | None] = [None] * (count + 1)
     for end in range(1, count + 1):
-        best = cost[end - 1] + prices[end - 1]
-        take = False
-        start = end - players
-        if start >= 0:
-            spread = tickets[end - 1].mu - tickets[start].mu
-            if spread <= max(windows[start:end]):
-                joined = cost[start] + spread
-                if joined < best:
-                    best, take = joined, True
-        cost[end], formed[end] = best, take
-    tables: list[tuple[WaitingTicket, ...]] = []
+        last = end - 1
+        best = cost[last] + prices[last]
+        table: tuple[int, ...] | None = None
+        below = range(max(0, last - SKIP - players + 1), last)
+        for others in itertools.combinations(below, players - 1):
+            first = others[0]
+            spread = mus[last] - mus[first]
+            if cost[first] + spread >= best:
+                continue
+            candidate = (*others, last)
+            passed = sum(prices[i] for i in range(first + 1, last) if i not in candidate)
+            total = cost[first] + spread + passed
+            if total < best and spread <= max(windows[i] for i in candidate):
+                best, table = total, candidate
+        cost[end], chosen[end] = best, table
+    plan: list[tuple[int, ...]] = []
     end = count
     while end > 0:
-        if formed[end]:
-            members = sorted(by_rating[end - players : end])
-            tables.append(tuple(ordered[i] for i in members))
-            end -= players
-        else:
+        table = chosen[end]
+        if table is None:
             end -= 1
-    tables.reverse()
-    return tables
+        else:
+            plan.append(table)
+            end = table[0]
+    plan.reverse()
+    return plan
 
 
 def _prices(
@@ -216,20 +245,24 @@ def _prices(
     step = outlook.round_seconds
     prices = [0.0] * len(tickets)
     due: list[int] = []
+    last_call = deadline.total_seconds()
     for i, (ticket, wait) in enumerate(zip(tickets, waited, strict=True)):
         seconds = wait.total_seconds()
-        if wait >= deadline:
+        if wait >= deadline or (seconds > target and outlook.overdrawn):
             prices[i] = MUST_SIT
-        elif seconds > target:
-            prices[i] = policy.late_price * ticket.sigma
-        elif seconds + step > target:
+            continue
+        if seconds + step > target >= seconds:
             prices[i] = MUST_SIT
             due.append(i)
-        else:
-            like_per_second = outlook.rate * outlook.density(ticket.mu)
-            horizon = 2 * target - seconds  # its own time left, and the pool's turnover
-            prices[i] = policy.hold_price / max(like_per_second * horizon, 1e-9)
+            continue
+        # Its time left (to the target, or to the deadline once past the target) and the
+        # pool's turnover (a target's worth of tickets passing through).
+        left = (target if seconds <= target else last_call) - seconds
+        like_per_second = outlook.rate * outlook.density(ticket.mu)
+        prices[i] = policy.hold_price / max(like_per_second * (left + target), 1e-9)
     # The allowance goes to the due tickets with the fewest like players: they gain most.
+    # (Keeping it for the ends of the rating range alone does worse: a middle ticket's
+    # table gains too when it waits.)
     due.sort(key=lambda i: outlook.density(tickets[i].mu))
     for i in due[: outlook.late_allowed]:
         prices[i] = policy.due_price * tickets[i].sigma

@@ -31,88 +31,20 @@ once fewer than a table remain: bot fill or cancellation on the same clocks.
 
 Why these defaults (``bench/bench_ratings.py``): a window of 2.5 sigmas doubling every
 0.5 s and capped at 5 sigmas keeps the 95th percentile of waits at 1.48-1.50x first
-come's at 1, 4 and 20 tickets a second into a 4-seat pool (the rounds a ticket waits do
-not depend on how dense the pool is), with tables' rating spread at 0.73x, 0.65x and
-0.40x first come's. Halving the spread at 4 tickets a second within that wait is out of
-reach for every online rule tried (0.57x at best, even told the arrival rate), though not
-for one that knows the arrivals in advance (0.40x; no grouping below 0.27x): what is
-missing is foresight, and a window tuned to the rate would gain 0.06 at most while
-giving up one setting for every rate.
+come's at 1, 4 and 20 tickets a second into a 4-seat pool. Within the windows,
+foresight (``tavolo.lobby.play.foresight``, given the pool's ``PoolOutlook``) decides
+when a table forms: the tables' rating spread falls from 0.73x, 0.65x and 0.40x first
+come's to 0.58x, 0.50x and 0.33x (four draws of arrivals each), at 1.42-1.55x the wait.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from tavolo.lobby.play.foresight import PoolOutlook, foresight_tables
-from tavolo.lobby.play.tables import BotLevel
-
-NEW_MU = 25.0  # the rating model's start (tavolo.leaderboard.ratings)
-NEW_SIGMA = NEW_MU / 3
-
-
-@dataclass(frozen=True, slots=True)
-class WaitingTicket:
-    """A ticket in a queue, as the matchmaker sees it."""
-
-    ticket_id: str
-    player_id: str
-    nickname: str
-    queued_at: datetime
-    hold_id: str | None = None
-    mu: float = NEW_MU
-    sigma: float = NEW_SIGMA
-    traceparent: str | None = None
-    """The JoinQueue call's trace context, for the span forming the ticket's table."""
-
-
-@dataclass(frozen=True, slots=True)
-class MatchPolicy:
-    """How long tickets wait for real players, and for players of like rating."""
-
-    bot_fill_after: timedelta = timedelta(seconds=30)
-    stake_timeout: timedelta = timedelta(seconds=120)
-    bot_level: BotLevel = BotLevel.MEDIUM
-    rated: bool = True
-    # A ticket's rating window, in its sigmas: ``window_start`` wide, doubling every
-    # ``window_doubling`` of its own wait, at most ``window_max`` before the deadline.
-    window_start: float = 2.5
-    window_doubling: timedelta = timedelta(seconds=0.5)
-    window_max: float = 5.0
-    # Pools that keep first come, first seated: "game", "game|players" or
-    # "game|players|stake" (a pool key starts with these fields).
-    unrated_pools: frozenset[str] = field(default_factory=frozenset)
-    # None: the rated rule gives way at ``bot_fill_after``.
-    rated_deadline_after: timedelta | None = None
-    # Foresight (tavolo.lobby.play.foresight): hold tickets while like players are likely
-    # to come, within ``wait_factor`` times the wait first come would give 95% of them.
-    foresight: bool = True
-    wait_factor: float = 1.5
-    # The share of a pool's recent tickets that may wait past that target for their like
-    # (just under the 5% its 95th percentile leaves), and how far back "recent" goes.
-    late_share: float = 0.048
-    outlook_window: timedelta = timedelta(minutes=5)
-    # Prices of waiting on, in spread: a fresh ticket's per (like arrivals it expects), a
-    # due ticket's the allowance lets wait and a late ticket's, per sigma of its own.
-    hold_price: float = 0.5
-    due_price: float = 3.0
-    late_price: float = 0.25
-
-    @property
-    def rated_deadline(self) -> timedelta:
-        return (
-            self.bot_fill_after if self.rated_deadline_after is None else self.rated_deadline_after
-        )
-
-    def rated_for(self, pool: str) -> bool:
-        """Whether ``pool`` (``game|players|stake|options``) seats by rating."""
-        if not self.rated:
-            return False
-        fields = pool.split("|")
-        return not any(fields[: len(p.split("|"))] == p.split("|") for p in self.unrated_pools)
+from tavolo.lobby.play.policy import MatchPolicy, WaitingTicket, window_sigmas
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,14 +133,6 @@ def _fallback(
         return []
     expired = tuple(t for t in rest if now - t.queued_at >= policy.stake_timeout)
     return [CancelTable(expired)] if expired else []
-
-
-def window_sigmas(waited: timedelta, deadline: timedelta, policy: MatchPolicy) -> float:
-    """How many of its sigmas wide a ticket's window is after it waited ``waited``."""
-    if waited >= deadline:
-        return math.inf
-    doublings = min(max(waited, timedelta(0)) / policy.window_doubling, 60.0)
-    return float(min(policy.window_max, policy.window_start * 2.0**doublings))
 
 
 def rated_tables(

@@ -10,7 +10,7 @@ from enum import StrEnum
 import asyncpg
 
 from tavolo.lobby.play.foresight import PoolOutlook, pool_rate, wait_target
-from tavolo.lobby.play.matchmaking import NEW_MU, NEW_SIGMA, MatchPolicy, WaitingTicket
+from tavolo.lobby.play.policy import NEW_MU, NEW_SIGMA, MatchPolicy, WaitingTicket
 from tavolo.lobby.play.tables import TableSpec
 from tavolo.lobby.store import Connection, S, from_json, to_json
 from tavolo.servicekit import tracing

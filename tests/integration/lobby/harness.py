@@ -17,7 +17,7 @@ from tavolo.lobby.accounts.passwords import fast_passwords
 from tavolo.lobby.bootstrap import Assembled, LobbyOverrides, make_assemble
 from tavolo.lobby.clients import EnginePort, WalletPort
 from tavolo.lobby.context import LobbyConfig
-from tavolo.lobby.play.matchmaking import MatchPolicy
+from tavolo.lobby.play.policy import MatchPolicy
 from tavolo.messaging import Topology
 from tavolo.servicekit.runtime import RunningService, start_service
 from tavolo.servicekit.settings import Settings

@@ -15,7 +15,7 @@ import grpc
 
 from tavolo.engine.bootstrap import assemble as engine_assemble
 from tavolo.lobby.context import LobbyConfig
-from tavolo.lobby.play.matchmaking import MatchPolicy
+from tavolo.lobby.play.policy import MatchPolicy
 from tavolo.servicekit.runtime import RunningService, start_service
 from tavolo.v1 import (
     common_pb2,

@@ -6,6 +6,7 @@ like; the deadline and the windows stand as without foresight."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -14,18 +15,23 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tavolo.lobby.play.foresight import (
+    MUST_SIT,
+    SKIP,
     PoolOutlook,
     first_come_wait,
+    least_cost_plan,
     pool_rate,
     wait_target,
 )
-from tavolo.lobby.play.matchmaking import FormTable, MatchPolicy, WaitingTicket, plan_pool
+from tavolo.lobby.play.matchmaking import FormTable, plan_pool
+from tavolo.lobby.play.policy import MatchPolicy, WaitingTicket
 
 NOW = datetime(2026, 5, 1, 20, 0, tzinfo=UTC)
 POLICY = MatchPolicy(bot_fill_after=timedelta(seconds=30), stake_timeout=timedelta(seconds=60))
 STEP = 0.5
 # A pool of 4 tickets a second whose ratings spread as a settled population's (sd 12).
-POPULATION = [random.Random(5).gauss(25, 12) for _ in range(256)]
+_DRAW = random.Random(5)
+POPULATION = [_DRAW.gauss(25, 12) for _ in range(256)]
 
 
 def outlook(
@@ -89,20 +95,35 @@ def test_rate_2_a_tight_pair_sits_at_once_and_a_loose_one_is_held_until_due() ->
 
 
 def test_rate_2_the_allowance_lets_a_lonely_due_ticket_wait_for_its_like() -> None:
-    """RATE-2: a due ticket far from everyone (mu 80 against 25) waits on while the late
-    allowance lasts, sits when it is spent, and once past the target sits only with a
-    close player."""
+    """RATE-2: a due ticket far from everyone (mu 45 against 25, within its window) waits
+    on while the late allowance lasts and sits when it is spent; past the target a
+    ticket is priced up to the deadline, so in the middle of the range (many like players
+    to come) it waits for a close one rather than sit 10 points apart."""
     view = outlook()
     due = view.target.total_seconds() - STEP / 2
-    queue = rated((due, 80), (0.5, 25))
+    queue = rated((due, 45), (0, 25))
     assert view.late_allowed > 0
     assert seated(queue, 2, view) == []
     spent = outlook(late=view.late_allowed)
     assert spent.late_allowed == 0
     assert seated(queue, 2, spent) == [["p0", "p1"]]
     late = view.target.total_seconds() + 1
-    assert seated(rated((late, 80), (0.5, 25)), 2, view) == []
-    assert seated(rated((late, 80), (0.5, 80.5)), 2, view) == [["p0", "p1"]]
+    assert seated(rated((late, 25), (0, 35)), 2, spent) == []
+    assert seated(rated((late, 25), (0, 25.1)), 2, spent) == [["p0", "p1"]]
+
+
+def test_rate_2_a_backlog_past_the_target_sits_at_once() -> None:
+    """RATE-2: when more than twice the allowance of the recent tickets are past the
+    target (a backlog after a restart, a burst), a ticket past it does not wait for a
+    closer table: it sits with whoever is nearest."""
+    view = outlook()
+    budget = view.late_allowed
+    late = view.target.total_seconds() + 1
+    queue = rated((late, 25), (0, 35))
+    assert seated(queue, 2, outlook(late=2 * budget)) == []
+    backlog = outlook(late=2 * budget + 1)
+    assert backlog.overdrawn
+    assert seated(queue, 2, backlog) == [["p0", "p1"]]
 
 
 def test_rate_2_with_foresight_the_window_and_deadline_still_stand() -> None:
@@ -182,3 +203,62 @@ def test_rate_2_foresight_seats_each_ticket_once_and_every_must_sit_ticket_it_ca
         target = view.target.total_seconds()
         due = [t for t in left if target - STEP < (NOW - t.queued_at).total_seconds() <= target]
         assert len(due) <= view.late_allowed
+
+
+def brute_force_cost(
+    mus: list[float], prices: list[float], windows: list[float], players: int
+) -> float:
+    """The least cost over every set of tables with disjoint spans in rating order, each
+    within a window of a member and passing over at most SKIP tickets, found from the
+    left by trying every table that starts at each ticket."""
+
+    def best(start: int) -> float:
+        if start >= len(mus):
+            return 0.0
+        options = [prices[start] + best(start + 1)]
+        for last in range(start + players - 1, min(len(mus), start + players + SKIP)):
+            for middle in itertools.combinations(range(start + 1, last), players - 2):
+                members = (start, *middle, last)
+                spread = mus[last] - mus[start]
+                if spread > max(windows[i] for i in members):
+                    continue
+                passed = sum(prices[i] for i in range(start, last + 1) if i not in members)
+                options.append(spread + passed + best(last + 1))
+        return min(options)
+
+    return best(0)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(0, 30),
+            st.one_of(st.floats(0, 20), st.just(MUST_SIT)),
+            st.floats(0.5, 40),
+        ),
+        min_size=0,
+        max_size=9,
+    ),
+    st.integers(2, 4),
+)
+def test_rate_2_the_plan_is_the_least_cost_one(
+    raw: list[tuple[float, float, float]], players: int
+) -> None:
+    """RATE-2: the dynamic programme's plan costs exactly the least any set of tables
+    (of the shapes it considers) costs, and is such a set."""
+    raw = sorted(raw)
+    mus = [m for m, _, _ in raw]
+    prices = [p for _, p, _ in raw]
+    windows = [w for _, _, w in raw]
+    plan = least_cost_plan(mus, prices, windows, players)
+    seated = [i for table in plan for i in table]
+    assert len(seated) == len(set(seated))
+    for table in plan:
+        assert len(table) == players and list(table) == sorted(table)
+        assert table[-1] - table[0] + 1 - players <= SKIP
+        assert mus[table[-1]] - mus[table[0]] <= max(windows[i] for i in table)
+    spans = sorted((t[0], t[-1]) for t in plan)
+    assert all(a[1] < b[0] for a, b in itertools.pairwise(spans))
+    cost = sum(mus[t[-1]] - mus[t[0]] for t in plan)
+    cost += sum(p for i, p in enumerate(prices) if i not in set(seated))
+    assert cost == pytest.approx(brute_force_cost(mus, prices, windows, players), abs=1e-6)

@@ -8,14 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tavolo.lobby.play.matchmaking import (
-    CancelTable,
-    FormTable,
-    MatchPolicy,
-    WaitingTicket,
-    next_deadline,
-    plan_pool,
-)
+from tavolo.lobby.play.matchmaking import CancelTable, FormTable, next_deadline, plan_pool
+from tavolo.lobby.play.policy import MatchPolicy, WaitingTicket
 
 NOW = datetime(2026, 5, 1, 20, 0, tzinfo=UTC)
 POLICY = MatchPolicy(bot_fill_after=timedelta(seconds=30), stake_timeout=timedelta(seconds=60))

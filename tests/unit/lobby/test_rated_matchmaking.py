@@ -9,13 +9,8 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tavolo.lobby.play.matchmaking import (
-    FormTable,
-    MatchPolicy,
-    WaitingTicket,
-    plan_pool,
-    window_sigmas,
-)
+from tavolo.lobby.play.matchmaking import FormTable, plan_pool
+from tavolo.lobby.play.policy import MatchPolicy, WaitingTicket, window_sigmas
 
 NOW = datetime(2026, 5, 1, 20, 0, tzinfo=UTC)
 POLICY = MatchPolicy(
