@@ -23,9 +23,14 @@ export function newClient(options: Partial<ClientOptions> = {}): TavoloClient {
   return new TavoloClient({ addresses: addressesFromEnv(), refreshBeforeMs: 1_000, ...options });
 }
 
+/** Letters that spell no word the lobby refuses: no vowels, nor anything that reads as
+ * one (hex did: "guest_af1..." reads as "staff", "a55" as a vulgar word). */
+const NAME_LETTERS = "bcdghjkpqvwxz";
+
 /** A nickname nobody has taken yet. */
 export function nickname(prefix: string): string {
-  return `${prefix}_${randomBytes(4).toString("hex")}`;
+  const suffix = Array.from(randomBytes(8), (byte) => NAME_LETTERS[byte % NAME_LETTERS.length]);
+  return `${prefix}_${suffix.join("")}`;
 }
 
 export const PASSWORD = "sdk-secret-1";
