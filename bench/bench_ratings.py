@@ -1,7 +1,7 @@
 """Rating figures (RATE-1, RATE-2), each beside its goal and a reference from the same run.
 
     .venv/bin/python bench/bench_ratings.py [--players 1000] [--tables-each 30]
-        [--newcomers 50] [--seconds 600] [--arrivals 4] [--draws 4]
+        [--newcomers 50] [--seconds 600] [--arrivals 4] [--draws 8]
         [--window-start 2.5] [--doubling 0.5] [--window-max 5]
         [--clairvoyant-tickets 2400] [--clairvoyant-moves 1500] [--bound-rounds 200]
         [--wait-goals 1.5]
@@ -350,7 +350,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=600)
     parser.add_argument("--arrivals", type=float, default=4.0)
     parser.add_argument(
-        "--draws", type=int, default=4, help="draws of arrivals for (b), each both ways"
+        "--draws", type=int, default=8, help="draws of arrivals for (b), each both ways"
     )
     defaults = MatchPolicy()
     parser.add_argument(

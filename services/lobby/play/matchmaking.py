@@ -29,12 +29,13 @@ rather than widening a table for everyone. Tickets left over fall back to the ru
 once fewer than a table remain: bot fill or cancellation on the same clocks.
 ``MatchPolicy.rated_for`` turns the rated rule off per pool.
 
-Why these defaults (``bench/bench_ratings.py``): a window of 2.5 sigmas doubling every
-0.5 s and capped at 5 sigmas keeps the 95th percentile of waits at 1.48-1.50x first
-come's at 1, 4 and 20 tickets a second into a 4-seat pool. Within the windows,
-foresight (``tavolo.lobby.play.foresight``, given the pool's ``PoolOutlook``) decides
-when a table forms: the tables' rating spread falls from 0.73x, 0.65x and 0.40x first
-come's to 0.58x, 0.50x and 0.33x (four draws of arrivals each), at 1.42-1.55x the wait.
+Why these defaults (``bench/bench_ratings.py``, eight draws of arrivals at 1, 4 and 20
+tickets a second into a 4-seat pool): the windows (2.5 sigmas doubling every 0.5 s,
+capped at 5) alone seat tables at 0.72x and 0.65x first come's rating spread at 1 and 4
+tickets a second, at 1.6x its wait; within them, foresight
+(``tavolo.lobby.play.foresight``, given the pool's ``PoolOutlook``) decides when a table
+forms: 0.60x, 0.51x and 0.33x at 1, 4 and 20 tickets a second, at 1.64x, 1.51x and 1.42x
+the wait.
 """
 
 from __future__ import annotations
