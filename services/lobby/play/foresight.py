@@ -15,10 +15,12 @@ ratings they bring, and how many waited past the pool's wait target. From these:
   5% the wait's 95th percentile leaves) lets it; a ticket already past the target has
   until the deadline as its time left, so it waits for a close table where like players
   keep coming; past the deadline it must sit.
-- **the plan**: the partition of the pool into runs of neighbours in rating order and
-  tickets left waiting with the least total spread plus prices of waiting (a dynamic
-  programme over the rating order, linear in the pool); its tables form now, and each
-  still fits the window of one of its tickets, as without foresight.
+- **the plan**: the tables (each a run of neighbours in rating order that may pass over
+  up to ``SKIP`` tickets left waiting) and tickets left waiting with the least total
+  spread plus prices of waiting (a dynamic programme over the rating order, linear in
+  the pool: ``least_cost_plan``); its tables form now, and each still fits the window of
+  one of its tickets, as without foresight (a ticket that must sit takes any table). When
+  the pool is far past its allowance (a backlog, a burst) its late tickets must sit too.
 
 So tables form when waiting would cost more than it is likely to gain: at once for a
 tight group, at the target for the rest, later only for the few the allowance lets wait

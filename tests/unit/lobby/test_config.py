@@ -58,10 +58,23 @@ def test_rate_2_the_rating_window_is_configurable() -> None:
     )
 
 
+def test_rate_2_foresight_and_its_wait_target_are_settings() -> None:
+    """RATE-2: foresight is on by default with a wait target of 1.5x first come's; it
+    can be turned off, and the target set."""
+    default = config_from_env({}).policy
+    assert (default.foresight, default.wait_factor) == (True, 1.5)
+    policy = config_from_env(
+        {"TAVOLO_LOBBY_RATING_FORESIGHT": "off", "TAVOLO_LOBBY_RATING_WAIT_FACTOR": "2"}
+    ).policy
+    assert (policy.foresight, policy.wait_factor) == (False, 2.0)
+
+
 @pytest.mark.parametrize(
     ("name", "value"),
     [
         ("TAVOLO_LOBBY_RATING_WINDOW_SIGMAS", "wide"),
+        ("TAVOLO_LOBBY_RATING_FORESIGHT", "maybe"),
+        ("TAVOLO_LOBBY_RATING_WAIT_FACTOR", "0"),
         ("TAVOLO_LOBBY_RATING_WINDOW_MAX_SIGMAS", "0"),
         ("TAVOLO_LOBBY_BOT_FILL_SECONDS", "soon"),
         ("TAVOLO_LOBBY_STAKE_TIMEOUT_SECONDS", "0"),
