@@ -50,11 +50,10 @@ from clairvoyant.instance import SEATS, Arrival, Pool
 
 from tavolo.leaderboard.model import FinishedTable, Mode, SeatResult
 from tavolo.leaderboard.ratings import Rating, rate_table
-from tavolo.lobby.play.foresight import PoolOutlook, pool_rate, wait_target
+from tavolo.lobby.play.foresight import PoolOutlook, pool_pace
 from tavolo.lobby.play.matchmaking import FormTable, plan_pool
 from tavolo.lobby.play.policy import MatchPolicy, WaitingTicket
 from tavolo.lobby.play.queue_store import OUTLOOK_SAMPLE as SAMPLE
-from tavolo.lobby.play.queue_store import OUTLOOK_TABLES
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 NEWCOMER_TABLES = 40
@@ -243,10 +242,14 @@ def simulate(
 
 def outlook_of(recent: deque[list], now: datetime, policy: MatchPolicy) -> PoolOutlook | None:
     """The pool's outlook as the lobby reads it from its tickets (``pool_outlook``)."""
-    if len(recent) < OUTLOOK_TABLES * SEATS:
+    if not recent:
         return None
-    rate = pool_rate(len(recent), recent[0][0], recent[-1][0], STEP)
-    target = wait_target(rate, SEATS, policy, STEP)
+    pace = pool_pace(
+        len(recent), recent[0][0], recent[-1][0], players=SEATS, policy=policy, round_seconds=STEP
+    )
+    if pace is None:
+        return None
+    rate, target = pace
     late = sum(1 for q, _, w in recent if (now - q if w is None else w) > target)
     latest = [mu for _, mu, _ in itertools.islice(reversed(recent), SAMPLE)]
     return PoolOutlook.of(

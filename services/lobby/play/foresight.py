@@ -91,12 +91,13 @@ class PoolOutlook:
         spread = statistics.pstdev(ordered) if len(ordered) > 1 else 0.0
         # Silverman's rule of thumb for the width, at least half a point of rating.
         width = max(1.06 * spread * max(len(ordered), 1) ** -0.2, 0.5)
+        allowance = math.floor(policy.late_share * arrivals)
         return cls(
             rate=rate,
             ratings=ordered or (0.0,),
             target=target,
-            late_allowed=max(0, math.floor(policy.late_share * arrivals) - late),
-            overdrawn=late > 2 * math.floor(policy.late_share * arrivals),
+            late_allowed=max(0, allowance - late),
+            overdrawn=late > 2 * allowance,
             round_seconds=round_seconds,
             width=width,
         )
@@ -107,6 +108,29 @@ class PoolOutlook:
         ratings, width = self.ratings, self.width
         inside = bisect.bisect_right(ratings, mu + width) - bisect.bisect_left(ratings, mu - width)
         return max(inside, 0.5) / (2 * width * len(ratings))
+
+
+HISTORY_TABLES = 2
+"""A pool has an outlook once this many tables' worth of tickets came within the
+outlook window: fewer say nothing of its rate."""
+
+
+def pool_pace(
+    arrivals: int,
+    earliest: datetime,
+    latest: datetime,
+    *,
+    players: int,
+    policy: MatchPolicy,
+    round_seconds: float,
+) -> tuple[float, timedelta] | None:
+    """The rate (``pool_rate``) and wait target (``wait_target``) of a pool whose
+    ``arrivals`` recent tickets came from ``earliest`` to ``latest``; None while fewer
+    than ``HISTORY_TABLES`` tables' worth came (then tables form as the windows allow)."""
+    if arrivals < HISTORY_TABLES * players:
+        return None
+    rate = pool_rate(arrivals, earliest, latest, round_seconds)
+    return rate, wait_target(rate, players, policy, round_seconds)
 
 
 def pool_rate(arrivals: int, earliest: datetime, latest: datetime, round_seconds: float) -> float:

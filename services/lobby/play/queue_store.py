@@ -9,7 +9,7 @@ from enum import StrEnum
 
 import asyncpg
 
-from tavolo.lobby.play.foresight import PoolOutlook, pool_rate, wait_target
+from tavolo.lobby.play.foresight import PoolOutlook, pool_pace
 from tavolo.lobby.play.policy import NEW_MU, NEW_SIGMA, MatchPolicy, WaitingTicket
 from tavolo.lobby.play.tables import TableSpec
 from tavolo.lobby.store import Connection, S, from_json, to_json
@@ -163,7 +163,6 @@ async def lock_pool(conn: Connection, pool: str, limit: int) -> list[WaitingTick
 
 
 OUTLOOK_SAMPLE = 256  # the latest tickets' ratings read for the density of those to come
-OUTLOOK_TABLES = 2  # a pool has an outlook once this many tables' worth of tickets came
 
 
 async def pool_outlook(
@@ -189,10 +188,17 @@ async def pool_outlook(
         NEW_MU,
         OUTLOOK_SAMPLE,
     )
-    if row["arrivals"] < OUTLOOK_TABLES * players:
-        return None  # too few came to say anything: tables form as the windows allow
-    rate = pool_rate(row["arrivals"], row["earliest"], row["latest"], round_seconds)
-    target = wait_target(rate, players, policy, round_seconds)
+    pace = pool_pace(
+        row["arrivals"],
+        row["earliest"],
+        row["latest"],
+        players=players,
+        policy=policy,
+        round_seconds=round_seconds,
+    )
+    if pace is None:
+        return None
+    rate, target = pace
     late = await conn.fetchval(
         f"SELECT count(*) FROM {S}.tickets WHERE pool = $1 AND queued_at > $2"
         " AND state IN ('waiting', 'seated') AND coalesce(closed_at, $3) - queued_at > $4",

@@ -20,6 +20,7 @@ from tavolo.lobby.play.foresight import (
     PoolOutlook,
     first_come_wait,
     least_cost_plan,
+    pool_pace,
     pool_rate,
     wait_target,
 )
@@ -154,6 +155,12 @@ def test_rate_2_the_outlook_reads_the_rate_and_the_allowance() -> None:
     assert pool_rate(1201, NOW - timedelta(minutes=5), NOW, STEP) == 4.0
     assert pool_rate(1201, NOW - timedelta(minutes=9), NOW - timedelta(minutes=4), STEP) == 4.0
     assert pool_rate(3, NOW - timedelta(seconds=0.1), NOW, STEP) == 4.0
+    since = NOW - timedelta(seconds=0.75)
+    assert pool_pace(3, since, NOW, players=2, policy=POLICY, round_seconds=STEP) is None
+    assert pool_pace(4, since, NOW, players=2, policy=POLICY, round_seconds=STEP) == (
+        4.0,
+        wait_target(4.0, 2, POLICY, STEP),
+    )
     assert outlook(late=0).late_allowed == 57
     assert outlook(late=50).late_allowed == 7
     assert outlook(late=80).late_allowed == 0
