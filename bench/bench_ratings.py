@@ -1,8 +1,8 @@
 """Rating figures (RATE-1, RATE-2), each beside its goal and a reference from the same run.
 
     .venv/bin/python bench/bench_ratings.py [--players 1000] [--tables-each 30]
-        [--newcomers 50] [--seconds 600] [--arrivals 4] [--draws 8]
-        [--window-start 2.5] [--doubling 0.5] [--window-max 5]
+        [--newcomers 50] [--seconds 600] [--warm-up 1800] [--arrivals 4] [--draws 32]
+        [--window-start 2.5] [--doubling 0.5] [--window-max 5] [--windows-alone]
         [--clairvoyant-tickets 2400] [--clairvoyant-moves 1500] [--bound-rounds 200]
         [--wait-goals 1.5]
 
@@ -15,16 +15,19 @@
     which table on each one's rating stays within one tier (decile of the population) of
     their true decile (median and p90; 41 for one who never settles).
 (b) Matchmaking: the same population queues into one 4-seat online pool, ``--arrivals``
-    tickets a second for ``--seconds`` simulated seconds (the same arrivals both times;
-    ``--draws`` draws of them, each shown, and the figures over all draws together),
-    through the lobby's pure ``plan_pool`` every 0.5 s: first come (ratings off) against
-    rated, with foresight from the pool's outlook read as the lobby reads it from its
-    tickets (``queue_store.pool_outlook``). Figures: mean rating spread at formed tables
-    (max - min of the people's mu; goal rated <= half of first come), p50/p95 wait (goal
-    rated p95 <= 1.5x first come), and tickets matched per second of ``plan_pool`` CPU
-    alone (for scale: the goal on tickets matched per second, within 10% of first come,
-    is measured with PostgreSQL by ``bench_lobby.py``, section 1b, where the decision is
-    a small part of a round).
+    tickets a second for ``--seconds`` simulated seconds after ``--warm-up`` seconds of
+    the same (a running lobby's pool has its history: by default as long as the rate
+    window it reads; ``--warm-up 0`` starts from an empty pool), the same arrivals both
+    times (``--draws`` draws of them, each shown, and the figures over all draws
+    together), through the lobby's pure ``plan_pool`` every 0.5 s: first come (ratings
+    off) against rated, with foresight from the pool's outlook read as the lobby reads
+    it from its tickets (``queue_store.pool_outlook``; ``--windows-alone``: without
+    foresight). Figures: mean rating spread at formed tables (max - min of the people's
+    mu; goal rated <= half of first come), p50/p95 wait (goal rated p95 <= 1.5x first
+    come), and tickets matched per second of ``plan_pool`` CPU alone (for scale: the
+    goal on tickets matched per second, within 10% of first come, is measured with
+    PostgreSQL by ``bench_lobby.py``, section 1b, where the decision is a small part of
+    a round).
 (c) Clairvoyant (``bench/clairvoyant``): the first ``--clairvoyant-tickets`` arrivals of
     (b), grouped by one who knows them all in advance, with the wait p95 at most
     ``--wait-goals`` times first come's: the mean spread a grouping reaches (annealed,
@@ -50,7 +53,8 @@ from clairvoyant.instance import SEATS, Arrival, Pool
 
 from tavolo.leaderboard.model import FinishedTable, Mode, SeatResult
 from tavolo.leaderboard.ratings import Rating, rate_table
-from tavolo.lobby.play.foresight import PoolOutlook, pool_pace
+from tavolo.lobby.play.foresight import Arrivals, PoolOutlook, pool_pace
+from tavolo.lobby.play.matchmaker import HISTORY_REFRESH
 from tavolo.lobby.play.matchmaking import FormTable, plan_pool
 from tavolo.lobby.play.policy import MatchPolicy, WaitingTicket
 from tavolo.lobby.play.queue_store import OUTLOOK_SAMPLE as SAMPLE
@@ -184,9 +188,13 @@ def simulate(
         window_start=args.window_start,
         window_doubling=timedelta(seconds=args.doubling),
         window_max=args.window_max,
+        foresight=not args.windows_alone,
     )
     waiting: list[WaitingTicket] = []
     recent: deque[list] = deque()  # [queued_at, mu, waited or None], as the lobby's table
+    history: deque[datetime] = deque()  # arrivals within the rate window
+    kept: tuple[datetime, Arrivals] | None = None  # as the matchmaker keeps it
+    warm_up = args.warm_up  # the pool runs this long before its figures count
     spreads: list[float] = []
     waits: list[float] = []
     matched = 0
@@ -197,7 +205,8 @@ def simulate(
     n = 0
     step = STEP
     clock = 0.0
-    while clock < args.seconds:
+    while clock < warm_up + args.seconds:
+        counted = clock >= warm_up
         while next_arrival <= clock:
             free = [p for p in rng.sample(players, 8) if p not in busy]
             if free:
@@ -208,44 +217,58 @@ def simulate(
                 when = START + timedelta(seconds=next_arrival)
                 waiting.append(WaitingTicket(f"k{n}", p, p, when, None, r.mu, r.sigma))
                 recent.append([when, r.mu, None])
+                history.append(when)
                 record[f"k{n}"] = recent[-1]
-                if arrivals is not None:
-                    arrivals.append(Arrival(next_arrival, r.mu))
+                if arrivals is not None and next_arrival >= warm_up:
+                    arrivals.append(Arrival(next_arrival - warm_up, r.mu))
             next_arrival += rng.expovariate(args.arrivals)
         now = START + timedelta(seconds=clock)
         started = time.perf_counter()
         outlook = None
         if rated and policy.foresight:
-            while recent and recent[0][0] < now - policy.outlook_window:
+            while recent and recent[0][0] <= now - policy.outlook_window:
                 recent.popleft()
-            outlook = outlook_of(recent, now, policy)
+            while history and history[0] <= now - policy.rate_window:
+                history.popleft()
+            if kept is None or now - kept[0] >= HISTORY_REFRESH:
+                kept = (now, Arrivals(len(history), history[0], history[-1]))
+            outlook = outlook_of(recent, kept[1], now, policy)
         decisions = plan_pool(
             waiting, players=4, stake=0, now=now, policy=policy, rated=rated, outlook=outlook
         )
-        cpu += time.perf_counter() - started
+        if counted:
+            cpu += time.perf_counter() - started
         seated: set[str] = set()
         for d in decisions:
             assert isinstance(d, FormTable)
             mus = [t.mu for t in d.tickets]
-            if len(mus) > 1:
+            if len(mus) > 1 and counted:
                 spreads.append(max(mus) - min(mus))
             for t in d.tickets:
-                waits.append((now - t.queued_at).total_seconds())
+                if counted:
+                    waits.append((now - t.queued_at).total_seconds())
                 record.pop(t.ticket_id)[2] = now - t.queued_at
                 seated.add(t.ticket_id)
                 busy.discard(t.player_id)
-            matched += len(d.tickets)
+            matched += len(d.tickets) if counted else 0
         waiting = [t for t in waiting if t.ticket_id not in seated]
         clock += step
     return spreads, waits, matched, cpu
 
 
-def outlook_of(recent: deque[list], now: datetime, policy: MatchPolicy) -> PoolOutlook | None:
-    """The pool's outlook as the lobby reads it from its tickets (``pool_outlook``)."""
+def outlook_of(
+    recent: deque[list], history: Arrivals, now: datetime, policy: MatchPolicy
+) -> PoolOutlook | None:
+    """The pool's outlook as the lobby reads it from its tickets (``pool_outlook``, with
+    the ``history`` the matchmaker keeps for ``HISTORY_REFRESH``)."""
     if not recent:
         return None
     pace = pool_pace(
-        len(recent), recent[0][0], recent[-1][0], players=SEATS, policy=policy, round_seconds=STEP
+        Arrivals(len(recent), recent[0][0], recent[-1][0]),
+        history,
+        players=SEATS,
+        policy=policy,
+        round_seconds=STEP,
     )
     if pace is None:
         return None
@@ -272,7 +295,8 @@ def part_b(args: argparse.Namespace, ratings: dict[str, Rating]) -> None:
     """The matchmaker both ways on the same arrivals, on ``--draws`` draws of arrivals,
     then the clairvoyant on the first draw's."""
     print(
-        f"(b) one 4-seat pool, {args.arrivals} tickets/s for {args.seconds} s, same arrivals;"
+        f"(b) one 4-seat pool, {args.arrivals} tickets/s for {args.seconds} s after"
+        f" {args.warm_up:g} s of the same, same arrivals;"
         f" window {args.window_start:g} sigmas doubling every {args.doubling:g} s,"
         f" at most {args.window_max:g}; {args.draws} draws of arrivals"
     )
@@ -351,9 +375,18 @@ def main() -> None:
     parser.add_argument("--tables-each", type=int, default=30)
     parser.add_argument("--newcomers", type=int, default=50)
     parser.add_argument("--seconds", type=int, default=600)
+    parser.add_argument(
+        "--warm-up",
+        type=float,
+        default=MatchPolicy().rate_window.total_seconds(),
+        help="seconds the pool runs before (b) counts (its history)",
+    )
     parser.add_argument("--arrivals", type=float, default=4.0)
     parser.add_argument(
-        "--draws", type=int, default=8, help="draws of arrivals for (b), each both ways"
+        "--windows-alone", action="store_true", help="rated without foresight (the windows rule)"
+    )
+    parser.add_argument(
+        "--draws", type=int, default=32, help="draws of arrivals for (b), each both ways"
     )
     defaults = MatchPolicy()
     parser.add_argument(

@@ -1,16 +1,19 @@
 """Rated tables with foresight (RATE-2): hold a ticket while a like player is likely to
 come, seat it before it has waited longer than first come would have made it wait.
 
-Pure. The matchmaker reads a pool's recent history (its tickets of the last minutes,
-seated or waiting) and gives it here as a ``PoolOutlook``: how fast tickets come, which
-ratings they bring, and how many waited past the pool's wait target. From these:
+Pure. The matchmaker reads a pool's history (its tickets of the last minutes, seated or
+waiting) and gives it here as a ``PoolOutlook``: how fast tickets come, which ratings
+they bring, and how many waited past the pool's wait target. From these:
 
 - **the wait target**: ``MatchPolicy.wait_factor`` times the wait that first come would
-  give 95% of this pool's tickets at its rate (``first_come_wait``);
+  give 95% of this pool's tickets at its rate (``first_come_wait``). The rate is read
+  over the pool's longer history (``MatchPolicy.rate_window``) unless its recent tickets
+  show it has changed (``steady_rate``): a target that wanders with the noise of a few
+  minutes' count seats some tickets past the goal and others early for nothing;
 - **a ticket's price of waiting on**: its expected share of the spread of a table it
   would find later, the fewer like players come (the rating density of recent arrivals
-  at its rating, times the pool's rate, times its time left plus a target's worth of
-  turnover) the dearer; a ticket due (its next round would pass the target) cannot
+  at its rating, times the pool's rate, times its time left plus the like players
+  already waiting) the dearer; a ticket due (its next round would pass the target) cannot
   wait, unless the pool's late allowance (a share of its recent tickets, just under the
   5% the wait's 95th percentile leaves) lets it; a ticket already past the target has
   until the deadline as its time left, so it waits for a close table where like players
@@ -34,7 +37,6 @@ import bisect
 import functools
 import itertools
 import math
-import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -50,13 +52,33 @@ MUST_SIT = 1e9
 """The price of leaving a ticket that cannot wait: above any spread, so the plan seats
 every such ticket it can before it weighs anything else."""
 
+DENSITY_NEIGHBOURS = 32
+"""The rating density at a ticket is read from the distance to its 32nd nearest recent
+rating: narrow where ratings crowd, wide at the ends of the range, where a fixed width
+would count players far away as like ones (a box of fixed width seated wider tables in
+``bench_ratings``)."""
+
+NEAREST_GAP = 0.25
+"""The least distance in rating the density is read over: identical ratings would
+otherwise make it infinite."""
+
+WAITING_SHARE = 0.5
+"""The like players already waiting with a ticket, as a share of a target's worth of the
+pool's arrivals: about what a pool holds, its tickets waiting about half the target on
+average (a whole target's worth held tickets longer for wider tables in
+``bench_ratings``)."""
+
+CHANGE_SIGMAS = 3.0
+"""The recent count of arrivals departs from what the longer history's rate predicts by
+more than this many standard deviations (Poisson) before the rate follows it."""
+
 
 @dataclass(frozen=True, slots=True)
 class PoolOutlook:
     """What a pool's recent history says of the tickets to come."""
 
     rate: float
-    """Tickets a second into the pool lately."""
+    """Tickets a second into the pool (``steady_rate``)."""
     ratings: tuple[float, ...]
     """The ratings (mu) of the recent tickets, sorted: those to come are like them."""
     target: timedelta
@@ -69,8 +91,6 @@ class PoolOutlook:
     can, with whoever is nearest."""
     round_seconds: float
     """Seconds between matchmaking rounds: a ticket waits in steps of this."""
-    width: float
-    """Half the width of rating around a ticket over which the density is counted."""
 
     @classmethod
     def of(
@@ -85,12 +105,9 @@ class PoolOutlook:
         round_seconds: float,
     ) -> PoolOutlook:
         """The outlook of a pool into which ``arrivals`` tickets came lately (``rate`` a
-        second, see ``pool_rate``), ``late`` of them waiting or having waited past
+        second, see ``steady_rate``), ``late`` of them waiting or having waited past
         ``target`` (``wait_target``); ``ratings`` are the mu of the latest of them."""
         ordered = tuple(sorted(ratings))
-        spread = statistics.pstdev(ordered) if len(ordered) > 1 else 0.0
-        # Silverman's rule of thumb for the width, at least half a point of rating.
-        width = max(1.06 * spread * max(len(ordered), 1) ** -0.2, 0.5)
         allowance = math.floor(policy.late_share * arrivals)
         return cls(
             rate=rate,
@@ -99,15 +116,21 @@ class PoolOutlook:
             late_allowed=max(0, allowance - late),
             overdrawn=late > 2 * allowance,
             round_seconds=round_seconds,
-            width=width,
         )
 
     def density(self, mu: float) -> float:
-        """Arrivals per unit of rating at ``mu``, as a share of all arrivals: the recent
-        ratings within ``width`` of it."""
-        ratings, width = self.ratings, self.width
-        inside = bisect.bisect_right(ratings, mu + width) - bisect.bisect_left(ratings, mu - width)
-        return max(inside, 0.5) / (2 * width * len(ratings))
+        """Arrivals per unit of rating at ``mu``, as a share of all arrivals: the
+        ``DENSITY_NEIGHBOURS`` recent ratings nearest it, over the width they span."""
+        ratings = self.ratings
+        count = len(ratings)
+        near = min(DENSITY_NEIGHBOURS, count)
+        at = bisect.bisect_left(ratings, mu)
+        # The nearest ``near`` form a run in rating order: the narrowest run about ``mu``.
+        reach = min(
+            max(mu - ratings[first], ratings[first + near - 1] - mu)
+            for first in range(max(0, at - near), min(at, count - near) + 1)
+        )
+        return near / (2 * max(reach, NEAREST_GAP) * count)
 
 
 HISTORY_TABLES = 2
@@ -115,31 +138,56 @@ HISTORY_TABLES = 2
 outlook window: fewer say nothing of its rate."""
 
 
+@dataclass(frozen=True, slots=True)
+class Arrivals:
+    """The tickets that came into a pool over a stretch of time (seated, waiting or
+    gone): how many, the first and the last."""
+
+    count: int
+    earliest: datetime
+    latest: datetime
+
+
 def pool_pace(
-    arrivals: int,
-    earliest: datetime,
-    latest: datetime,
+    recent: Arrivals,
+    history: Arrivals,
     *,
     players: int,
     policy: MatchPolicy,
     round_seconds: float,
 ) -> tuple[float, timedelta] | None:
-    """The rate (``pool_rate``) and wait target (``wait_target``) of a pool whose
-    ``arrivals`` recent tickets came from ``earliest`` to ``latest``; None while fewer
-    than ``HISTORY_TABLES`` tables' worth came (then tables form as the windows allow)."""
-    if arrivals < HISTORY_TABLES * players:
+    """The rate (``steady_rate``) and wait target (``wait_target``) of a pool whose
+    ``recent`` tickets (``policy.outlook_window``) and ``history`` (``policy.rate_window``)
+    are given; None while fewer than ``HISTORY_TABLES`` tables' worth came lately (then
+    tables form as the windows allow)."""
+    if recent.count < HISTORY_TABLES * players:
         return None
-    rate = pool_rate(arrivals, earliest, latest, round_seconds)
+    rate = steady_rate(recent, history, round_seconds)
     return rate, wait_target(rate, players, policy, round_seconds)
 
 
-def pool_rate(arrivals: int, earliest: datetime, latest: datetime, round_seconds: float) -> float:
-    """Tickets a second into a pool whose ``arrivals`` recent tickets came from
-    ``earliest`` to ``latest`` (to three digits: plenty, and the wait target is then
-    cached). Measured between arrivals, so a pool gone quiet does not push its own
-    target back and hold its tickets for players who stopped coming."""
-    span = (latest - earliest).total_seconds()
-    return float(f"{(arrivals - 1) / max(span, round_seconds):.3g}")
+def steady_rate(recent: Arrivals, history: Arrivals, round_seconds: float) -> float:
+    """The pool's rate over its ``history``, unless its ``recent`` tickets came at one
+    that history cannot explain (by more than ``CHANGE_SIGMAS``), as when an evening's
+    players arrive or leave: then the recent rate. A few minutes' count alone is off by
+    a few percent, and the wait target with it (measured: 2% at 4 a second)."""
+    lately = pool_rate(recent, round_seconds)
+    if history.count <= recent.count:
+        return lately
+    steady = pool_rate(history, round_seconds)
+    span = max((recent.latest - recent.earliest).total_seconds(), round_seconds)
+    expected = steady * span
+    if abs(recent.count - 1 - expected) > CHANGE_SIGMAS * math.sqrt(max(expected, 1.0)):
+        return lately
+    return steady
+
+
+def pool_rate(arrivals: Arrivals, round_seconds: float) -> float:
+    """Tickets a second over ``arrivals`` (to three digits: plenty, and the wait target
+    is then cached). Measured between arrivals, so a pool gone quiet does not push its
+    own target back and hold its tickets for players who stopped coming."""
+    span = (arrivals.latest - arrivals.earliest).total_seconds()
+    return float(f"{(arrivals.count - 1) / max(span, round_seconds):.3g}")
 
 
 def wait_target(rate: float, players: int, policy: MatchPolicy, round_seconds: float) -> timedelta:
@@ -226,6 +274,7 @@ def least_cost_plan(
     member and ``players - 1`` of the ``SKIP + players - 1`` tickets below it, within the
     window of one of its members. Dynamic programming, linear in the pool."""
     count = len(mus)
+    shapes = _table_shapes(players)
     # cost[end]: the least cost of the first ``end`` tickets; chosen[end]: the table whose
     # last member is ``end - 1``, or None when that ticket waits.
     cost = [0.0] * (count + 1)
@@ -234,17 +283,20 @@ def least_cost_plan(
         last = end - 1
         best = cost[last] + prices[last]
         table: tuple[int, ...] | None = None
-        below = range(max(0, last - SKIP - players + 1), last)
-        for others in itertools.combinations(below, players - 1):
-            first = others[0]
+        for others, passed_over in shapes:
+            first = last - others[0]
+            if first < 0:
+                break  # the shapes only widen from here
             spread = mus[last] - mus[first]
-            if cost[first] + spread >= best:
+            total = cost[first] + spread
+            if total >= best:
                 continue
-            candidate = (*others, last)
-            passed = sum(prices[i] for i in range(first + 1, last) if i not in candidate)
-            total = cost[first] + spread + passed
-            if total < best and spread <= max(windows[i] for i in candidate):
-                best, table = total, candidate
+            for offset in passed_over:
+                total += prices[last - offset]
+            if total < best and (
+                spread <= windows[last] or any(spread <= windows[last - o] for o in others)
+            ):
+                best, table = total, (*(last - o for o in others), last)
         cost[end], chosen[end] = best, table
     plan: list[tuple[int, ...]] = []
     end = count
@@ -257,6 +309,19 @@ def least_cost_plan(
             end = table[0]
     plan.reverse()
     return plan
+
+
+@functools.lru_cache(maxsize=8)
+def _table_shapes(players: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Every table a ticket can close as its last member: the offsets below it of the
+    others (descending) and of the tickets it passes over, the narrowest first, so that
+    one close table found early rules most wider ones out in ``least_cost_plan``."""
+    reach = SKIP + players - 1
+    shapes = []
+    for others in itertools.combinations(range(reach, 0, -1), players - 1):
+        passed_over = tuple(o for o in range(others[0] - 1, 0, -1) if o not in others)
+        shapes.append((others, passed_over))
+    return tuple(sorted(shapes))
 
 
 def _prices(
@@ -281,11 +346,12 @@ def _prices(
             prices[i] = MUST_SIT
             due.append(i)
             continue
-        # Its time left (to the target, or to the deadline once past the target) and the
-        # pool's turnover (a target's worth of tickets passing through).
+        # Its time left (to the target, or to the deadline once past the target), and
+        # the like players already waiting with it.
         left = (target if seconds <= target else last_call) - seconds
         like_per_second = outlook.rate * outlook.density(ticket.mu)
-        prices[i] = policy.hold_price / max(like_per_second * (left + target), 1e-9)
+        chances = like_per_second * (left + WAITING_SHARE * target)
+        prices[i] = policy.hold_price / max(chances, 1e-9)
     # The allowance goes to the due tickets with the fewest like players: they gain most.
     # (Keeping it for the ends of the rating range alone does worse: a middle ticket's
     # table gains too when it waits.)

@@ -13,7 +13,9 @@ transaction:
    appended last, in one append, in the same transaction.
 
 So a player is seated once or not at all, whatever crashes where; a restart resumes from
-the tickets in PostgreSQL.
+the tickets in PostgreSQL. The one thing a replica keeps between rounds is each rated
+pool's half hour of history (``queue_store.pool_history``), read again every
+``HISTORY_REFRESH``: a cache, rebuilt from the tickets after a restart.
 """
 
 from __future__ import annotations
@@ -21,13 +23,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import structlog
 
 from tavolo.lobby import events
 from tavolo.lobby.context import LobbyContext, seconds
 from tavolo.lobby.play import queue_store, tables_store
+from tavolo.lobby.play.foresight import Arrivals
 from tavolo.lobby.play.matchmaking import CancelTable, FormTable, next_deadline, plan_pool
 from tavolo.lobby.play.queue_store import PoolSummary
 from tavolo.lobby.play.tables import Mode, Seat, TableSpec, bot_seats
@@ -39,6 +42,11 @@ from tavolo.servicekit import tracing
 log = structlog.get_logger("tavolo.lobby.play.matchmaker")
 
 CANCEL_REASON = "the stake table did not fill with real players in time; your stake is refunded"
+
+HISTORY_REFRESH = timedelta(seconds=30)
+"""How long a pool's history (its arrivals of the last half hour) is kept before it is
+read again: the steady rate it gives moves slowly by design, and reading it is the
+dearest part of a rated pool's round."""
 
 
 @dataclass
@@ -56,6 +64,7 @@ class RoundResult:
 class Matchmaker:
     def __init__(self, ctx: LobbyContext) -> None:
         self.ctx = ctx
+        self._histories: dict[str, tuple[datetime, Arrivals]] = {}
 
     async def run(self) -> None:
         """Background loop: a round every ``matchmaker_interval`` seconds."""
@@ -76,6 +85,9 @@ class Matchmaker:
         result = RoundResult()
         async with self.ctx.db.connection() as conn:
             summaries = await queue_store.pools(conn)
+        self._histories = {
+            pool: kept for pool, kept in self._histories.items() if now - kept[0] < HISTORY_REFRESH
+        }
         for summary in summaries:
             due = summary.waiting >= summary.players or now >= next_deadline(
                 summary.oldest, stake=summary.stake, policy=policy
@@ -117,6 +129,7 @@ class Matchmaker:
                         players=summary.players,
                         policy=policy,
                         round_seconds=self.ctx.config.matchmaker_interval,
+                        history=await self._history(conn, summary.pool, now),
                     )
                 decisions = plan_pool(
                     tickets,
@@ -142,6 +155,16 @@ class Matchmaker:
             await self._tell(notices)
             if complete:
                 return
+
+    async def _history(self, conn: Connection, pool: str, now: datetime) -> Arrivals:
+        """The pool's history, as read at most ``HISTORY_REFRESH`` ago."""
+        kept = self._histories.get(pool)
+        if kept is None or not timedelta(0) <= now - kept[0] < HISTORY_REFRESH:
+            history = await queue_store.pool_history(
+                conn, pool, now=now, policy=self.ctx.config.policy
+            )
+            kept = self._histories[pool] = (now, history)
+        return kept[1]
 
     async def _form(
         self,

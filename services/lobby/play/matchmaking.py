@@ -29,12 +29,12 @@ rather than widening a table for everyone. Tickets left over fall back to the ru
 once fewer than a table remain: bot fill or cancellation on the same clocks.
 ``MatchPolicy.rated_for`` turns the rated rule off per pool.
 
-Why these defaults (``bench/bench_ratings.py``, eight draws of arrivals at 1, 4 and 20
-tickets a second into a 4-seat pool): the windows (2.5 sigmas doubling every 0.5 s,
-capped at 5) alone seat tables at 0.72x and 0.65x first come's rating spread at 1 and 4
-tickets a second, at 1.6x its wait; within them, foresight
+Why these defaults (``bench/bench_ratings.py``, 32 draws of arrivals at 1, 4 and 20
+tickets a second into a 4-seat pool with a half hour's history): the windows (2.5 sigmas
+doubling every 0.5 s, capped at 5) alone seat tables at 0.73x and 0.64x first come's
+rating spread at 1 and 4 tickets a second, at 1.6x its wait; within them, foresight
 (``tavolo.lobby.play.foresight``, given the pool's ``PoolOutlook``) decides when a table
-forms: 0.60x, 0.51x and 0.33x at 1, 4 and 20 tickets a second, at 1.64x, 1.51x and 1.42x
+forms: 0.56x, 0.49x and 0.33x at 1, 4 and 20 tickets a second, at 1.52x, 1.49x and 1.43x
 the wait.
 """
 

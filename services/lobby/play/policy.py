@@ -56,12 +56,14 @@ class MatchPolicy:
     wait_factor: float = 1.5
     # The share of a pool's recent tickets that may wait past that target for their like
     # (just under the 5% its 95th percentile leaves), and how far back "recent" goes.
-    late_share: float = 0.048
+    late_share: float = 0.049
     outlook_window: timedelta = timedelta(minutes=5)
+    # How far back the pool's rate is read while it holds steady (foresight.steady_rate).
+    rate_window: timedelta = timedelta(minutes=30)
     # Prices of waiting on, in spread: a waiting ticket's per like arrival it expects
     # (before the target, or the deadline once past it), and a due ticket's the
     # allowance lets wait, per sigma of its own.
-    hold_price: float = 0.5
+    hold_price: float = 0.45
     due_price: float = 3.0
 
     @property

@@ -9,7 +9,7 @@ from enum import StrEnum
 
 import asyncpg
 
-from tavolo.lobby.play.foresight import PoolOutlook, pool_pace
+from tavolo.lobby.play.foresight import Arrivals, PoolOutlook, pool_pace
 from tavolo.lobby.play.policy import NEW_MU, NEW_SIGMA, MatchPolicy, WaitingTicket
 from tavolo.lobby.play.tables import TableSpec
 from tavolo.lobby.store import Connection, S, from_json, to_json
@@ -165,6 +165,23 @@ async def lock_pool(conn: Connection, pool: str, limit: int) -> list[WaitingTick
 OUTLOOK_SAMPLE = 256  # the latest tickets' ratings read for the density of those to come
 
 
+async def pool_history(
+    conn: Connection, pool: str, *, now: datetime, policy: MatchPolicy
+) -> Arrivals:
+    """The pool's arrivals over ``policy.rate_window`` (seated, waiting or gone), for its
+    steady rate: the dearest read of the outlook (8 ms a round at 20 tickets a second
+    over a half hour), so the matchmaker keeps it a while."""
+    row = await conn.fetchrow(
+        "SELECT count(*) AS arrivals, min(queued_at) AS earliest, max(queued_at) AS latest"
+        f" FROM {S}.tickets WHERE pool = $1 AND queued_at > $2",
+        pool,
+        now - policy.rate_window,
+    )
+    if not row["arrivals"]:
+        return Arrivals(0, now, now)
+    return Arrivals(row["arrivals"], row["earliest"], row["latest"])
+
+
 async def pool_outlook(
     conn: Connection,
     pool: str,
@@ -173,9 +190,11 @@ async def pool_outlook(
     players: int,
     policy: MatchPolicy,
     round_seconds: float,
+    history: Arrivals,
 ) -> PoolOutlook | None:
     """What the pool's tickets of the last ``policy.outlook_window`` say of those to come
-    (tickets that left the queue count as arrivals, not as waits)."""
+    (tickets that left the queue count as arrivals, not as waits), its rate steadied by
+    its ``history`` (``pool_history``)."""
     since = now - policy.outlook_window
     row = await conn.fetchrow(
         f"SELECT count(*) AS arrivals, min(queued_at) AS earliest, max(queued_at) AS latest,"
@@ -188,10 +207,11 @@ async def pool_outlook(
         NEW_MU,
         OUTLOOK_SAMPLE,
     )
+    if not row["arrivals"]:
+        return None
     pace = pool_pace(
-        row["arrivals"],
-        row["earliest"],
-        row["latest"],
+        Arrivals(row["arrivals"], row["earliest"], row["latest"]),
+        history,
         players=players,
         policy=policy,
         round_seconds=round_seconds,

@@ -18,6 +18,7 @@ from tavolo.leaderboard.config import LeaderboardConfig
 from tavolo.leaderboard.model import Mode
 from tavolo.leaderboard.wire import table_finished_to_proto
 from tavolo.lobby.play import queue_store
+from tavolo.lobby.play.matchmaker import HISTORY_REFRESH
 from tavolo.messaging import publish_with_id
 from tavolo.servicekit.runtime import start_service
 from tavolo.v1 import events_pb2, lobby_pb2
@@ -245,6 +246,9 @@ async def test_rate_2_foresight_holds_a_loose_pair_until_due_and_seats_a_like_pa
                 players=2,
                 policy=policy,
                 round_seconds=interval,
+                history=await queue_store.pool_history(
+                    conn, pool, now=lobby.clock(), policy=policy
+                ),
             )
         assert outlook is not None and outlook.late_allowed == 0
         assert outlook.rate == pytest.approx(2.0)
@@ -254,3 +258,88 @@ async def test_rate_2_foresight_holds_a_loose_pair_until_due_and_seats_a_like_pa
         lobby.clock.advance(interval * 1.5)
         result = await lobby.app.matchmaker.run_round()
         assert result.tables_formed == 1 and result.bot_filled == 0
+
+
+async def test_rate_2_the_outlook_reads_a_steady_rate_over_the_half_hour(
+    database_url: str, nats_url: str, namespace: str
+) -> None:
+    """RATE-2: the store reads a pool's rate over its last half hour while its last five
+    minutes agree with it (4 a second for 25 minutes, then 3.8: within the noise of a
+    count, so 3.97, the half hour's), and the five minutes' once they do not (a burst at
+    8 a second); tickets older than the half hour are not read."""
+    async with running_lobby(database_url, nats_url, namespace) as lobby:
+        now = lobby.clock()
+        policy = lobby.app.ctx.config.policy
+        assert policy.rate_window == timedelta(minutes=30)
+
+        def stretch(until_minutes: float, minutes: float, rate: float) -> list[float]:
+            """Seconds before now of evenly spaced arrivals."""
+            count = round(minutes * 60 * rate)
+            return [until_minutes * 60 + (i + 0.5) / rate for i in range(count)]
+
+        pools = {
+            "steady": stretch(0, 5, 3.8) + stretch(5, 25, 4.0) + stretch(30, 10, 4.0),
+            "burst": stretch(0, 5, 8.0) + stretch(5, 25, 4.0),
+        }
+        rows = [
+            (f"{pool}-{i}", f"{pool}-p{i}", "N", "pika", 2, 0, "{}", pool, "seated",
+             now - timedelta(seconds=ago), now - timedelta(seconds=ago) + timedelta(seconds=1))
+            for pool, agos in pools.items()
+            for i, ago in enumerate(agos)
+        ]  # fmt: skip
+        async with lobby.service.infra.pool.acquire() as conn:
+            await conn.executemany(
+                "INSERT INTO lobby.tickets (ticket_id, player_id, nickname, game, players,"
+                " stake, options, pool, state, queued_at, closed_at)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11)",
+                rows,
+            )
+            histories = {
+                pool: await queue_store.pool_history(conn, pool, now=now, policy=policy)
+                for pool in pools
+            }
+            read = {
+                pool: await queue_store.pool_outlook(
+                    conn,
+                    pool,
+                    now=now,
+                    players=2,
+                    policy=policy,
+                    round_seconds=0.5,
+                    history=histories[pool],
+                )
+                for pool in pools
+            }
+        assert histories["steady"].count == 7140  # the half hour's, not the 40 minutes'
+        steady, burst = read["steady"], read["burst"]
+        assert steady is not None and burst is not None
+        assert steady.rate == pytest.approx(3.97, abs=0.005)
+        assert burst.rate == pytest.approx(8.0, abs=0.02)
+        assert steady.target > burst.target
+
+
+async def test_rate_2_the_matchmaker_reads_a_pools_half_hour_again_every_30_seconds(
+    database_url: str, nats_url: str, namespace: str
+) -> None:
+    """RATE-2: the half hour of history behind a rated pool's steady rate is the dearest
+    read of its outlook; the matchmaker keeps it for HISTORY_REFRESH (30 s) and reads it
+    again after, so a pool's rounds cost what they did with five minutes of history."""
+    async with running_lobby(database_url, nats_url, namespace) as lobby:
+        players = [await lobby.register(f"Player{i}") for i in range(8)]
+        await tell_ratings(lobby, [(p, STRONG if i < 3 else WEAK) for i, p in enumerate(players)])
+        matchmaker = lobby.app.matchmaker
+        for player in players[:4]:
+            await two_seat_tickets(lobby, player)
+            lobby.clock.advance(0.5)
+        await matchmaker.run_round()
+        ((pool, (read_at, first)),) = matchmaker._histories.items()
+        assert read_at == lobby.clock() and first.count == 4
+        await two_seat_tickets(lobby, *players[4:6])
+        lobby.clock.advance(HISTORY_REFRESH.total_seconds() - 1)
+        await matchmaker.run_round()
+        assert matchmaker._histories[pool] == (read_at, first)
+        await two_seat_tickets(lobby, *players[6:])
+        lobby.clock.advance(1)
+        await matchmaker.run_round()
+        again, history = matchmaker._histories[pool]
+        assert again == lobby.clock() and history.count == 8

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import statistics
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -16,12 +17,15 @@ from hypothesis import strategies as st
 
 from tavolo.lobby.play.foresight import (
     MUST_SIT,
+    NEAREST_GAP,
     SKIP,
+    Arrivals,
     PoolOutlook,
     first_come_wait,
     least_cost_plan,
     pool_pace,
     pool_rate,
+    steady_rate,
     wait_target,
 )
 from tavolo.lobby.play.matchmaking import FormTable, plan_pool
@@ -148,22 +152,109 @@ def test_rate_2_with_foresight_the_window_and_deadline_still_stand() -> None:
     ]
 
 
+def came(count: int, minutes: float, until: datetime = NOW) -> Arrivals:
+    return Arrivals(count, until - timedelta(minutes=minutes), until)
+
+
 def test_rate_2_the_outlook_reads_the_rate_and_the_allowance() -> None:
     """RATE-2: 1,201 tickets over five minutes are 4 a second, however long ago the last
     came; tickets closer together than a round count a round apart; the allowance is
-    4.8% of them less those already late."""
-    assert pool_rate(1201, NOW - timedelta(minutes=5), NOW, STEP) == 4.0
-    assert pool_rate(1201, NOW - timedelta(minutes=9), NOW - timedelta(minutes=4), STEP) == 4.0
-    assert pool_rate(3, NOW - timedelta(seconds=0.1), NOW, STEP) == 4.0
-    since = NOW - timedelta(seconds=0.75)
-    assert pool_pace(3, since, NOW, players=2, policy=POLICY, round_seconds=STEP) is None
-    assert pool_pace(4, since, NOW, players=2, policy=POLICY, round_seconds=STEP) == (
+    4.9% of them less those already late."""
+    assert pool_rate(came(1201, 5), STEP) == 4.0
+    assert pool_rate(came(1201, 5, NOW - timedelta(minutes=4)), STEP) == 4.0
+    assert pool_rate(Arrivals(3, NOW - timedelta(seconds=0.1), NOW), STEP) == 4.0
+    lately = Arrivals(4, NOW - timedelta(seconds=0.75), NOW)
+    few = Arrivals(3, NOW - timedelta(seconds=0.75), NOW)
+    assert pool_pace(few, few, players=2, policy=POLICY, round_seconds=STEP) is None
+    assert pool_pace(lately, lately, players=2, policy=POLICY, round_seconds=STEP) == (
         4.0,
         wait_target(4.0, 2, POLICY, STEP),
     )
-    assert outlook(late=0).late_allowed == 57
-    assert outlook(late=50).late_allowed == 7
+    assert outlook(late=0).late_allowed == 58
+    assert outlook(late=50).late_allowed == 8
     assert outlook(late=80).late_allowed == 0
+
+
+@pytest.mark.parametrize(
+    ("recent", "rate"),
+    [
+        (1201, 4.0),  # as the half hour: its rate
+        (1160, 4.0),  # 1.2 standard deviations under: still the half hour's (steady)
+        (1280, 4.0),  # 2.3 over: steady
+        (1080, 3.6),  # 3.5 under: players are leaving, the recent rate
+        (1321, 4.4),  # 3.5 over: an evening's players arrive
+        (2401, 8.0),
+    ],
+)
+def test_rate_2_the_rate_holds_steady_until_recent_tickets_show_a_change(
+    recent: int, rate: float
+) -> None:
+    """RATE-2: the rate is read over the last half hour (7,201 tickets: 4 a second) while
+    the last five minutes' count lies within 3 standard deviations (Poisson, about 35
+    tickets) of what that rate predicts, and follows the five minutes once it does not;
+    with no longer history than the recent tickets, theirs."""
+    history = came(7201, 30)
+    assert steady_rate(came(recent, 5), history, STEP) == rate
+    assert steady_rate(came(recent, 5), came(recent, 5), STEP) == pool_rate(came(recent, 5), STEP)
+
+
+def arrivals_within(times: list[float], at: float, minutes: float) -> Arrivals:
+    """The arrivals (seconds from NOW) of the ``minutes`` up to second ``at``."""
+    inside = [t for t in times if at - 60 * minutes < t <= at]
+    return Arrivals(
+        len(inside), NOW + timedelta(seconds=inside[0]), NOW + timedelta(seconds=inside[-1])
+    )
+
+
+def test_rate_2_a_steady_pool_keeps_its_wait_target() -> None:
+    """RATE-2: over an hour of Poisson arrivals at 4 a second, read every ten seconds of
+    its second half hour as the lobby reads them, the wait target from the steady rate
+    wanders less than a third as far as the one from the last five minutes alone."""
+    rng = random.Random(8)
+    clock, times = 0.0, []
+    while clock < 3600:
+        clock += rng.expovariate(4.0)
+        times.append(clock)
+    steady, recent_only = [], []
+    for at in range(1800, 3600, 10):
+        recent, history = arrivals_within(times, at, 5), arrivals_within(times, at, 30)
+        steady.append(wait_target(steady_rate(recent, history, STEP), 4, POLICY, STEP))
+        recent_only.append(wait_target(pool_rate(recent, STEP), 4, POLICY, STEP))
+
+    def wander(targets: list[timedelta]) -> float:
+        return statistics.pstdev(t.total_seconds() for t in targets)
+
+    assert wander(steady) < wander(recent_only) / 3
+
+
+def test_rate_2_the_density_is_read_from_the_nearest_ratings() -> None:
+    """RATE-2: the density at a rating is the share of recent ratings nearest it over
+    the width they span: uniform ratings read alike wherever they are, a crowd reads
+    denser than its edge, and the ends of the range (no ratings beyond) read thin."""
+    uniform = PoolOutlook.of(
+        rate=4.0,
+        target=timedelta(seconds=2),
+        arrivals=400,
+        late=0,
+        ratings=[i / 4 for i in range(400)],  # 4 to a point of rating, over 0-100
+        policy=POLICY,
+        round_seconds=STEP,
+    )
+    assert uniform.density(50) == pytest.approx(1 / 100, rel=0.05)
+    assert uniform.density(20.1) == pytest.approx(uniform.density(70.3), rel=0.05)
+    assert uniform.density(0) < uniform.density(50) * 0.6
+    crowd = outlook()
+    assert crowd.density(25) > 2 * crowd.density(50)
+    identical = PoolOutlook.of(
+        rate=4.0,
+        target=timedelta(seconds=2),
+        arrivals=10,
+        late=0,
+        ratings=[25.0] * 10,
+        policy=POLICY,
+        round_seconds=STEP,
+    )
+    assert identical.density(25) == 10 / (2 * NEAREST_GAP * 10)  # not infinite
     assert wait_target(4.0, 4, POLICY, STEP) == timedelta(
         seconds=1.5 * first_come_wait(4.0, 4, STEP)
     )
