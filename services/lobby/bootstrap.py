@@ -118,6 +118,9 @@ def config_from_env(environ: Mapping[str, str] | None = None) -> LobbyConfig:
         window_max=_seconds(env, "TAVOLO_LOBBY_RATING_WINDOW_MAX_SIGMAS", 5, unit="sigmas"),
         foresight=_switch(env, "TAVOLO_LOBBY_RATING_FORESIGHT", default=True),
         wait_factor=_seconds(env, "TAVOLO_LOBBY_RATING_WAIT_FACTOR", 1.5, unit="times"),
+        rate_window=timedelta(
+            minutes=_seconds(env, "TAVOLO_LOBBY_RATING_RATE_MINUTES", 30, unit="minutes")
+        ),
         unrated_pools=frozenset(
             p.strip() for p in env.get("TAVOLO_LOBBY_UNRATED_POOLS", "").split(",") if p.strip()
         ),

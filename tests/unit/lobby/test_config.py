@@ -59,14 +59,21 @@ def test_rate_2_the_rating_window_is_configurable() -> None:
 
 
 def test_rate_2_foresight_and_its_wait_target_are_settings() -> None:
-    """RATE-2: foresight is on by default with a wait target of 1.5x first come's; it
-    can be turned off, and the target set."""
+    """RATE-2: foresight is on by default with a wait target of 1.5x first come's, its
+    rate read over the last half hour; it can be turned off, the target set, and the
+    rate read over a shorter or longer stretch."""
     default = config_from_env({}).policy
     assert (default.foresight, default.wait_factor) == (True, 1.5)
+    assert default.rate_window == timedelta(minutes=30)
     policy = config_from_env(
-        {"TAVOLO_LOBBY_RATING_FORESIGHT": "off", "TAVOLO_LOBBY_RATING_WAIT_FACTOR": "2"}
+        {
+            "TAVOLO_LOBBY_RATING_FORESIGHT": "off",
+            "TAVOLO_LOBBY_RATING_WAIT_FACTOR": "2",
+            "TAVOLO_LOBBY_RATING_RATE_MINUTES": "12.5",
+        }
     ).policy
     assert (policy.foresight, policy.wait_factor) == (False, 2.0)
+    assert policy.rate_window == timedelta(minutes=12.5)
 
 
 @pytest.mark.parametrize(
@@ -75,6 +82,8 @@ def test_rate_2_foresight_and_its_wait_target_are_settings() -> None:
         ("TAVOLO_LOBBY_RATING_WINDOW_SIGMAS", "wide"),
         ("TAVOLO_LOBBY_RATING_FORESIGHT", "maybe"),
         ("TAVOLO_LOBBY_RATING_WAIT_FACTOR", "0"),
+        ("TAVOLO_LOBBY_RATING_RATE_MINUTES", "-5"),
+        ("TAVOLO_LOBBY_RATING_RATE_MINUTES", "half an hour"),
         ("TAVOLO_LOBBY_RATING_WINDOW_MAX_SIGMAS", "0"),
         ("TAVOLO_LOBBY_BOT_FILL_SECONDS", "soon"),
         ("TAVOLO_LOBBY_STAKE_TIMEOUT_SECONDS", "0"),
