@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import random
 import statistics
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from hypothesis import given
@@ -31,7 +31,9 @@ from tavolo.lobby.play.foresight import (
 from tavolo.lobby.play.matchmaking import FormTable, plan_pool
 from tavolo.lobby.play.policy import MatchPolicy, WaitingTicket
 
-NOW = datetime(2026, 5, 1, 20, 0, tzinfo=UTC)
+from . import waiting
+from .waiting import NOW
+
 POLICY = MatchPolicy(bot_fill_after=timedelta(seconds=30), stake_timeout=timedelta(seconds=60))
 STEP = 0.5
 # A pool of 4 tickets a second whose ratings spread as a settled population's (sd 12).
@@ -54,11 +56,8 @@ def outlook(
 
 
 def rated(*tickets: tuple[float, float]) -> list[WaitingTicket]:
-    """Tickets (age in seconds, mu), sigma 5, oldest first as given."""
-    return [
-        WaitingTicket(f"t{i}", f"p{i}", f"n{i}", NOW - timedelta(seconds=age), None, mu, 5.0)
-        for i, (age, mu) in enumerate(tickets)
-    ]
+    """Tickets (age in seconds, mu), sigma 5: windows wide enough for these tests."""
+    return waiting.rated(*tickets, sigma=5.0)
 
 
 def seated(queue: list[WaitingTicket], players: int, view: PoolOutlook) -> list[list[str]]:

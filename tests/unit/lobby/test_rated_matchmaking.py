@@ -4,7 +4,7 @@ it, and past the deadline a ticket takes its nearest players or falls back to bo
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from tavolo.lobby.play.matchmaking import FormTable, plan_pool
 from tavolo.lobby.play.policy import MatchPolicy, WaitingTicket, window_sigmas
 
-NOW = datetime(2026, 5, 1, 20, 0, tzinfo=UTC)
+from .waiting import NOW, rated
+
 POLICY = MatchPolicy(
     bot_fill_after=timedelta(seconds=30),
     stake_timeout=timedelta(seconds=60),
@@ -21,14 +22,6 @@ POLICY = MatchPolicy(
     window_max=4.0,
 )
 DEADLINE = timedelta(seconds=30)
-
-
-def rated(*tickets: tuple[float, float]) -> list[WaitingTicket]:
-    """Tickets (age in seconds, mu), sigma 2, oldest first as given."""
-    return [
-        WaitingTicket(f"t{i}", f"p{i}", f"n{i}", NOW - timedelta(seconds=age), None, mu, 2.0)
-        for i, (age, mu) in enumerate(tickets)
-    ]
 
 
 def test_rate_2_a_narrow_window_keeps_far_ratings_apart() -> None:
