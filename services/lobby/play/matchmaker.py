@@ -49,6 +49,12 @@ read again: the steady rate it gives moves slowly by design, and reading it is t
 dearest part of a rated pool's round."""
 
 
+def _fresh(read_at: datetime, now: datetime) -> bool:
+    """A history read at ``read_at`` still serves at ``now`` (a clock set back reads it
+    again)."""
+    return timedelta(0) <= now - read_at < HISTORY_REFRESH
+
+
 @dataclass
 class RoundResult:
     """What one round did (for logs, tests and the benchmark)."""
@@ -86,7 +92,7 @@ class Matchmaker:
         async with self.ctx.db.connection() as conn:
             summaries = await queue_store.pools(conn)
         self._histories = {
-            pool: kept for pool, kept in self._histories.items() if now - kept[0] < HISTORY_REFRESH
+            pool: kept for pool, kept in self._histories.items() if _fresh(kept[0], now)
         }
         for summary in summaries:
             due = summary.waiting >= summary.players or now >= next_deadline(
@@ -159,7 +165,7 @@ class Matchmaker:
     async def _history(self, conn: Connection, pool: str, now: datetime) -> Arrivals:
         """The pool's history, as read at most ``HISTORY_REFRESH`` ago."""
         kept = self._histories.get(pool)
-        if kept is None or not timedelta(0) <= now - kept[0] < HISTORY_REFRESH:
+        if kept is None or not _fresh(kept[0], now):
             history = await queue_store.pool_history(
                 conn, pool, now=now, policy=self.ctx.config.policy
             )
